@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: MIT
+# Shared per-target settings: warnings for our own code, Qt's strictness flags (QT_NO_KEYWORDS
+# because LLVM headers use `emit`), and a way to compile a data file into a Qt-free library.
+
+function(gcnlens_warnings target)
+    target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic)
+endfunction()
+
+function(gcnlens_qt_defaults target)
+    target_compile_definitions(${target} PRIVATE
+        QT_NO_KEYWORDS QT_NO_CAST_FROM_ASCII QT_USE_QSTRINGBUILDER QT_NO_FOREACH)
+    gcnlens_warnings(${target})
+endfunction()
+
+# gcnlens_embed_text(TARGET FILE SYMBOL): compiles FILE's bytes in as
+# `std::string_view gcnlens::embedded::SYMBOL()`, so core keeps its data without Qt resources.
+function(gcnlens_embed_text target file symbol)
+    set(out ${CMAKE_CURRENT_BINARY_DIR}/embedded_${symbol}.cpp)
+    add_custom_command(OUTPUT ${out}
+        COMMAND ${CMAKE_COMMAND} -DIN=${file} -DOUT=${out} -DSYMBOL=${symbol}
+                -P ${PROJECT_SOURCE_DIR}/cmake/EmbedText.cmake
+        DEPENDS ${file} ${PROJECT_SOURCE_DIR}/cmake/EmbedText.cmake
+        COMMENT "Embedding ${file}" VERBATIM)
+    target_sources(${target} PRIVATE ${out})
+endfunction()

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+// LDS bank conflicts (timing-model.md section 7): per-lane addresses from a typed pattern or derived
+// from the kernel's VALU code, the bank/row of each lane, group conflict degrees and cycles.
+#pragma once
+
+#include "core/program.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gcnlens {
+
+struct LaneAccess {
+    int lane = 0;
+    bool known = false;
+    std::int64_t address = 0;  // bytes (the first dword of the lane's access)
+    int bank = 0;              // (address >> 2) & 31
+    std::int64_t row = 0;      // address >> 7
+    int dwords = 1;            // dwords this lane touches (b64: 2, b128: 4)
+};
+
+struct LaneGroup {
+    int firstLane = 0;
+    int lanes = 0;
+    int degree = 1;            // largest count of distinct rows one bank serves
+};
+
+struct LdsAccessResult {
+    std::string error;         // non-empty: no numbers (bad pattern, unknown op)
+    std::string op;            // ds_read_b64, or "b32" for a width
+    int widthBytes = 4;
+    std::vector<LaneAccess> lanes;          // 64 lanes (for read2/write2: the first access)
+    std::vector<LaneGroup> groups;
+    std::vector<std::vector<int>> bankRows; // per group: 32 banks → distinct rows hit
+    std::vector<int> bankLoad;              // 32: dword requests per bank over the wave
+    int degree = 1;            // the worst group's
+    int cycles = 0;            // sum of group degrees (×2 for two-access read2/write2 forms)
+    int conflictFreeCycles = 0;
+    bool allKnown = true;
+    std::string note;          // e.g. "s4 treated as a uniform offset"
+};
+
+struct PatternError { std::string message; int column = 0; };
+
+// pattern over `lane` and named parameters; width in bytes (1,2,4,8,12,16) or an op name.
+LdsAccessResult analyzeLdsPattern(const std::string& pattern, const std::string& opOrWidth,
+                                  const std::map<std::string, std::int64_t>& parameters,
+                                  int groupDwords = 32);
+
+// Per DS instruction of the program: addresses derived from the kernel's VALU code.
+struct LdsKernelOptions { int workgroupX = 64, workgroupY = 1, workgroupZ = 1; int groupDwords = 32; };
+std::map<int, LdsAccessResult> analyzeLdsInProgram(const Program& program, const LdsKernelOptions& options = {});
+
+} // namespace gcnlens

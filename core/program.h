@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+// The front-end's result: a kernel's instructions with exact sizes and offsets from LLVM's
+// AMDGPU assembler, labels, branches, kernels, register use and diagnostics. Plain values only:
+// nothing here depends on LLVM or Qt.
+#pragma once
+
+#include "core/gpu.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gcnlens {
+
+// Encoding family, as issue #2 lists them. Data marks raw words (.long) in the code.
+enum class Family {
+    SOP1, SOP2, SOPK, SOPC, SOPP, SMRD, SMEM,
+    VOP1, VOP2, VOPC, VOP3, VOP3P, SDWA, DPP, VINTRP,
+    DS, MUBUF, MTBUF, MIMG, EXP, FLAT, GLOBAL, SCRATCH,
+    Data, Unknown
+};
+std::string_view familyName(Family family); // "SOP1", …, "FLAT", "GLOBAL", "SCRATCH", "data"
+
+enum class RegKind { VGPR, SGPR, AGPR, TTMP, VCC, EXEC, M0, SCC, FlatScratch, XnackMask, Other };
+std::string_view regKindName(RegKind kind);
+
+// A register operand: a range for VGPR/SGPR/AGPR/TTMP (v[4:7] → first 4, count 4); for the
+// specials first is 0 and count is 1 (M0, SCC) or 2 (VCC, EXEC pairs), or 1 for a 32-bit half.
+struct RegRange {
+    RegKind kind = RegKind::Other;
+    int first = 0;
+    int count = 1;
+    bool operator==(const RegRange&) const = default;
+};
+
+enum class BranchKind {
+    None,
+    Unconditional, // s_branch
+    Conditional,   // s_cbranch_*
+    Indirect,      // s_setpc_b64, s_swappc_b64, s_cbranch_g_fork, …: target not known statically
+    Return,        // s_endpgm (ends the wave)
+};
+
+struct Instruction {
+    int line = 0;             // 1-based line of the main file; for macro/rept/include output, the
+                              // line that invoked it
+    int columnBegin = 0;      // 0-based span of the statement on that line
+    int columnEnd = 0;
+    std::uint64_t offset = 0; // bytes from the start of its kernel (the kernel entry is 256-byte aligned)
+    std::uint64_t sectionOffset = 0; // bytes from the start of the code section
+    int size = 0;             // encoded bytes, from the assembler
+    std::vector<std::uint8_t> encoding;
+    std::string mnemonic;     // canonical, as LLVM prints it ("v_add_f32_e32", "s_load_dwordx2")
+    std::string operands;     // operand text as LLVM prints it
+    Family family = Family::Unknown;
+    bool hasLiteral = false;  // carries a 32-bit literal constant
+    bool glc = false;         // the glc cache-policy bit is set (MUBUF +GLCn timing)
+    bool isData = false;      // a raw data word (.long/.int/.byte) in the code section
+    bool placeholder = false; // the line did not assemble; laid out with an assumed size
+    bool fromExpansion = false; // produced by a macro, .rept/.irp or an included file
+
+    BranchKind branch = BranchKind::None;
+    std::string targetLabel;        // branch target symbol, when any
+    int targetIndex = -1;           // index of the target instruction, -1 when unknown
+    std::optional<std::uint64_t> targetOffset; // kernel-relative offset of the target
+    bool backward = false;          // target at or before this instruction
+
+    int kernel = -1;                // index into Program::kernels, -1 outside any kernel
+    std::vector<RegRange> defs;     // registers written (explicit and implicit, e.g. VCC, SCC)
+    std::vector<RegRange> uses;     // registers read (explicit and implicit)
+};
+
+struct Label {
+    std::string name;
+    std::uint64_t offset = 0;        // kernel-relative
+    std::uint64_t sectionOffset = 0;
+    int line = 0;
+    int instruction = -1;            // the first instruction at or after the label
+};
+
+// A resource directive found in the source (.amdhsa_next_free_vgpr, .vgprsnum, …).
+struct ResourceDirective {
+    std::string name;   // as written, e.g. ".amdhsa_next_free_vgpr", "workitem_vgpr_count", ".vgprsnum"
+    std::int64_t value = 0;
+    int line = 0;
+    int kernel = -1;
+};
+
+struct Kernel {
+    std::string name;
+    int firstInstruction = 0;  // [first, end) into Program::instructions
+    int endInstruction = 0;
+    std::uint64_t sectionOffset = 0;
+    int line = 0;              // line of the entry label
+};
+
+struct RegisterUsage {
+    int maxVgpr = -1; // highest index referenced (-1: none)
+    int maxSgpr = -1; // highest user SGPR index (s0…s101/s103)
+    int maxAgpr = -1;
+    bool vcc = false, exec = false, m0 = false, scc = false, flatScratch = false, xnackMask = false;
+};
+
+enum class Severity { Error, Warning, Note };
+std::string_view severityName(Severity severity);
+
+struct Diagnostic {
+    Severity severity = Severity::Error;
+    int line = 0;       // 1-based line of the main file (the invoking line for expansions)
+    int column = 0;     // 0-based column on that line
+    std::string message;
+    std::string origin; // where it really arose when not the main file ("inc.s:12", "macro foo")
+};
+
+struct Program {
+    GpuTarget gpu;
+    std::vector<Instruction> instructions;
+    std::vector<Label> labels;
+    std::vector<Kernel> kernels;
+    std::vector<ResourceDirective> directives;
+    std::vector<Diagnostic> diagnostics;
+    std::vector<RegisterUsage> kernelRegisters; // per kernel, same order as kernels
+    RegisterUsage registers;                    // whole file
+    std::map<int, std::vector<int>> lineToInstructions; // line → instruction indices
+
+    bool hasErrors() const;
+};
+
+struct AssembleOptions {
+    std::string gpu = "tahiti";            // preset, LLVM processor or ROCm target ID
+    std::vector<std::string> includeDirs;  // for .include / .incbin
+    std::vector<std::pair<std::string, std::int64_t>> defsyms; // --defsym NAME=VALUE
+    std::string fileName = "<input>";      // for messages and relative .include
+};
+
+// Assembles source text. Never throws for bad input: problems become diagnostics, and each line
+// that does not assemble is laid out as a placeholder (see placeholderSize below).
+Program assemble(std::string_view source, const AssembleOptions& options);
+
+// Keeps what the last assemble() learnt so that re-analysing after a small edit is cheap
+// (the editor's path). Results are identical to assemble() on the same text.
+class FrontEnd {
+public:
+    FrontEnd();
+    ~FrontEnd();
+    FrontEnd(const FrontEnd&) = delete;
+    FrontEnd& operator=(const FrontEnd&) = delete;
+
+    Program analyze(std::string_view source, const AssembleOptions& options);
+
+private:
+    struct State;
+    State* state_;
+};
+
+} // namespace gcnlens

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+// The timing model of timing-model.md sections 1–5, 8 and 9: per-instruction cycles from the
+// GcnTimings.md tables (resources/timings.tsv), fetch-alignment, branch and hazard penalties with
+// their rule ids, and per-block / per-kernel totals. A linear pass over a Program.
+#pragma once
+
+#include "core/program.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gcnlens {
+
+// Section 9 options, with the spec's defaults.
+struct TimingOptions {
+    bool backwardBranchTargetPenalty = false;       // backward-branch-target-penalty
+    int takenBranchCycles = 20;                     // taken-branch-cycles
+    enum class LongRule { OwnCycles, WholeBlock } longRule = LongRule::OwnCycles;     // long-rule
+    enum class PairRule { Adjacent, SameQuad } pairRule = PairRule::Adjacent;         // pair-rule
+    enum class ValuSaluWriters { Listed, AnyValuWritingSgpr } valuSaluWriters = ValuSaluWriters::Listed;
+    std::optional<int> maxWavesOverride;            // max-waves-override
+    bool trapHandler = false;                       // trap-handler
+    int polarisMaxWaves = 8;                        // polaris-max-waves
+    int ldsGroupDwords = 32;                        // lds-group
+
+    // Sets an option by its section-9 name ("taken-branch-cycles", "long-rule", …).
+    // Returns an error message, empty on success.
+    std::string set(const std::string& name, const std::string& value);
+    // name → value as text, every option, in section-9 order.
+    std::vector<std::pair<std::string, std::string>> values() const;
+    // Only the options that differ from the defaults.
+    std::vector<std::pair<std::string, std::string>> nonDefaultValues() const;
+};
+
+// One row of the timing tables as the source states it.
+struct CycleCount {
+    int low = 4;            // used in totals
+    int high = 4;           // == low unless the source gives a range ("16-24")
+    bool unknown = false;   // "?" in the source: counted as 4, flagged
+    bool noData = false;    // no row at all: default 4, flagged "no timing data"
+    std::string source;     // the table cell as written ("DPFACTOR*4", "16+GLC1", "16-24", "?")
+    std::string table;      // which table or prose rule it came from ("VOP1", "SOP2 (all)")
+};
+
+struct Penalty {
+    std::string rule;       // fetch-align, fetch-straddle, branch-target, branch-position,
+                            // valu-salu, vcc-exec-branch, scc-branch
+    int cycles = 0;
+    std::string detail;     // one line naming the slot, sizes and the rule
+};
+
+enum class Direction { NotABranch, Taken, NotTaken };
+
+struct InstructionTiming {
+    CycleCount base;                 // C(I), DPFACTOR/GLC applied
+    int cycles = 4;                  // base cycles used in totals (branches: 4 or taken cycles)
+    Direction direction = Direction::NotABranch;
+    bool directionOverridden = false;
+    int slot = 0;                    // p(I) = (offset >> 2) & 7
+    std::uint64_t block = 0;         // offset & ~31
+    std::vector<Penalty> penalties;
+    std::string freedBy;             // R-first16 / R-long / R-pair when that saved a 2-dword instruction
+    std::string freedDetail;
+    bool vectorIssue = false;        // counts toward latency-hidden cycles (VALU, DS, VMEM issue)
+    int penaltyCycles() const;
+};
+
+struct Totals {
+    int instructions = 0;
+    std::uint64_t bytes = 0;
+    long long baseCycles = 0;
+    long long penaltyCycles = 0;
+    long long singleWaveCycles = 0;  // base + penalties (section 5)
+    long long hiddenCycles = 0;      // latency-hidden cycles at occupancy >= 2 (section 5)
+    std::map<std::string, long long> byRule;   // rule id → cycles
+    std::map<std::string, int> countByRule;    // rule id → occurrences
+    int unknownTimings = 0;          // instructions counted with an unknown ("?") or missing row
+};
+
+struct BasicBlock {
+    int firstInstruction = 0;        // [first, end)
+    int endInstruction = 0;
+    int kernel = -1;
+    Totals totals;
+};
+
+struct TimingResult {
+    std::vector<InstructionTiming> instructions; // parallel to Program::instructions
+    std::vector<BasicBlock> blocks;
+    std::vector<Totals> kernelTotals;            // parallel to Program::kernels
+    Totals totals;                               // whole file
+    TimingOptions options;
+};
+
+// Per-branch direction overrides, keyed by source line.
+struct BranchOverrides {
+    std::map<int, Direction> byLine;
+};
+
+TimingResult analyzeTiming(const Program& program, const TimingOptions& options = {},
+                           const BranchOverrides& overrides = {});
+
+// The cycle count row for a mnemonic (LLVM canonical name) on a target; for tests and tooltips.
+CycleCount lookupCycles(const std::string& mnemonic, Family family, const GpuTarget& gpu, bool glc = false);
+
+// Rule ids with their one-line meaning and source, for legends (section 8).
+struct RuleInfo { std::string id; std::string meaning; std::string source; };
+const std::vector<RuleInfo>& ruleLegend();
+
+} // namespace gcnlens

@@ -1,0 +1,846 @@
+// SPDX-License-Identifier: MIT
+// The front-end: LLVM's AMDGPU assembler (MC layer) decides every size and encoding; this file
+// only listens to what it emits and maps it back to source lines. All LLVM use stays in here.
+#include "core/program.h"
+#include "core/sourcemap.h"
+
+#include <llvm/MC/MCAsmBackend.h>
+#include <llvm/MC/MCAsmInfo.h>
+#include <llvm/MC/MCCodeEmitter.h>
+#include <llvm/MC/MCContext.h>
+#include <llvm/MC/MCExpr.h>
+#include <llvm/MC/MCInst.h>
+#include <llvm/MC/MCInstPrinter.h>
+#include <llvm/MC/MCInstrInfo.h>
+#include <llvm/MC/MCObjectFileInfo.h>
+#include <llvm/MC/MCParser/MCAsmParser.h>
+#include <llvm/MC/MCParser/MCTargetAsmParser.h>
+#include <llvm/MC/MCRegisterInfo.h>
+#include <llvm/MC/MCSectionELF.h>
+#include <llvm/MC/MCStreamer.h>
+#include <llvm/MC/MCSubtargetInfo.h>
+#include <llvm/MC/MCSymbol.h>
+#include <llvm/MC/MCTargetOptions.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/TargetParser/Triple.h>
+
+#include <algorithm>
+#include <charconv>
+#include <mutex>
+#include <unordered_map>
+
+namespace gcnlens {
+
+namespace {
+
+// SIInstrFlags bits of MCInstrDesc::TSFlags (LLVM 19, lib/Target/AMDGPU/SIDefines.h). They are
+// not in an installed header; tst_frontend checks every family against known encodings, so a
+// change in LLVM shows up as a failing test rather than a silent misclassification.
+namespace SIFlags {
+constexpr std::uint64_t SOP1 = 1 << 2, SOP2 = 1 << 3, SOPC = 1 << 4, SOPK = 1 << 5, SOPP = 1 << 6;
+constexpr std::uint64_t VOP1 = 1 << 7, VOP2 = 1 << 8, VOPC = 1 << 9, VOP3 = 1 << 10, VOP3P = 1 << 12;
+constexpr std::uint64_t VINTRP = 1 << 13, SDWA = 1 << 14, DPP = 1 << 15;
+constexpr std::uint64_t MUBUF = 1 << 17, MTBUF = 1 << 18, SMRD = 1 << 19, MIMG = 1 << 20;
+constexpr std::uint64_t EXP = 1 << 23, FLAT = 1 << 24, DS = 1 << 25;
+constexpr std::uint64_t FlatGlobal = std::uint64_t(1) << 51, FlatScratch = std::uint64_t(1) << 56;
+} // namespace SIFlags
+
+constexpr int kPlaceholderSize = 4; // see program.h: an unassemblable line with no history
+
+Family familyFromFlags(std::uint64_t flags, Generation generation)
+{
+    using namespace SIFlags;
+    if (flags & SDWA) return Family::SDWA;
+    if (flags & DPP) return Family::DPP;
+    if (flags & VOP3P) return Family::VOP3P;
+    if (flags & VOP3) return Family::VOP3;
+    if (flags & VOPC) return Family::VOPC;
+    if (flags & VOP1) return Family::VOP1;
+    if (flags & VOP2) return Family::VOP2;
+    if (flags & VINTRP) return Family::VINTRP;
+    if (flags & SOP1) return Family::SOP1;
+    if (flags & SOP2) return Family::SOP2;
+    if (flags & SOPC) return Family::SOPC;
+    if (flags & SOPK) return Family::SOPK;
+    if (flags & SOPP) return Family::SOPP;
+    // GFX6/7 scalar memory is SMRD; GFX8 onwards it is the SMEM encoding.
+    if (flags & SMRD) return generation <= Generation::GFX7 ? Family::SMRD : Family::SMEM;
+    if (flags & DS) return Family::DS;
+    if (flags & MUBUF) return Family::MUBUF;
+    if (flags & MTBUF) return Family::MTBUF;
+    if (flags & MIMG) return Family::MIMG;
+    if (flags & EXP) return Family::EXP;
+    if (flags & FLAT) {
+        if (flags & FlatGlobal) return Family::GLOBAL;
+        if (flags & FlatScratch) return Family::SCRATCH;
+        return Family::FLAT;
+    }
+    return Family::Unknown;
+}
+
+// Native size of a family without a literal: a larger encoding carries a 32-bit literal.
+int nativeSize(Family family)
+{
+    switch (family) {
+    case Family::SOP1: case Family::SOP2: case Family::SOPK: case Family::SOPC: case Family::SOPP:
+    case Family::SMRD: case Family::VOP1: case Family::VOP2: case Family::VOPC: case Family::VINTRP:
+        return 4;
+    default:
+        return 8;
+    }
+}
+
+BranchKind branchKind(std::string_view mnemonic)
+{
+    if (mnemonic == "s_branch") return BranchKind::Unconditional;
+    if (mnemonic.starts_with("s_cbranch_")) {
+        if (mnemonic == "s_cbranch_join" || mnemonic == "s_cbranch_g_fork" || mnemonic == "s_cbranch_i_fork")
+            return BranchKind::Indirect;
+        return BranchKind::Conditional;
+    }
+    if (mnemonic == "s_setpc_b64" || mnemonic == "s_swappc_b64" || mnemonic == "s_rfe_b64")
+        return BranchKind::Indirect;
+    if (mnemonic.starts_with("s_endpgm")) return BranchKind::Return;
+    return BranchKind::None;
+}
+
+// Parses LLVM register names such as "VGPR4_VGPR5", "SGPR0_SGPR1_gfx…", "VCC_LO", "FLAT_SCR_vi".
+std::optional<RegRange> classifyRegister(std::string_view name)
+{
+    struct Prefix { std::string_view text; RegKind kind; };
+    static constexpr Prefix tuples[] = {
+        {"VGPR", RegKind::VGPR}, {"SGPR", RegKind::SGPR}, {"AGPR", RegKind::AGPR}, {"TTMP", RegKind::TTMP}};
+    for (const auto& prefix : tuples) {
+        if (!name.starts_with(prefix.text))
+            continue;
+        int first = -1, last = -1;
+        std::string_view rest = name;
+        while (rest.starts_with(prefix.text)) {
+            rest.remove_prefix(prefix.text.size());
+            int index = 0;
+            const auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), index);
+            if (ec != std::errc())
+                break;
+            rest.remove_prefix(ptr - rest.data());
+            first = first < 0 ? index : std::min(first, index);
+            last = std::max(last, index);
+            if (rest.starts_with("_"))
+                rest.remove_prefix(1);
+        }
+        if (first < 0)
+            return std::nullopt;
+        // 16-bit halves (VGPR0_LO16) still occupy the whole register.
+        return RegRange {prefix.kind, first, last - first + 1};
+    }
+    const auto is = [&](std::string_view full) { return name == full || name.starts_with(std::string(full) + "_"); };
+    if (name.starts_with("VCC_LO") || name.starts_with("VCC_HI")) return RegRange {RegKind::VCC, 0, 1};
+    if (is("VCC")) return RegRange {RegKind::VCC, 0, 2};
+    if (name.starts_with("EXEC_LO") || name.starts_with("EXEC_HI")) return RegRange {RegKind::EXEC, 0, 1};
+    if (is("EXEC")) return RegRange {RegKind::EXEC, 0, 2};
+    if (is("M0")) return RegRange {RegKind::M0, 0, 1};
+    if (is("SCC")) return RegRange {RegKind::SCC, 0, 1};
+    if (name.starts_with("FLAT_SCR_LO") || name.starts_with("FLAT_SCR_HI")) return RegRange {RegKind::FlatScratch, 0, 1};
+    if (is("FLAT_SCR")) return RegRange {RegKind::FlatScratch, 0, 2};
+    if (name.starts_with("XNACK_MASK_LO") || name.starts_with("XNACK_MASK_HI")) return RegRange {RegKind::XnackMask, 0, 1};
+    if (is("XNACK_MASK")) return RegRange {RegKind::XnackMask, 0, 2};
+    return std::nullopt;
+}
+
+// Everything LLVM needs that does not depend on the source: made once per target.
+struct TargetKit {
+    const llvm::Target* target = nullptr;
+    llvm::Triple triple;
+    std::unique_ptr<llvm::MCRegisterInfo> registerInfo;
+    std::unique_ptr<llvm::MCAsmInfo> asmInfo;
+    std::unique_ptr<llvm::MCInstrInfo> instrInfo;
+    std::unique_ptr<llvm::MCSubtargetInfo> subtargetInfo;
+    llvm::MCTargetOptions targetOptions;
+    std::unordered_map<unsigned, std::optional<RegRange>> registerCache;
+    std::unordered_map<unsigned, std::string> mnemonicCache; // opcode → printed mnemonic
+    std::string error;
+
+    const std::optional<RegRange>& reg(unsigned id)
+    {
+        auto it = registerCache.find(id);
+        if (it == registerCache.end())
+            it = registerCache.emplace(id, classifyRegister(registerInfo->getName(id))).first;
+        return it->second;
+    }
+};
+
+std::unique_ptr<TargetKit> makeTargetKit(const GpuTarget& gpu)
+{
+    static std::once_flag initialised;
+    std::call_once(initialised, [] {
+        LLVMInitializeAMDGPUTargetInfo();
+        LLVMInitializeAMDGPUTargetMC();
+        LLVMInitializeAMDGPUAsmParser();
+    });
+    auto kit = std::make_unique<TargetKit>();
+    // amdhsa: real kernels carry .amdhsa_* directives, which the assembler accepts only for this OS.
+    kit->triple = llvm::Triple("amdgcn-amd-amdhsa");
+    std::string error;
+    kit->target = llvm::TargetRegistry::lookupTarget(kit->triple.getTriple(), error);
+    if (!kit->target) {
+        kit->error = "LLVM has no AMDGPU target: " + error;
+        return kit;
+    }
+    kit->registerInfo.reset(kit->target->createMCRegInfo(kit->triple.getTriple()));
+    kit->asmInfo.reset(kit->target->createMCAsmInfo(*kit->registerInfo, kit->triple.getTriple(), kit->targetOptions));
+    kit->instrInfo.reset(kit->target->createMCInstrInfo());
+    kit->subtargetInfo.reset(kit->target->createMCSubtargetInfo(kit->triple.getTriple(), gpu.processor, gpu.features));
+    if (!kit->registerInfo || !kit->asmInfo || !kit->instrInfo || !kit->subtargetInfo)
+        kit->error = "LLVM could not set up the AMDGPU target for " + gpu.targetId;
+    return kit;
+}
+
+// What the streamer saw, in order.
+struct Emission {
+    enum Kind { Instr, Data, Label, Padding, Placeholder } kind = Instr;
+    std::uint64_t sectionOffset = 0;
+    int size = 0;
+    unsigned bufferId = 0;
+    const char* loc = nullptr;           // where the parser stood (statement end)
+    std::vector<int> expansionLines;     // main-file lines of macro/rept instantiations, outermost last
+    // instructions
+    unsigned opcode = 0;
+    std::vector<std::uint8_t> bytes;
+    std::string mnemonic, operands;
+    Family family = Family::Unknown;
+    bool glc = false;
+    std::string branchSymbol;
+    std::optional<std::int64_t> branchImmediate;
+    std::vector<RegRange> defs, uses;
+    std::string label; // labels
+    int diagnostic = -1; // placeholders: the diagnostic that caused it
+};
+
+struct RawDiagnostic {
+    Severity severity;
+    unsigned bufferId;
+    int bufferLine;       // 1-based in its buffer
+    int column;
+    const char* loc;
+    std::string message;
+    std::vector<int> expansionLines; // filled by the "while in macro instantiation" notes that follow
+};
+
+class CollectingStreamer final : public llvm::MCStreamer {
+public:
+    CollectingStreamer(llvm::MCContext& context, TargetKit& kit, const GpuTarget& gpu, llvm::MCCodeEmitter& emitter,
+                       llvm::MCInstPrinter& printer)
+        : MCStreamer(context), kit_(kit), gpu_(gpu), emitter_(emitter), printer_(printer)
+    {
+    }
+
+    llvm::MCAsmParser* parser = nullptr;
+    llvm::SourceMgr* sources = nullptr;
+    std::vector<Emission> emissions;
+    std::vector<std::string> functionSymbols;
+    std::vector<RawDiagnostic>* diagnostics = nullptr;
+    std::vector<int>* probeLines = nullptr; // set while asking the parser where an expansion came from
+
+    void changeSection(llvm::MCSection* section, uint32_t subsection) override
+    {
+        MCStreamer::changeSection(section, subsection);
+        const auto* elf = llvm::dyn_cast<llvm::MCSectionELF>(section);
+        inText_ = elf && (elf->getFlags() & llvm::ELF::SHF_EXECINSTR);
+    }
+
+    void emitInstruction(const llvm::MCInst& inst, const llvm::MCSubtargetInfo& sti) override
+    {
+        if (!inText_) {
+            MCStreamer::emitInstruction(inst, sti);
+            return;
+        }
+        Emission e = located(Emission::Instr);
+        e.opcode = inst.getOpcode();
+        llvm::SmallVector<char, 16> bytes;
+        llvm::SmallVector<llvm::MCFixup, 2> fixups;
+        emitter_.encodeInstruction(inst, bytes, fixups, sti);
+        e.bytes.assign(bytes.begin(), bytes.end());
+        e.size = int(bytes.size());
+        const llvm::MCInstrDesc& desc = kit_.instrInfo->get(inst.getOpcode());
+        e.family = familyFromFlags(desc.TSFlags, gpu_.generation);
+        printInstruction(inst, sti, e);
+        collectOperands(inst, desc, e);
+        offset_ += e.size;
+        emissions.push_back(std::move(e));
+    }
+
+    void emitLabel(llvm::MCSymbol* symbol, llvm::SMLoc loc) override
+    {
+        MCStreamer::emitLabel(symbol, loc);
+        if (!inText_)
+            return;
+        Emission e = located(Emission::Label);
+        e.label = symbol->getName().str();
+        emissions.push_back(std::move(e));
+    }
+
+    bool emitSymbolAttribute(llvm::MCSymbol* symbol, llvm::MCSymbolAttr attribute) override
+    {
+        if (attribute == llvm::MCSA_ELF_TypeFunction)
+            functionSymbols.push_back(symbol->getName().str());
+        return true;
+    }
+    void emitCommonSymbol(llvm::MCSymbol*, uint64_t, llvm::Align) override {}
+    void emitZerofill(llvm::MCSection*, llvm::MCSymbol*, uint64_t, llvm::Align, llvm::SMLoc) override {}
+
+    void emitBytes(llvm::StringRef data) override { addData(data.size()); }
+    void emitIntValue(uint64_t, unsigned size) override { addData(size); }
+    void emitValueImpl(const llvm::MCExpr*, unsigned size, llvm::SMLoc) override { addData(size); }
+    void emitFill(const llvm::MCExpr& numBytes, uint64_t, llvm::SMLoc) override
+    {
+        int64_t count = 0;
+        if (numBytes.evaluateAsAbsolute(count) && count > 0)
+            addData(std::size_t(count));
+    }
+    void emitFill(const llvm::MCExpr& numValues, int64_t size, int64_t, llvm::SMLoc) override
+    {
+        int64_t count = 0;
+        if (numValues.evaluateAsAbsolute(count) && count > 0 && size > 0)
+            addData(std::size_t(count * size));
+    }
+    void emitValueToAlignment(llvm::Align alignment, int64_t, unsigned, unsigned maxBytes) override
+    {
+        pad(alignment, maxBytes);
+    }
+    void emitCodeAlignment(llvm::Align alignment, const llvm::MCSubtargetInfo*, unsigned maxBytes) override
+    {
+        pad(alignment, maxBytes);
+    }
+
+    // An assembler error on an instruction line: keep the layout stable with a placeholder.
+    void addPlaceholder(int diagnosticIndex, unsigned bufferId, const char* loc)
+    {
+        if (!inText_)
+            return;
+        Emission e;
+        e.kind = Emission::Placeholder;
+        e.sectionOffset = offset_;
+        e.size = kPlaceholderSize;
+        e.bufferId = bufferId;
+        e.loc = loc;
+        e.diagnostic = diagnosticIndex;
+        offset_ += e.size;
+        emissions.push_back(std::move(e));
+    }
+
+    std::uint64_t offset() const { return offset_; }
+
+private:
+    Emission located(Emission::Kind kind)
+    {
+        Emission e;
+        e.kind = kind;
+        e.sectionOffset = offset_;
+        const llvm::SMLoc loc = parser ? parser->getTok().getLoc() : llvm::SMLoc();
+        e.loc = loc.getPointer();
+        if (sources && loc.isValid()) {
+            e.bufferId = sources->FindBufferContainingLoc(loc);
+            // Text produced by a macro or .rept has no include location; ask the parser which
+            // instantiations are active (its notes name their lines).
+            if (e.bufferId > 1 && !sources->getParentIncludeLoc(e.bufferId).isValid() && probeLines) {
+                probeLines->clear();
+                parser->Note(loc, kProbeMessage);
+                e.expansionLines = *probeLines;
+            }
+        }
+        return e;
+    }
+
+    void addData(std::size_t size)
+    {
+        if (!inText_ || size == 0)
+            return;
+        // Consecutive data from one statement (".long a, b") becomes one entry per value.
+        Emission e = located(Emission::Data);
+        e.size = int(size);
+        offset_ += size;
+        emissions.push_back(std::move(e));
+    }
+
+    void pad(llvm::Align alignment, unsigned maxBytes)
+    {
+        if (!inText_)
+            return;
+        const std::uint64_t aligned = llvm::alignTo(offset_, alignment);
+        const std::uint64_t padding = aligned - offset_;
+        if (padding == 0 || (maxBytes && padding > maxBytes))
+            return;
+        Emission e = located(Emission::Padding);
+        e.size = int(padding);
+        offset_ = aligned;
+        emissions.push_back(std::move(e));
+    }
+
+    void printInstruction(const llvm::MCInst& inst, const llvm::MCSubtargetInfo& sti, Emission& e)
+    {
+        std::string text;
+        llvm::raw_string_ostream out(text);
+        printer_.printInst(&inst, 0, "", sti, out);
+        out.flush();
+        std::string_view view(text);
+        while (!view.empty() && (view.front() == '\t' || view.front() == ' '))
+            view.remove_prefix(1);
+        const auto space = view.find_first_of(" \t");
+        e.mnemonic = std::string(view.substr(0, space));
+        if (space != std::string_view::npos) {
+            std::string_view rest = view.substr(space);
+            while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t'))
+                rest.remove_prefix(1);
+            e.operands = std::string(rest);
+        }
+        // glc is printed as a modifier on GFX6–9 memory instructions.
+        e.glc = e.operands.find(" glc") != std::string::npos || e.operands.starts_with("glc");
+    }
+
+    void collectOperands(const llvm::MCInst& inst, const llvm::MCInstrDesc& desc, Emission& e)
+    {
+        const unsigned numDefs = desc.getNumDefs();
+        for (unsigned i = 0; i < inst.getNumOperands(); ++i) {
+            const llvm::MCOperand& op = inst.getOperand(i);
+            if (op.isReg() && op.getReg()) {
+                if (const auto& range = kit_.reg(op.getReg()))
+                    (i < numDefs ? e.defs : e.uses).push_back(*range);
+            } else if (op.isExpr() && e.branchSymbol.empty()) {
+                if (const auto* ref = llvm::dyn_cast<llvm::MCSymbolRefExpr>(op.getExpr()))
+                    e.branchSymbol = ref->getSymbol().getName().str();
+            } else if (op.isImm() && desc.isBranch() && !e.branchImmediate) {
+                e.branchImmediate = op.getImm();
+            }
+        }
+        for (const auto reg : desc.implicit_defs())
+            if (const auto& range = kit_.reg(reg))
+                e.defs.push_back(*range);
+        for (const auto reg : desc.implicit_uses())
+            if (const auto& range = kit_.reg(reg))
+                e.uses.push_back(*range);
+    }
+
+public:
+    static constexpr const char* kProbeMessage = "gcnlens: where am I";
+
+private:
+    TargetKit& kit_;
+    const GpuTarget& gpu_;
+    llvm::MCCodeEmitter& emitter_;
+    llvm::MCInstPrinter& printer_;
+    std::uint64_t offset_ = 0;
+    bool inText_ = false;
+};
+
+struct DiagnosticContext {
+    llvm::SourceMgr* sources = nullptr;
+    std::vector<RawDiagnostic>* diagnostics = nullptr;
+    std::vector<int>* probeLines = nullptr;
+    bool probing = false;
+    CollectingStreamer* streamer = nullptr;
+    const SourceMap* map = nullptr;
+    unsigned lastPlaceholderBuffer = 0;
+    int lastPlaceholderLine = -1;
+};
+
+// Line (1-based) in the main buffer of a location, following .include chains; 0 if it is inside
+// a macro or .rept expansion (those are resolved through the instantiation notes).
+int mainLineOf(const llvm::SourceMgr& sources, llvm::SMLoc loc)
+{
+    if (!loc.isValid())
+        return 0;
+    unsigned buffer = sources.FindBufferContainingLoc(loc);
+    while (buffer > 1) {
+        const llvm::SMLoc parent = sources.getParentIncludeLoc(buffer);
+        if (!parent.isValid())
+            return 0;
+        loc = parent;
+        buffer = sources.FindBufferContainingLoc(loc);
+    }
+    return buffer == 1 ? int(sources.FindLineNumber(loc, 1)) : 0;
+}
+
+void handleDiagnostic(const llvm::SMDiagnostic& d, void* contextPtr)
+{
+    auto* context = static_cast<DiagnosticContext*>(contextPtr);
+    const llvm::SourceMgr& sources = *context->sources;
+    const llvm::SMLoc loc = d.getLoc();
+    if (d.getKind() == llvm::SourceMgr::DK_Note && d.getMessage() == "while in macro instantiation") {
+        const int line = mainLineOf(sources, loc);
+        if (context->probing) {
+            context->probeLines->push_back(line);
+        } else if (!context->diagnostics->empty()) {
+            context->diagnostics->back().expansionLines.push_back(line);
+        }
+        return;
+    }
+    if (d.getKind() == llvm::SourceMgr::DK_Note && d.getMessage() == CollectingStreamer::kProbeMessage) {
+        // Our own question (CollectingStreamer::located): the instantiation notes that follow answer it.
+        context->probing = true;
+        return;
+    }
+    context->probing = false;
+    RawDiagnostic raw;
+    raw.severity = d.getKind() == llvm::SourceMgr::DK_Error ? Severity::Error
+        : d.getKind() == llvm::SourceMgr::DK_Warning        ? Severity::Warning
+                                                            : Severity::Note;
+    raw.bufferId = loc.isValid() ? sources.FindBufferContainingLoc(loc) : 0;
+    raw.bufferLine = d.getLineNo();
+    raw.column = std::max(0, d.getColumnNo());
+    raw.loc = loc.getPointer();
+    raw.message = d.getMessage().str();
+    context->diagnostics->push_back(std::move(raw));
+
+    // An instruction line that failed: reserve room once per statement (program.h).
+    if (raw.severity == Severity::Error && loc.isValid()) {
+        const RawDiagnostic& stored = context->diagnostics->back();
+        const bool sameStatement =
+            stored.bufferId == context->lastPlaceholderBuffer && stored.bufferLine == context->lastPlaceholderLine;
+        const bool looksLikeInstruction = SourceMap::statementIsInstruction(d.getLineContents().str());
+        if (!sameStatement && looksLikeInstruction) {
+            context->streamer->addPlaceholder(int(context->diagnostics->size()) - 1, stored.bufferId, stored.loc);
+            context->lastPlaceholderBuffer = stored.bufferId;
+            context->lastPlaceholderLine = stored.bufferLine;
+        }
+    }
+}
+
+} // namespace
+
+struct FrontEnd::State {
+    std::string processorKey;
+    std::unique_ptr<TargetKit> kit;
+    Program previous;
+    bool havePrevious = false;
+    std::string previousOptionsKey;
+};
+
+namespace {
+
+std::string optionsKey(const AssembleOptions& options)
+{
+    std::string key = options.gpu + '\n' + options.fileName + '\n';
+    for (const auto& dir : options.includeDirs)
+        key += "I" + dir + '\n';
+    for (const auto& [name, value] : options.defsyms)
+        key += "D" + name + '=' + std::to_string(value) + '\n';
+    return key;
+}
+
+void addRegisterUse(RegisterUsage& usage, const RegRange& range)
+{
+    const int last = range.first + range.count - 1;
+    switch (range.kind) {
+    case RegKind::VGPR: usage.maxVgpr = std::max(usage.maxVgpr, last); break;
+    case RegKind::SGPR: usage.maxSgpr = std::max(usage.maxSgpr, last); break;
+    case RegKind::AGPR: usage.maxAgpr = std::max(usage.maxAgpr, last); break;
+    case RegKind::VCC: usage.vcc = true; break;
+    case RegKind::EXEC: usage.exec = true; break;
+    case RegKind::M0: usage.m0 = true; break;
+    case RegKind::SCC: usage.scc = true; break;
+    case RegKind::FlatScratch: usage.flatScratch = true; break;
+    case RegKind::XnackMask: usage.xnackMask = true; break;
+    case RegKind::TTMP: case RegKind::Other: break;
+    }
+}
+
+// Turns the streamer's emissions into the Program: lines, kernels, labels, branch targets.
+void buildProgram(Program& program, std::vector<Emission>& emissions, const std::vector<RawDiagnostic>& rawDiagnostics,
+                  const std::vector<std::string>& functionSymbols, const SourceMap& map, const llvm::SourceMgr& sources)
+{
+    const auto lineOf = [&](unsigned bufferId, const char* loc, const std::vector<int>& expansionLines,
+                            bool& fromExpansion) -> int {
+        fromExpansion = bufferId > 1;
+        if (!expansionLines.empty()) {
+            // Outermost instantiation in the main file. For .rept/.irp bodies written in the main
+            // file, point at the body line that produced the statement rather than the directive.
+            const int outer = expansionLines.back();
+            if (expansionLines.size() == 1 && loc) {
+                const llvm::SMLoc at = llvm::SMLoc::getFromPointer(loc);
+                const int lineInBuffer = int(sources.FindLineNumber(at, bufferId));
+                if (const int body = map.repeatBodyLine(outer, lineInBuffer); body > 0)
+                    return body;
+            }
+            return outer;
+        }
+        if (!loc)
+            return 0;
+        return mainLineOf(sources, llvm::SMLoc::getFromPointer(loc));
+    };
+
+    // Diagnostics first: placeholders refer to them.
+    for (const auto& raw : rawDiagnostics) {
+        Diagnostic d;
+        d.severity = raw.severity;
+        bool fromExpansion = false;
+        d.line = lineOf(raw.bufferId, raw.loc, raw.expansionLines, fromExpansion);
+        d.column = fromExpansion ? map.firstColumn(d.line) : raw.column;
+        d.message = raw.message;
+        if (fromExpansion) {
+            const auto* buffer = raw.bufferId ? sources.getMemoryBuffer(raw.bufferId) : nullptr;
+            const std::string name = buffer ? buffer->getBufferIdentifier().str() : std::string();
+            d.origin = (name == "<instantiation>" ? std::string("expansion") : name) + ":" + std::to_string(raw.bufferLine);
+        }
+        program.diagnostics.push_back(std::move(d));
+    }
+
+    // Kernel entries: .type @function symbols, .amdhsa_kernel / .amdgpu_hsa_kernel / CLRX .kernel names.
+    std::vector<std::string> kernelNames = functionSymbols;
+    for (const auto& name : map.kernelNames())
+        if (std::find(kernelNames.begin(), kernelNames.end(), name) == kernelNames.end())
+            kernelNames.push_back(name);
+
+    std::unordered_map<std::string, std::size_t> labelIndex;
+    std::uint64_t kernelStart = 0;
+    int currentKernel = -1;
+    std::vector<std::pair<std::string, int>> pendingLabels; // labels waiting for their instruction
+
+    const auto startKernel = [&](const std::string& name, std::uint64_t at, int line) {
+        if (currentKernel >= 0)
+            program.kernels[std::size_t(currentKernel)].endInstruction = int(program.instructions.size());
+        Kernel kernel;
+        kernel.name = name;
+        kernel.firstInstruction = int(program.instructions.size());
+        kernel.sectionOffset = at;
+        kernel.line = line;
+        program.kernels.push_back(kernel);
+        currentKernel = int(program.kernels.size()) - 1;
+        kernelStart = at;
+    };
+
+    for (auto& e : emissions) {
+        bool fromExpansion = false;
+        const int line = e.kind == Emission::Placeholder
+            ? program.diagnostics[std::size_t(e.diagnostic)].line
+            : lineOf(e.bufferId, e.loc, e.expansionLines, fromExpansion);
+        if (e.kind == Emission::Label) {
+            const bool isKernel = std::find(kernelNames.begin(), kernelNames.end(), e.label) != kernelNames.end();
+            if (isKernel || (currentKernel < 0 && program.instructions.empty() && kernelNames.empty()))
+                startKernel(e.label, e.sectionOffset, line);
+            Label label;
+            label.name = e.label;
+            label.sectionOffset = e.sectionOffset;
+            label.offset = e.sectionOffset - kernelStart;
+            label.line = line;
+            label.instruction = int(program.instructions.size()); // fixed below if nothing follows
+            labelIndex[label.name] = program.labels.size();
+            program.labels.push_back(std::move(label));
+            continue;
+        }
+        if (currentKernel < 0)
+            startKernel(kernelNames.empty() ? std::string("(top)") : std::string("(before first kernel)"), 0, line);
+        Instruction inst;
+        inst.line = line;
+        inst.fromExpansion = fromExpansion;
+        const auto span = map.statementSpan(line);
+        inst.columnBegin = span.first;
+        inst.columnEnd = span.second;
+        inst.sectionOffset = e.sectionOffset;
+        inst.offset = e.sectionOffset - kernelStart;
+        inst.size = e.size;
+        inst.kernel = currentKernel;
+        switch (e.kind) {
+        case Emission::Instr:
+            inst.encoding = std::move(e.bytes);
+            inst.mnemonic = std::move(e.mnemonic);
+            inst.operands = std::move(e.operands);
+            inst.family = e.family;
+            inst.hasLiteral = e.size > nativeSize(e.family);
+            inst.glc = e.glc;
+            inst.defs = std::move(e.defs);
+            inst.uses = std::move(e.uses);
+            inst.branch = branchKind(inst.mnemonic);
+            inst.targetLabel = e.branchSymbol;
+            if (inst.branch == BranchKind::Unconditional || inst.branch == BranchKind::Conditional) {
+                if (e.branchImmediate && e.branchSymbol.empty()) // raw simm16: target = pc + 4 + 4·simm
+                    inst.targetOffset = inst.offset + 4 + std::uint64_t(std::int64_t(std::int16_t(*e.branchImmediate)) * 4);
+            }
+            break;
+        case Emission::Data:
+            inst.isData = true;
+            inst.family = Family::Data;
+            inst.mnemonic = ".data";
+            inst.operands = std::to_string(e.size) + " bytes";
+            break;
+        case Emission::Padding:
+            inst.isData = true;
+            inst.family = Family::Data;
+            inst.mnemonic = ".align";
+            inst.operands = std::to_string(e.size) + " bytes of padding";
+            break;
+        case Emission::Placeholder:
+            inst.placeholder = true;
+            inst.mnemonic = "(error)";
+            inst.operands = "assumed " + std::to_string(e.size) + " bytes";
+            break;
+        case Emission::Label:
+            break;
+        }
+        program.lineToInstructions[inst.line].push_back(int(program.instructions.size()));
+        program.instructions.push_back(std::move(inst));
+    }
+    if (currentKernel >= 0)
+        program.kernels[std::size_t(currentKernel)].endInstruction = int(program.instructions.size());
+    for (auto& label : program.labels)
+        if (label.instruction >= int(program.instructions.size()))
+            label.instruction = -1;
+
+    // Branch targets, and their simm16 now that label offsets are known.
+    for (std::size_t i = 0; i < program.instructions.size(); ++i) {
+        Instruction& inst = program.instructions[i];
+        if (inst.branch != BranchKind::Unconditional && inst.branch != BranchKind::Conditional)
+            continue;
+        if (!inst.targetLabel.empty()) {
+            const auto it = labelIndex.find(inst.targetLabel);
+            if (it == labelIndex.end())
+                continue;
+            const Label& label = program.labels[it->second];
+            const std::uint64_t kernelBase = inst.sectionOffset - inst.offset;
+            inst.targetOffset = label.sectionOffset - kernelBase;
+            inst.targetIndex = label.instruction;
+            const std::int64_t delta = (std::int64_t(label.sectionOffset) - std::int64_t(inst.sectionOffset + 4)) / 4;
+            if (inst.encoding.size() >= 2) {
+                inst.encoding[0] = std::uint8_t(delta & 0xff);
+                inst.encoding[1] = std::uint8_t((delta >> 8) & 0xff);
+            }
+        } else if (inst.targetOffset) {
+            const std::uint64_t target = *inst.targetOffset;
+            for (std::size_t j = 0; j < program.instructions.size(); ++j)
+                if (program.instructions[j].kernel == inst.kernel && program.instructions[j].offset == target) {
+                    inst.targetIndex = int(j);
+                    break;
+                }
+        }
+        if (inst.targetOffset)
+            inst.backward = *inst.targetOffset <= inst.offset;
+    }
+
+    // Register usage, per kernel and for the file.
+    program.kernelRegisters.assign(program.kernels.size(), RegisterUsage {});
+    for (const auto& inst : program.instructions) {
+        for (const auto* list : {&inst.defs, &inst.uses})
+            for (const auto& range : *list) {
+                addRegisterUse(program.registers, range);
+                if (inst.kernel >= 0)
+                    addRegisterUse(program.kernelRegisters[std::size_t(inst.kernel)], range);
+            }
+    }
+
+    // Resource directives found by the source map, attached to the kernel they name or precede.
+    for (const auto& directive : map.resourceDirectives()) {
+        ResourceDirective d = directive;
+        d.kernel = -1;
+        for (std::size_t k = 0; k < program.kernels.size(); ++k)
+            if (!directive.name.empty() && program.kernels[k].name == map.kernelForLine(directive.line))
+                d.kernel = int(k);
+        if (d.kernel < 0 && program.kernels.size() == 1)
+            d.kernel = 0;
+        program.directives.push_back(std::move(d));
+    }
+}
+
+Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view source, const AssembleOptions& options)
+{
+    Program program;
+    program.gpu = gpu;
+
+    SourceMap map(source);
+    for (const auto& note : map.notes())
+        program.diagnostics.push_back(note);
+
+    llvm::SourceMgr sources;
+    sources.setIncludeDirs(options.includeDirs);
+    // The text LLVM sees: CLRX-only directives blanked (same length, so columns and lines hold).
+    sources.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(map.assemblerText(), options.fileName), llvm::SMLoc());
+
+    llvm::MCContext context(kit.triple, kit.asmInfo.get(), kit.registerInfo.get(), kit.subtargetInfo.get(), &sources,
+                            &kit.targetOptions);
+    std::unique_ptr<llvm::MCObjectFileInfo> objectFileInfo(kit.target->createMCObjectFileInfo(context, false));
+    context.setObjectFileInfo(objectFileInfo.get());
+
+    std::unique_ptr<llvm::MCCodeEmitter> emitter(kit.target->createMCCodeEmitter(*kit.instrInfo, context));
+    std::unique_ptr<llvm::MCInstPrinter> printer(
+        kit.target->createMCInstPrinter(kit.triple, 0, *kit.asmInfo, *kit.instrInfo, *kit.registerInfo));
+    if (!emitter || !printer) {
+        program.diagnostics.push_back({Severity::Error, 0, 0, "LLVM could not create the AMDGPU encoder", {}});
+        return program;
+    }
+
+    CollectingStreamer streamer(context, kit, gpu, *emitter, *printer);
+    kit.target->createNullTargetStreamer(streamer);
+
+    std::vector<RawDiagnostic> rawDiagnostics;
+    std::vector<int> probeLines;
+    DiagnosticContext diagnosticContext;
+    diagnosticContext.sources = &sources;
+    diagnosticContext.diagnostics = &rawDiagnostics;
+    diagnosticContext.probeLines = &probeLines;
+    diagnosticContext.streamer = &streamer;
+    diagnosticContext.map = &map;
+    sources.setDiagHandler(handleDiagnostic, &diagnosticContext);
+    context.setDiagnosticHandler([&](const llvm::SMDiagnostic& d, bool, const llvm::SourceMgr&,
+                                     std::vector<const llvm::MDNode*>&) { handleDiagnostic(d, &diagnosticContext); });
+
+    std::unique_ptr<llvm::MCAsmParser> parser(llvm::createMCAsmParser(sources, context, streamer, *kit.asmInfo));
+    std::unique_ptr<llvm::MCTargetAsmParser> targetParser(
+        kit.target->createMCAsmParser(*kit.subtargetInfo, *parser, *kit.instrInfo, kit.targetOptions));
+    if (!targetParser) {
+        program.diagnostics.push_back({Severity::Error, 0, 0, "LLVM could not create the AMDGPU assembler", {}});
+        return program;
+    }
+    parser->setTargetParser(*targetParser);
+    streamer.parser = parser.get();
+    streamer.sources = &sources;
+    streamer.diagnostics = &rawDiagnostics;
+    streamer.probeLines = &probeLines;
+
+    for (const auto& [name, value] : options.defsyms) {
+        llvm::MCSymbol* symbol = context.getOrCreateSymbol(name);
+        symbol->setVariableValue(llvm::MCConstantExpr::create(value, context));
+    }
+    parser->Run(/*NoInitialTextSection=*/false);
+
+    buildProgram(program, streamer.emissions, rawDiagnostics, streamer.functionSymbols, map, sources);
+    return program;
+}
+
+} // namespace
+
+FrontEnd::FrontEnd() : state_(new State) {}
+FrontEnd::~FrontEnd() { delete state_; }
+
+Program FrontEnd::analyze(std::string_view source, const AssembleOptions& options)
+{
+    std::string error;
+    const auto gpu = resolveGpu(options.gpu, &error);
+    if (!gpu) {
+        Program program;
+        program.diagnostics.push_back({Severity::Error, 0, 0, error, {}});
+        return program;
+    }
+    const std::string key = gpu->processor + ':' + gpu->features;
+    if (!state_->kit || state_->processorKey != key) {
+        state_->kit = makeTargetKit(*gpu);
+        state_->processorKey = key;
+    }
+    if (!state_->kit->error.empty()) {
+        Program program;
+        program.gpu = *gpu;
+        program.diagnostics.push_back({Severity::Error, 0, 0, state_->kit->error, {}});
+        return program;
+    }
+    Program program = assembleWith(*state_->kit, *gpu, source, options);
+    state_->previousOptionsKey = optionsKey(options);
+    return program;
+}
+
+Program assemble(std::string_view source, const AssembleOptions& options)
+{
+    FrontEnd frontEnd;
+    return frontEnd.analyze(source, options);
+}
+
+} // namespace gcnlens

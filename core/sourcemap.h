@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// A light scan of the source text, beside the real assembler: statement spans, kernel names,
+// resource directives (.amdhsa_*, amd_kernel_code_t fields, CLRX), .rept bodies, and the text
+// handed to LLVM with CLRX-only directives blanked out (same length, so lines and columns hold).
+#pragma once
+
+#include "core/program.h"
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace gcnlens {
+
+class SourceMap {
+public:
+    explicit SourceMap(std::string_view source);
+
+    const std::string& assemblerText() const { return assemblerText_; }
+    const std::vector<Diagnostic>& notes() const { return notes_; }
+    const std::vector<std::string>& kernelNames() const { return kernelNames_; }
+    const std::vector<ResourceDirective>& resourceDirectives() const { return directives_; }
+
+    int lineCount() const { return int(lines_.size()); }
+    std::string_view line(int line) const; // 1-based; empty when out of range
+
+    // [begin, end) columns of the statement on a line: first non-blank to the start of a comment.
+    std::pair<int, int> statementSpan(int line) const;
+    int firstColumn(int line) const { return statementSpan(line).first; }
+
+    // For a .rept/.irp/.irpc directive on directiveLine: the main-file line of the body that
+    // produced line `lineInExpansion` (1-based) of the expanded text; 0 if not such a directive.
+    int repeatBodyLine(int directiveLine, int lineInExpansion) const;
+
+    // The kernel a line belongs to by the source's own declarations (.amdhsa_kernel blocks,
+    // CLRX .kernel, the nearest preceding kernel label); empty when none.
+    std::string kernelForLine(int line) const;
+
+    // True when a statement (one line of text) is an instruction rather than a directive,
+    // label, assignment or comment.
+    static bool statementIsInstruction(std::string_view text);
+
+private:
+    std::vector<std::string_view> lines_;
+    std::string assemblerText_;
+    std::vector<Diagnostic> notes_;
+    std::vector<std::string> kernelNames_;
+    std::vector<ResourceDirective> directives_;
+    struct KernelScope { std::string name; int firstLine; int lastLine; };
+    std::vector<KernelScope> scopes_;
+    std::vector<std::pair<int, std::string>> labels_; // line → label name
+};
+
+} // namespace gcnlens

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gcnlens {
@@ -40,6 +41,9 @@ struct CycleCount {
     int high = 4;           // == low unless the source gives a range ("16-24")
     bool unknown = false;   // "?" in the source: counted as 4, flagged
     bool noData = false;    // no row at all: default 4, flagged "no timing data"
+    bool uncertain = false; // the source doubts the value ("18?", the taken-jump 20 "(???)")
+    std::string matched;    // the row's mnemonic or class ("V_ADD_I32", "<VOP2>"), empty when none
+    std::string throughput; // DS table throughput as written ("1/4", "?"), else empty
     std::string source;     // the table cell as written ("DPFACTOR*4", "16+GLC1", "16-24", "?")
     std::string table;      // which table or prose rule it came from ("VOP1", "SOP2 (all)")
 };
@@ -104,6 +108,24 @@ TimingResult analyzeTiming(const Program& program, const TimingOptions& options 
 
 // The cycle count row for a mnemonic (LLVM canonical name) on a target; for tests and tooltips.
 CycleCount lookupCycles(const std::string& mnemonic, Family family, const GpuTarget& gpu, bool glc = false);
+
+// One row of resources/timings.tsv as written (for the table test and tooltips).
+struct TimingRow {
+    std::string table;      // "VOP1", "DS", "SOP1", …
+    std::string mnemonic;   // source spelling ("V_CEIL_F64"), a class ("<VOP2>") or a pattern ("S_*_SAVEEXEC_B64")
+    std::string cycles;     // as written: "4", "DPFACTOR*4", "16+GLC1", "16-24", "?", "18?", "-"
+    std::string throughput;
+    std::string note;
+};
+const std::vector<TimingRow>& timingTable();
+
+// Evaluates a cycles cell for a device; false when the text is not one of the source's forms.
+// "-" (not checked) evaluates to noData.
+bool evaluateCycles(std::string_view text, int dpfactor, bool glc, CycleCount& out);
+
+// The table-row name an LLVM mnemonic is matched with: upper case, _e32/_e64/_sdwa/_dpp stripped,
+// GFX8 carry adds (v_add_u32) and GFX9 _co_ names mapped to the GFX6 names (V_ADD_I32, …).
+std::string canonicalMnemonic(std::string_view mnemonic, Generation generation);
 
 // Rule ids with their one-line meaning and source, for legends (section 8).
 struct RuleInfo { std::string id; std::string meaning; std::string source; };

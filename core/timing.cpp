@@ -1,0 +1,770 @@
+// SPDX-License-Identifier: MIT
+// timing-model.md sections 1–5, 8 and 9 as one linear pass over a Program. The cycle tables are
+// resources/timings.tsv (GcnTimings.md as data); everything else here is the spec's arithmetic.
+#include "core/timing.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <format>
+#include <unordered_map>
+#include <utility>
+
+namespace gcnlens {
+
+namespace embedded {
+std::string_view timings_tsv();
+}
+
+namespace {
+
+constexpr int kPenalty = 4;          // timing-model.md section 1: a penalty is 4 cycles
+constexpr int kValuSaluDelay = 16;   // section 4, H-valu-salu
+
+std::string_view trim(std::string_view text)
+{
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
+        text.remove_prefix(1);
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+        text.remove_suffix(1);
+    return text;
+}
+
+std::string upper(std::string_view text)
+{
+    std::string out(text);
+    for (char& c : out)
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return out;
+}
+
+bool parseInt(std::string_view text, int& value)
+{
+    text = trim(text);
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return ec == std::errc {} && end == text.data() + text.size() && !text.empty();
+}
+
+bool globMatch(std::string_view pattern, std::string_view text)
+{
+    const auto star = pattern.find('*');
+    if (star == std::string_view::npos)
+        return pattern == text;
+    const auto head = pattern.substr(0, star);
+    if (!text.starts_with(head))
+        return false;
+    const auto rest = pattern.substr(star + 1);
+    for (std::size_t at = head.size(); at <= text.size(); ++at)
+        if (globMatch(rest, text.substr(at)))
+            return true;
+    return false;
+}
+
+struct Table {
+    std::vector<TimingRow> rows;
+    std::unordered_map<std::string, int> exact;   // source mnemonic → row
+    std::vector<int> patterns;                    // rows with a '*'
+    std::unordered_map<std::string, int> classes; // "<SOP2>" → row
+};
+
+Table loadTable()
+{
+    Table table;
+    std::string_view text = embedded::timings_tsv();
+    while (!text.empty()) {
+        const auto end = text.find('\n');
+        std::string_view line = text.substr(0, end);
+        text = end == std::string_view::npos ? std::string_view {} : text.substr(end + 1);
+        if (trim(line).empty() || trim(line).front() == '#')
+            continue;
+        std::array<std::string_view, 5> cells {};
+        for (std::size_t column = 0; column < cells.size(); ++column) {
+            const auto tab = line.find('\t');
+            cells[column] = trim(line.substr(0, tab));
+            if (tab == std::string_view::npos)
+                break;
+            line.remove_prefix(tab + 1);
+        }
+        TimingRow row {std::string(cells[0]), std::string(cells[1]), std::string(cells[2]),
+                       std::string(cells[3]), std::string(cells[4])};
+        const int index = static_cast<int>(table.rows.size());
+        if (row.mnemonic.starts_with('<'))
+            table.classes.emplace(row.mnemonic, index);
+        else if (row.mnemonic.find('*') != std::string::npos)
+            table.patterns.push_back(index);
+        else
+            table.exact.emplace(row.mnemonic, index); // first row wins (the source repeats V_MAD_F16)
+        table.rows.push_back(std::move(row));
+    }
+    return table;
+}
+
+const Table& table()
+{
+    static const Table instance = loadTable();
+    return instance;
+}
+
+bool isValu(Family family)
+{
+    switch (family) {
+    case Family::VOP1: case Family::VOP2: case Family::VOPC: case Family::VOP3: case Family::VOP3P:
+    case Family::SDWA: case Family::DPP: case Family::VINTRP:
+        return true;
+    default:
+        return false;
+    }
+}
+
+// H-valu-salu's reader: "the next scalar ALU instruction (SOP1, SOP2, SOPK, SOPC; not SOPP, not SMRD)".
+bool isSalu(Family family)
+{
+    return family == Family::SOP1 || family == Family::SOP2 || family == Family::SOPK || family == Family::SOPC;
+}
+
+// Section 5: the vector-issue classes whose C stays visible at occupancy >= 2. EXP goes to the
+// export unit, not a vector pipe, and is left out.
+bool isVectorIssue(Family family)
+{
+    switch (family) {
+    case Family::DS: case Family::MUBUF: case Family::MTBUF: case Family::MIMG:
+    case Family::FLAT: case Family::GLOBAL: case Family::SCRATCH:
+        return true;
+    default:
+        return isValu(family);
+    }
+}
+
+bool isJump(const Instruction& in)
+{
+    return in.family == Family::SOPP
+        && (in.branch == BranchKind::Unconditional || in.branch == BranchKind::Conditional);
+}
+
+bool writes(const Instruction& in, RegKind kind)
+{
+    return std::any_of(in.defs.begin(), in.defs.end(), [kind](const RegRange& r) { return r.kind == kind; });
+}
+
+bool writesScalar(const Instruction& in)
+{
+    return std::any_of(in.defs.begin(), in.defs.end(), [](const RegRange& r) {
+        switch (r.kind) {
+        case RegKind::SGPR: case RegKind::VCC: case RegKind::EXEC: case RegKind::M0: case RegKind::TTMP:
+        case RegKind::FlatScratch: case RegKind::XnackMask:
+            return true;
+        default:
+            return false;
+        }
+    });
+}
+
+// Section 4's list, by canonical (GFX6) name: the _CO_ / GFX8 _U32 spellings map onto these.
+bool isListedValuSaluWriter(std::string_view canonical)
+{
+    static constexpr std::string_view kWriters[] = {
+        "V_ADD_I32", "V_SUB_I32", "V_SUBREV_I32", "V_ADDC_U32", "V_SUBB_U32", "V_SUBBREV_U32",
+        "V_READLANE_B32", "V_READFIRSTLANE_B32"};
+    return std::find(std::begin(kWriters), std::end(kWriters), canonical) != std::end(kWriters);
+}
+
+struct Normalized {
+    std::string name;      // canonical upper-case name
+    bool promoted = false; // printed with _e64: a VOP1/VOP2/VOPC opcode in the VOP3 encoding
+};
+
+Normalized normalize(std::string_view mnemonic, Generation generation)
+{
+    Normalized out;
+    std::string name(mnemonic);
+    for (char& c : name)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (std::string_view suffix : {"_e32", "_e64", "_sdwa", "_dpp"}) {
+        if (name.size() > suffix.size() && name.ends_with(suffix)) {
+            out.promoted = suffix == "_e64";
+            name.resize(name.size() - suffix.size());
+            break;
+        }
+    }
+    // The carry-out integer adds changed names: V_ADD_I32 (GFX6/7) → v_add_u32 (GFX8) →
+    // v_add_co_u32 (GFX9+, where v_add_u32 is a different, carry-less op). Map back to the
+    // GFX6 names the tables and section 4's list use.
+    struct Rename { std::string_view from, to; };
+    static constexpr Rename kGfx8[] = {
+        {"v_add_u32", "v_add_i32"}, {"v_sub_u32", "v_sub_i32"}, {"v_subrev_u32", "v_subrev_i32"}};
+    static constexpr Rename kGfx9[] = {
+        {"v_add_co_u32", "v_add_i32"}, {"v_sub_co_u32", "v_sub_i32"}, {"v_subrev_co_u32", "v_subrev_i32"},
+        {"v_addc_co_u32", "v_addc_u32"}, {"v_subb_co_u32", "v_subb_u32"}, {"v_subbrev_co_u32", "v_subbrev_u32"}};
+    auto apply = [&name](const auto& renames) {
+        for (const auto& rename : renames)
+            if (name == rename.from) {
+                name = rename.to;
+                return;
+            }
+    };
+    if (generation == Generation::GFX8)
+        apply(kGfx8);
+    else if (generation == Generation::GFX9 || generation == Generation::CDNA)
+        apply(kGfx9);
+    out.name = upper(name);
+    return out;
+}
+
+// The row for an instruction: exact rows win over patterns, patterns over the prose classes.
+int findRow(const Normalized& n, Family family)
+{
+    const Table& t = table();
+    if (const auto it = t.exact.find(n.name); it != t.exact.end())
+        return it->second;
+    for (const int index : t.patterns)
+        if (globMatch(t.rows[index].mnemonic, n.name))
+            return index;
+    auto cls = [&t](const char* name) {
+        const auto it = t.classes.find(name);
+        return it == t.classes.end() ? -1 : it->second;
+    };
+    if (family == Family::SOPP && (n.name == "S_BRANCH" || n.name.starts_with("S_CBRANCH_")))
+        return cls("<SOPP jump>");
+    if (n.name.starts_with("V_CMP")) { // v_cmp, v_cmpx, v_cmps, v_cmpsx, v_cmp_class in any encoding
+        const bool wide = n.name.ends_with("_F64") || n.name.ends_with("_I64") || n.name.ends_with("_U64");
+        return cls(wide ? "<VOPC 64-bit>" : "<VOPC 16/32-bit>");
+    }
+    switch (family) {
+    case Family::SOP1: return cls("<SOP1>");
+    case Family::SOP2: return cls("<SOP2>");
+    case Family::SOPK: return cls("<SOPK>");
+    case Family::SOPC: return cls("<SOPC>");
+    case Family::VOP3P: return cls("<VOP3P>");
+    // SDWA and DPP exist only for VOP1/VOP2/VOPC; VOP1 and VOPC were matched above.
+    case Family::VOP2: case Family::SDWA: case Family::DPP: return cls("<VOP2>");
+    case Family::VOP3: return n.promoted ? cls("<VOP2>") : (n.name.starts_with("V_PK_") ? cls("<VOP3P>") : -1);
+    default: return -1;
+    }
+}
+
+CycleCount cyclesOfRow(int row, int dpfactor, bool glc)
+{
+    CycleCount out;
+    if (row < 0) {
+        out.noData = true;
+        return out;
+    }
+    const TimingRow& r = table().rows[row];
+    evaluateCycles(r.cycles, dpfactor, glc, out); // every row parses: tst_timingtable proves it
+    out.table = r.table;
+    out.matched = r.mnemonic;
+    out.throughput = r.throughput;
+    return out;
+}
+
+std::string hex(std::uint64_t value)
+{
+    return std::format("{:#x}", value);
+}
+
+void add(Totals& totals, const Instruction& in, const InstructionTiming& t)
+{
+    totals.bytes += static_cast<std::uint64_t>(std::max(in.size, 0));
+    if (in.isData)
+        return;
+    ++totals.instructions;
+    if (in.placeholder)
+        return;
+    totals.baseCycles += t.cycles;
+    if (t.vectorIssue)
+        totals.hiddenCycles += t.cycles;
+    if (t.base.unknown || t.base.noData)
+        ++totals.unknownTimings;
+    for (const Penalty& p : t.penalties) {
+        totals.penaltyCycles += p.cycles;
+        totals.byRule[p.rule] += p.cycles;
+        ++totals.countByRule[p.rule];
+    }
+}
+
+void finish(Totals& totals)
+{
+    totals.singleWaveCycles = totals.baseCycles + totals.penaltyCycles; // section 5
+}
+
+const char* onOff(bool on)
+{
+    return on ? "on" : "off";
+}
+
+bool parseBool(const std::string& value, bool& out)
+{
+    if (value == "on" || value == "true" || value == "1" || value == "yes") {
+        out = true;
+        return true;
+    }
+    if (value == "off" || value == "false" || value == "0" || value == "no") {
+        out = false;
+        return true;
+    }
+    return false;
+}
+
+} // namespace
+
+// ---- options (section 9) ----
+
+std::string TimingOptions::set(const std::string& name, const std::string& value)
+{
+    auto positive = [&](int& target, int min, int max) -> std::string {
+        int parsed = 0;
+        if (!parseInt(value, parsed) || parsed < min || parsed > max)
+            return std::format("option {}: expected an integer {}..{}, got '{}'", name, min, max, value);
+        target = parsed;
+        return {};
+    };
+    auto flag = [&](bool& target) -> std::string {
+        if (!parseBool(value, target))
+            return std::format("option {}: expected on or off, got '{}'", name, value);
+        return {};
+    };
+    if (name == "backward-branch-target-penalty")
+        return flag(backwardBranchTargetPenalty);
+    if (name == "taken-branch-cycles")
+        return positive(takenBranchCycles, 0, 1000);
+    // A two-valued option: the first spelling selects `first`, the second `second`.
+    auto choice = [&](auto& target, auto first, std::string_view a, auto second, std::string_view b) -> std::string {
+        if (value == a)
+            target = first;
+        else if (value == b)
+            target = second;
+        else
+            return std::format("option {}: expected {} or {}, got '{}'", name, a, b, value);
+        return {};
+    };
+    if (name == "long-rule")
+        return choice(longRule, LongRule::OwnCycles, "own-cycles", LongRule::WholeBlock, "whole-block");
+    if (name == "pair-rule")
+        return choice(pairRule, PairRule::Adjacent, "adjacent", PairRule::SameQuad, "same-quad");
+    if (name == "valu-salu-writers")
+        return choice(valuSaluWriters, ValuSaluWriters::Listed, "listed", ValuSaluWriters::AnyValuWritingSgpr, "any");
+    if (name == "max-waves-override") {
+        if (value == "none" || value == "off" || value.empty()) {
+            maxWavesOverride.reset();
+            return {};
+        }
+        int waves = 0;
+        if (auto error = positive(waves, 1, 10); !error.empty())
+            return error;
+        maxWavesOverride = waves;
+        return {};
+    }
+    if (name == "trap-handler")
+        return flag(trapHandler);
+    if (name == "polaris-max-waves")
+        return positive(polarisMaxWaves, 1, 10);
+    if (name == "lds-group")
+        return positive(ldsGroupDwords, 1, 64);
+    return std::format("unknown option '{}' (known: backward-branch-target-penalty, taken-branch-cycles, "
+                       "long-rule, pair-rule, valu-salu-writers, max-waves-override, trap-handler, "
+                       "polaris-max-waves, lds-group)", name);
+}
+
+std::vector<std::pair<std::string, std::string>> TimingOptions::values() const
+{
+    return {
+        {"backward-branch-target-penalty", onOff(backwardBranchTargetPenalty)},
+        {"taken-branch-cycles", std::to_string(takenBranchCycles)},
+        {"long-rule", longRule == LongRule::OwnCycles ? "own-cycles" : "whole-block"},
+        {"pair-rule", pairRule == PairRule::Adjacent ? "adjacent" : "same-quad"},
+        {"valu-salu-writers", valuSaluWriters == ValuSaluWriters::Listed ? "listed" : "any"},
+        {"max-waves-override", maxWavesOverride ? std::to_string(*maxWavesOverride) : "none"},
+        {"trap-handler", onOff(trapHandler)},
+        {"polaris-max-waves", std::to_string(polarisMaxWaves)},
+        {"lds-group", std::to_string(ldsGroupDwords)},
+    };
+}
+
+std::vector<std::pair<std::string, std::string>> TimingOptions::nonDefaultValues() const
+{
+    const auto defaults = TimingOptions {}.values();
+    auto all = values();
+    std::vector<std::pair<std::string, std::string>> out;
+    for (std::size_t i = 0; i < all.size(); ++i)
+        if (all[i].second != defaults[i].second)
+            out.push_back(std::move(all[i]));
+    return out;
+}
+
+int InstructionTiming::penaltyCycles() const
+{
+    int sum = 0;
+    for (const Penalty& p : penalties)
+        sum += p.cycles;
+    return sum;
+}
+
+// ---- tables (section 1) ----
+
+const std::vector<TimingRow>& timingTable()
+{
+    return table().rows;
+}
+
+bool evaluateCycles(std::string_view text, int dpfactor, bool glc, CycleCount& out)
+{
+    text = trim(text);
+    out.source = std::string(text);
+    out.low = out.high = 4;
+    out.unknown = out.noData = out.uncertain = false;
+    int a = 0, b = 0;
+    if (text == "-") { // exempted by the source ("not checked"): no data
+        out.noData = true;
+        return true;
+    }
+    if (text == "?") { // unknown: counted as 4 with a warning (section 1)
+        out.unknown = true;
+        return true;
+    }
+    if (parseInt(text, a)) {
+        out.low = out.high = a;
+        return true;
+    }
+    if (text.ends_with('?') && parseInt(text.substr(0, text.size() - 1), a)) {
+        out.low = out.high = a;
+        out.uncertain = true;
+        return true;
+    }
+    if (text.starts_with("DPFACTOR*") && parseInt(text.substr(9), a)) {
+        out.low = out.high = dpfactor * a;
+        return true;
+    }
+    // "4 or 16 (1)": footnote (1) of the VOP3 table — the first value on devices with DP rate
+    // 1/2, 1/4 or 1/8 (DPFACTOR <= 4), the second on the others (section 1, V_FMA_F32).
+    if (const auto at = text.find(" or "); at != std::string_view::npos) {
+        auto second = text.substr(at + 4);
+        if (const auto paren = second.find('('); paren != std::string_view::npos)
+            second = second.substr(0, paren);
+        if (parseInt(text.substr(0, at), a) && parseInt(second, b)) {
+            out.low = out.high = dpfactor <= 4 ? a : b;
+            return true;
+        }
+        return false;
+    }
+    if (const auto at = text.find("+GLC"); at != std::string_view::npos) {
+        if (parseInt(text.substr(0, at), a) && parseInt(text.substr(at + 4), b)) {
+            out.low = out.high = a + (glc ? b : 0);
+            return true;
+        }
+        return false;
+    }
+    if (const auto at = text.find('-'); at != std::string_view::npos && at > 0) {
+        if (parseInt(text.substr(0, at), a) && parseInt(text.substr(at + 1), b) && a <= b) {
+            out.low = a; // a range: low end in totals, both shown (section 1)
+            out.high = b;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string canonicalMnemonic(std::string_view mnemonic, Generation generation)
+{
+    return normalize(mnemonic, generation).name;
+}
+
+CycleCount lookupCycles(const std::string& mnemonic, Family family, const GpuTarget& gpu, bool glc)
+{
+    return cyclesOfRow(findRow(normalize(mnemonic, gpu.generation), family), gpu.dpfactor, glc);
+}
+
+const std::vector<RuleInfo>& ruleLegend()
+{
+    static const std::vector<RuleInfo> legend = {
+        {"fetch-align", "2-dword instruction outside the first 16 bytes of its 32-byte block and not freed: +4 (GFX6/7)",
+         "timing-model.md §2 step 4"},
+        {"fetch-straddle", "2-dword instruction at slot 7 straddles a 32-byte boundary: +4 (GFX9 and CDNA, R-straddle)",
+         "timing-model.md §2 (GFX9 and CDNA)"},
+        {"branch-target", "taken jump to slot 5, 6 or 7 of a block: +4 per dword past the fifth (GFX6/7, forward only by default)",
+         "timing-model.md §3 B-target"},
+        {"branch-position", "conditional jump at slot 4–7 that falls through: +4 per dword past the fourth (GFX6/7)",
+         "timing-model.md §3 B-position"},
+        {"valu-salu", "scalar ALU instruction less than 16 cycles after a carry add/sub or readlane VALU: the shortfall (GFX6/7)",
+         "timing-model.md §4 H-valu-salu"},
+        {"vcc-exec-branch", "s_cbranch_vccz/vccnz or execz/execnz directly after a write of VCC or EXEC: +4 (GFX6/7)",
+         "timing-model.md §4 H-vcc-exec-branch"},
+        {"scc-branch", "s_cbranch_scc0/scc1 directly after a write of SCC, EXEC or VCC: +4 (GFX6/7)",
+         "timing-model.md §4 H-scc-branch"},
+        {"R-first16", "no fetch penalty: the 2-dword instruction lies in the first 16 bytes of its block (slot 0–2)",
+         "timing-model.md §2 step 1"},
+        {"R-long", "no fetch penalty: an instruction of C > 4 cycles hides the fetch of the last C/4 dwords of its block",
+         "timing-model.md §2 step 2"},
+        {"R-pair", "no fetch penalty: right after a 2-dword instruction of 16 or more cycles that ends where this one starts",
+         "timing-model.md §2 step 3"},
+    };
+    return legend;
+}
+
+// ---- the model (sections 2–5) ----
+
+TimingResult analyzeTiming(const Program& program, const TimingOptions& options, const BranchOverrides& overrides)
+{
+    TimingResult result;
+    result.options = options;
+    const auto& instructions = program.instructions;
+    const std::size_t count = instructions.size();
+    result.instructions.resize(count);
+
+    const Generation generation = program.gpu.generation;
+    const bool gfx67 = generation == Generation::GFX6 || generation == Generation::GFX7; // §2 and §3–4 placement/hazards
+    const bool straddleRule = generation == Generation::GFX9 || generation == Generation::CDNA;
+
+    const int takenRow = [] {
+        const auto it = table().classes.find("<SOPP jump taken>");
+        return it == table().classes.end() ? -1 : it->second;
+    }();
+
+    // Lookups repeat per mnemonic: cache the row by (mnemonic, family).
+    std::unordered_map<std::string, std::pair<int, std::string>> rowCache;
+    std::string key;
+
+    std::vector<char> isTarget(count, 0);
+    for (const Instruction& in : instructions)
+        if (in.branch != BranchKind::None && in.targetIndex >= 0 && static_cast<std::size_t>(in.targetIndex) < count)
+            isTarget[static_cast<std::size_t>(in.targetIndex)] = 1;
+
+    // Linear state. `prev` is the previous real instruction of the same kernel: data words and
+    // placeholders are transparent (they hold no executable instruction the model could time).
+    int currentKernel = -2;
+    int prev = -1;
+    std::uint64_t currentBlock = ~std::uint64_t {0};
+    int blockMaxCycles = 0, blockMaxIndex = -1;   // long-rule=whole-block
+    int valuWriter = -1;                          // pending H-valu-salu writer, -1 when none
+    long long sinceValu = 0;                      // cycles elapsed since that writer completed
+
+    for (std::size_t i = 0; i < count; ++i) {
+        const Instruction& in = instructions[i];
+        InstructionTiming& t = result.instructions[i];
+        t.slot = static_cast<int>((in.offset >> 2) & 7);
+        t.block = in.offset & ~std::uint64_t {31};
+
+        if (in.kernel != currentKernel) {
+            currentKernel = in.kernel;
+            prev = -1;
+            valuWriter = -1;
+            currentBlock = ~std::uint64_t {0};
+        }
+        if (t.block != currentBlock) {
+            currentBlock = t.block;
+            blockMaxCycles = 0;
+            blockMaxIndex = -1;
+        }
+
+        // Data words and placeholders take no cycles and pay no penalty: they are not executed
+        // (data is jumped over) or not known (a line that did not assemble).
+        if (in.isData || in.placeholder) {
+            t.base = CycleCount {};
+            t.base.low = t.base.high = 0;
+            t.base.table = in.isData ? "data" : "placeholder";
+            t.cycles = 0;
+            continue;
+        }
+
+        // Section 1: C(I).
+        key.assign(in.mnemonic);
+        key.push_back('\x1f');
+        key.push_back(static_cast<char>(in.family));
+        auto cached = rowCache.find(key);
+        if (cached == rowCache.end()) {
+            const Normalized n = normalize(in.mnemonic, generation);
+            cached = rowCache.emplace(key, std::make_pair(findRow(n, in.family), n.name)).first;
+        }
+        const std::string& canonical = cached->second.second;
+        t.base = cyclesOfRow(cached->second.first, program.gpu.dpfactor, in.glc);
+        t.cycles = t.base.low;
+        t.vectorIssue = isVectorIssue(in.family);
+
+        // Section 3: direction and B-cost. The taken cost is the option, the not-taken cost the row.
+        const bool jump = isJump(in);
+        if (jump) {
+            if (in.branch == BranchKind::Unconditional) {
+                t.direction = Direction::Taken; // s_branch always jumps: overrides do not apply
+            } else {
+                t.direction = in.backward ? Direction::Taken : Direction::NotTaken;
+                if (const auto it = overrides.byLine.find(in.line);
+                    it != overrides.byLine.end() && it->second != Direction::NotABranch) {
+                    t.directionOverridden = t.direction != it->second;
+                    t.direction = it->second;
+                }
+            }
+            if (t.direction == Direction::Taken) {
+                CycleCount taken = cyclesOfRow(takenRow, program.gpu.dpfactor, false);
+                if (options.takenBranchCycles != taken.low)
+                    taken.source = std::format("{} (taken-branch-cycles)", options.takenBranchCycles);
+                taken.low = taken.high = options.takenBranchCycles;
+                t.base = std::move(taken);
+                t.cycles = options.takenBranchCycles;
+            }
+        }
+
+        const std::string block = hex(t.block);
+
+        // Section 2: instruction fetch of 2-dword instructions.
+        const int cycles = t.cycles;
+        if (cycles > blockMaxCycles) {
+            blockMaxCycles = cycles;
+            blockMaxIndex = static_cast<int>(i);
+        }
+        if (in.size >= 8 && gfx67) {
+            const int p = t.slot;
+            const bool wholeBlock = options.longRule == TimingOptions::LongRule::WholeBlock;
+            const int longCycles = wholeBlock ? blockMaxCycles : cycles;
+            const Instruction* j = prev >= 0 ? &instructions[static_cast<std::size_t>(prev)] : nullptr;
+            const int jCycles = prev >= 0 ? result.instructions[static_cast<std::size_t>(prev)].cycles : 0;
+            const bool pairAdjacent = j && j->size >= 8 && jCycles >= 16 && in.offset == j->offset + j->size;
+            const bool pairQuad = options.pairRule == TimingOptions::PairRule::Adjacent
+                || (j && (j->offset >> 4) == (in.offset >> 4));
+            if (p <= 2) {
+                t.freedBy = "R-first16";
+                t.freedDetail = std::format("2-dword instruction at slot {} of block {}: inside the first 16 bytes "
+                                            "(R-first16) → no penalty", p, block);
+            } else if (longCycles > 4 && p >= 8 - longCycles / 4) {
+                t.freedBy = "R-long";
+                if (wholeBlock && blockMaxIndex != static_cast<int>(i))
+                    t.freedDetail = std::format(
+                        "2-dword instruction at slot {} of block {}: the {}-cycle {} (line {}) in this block hides "
+                        "the fetch of its last {} dwords (R-long, whole-block) → no penalty",
+                        p, block, longCycles, instructions[static_cast<std::size_t>(blockMaxIndex)].mnemonic,
+                        instructions[static_cast<std::size_t>(blockMaxIndex)].line, std::min(8, longCycles / 4));
+                else
+                    t.freedDetail = std::format("2-dword instruction at slot {} of block {}: its {} cycles hide the "
+                                                "fetch of the last {} dwords (R-long) → no penalty",
+                                                p, block, longCycles, std::min(8, longCycles / 4));
+            } else if (pairAdjacent && pairQuad) {
+                t.freedBy = "R-pair";
+                t.freedDetail = std::format("2-dword instruction at slot {} of block {}: starts where the {}-cycle "
+                                            "2-dword {} (line {}) ends (R-pair{}) → no penalty",
+                                            p, block, jCycles, j->mnemonic, j->line,
+                                            options.pairRule == TimingOptions::PairRule::SameQuad ? ", same-quad" : "");
+            } else {
+                std::string why = std::format("outside the first 16 bytes, not freed by its {} cycles", cycles);
+                if (wholeBlock)
+                    why = std::format("outside the first 16 bytes, not freed by the block's longest {} cycles",
+                                      longCycles);
+                t.penalties.push_back({"fetch-align", kPenalty,
+                                       std::format("2-dword instruction at slot {} of block {}: {} → +{}", p, block,
+                                                   why, kPenalty)});
+            }
+        } else if (in.size >= 8 && straddleRule && t.slot == 7) {
+            t.penalties.push_back({"fetch-straddle", kPenalty,
+                                   std::format("2-dword instruction at slot 7 of block {}: straddles into block {} "
+                                               "(R-straddle, GFX9+) → +{}", block, hex(t.block + 32), kPenalty)});
+        }
+
+        if (gfx67 && jump) {
+            // B-target: max(0, p(T) - 4) penalties for a taken jump (forward only unless the option).
+            if (t.direction == Direction::Taken && in.targetOffset
+                && (!in.backward || options.backwardBranchTargetPenalty)) {
+                const int targetSlot = static_cast<int>((*in.targetOffset >> 2) & 7);
+                if (const int n = std::max(0, targetSlot - 4); n > 0)
+                    t.penalties.push_back({"branch-target", n * kPenalty,
+                        std::format("taken {} jump to slot {} of block {}{}: {} dword{} past the first 5 of the "
+                                    "block (B-target) → +{}",
+                                    in.backward ? "backward" : "forward", targetSlot, hex(*in.targetOffset & ~std::uint64_t {31}),
+                                    in.targetLabel.empty() ? std::string {} : " (" + in.targetLabel + ")", n,
+                                    n == 1 ? "" : "s", n * kPenalty)});
+            }
+            // B-position: max(0, p - 3) penalties for a conditional jump that falls through.
+            if (in.branch == BranchKind::Conditional && t.direction == Direction::NotTaken) {
+                if (const int n = std::max(0, t.slot - 3); n > 0)
+                    t.penalties.push_back({"branch-position", n * kPenalty,
+                        std::format("conditional jump at slot {} of block {} not taken: in the second half of the "
+                                    "block, slot − 3 = {} (B-position) → +{}",
+                                    t.slot, block, n, n * kPenalty)});
+            }
+        }
+
+        if (gfx67) {
+            // H-vcc-exec-branch / H-scc-branch: "directly" = the immediately preceding instruction.
+            const Instruction* before = prev >= 0 ? &instructions[static_cast<std::size_t>(prev)] : nullptr;
+            if (before && in.family == Family::SOPP && in.branch == BranchKind::Conditional) {
+                const bool vcc = canonical == "S_CBRANCH_VCCZ" || canonical == "S_CBRANCH_VCCNZ";
+                const bool exec = canonical == "S_CBRANCH_EXECZ" || canonical == "S_CBRANCH_EXECNZ";
+                const bool scc = canonical == "S_CBRANCH_SCC0" || canonical == "S_CBRANCH_SCC1";
+                if ((vcc && writes(*before, RegKind::VCC)) || (exec && writes(*before, RegKind::EXEC)))
+                    t.penalties.push_back({"vcc-exec-branch", kPenalty,
+                        std::format("{} directly after {} (line {}), which writes {} (H-vcc-exec-branch) → +{}",
+                                    in.mnemonic, before->mnemonic, before->line, vcc ? "VCC" : "EXEC", kPenalty)});
+                if (scc) {
+                    const char* what = writes(*before, RegKind::SCC) ? "SCC"
+                        : writes(*before, RegKind::EXEC)             ? "EXEC"
+                        : writes(*before, RegKind::VCC)              ? "VCC"
+                                                                     : nullptr;
+                    if (what)
+                        t.penalties.push_back({"scc-branch", kPenalty,
+                            std::format("{} directly after {} (line {}), which writes {} (H-scc-branch) → +{}",
+                                        in.mnemonic, before->mnemonic, before->line, what, kPenalty)});
+                }
+            }
+
+            // H-valu-salu: the SALU may issue no earlier than 16 cycles after the writer completes.
+            // The time that has passed is what the instructions in between took (their cycles and
+            // penalties); the shortfall 16 − elapsed is charged to the SALU, rounded up to whole
+            // 4-cycle penalties (issue is on a 4-cycle cadence). 0 between → 16, 1 → 12, … 4 → 0.
+            if (isSalu(in.family) && valuWriter >= 0) {
+                const long long shortfall = kValuSaluDelay - sinceValu;
+                if (shortfall > 0) {
+                    const int charged = static_cast<int>((shortfall + kPenalty - 1) / kPenalty * kPenalty);
+                    const Instruction& writer = instructions[static_cast<std::size_t>(valuWriter)];
+                    t.penalties.push_back({"valu-salu", charged,
+                        std::format("{} issues 16 cycles after {} (line {}) completes; {} cycles of instructions "
+                                    "in between → 16 − {} = +{} (H-valu-salu)",
+                                    in.mnemonic, writer.mnemonic, writer.line, sinceValu, sinceValu, charged)});
+                }
+                valuWriter = -1; // only the next SALU waits
+            }
+            const bool writer = isValu(in.family)
+                && (options.valuSaluWriters == TimingOptions::ValuSaluWriters::Listed ? isListedValuSaluWriter(canonical)
+                                                                                       : writesScalar(in));
+            if (writer) {
+                valuWriter = static_cast<int>(i);
+                sinceValu = 0;
+            } else if (valuWriter >= 0) {
+                sinceValu += t.cycles + t.penaltyCycles();
+            }
+            // After a jump that always leaves, the next instruction in program order is reached
+            // from elsewhere: the pending writer no longer precedes it.
+            if (in.branch == BranchKind::Unconditional || in.branch == BranchKind::Return
+                || in.branch == BranchKind::Indirect)
+                valuWriter = -1;
+        }
+        prev = static_cast<int>(i);
+    }
+
+    // Basic blocks: a new block at each branch target, after each branch, at each kernel change.
+    result.kernelTotals.resize(program.kernels.size());
+    for (std::size_t i = 0; i < count; ++i) {
+        const Instruction& in = instructions[i];
+        const bool start = i == 0 || isTarget[i] || in.kernel != instructions[i - 1].kernel
+            || instructions[i - 1].branch != BranchKind::None;
+        if (start) {
+            if (!result.blocks.empty())
+                result.blocks.back().endInstruction = static_cast<int>(i);
+            BasicBlock b;
+            b.firstInstruction = static_cast<int>(i);
+            b.kernel = in.kernel;
+            result.blocks.push_back(std::move(b));
+        }
+        const InstructionTiming& t = result.instructions[i];
+        add(result.blocks.back().totals, in, t);
+        add(result.totals, in, t);
+        if (in.kernel >= 0 && static_cast<std::size_t>(in.kernel) < result.kernelTotals.size())
+            add(result.kernelTotals[static_cast<std::size_t>(in.kernel)], in, t);
+    }
+    if (!result.blocks.empty())
+        result.blocks.back().endInstruction = static_cast<int>(count);
+    for (BasicBlock& b : result.blocks)
+        finish(b.totals);
+    for (Totals& k : result.kernelTotals)
+        finish(k);
+    finish(result.totals);
+    return result;
+}
+
+} // namespace gcnlens

@@ -1,0 +1,1378 @@
+// SPDX-License-Identifier: MIT
+#include "ui/report/reportwriter.h"
+
+#include "ui/report/reportlayout.h"
+
+#include <QFileInfo>
+#include <QFontMetricsF>
+#include <QLocale>
+#include <QLoggingCategory>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPdfWriter>
+#include <QSaveFile>
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+Q_LOGGING_CATEGORY(lcReport, "gcnlens.ui.report")
+
+#ifndef GCNLENS_VERSION
+#define GCNLENS_VERSION "unknown"
+#endif
+
+namespace gcnlens {
+
+QString reportVersion()
+{
+    return QStringLiteral(GCNLENS_VERSION);
+}
+
+namespace {
+
+using report::BlockBand;
+using report::ChartAxis;
+using report::FlowLayout;
+using report::HeatmapGrid;
+using report::ListingColumns;
+using report::ListingPagination;
+using report::PageFrame;
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+QString number(long long value)
+{
+    // Thousands separators make the totals readable; C locale keeps them predictable for tests.
+    return QLocale::c().toString(value);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fonts and colours. Sizes are points; the writer runs at 72 dpi so device units are points too.
+
+enum class Style { Plain, Comment, Directive, Label, Register, Number, Mnemonic };
+
+// Instruction units for the listing's syntax colours (issue #6 allows colouring by unit).
+enum class Unit { Salu, Control, Smem, Valu, Lds, Vmem, Export, Data, Other };
+
+Unit unitOf(Family family)
+{
+    switch (family) {
+    case Family::SOP1: case Family::SOP2: case Family::SOPK: case Family::SOPC:
+        return Unit::Salu;
+    case Family::SOPP:
+        return Unit::Control;
+    case Family::SMRD: case Family::SMEM:
+        return Unit::Smem;
+    case Family::VOP1: case Family::VOP2: case Family::VOPC: case Family::VOP3: case Family::VOP3P:
+    case Family::SDWA: case Family::DPP: case Family::VINTRP:
+        return Unit::Valu;
+    case Family::DS:
+        return Unit::Lds;
+    case Family::MUBUF: case Family::MTBUF: case Family::MIMG: case Family::FLAT: case Family::GLOBAL:
+    case Family::SCRATCH:
+        return Unit::Vmem;
+    case Family::EXP:
+        return Unit::Export;
+    case Family::Data:
+        return Unit::Data;
+    case Family::Unknown:
+        break;
+    }
+    return Unit::Other;
+}
+
+QColor unitColor(Unit unit)
+{
+    switch (unit) {
+    case Unit::Salu: return QColor(0x1f, 0x5f, 0xa8);
+    case Unit::Control: return QColor(0x8a, 0x3f, 0xb0);
+    case Unit::Smem: return QColor(0x0f, 0x7d, 0x7d);
+    case Unit::Valu: return QColor(0xb3, 0x4a, 0x00);
+    case Unit::Lds: return QColor(0xb0, 0x10, 0x6a);
+    case Unit::Vmem: return QColor(0x2a, 0x7d, 0x1f);
+    case Unit::Export: return QColor(0x6b, 0x55, 0x20);
+    case Unit::Data: return QColor(0x80, 0x80, 0x80);
+    case Unit::Other: break;
+    }
+    return QColor(0x33, 0x33, 0x33);
+}
+
+QString unitName(Unit unit)
+{
+    switch (unit) {
+    case Unit::Salu: return QStringLiteral("scalar ALU");
+    case Unit::Control: return QStringLiteral("branch / control (SOPP)");
+    case Unit::Smem: return QStringLiteral("scalar memory");
+    case Unit::Valu: return QStringLiteral("vector ALU");
+    case Unit::Lds: return QStringLiteral("LDS / GDS (DS)");
+    case Unit::Vmem: return QStringLiteral("vector memory");
+    case Unit::Export: return QStringLiteral("export");
+    case Unit::Data: return QStringLiteral("data words");
+    case Unit::Other: break;
+    }
+    return QStringLiteral("other");
+}
+
+const QColor kInk(0x20, 0x20, 0x20);
+const QColor kMuted(0x70, 0x70, 0x70);
+const QColor kRule(0xb0, 0xb0, 0xb0);
+const QColor kBand(0xec, 0xf1, 0xf8);       // every other 32-byte block
+const QColor kBlockLine(0x8f, 0xa6, 0xc6);  // a new 32-byte block starts
+const QColor kError(0xb0, 0x1c, 0x1c);
+const QColor kWarning(0x9a, 0x6a, 0x00);
+const QColor kAccent(0x1f, 0x5f, 0xa8);
+
+// Penalty shading: stronger for costlier instructions (1, 2, 3+ penalties of 4 cycles).
+QColor penaltyShade(int cycles)
+{
+    if (cycles <= 0)
+        return QColor();
+    if (cycles <= 4)
+        return QColor(0xfd, 0xe4, 0xdc);
+    if (cycles <= 8)
+        return QColor(0xfb, 0xc9, 0xba);
+    return QColor(0xf6, 0xa8, 0x95);
+}
+
+// LDS heatmap: distinct rows one bank serves in a group; 1 is conflict-free.
+QColor heatColor(int rows, int worst)
+{
+    if (rows <= 0)
+        return QColor(0xff, 0xff, 0xff);
+    if (rows == 1)
+        return QColor(0xd8, 0xef, 0xd3);
+    const double t = worst > 2 ? double(rows - 2) / double(worst - 2) : 1.0;
+    // yellow (2 rows) → red (the worst degree)
+    return QColor(int(0xf7 + (0xd7 - 0xf7) * t), int(0xdc + (0x30 - 0xdc) * t), int(0x6f + (0x27 - 0x6f) * t));
+}
+
+struct Fonts {
+    QFont title, heading, subheading, body, bold, small, mono, monoBold, monoItalic, monoSmall;
+
+    Fonts()
+    {
+        auto make = [](const QString& family, qreal size, bool bold, bool fixed) {
+            QFont f(family);
+            f.setStyleHint(fixed ? QFont::Monospace : QFont::SansSerif);
+            f.setFixedPitch(fixed);
+            f.setPointSizeF(size);
+            f.setBold(bold);
+            // Fractional advances: hinting at 72 dpi would round glyph widths to whole points.
+            f.setHintingPreference(QFont::PreferNoHinting);
+            f.setKerning(!fixed);
+            return f;
+        };
+        const QString sans = QStringLiteral("DejaVu Sans");
+        const QString monoFamily = QStringLiteral("DejaVu Sans Mono");
+        title = make(sans, 20, true, false);
+        heading = make(sans, 13, true, false);
+        subheading = make(sans, 10, true, false);
+        body = make(sans, 9, false, false);
+        bold = make(sans, 9, true, false);
+        small = make(sans, 7, false, false);
+        mono = make(monoFamily, 7, false, true);
+        monoBold = make(monoFamily, 7, true, true);
+        monoItalic = mono;
+        monoItalic.setItalic(true);
+        monoSmall = make(monoFamily, 5.5, false, true);
+    }
+};
+
+// ---------------------------------------------------------------------------------------------
+// The document: pages of paint operations, collected first so that every footer knows the page
+// count, then painted in one pass.
+
+class Document {
+public:
+    using Op = std::function<void(QPainter&)>;
+
+    int addPage(const QString& section)
+    {
+        pages_.emplace_back();
+        sections_.push_back(section);
+        return int(pages_.size()) - 1;
+    }
+    void add(int page, Op op)
+    {
+        while (page >= int(pages_.size()))
+            addPage(sections_.empty() ? QString() : sections_.back());
+        pages_[std::size_t(page)].push_back(std::move(op));
+    }
+    int pageCount() const { return int(pages_.size()); }
+    const std::vector<Op>& ops(int page) const { return pages_[std::size_t(page)]; }
+    const QString& section(int page) const { return sections_[std::size_t(page)]; }
+
+private:
+    std::vector<std::vector<Op>> pages_;
+    std::vector<QString> sections_;
+};
+
+// A flowing section: FlowLayout's relative pages mapped onto the document's pages.
+class Flow {
+public:
+    Flow(Document& doc, const QRectF& content, const QString& section)
+        : doc_(doc)
+        , layout_(content.top(), content.height())
+        , section_(section)
+        , content_(content)
+    {
+        firstPage_ = doc_.addPage(section);
+    }
+
+    // Places a block and returns its top-left corner on its page, creating the page if needed.
+    std::pair<int, QPointF> place(qreal height, qreal spacing = 0)
+    {
+        const auto placement = layout_.place(height, spacing);
+        const int page = firstPage_ + placement.page;
+        while (doc_.pageCount() <= page)
+            doc_.addPage(section_);
+        return {page, QPointF(content_.left(), placement.y)};
+    }
+    void add(qreal height, qreal spacing, std::function<void(QPainter&, QPointF)> paint)
+    {
+        const auto [page, at] = place(height, spacing);
+        doc_.add(page, [paint = std::move(paint), at](QPainter& p) { paint(p, at); });
+    }
+    qreal width() const { return content_.width(); }
+    qreal remaining() const { return layout_.remaining(); }
+    void newPage() { layout_.newPage(); }
+
+private:
+    Document& doc_;
+    FlowLayout layout_;
+    QString section_;
+    QRectF content_;
+    int firstPage_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Syntax colouring of one source line (a light tokeniser: comments, labels, directives, the
+// mnemonic coloured by its unit, registers and numbers).
+
+struct Span {
+    int start = 0;
+    int length = 0;
+    Style style = Style::Plain;
+};
+
+bool isIdentChar(QChar c)
+{
+    return c.isLetterOrNumber() || c == QLatin1Char('_') || c == QLatin1Char('.') || c == QLatin1Char('$');
+}
+
+bool looksLikeRegister(QStringView word)
+{
+    static const std::set<QString> specials = {
+        QStringLiteral("vcc"), QStringLiteral("vcc_lo"), QStringLiteral("vcc_hi"), QStringLiteral("exec"),
+        QStringLiteral("exec_lo"), QStringLiteral("exec_hi"), QStringLiteral("m0"), QStringLiteral("scc"),
+        QStringLiteral("vccz"), QStringLiteral("execz"), QStringLiteral("flat_scratch"),
+        QStringLiteral("flat_scratch_lo"), QStringLiteral("flat_scratch_hi"), QStringLiteral("xnack_mask"),
+    };
+    if (word.size() >= 2 && (word[0] == QLatin1Char('v') || word[0] == QLatin1Char('s') || word[0] == QLatin1Char('a'))
+        && (word[1].isDigit() || word[1] == QLatin1Char('['))) {
+        return true;
+    }
+    if (word.startsWith(QLatin1String("ttmp")))
+        return true;
+    return specials.count(word.toString().toLower()) != 0;
+}
+
+std::vector<Span> colourLine(const QString& text, bool hasInstruction)
+{
+    std::vector<Span> spans;
+    const int n = int(text.size());
+    // Comment start: ';' or "//" (GCN assembler comments), outside a string literal.
+    int commentAt = n;
+    bool inString = false;
+    for (int i = 0; i < n; ++i) {
+        const QChar c = text.at(i);
+        if (c == QLatin1Char('"'))
+            inString = !inString;
+        if (inString)
+            continue;
+        if (c == QLatin1Char(';') || (c == QLatin1Char('/') && i + 1 < n && text.at(i + 1) == QLatin1Char('/'))) {
+            commentAt = i;
+            break;
+        }
+    }
+    int i = 0;
+    bool firstWord = true;
+    bool directive = false;
+    while (i < commentAt) {
+        const QChar c = text.at(i);
+        if (!isIdentChar(c) && c != QLatin1Char('[')) {
+            ++i;
+            continue;
+        }
+        int j = i;
+        // Register ranges such as v[4:7] stay one token.
+        while (j < commentAt && (isIdentChar(text.at(j)) || text.at(j) == QLatin1Char('[')
+                                 || (j > i && text.at(i) != QLatin1Char('[') && (text.at(j) == QLatin1Char(':') || text.at(j) == QLatin1Char(']'))
+                                     && text.mid(i, j - i).contains(QLatin1Char('['))))) {
+            ++j;
+        }
+        const QStringView word = QStringView(text).mid(i, j - i);
+        Style style = Style::Plain;
+        if (firstWord && j < commentAt && text.at(j) == QLatin1Char(':')) {
+            style = Style::Label;
+            ++j;
+        } else if (firstWord && word.startsWith(QLatin1Char('.'))) {
+            style = Style::Directive;
+            directive = true;
+            firstWord = false;
+        } else if (firstWord) {
+            style = hasInstruction ? Style::Mnemonic : Style::Plain;
+            firstWord = false;
+        } else if (!directive && looksLikeRegister(word)) {
+            style = Style::Register;
+        } else if (word.front().isDigit() || (word.front() == QLatin1Char('-') && word.size() > 1)) {
+            style = Style::Number;
+        }
+        if (style != Style::Plain)
+            spans.push_back({i, j - i, style});
+        i = j;
+    }
+    if (commentAt < n)
+        spans.push_back({commentAt, n - commentAt, Style::Comment});
+    return spans;
+}
+
+QString expandTabs(const QString& text)
+{
+    if (!text.contains(QLatin1Char('\t')) && !text.contains(QLatin1Char('\r')))
+        return text;
+    QString out;
+    out.reserve(text.size() + 16);
+    for (const QChar c : text) {
+        if (c == QLatin1Char('\t')) {
+            out.append(QString(8 - out.size() % 8, QLatin1Char(' ')));
+        } else if (c != QLatin1Char('\r')) {
+            out.append(c);
+        }
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+class ReportBuilder {
+public:
+    ReportBuilder(const Analysis& analysis, const QString& sourceText, const ReportOptions& options,
+                  QPaintDevice* device)
+        : a_(analysis)
+        , options_(options)
+        , device_(device)
+    {
+        frame_.page = options.pageSize.size(QPageSize::Point);
+        sourceLines_ = sourceText.split(QLatin1Char('\n'));
+        if (!sourceLines_.isEmpty() && sourceLines_.back().isEmpty() && sourceText.endsWith(QLatin1Char('\n')))
+            sourceLines_.removeLast();
+        name_ = options.sourceName.isEmpty() ? QStringLiteral("<input>") : QFileInfo(options.sourceName).fileName();
+        date_ = options.date.isValid() ? options.date : QDateTime::currentDateTime();
+    }
+
+    void build()
+    {
+        buildSummary();
+        buildListing();
+        buildLdsAndLegend();
+    }
+
+    void paint(QPainter& p, QPdfWriter& writer) const
+    {
+        for (int page = 0; page < doc_.pageCount(); ++page) {
+            if (page > 0)
+                writer.newPage();
+            paintFrame(p, page);
+            for (const auto& op : doc_.ops(page)) {
+                p.save();
+                op(p);
+                p.restore();
+            }
+        }
+    }
+
+    int pageCount() const { return doc_.pageCount(); }
+
+private:
+    QFontMetricsF metrics(const QFont& font) const { return QFontMetricsF(font, device_); }
+
+    qreal lineHeight(const QFont& font) const { return std::ceil(metrics(font).lineSpacing() * 10) / 10; }
+
+    qreal wrappedHeight(const QFont& font, qreal width, const QString& text) const
+    {
+        return metrics(font).boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, text).height();
+    }
+
+    // Running header and footer of every page.
+    void paintFrame(QPainter& p, int page) const
+    {
+        const QRectF header = frame_.headerRect();
+        const QRectF footer = frame_.footerRect();
+        p.setPen(kMuted);
+        p.setFont(fonts_.small);
+        p.drawText(header, Qt::AlignLeft | Qt::AlignTop, QStringLiteral("gcnlens report · %1").arg(name_));
+        p.drawText(header, Qt::AlignRight | Qt::AlignTop, doc_.section(page));
+        p.setPen(QPen(kRule, 0.5));
+        p.drawLine(QPointF(header.left(), header.bottom() - 6), QPointF(header.right(), header.bottom() - 6));
+        p.drawLine(QPointF(footer.left(), footer.top() + 4), QPointF(footer.right(), footer.top() + 4));
+        p.setPen(kMuted);
+        p.drawText(footer, Qt::AlignLeft | Qt::AlignBottom,
+                   QStringLiteral("gcnlens %1 · %2").arg(reportVersion(), date_.toString(Qt::ISODate)));
+        p.drawText(footer, Qt::AlignRight | Qt::AlignBottom,
+                   QStringLiteral("Page %1 of %2").arg(page + 1).arg(doc_.pageCount()));
+    }
+
+    // --- flowing blocks -----------------------------------------------------------------------
+
+    void heading(Flow& flow, const QString& text, const QFont& font, qreal spacing = 10)
+    {
+        const qreal h = lineHeight(font) + 3;
+        // Keep a heading with at least a few lines of what follows it.
+        if (flow.remaining() < h + 60)
+            flow.newPage();
+        flow.add(h, spacing, [text, font, w = flow.width()](QPainter& p, QPointF at) {
+            p.setFont(font);
+            p.setPen(kInk);
+            p.drawText(QRectF(at, QSizeF(w, 100)), Qt::AlignLeft | Qt::AlignTop, text);
+        });
+    }
+
+    void paragraph(Flow& flow, const QString& text, const QFont& font, const QColor& color = kInk,
+                   qreal indent = 0, qreal spacing = 2)
+    {
+        const qreal w = flow.width() - indent;
+        const qreal h = wrappedHeight(font, w, text);
+        flow.add(h, spacing, [=](QPainter& p, QPointF at) {
+            p.setFont(font);
+            p.setPen(color);
+            p.drawText(QRectF(at + QPointF(indent, 0), QSizeF(w, h + 2)), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, text);
+        });
+    }
+
+    // A table of single-line cells (elided to their column), one flow block per row so that long
+    // tables break between rows. widths are fractions of the flow width; a negative fraction means
+    // a right-aligned column.
+    void table(Flow& flow, const QStringList& headers, const std::vector<QStringList>& rows,
+               const std::vector<double>& widths, qreal spacing = 4)
+    {
+        const qreal rowH = lineHeight(fonts_.body) + 2;
+        const qreal total = flow.width();
+        auto paintRow = [this, widths, total, rowH](QPainter& p, QPointF at, const QStringList& cells, bool header, bool shade) {
+            if (shade)
+                p.fillRect(QRectF(at, QSizeF(total, rowH)), QColor(0xf4, 0xf4, 0xf4));
+            const QFont& font = header ? fonts_.bold : fonts_.body;
+            p.setFont(font);
+            p.setPen(header ? kInk : kInk);
+            const QFontMetricsF fm = metrics(font);
+            qreal x = at.x();
+            for (std::size_t c = 0; c < widths.size() && c < std::size_t(cells.size()); ++c) {
+                const qreal w = std::abs(widths[c]) * total;
+                const QRectF cell(x + 3, at.y() + 1, w - 6, rowH);
+                const Qt::Alignment align = (widths[c] < 0 ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop;
+                p.drawText(cell, align, fm.elidedText(cells[int(c)], Qt::ElideRight, cell.width()));
+                x += w;
+            }
+            if (header) {
+                p.setPen(QPen(kRule, 0.6));
+                p.drawLine(QPointF(at.x(), at.y() + rowH), QPointF(at.x() + total, at.y() + rowH));
+            }
+        };
+        // The header sticks to the first row.
+        if (flow.remaining() < 2 * rowH + spacing)
+            flow.newPage();
+        flow.add(rowH, spacing, [paintRow, headers](QPainter& p, QPointF at) { paintRow(p, at, headers, true, false); });
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+            flow.add(rowH, 0, [paintRow, cells = rows[r], shade = r % 2 == 1](QPainter& p, QPointF at) {
+                paintRow(p, at, cells, false, shade);
+            });
+        }
+    }
+
+    // --- title block and summary --------------------------------------------------------------
+
+    void buildSummary()
+    {
+        Flow flow(doc_, frame_.contentRect(), QStringLiteral("Summary"));
+        const Program& program = a_.program;
+        const GpuTarget& gpu = program.gpu;
+
+        flow.add(lineHeight(fonts_.title) + 4, 0, [this, w = flow.width()](QPainter& p, QPointF at) {
+            p.setFont(fonts_.title);
+            p.setPen(kInk);
+            p.drawText(QRectF(at, QSizeF(w, 40)), Qt::AlignLeft | Qt::AlignTop, QStringLiteral("gcnlens report: %1").arg(name_));
+        });
+
+        // Title block: key/value rows, values wrapped.
+        QStringList kernelNames;
+        for (const Kernel& k : program.kernels)
+            kernelNames << qs(k.name);
+        QStringList optionText;
+        for (const auto& [key, value] : a_.timing.options.nonDefaultValues())
+            optionText << QStringLiteral("%1=%2").arg(qs(key), qs(value));
+        const std::vector<std::pair<QString, QString>> titleRows = {
+            {QStringLiteral("File"), options_.sourceName.isEmpty() ? name_ : options_.sourceName},
+            {QStringLiteral("Kernels"), kernelNames.isEmpty() ? QStringLiteral("(none found)") : kernelNames.join(QStringLiteral(", "))},
+            {QStringLiteral("GPU"), gpu.product.empty() ? QStringLiteral("(processor given: %1)").arg(qs(gpu.name)) : qs(gpu.product)},
+            {QStringLiteral("Processor"), qs(gpu.targetId.empty() ? gpu.processor : gpu.targetId)},
+            {QStringLiteral("Generation"), qs(std::string(generationName(gpu.generation)))},
+            {QStringLiteral("DPFACTOR"), QString::number(gpu.dpfactor)},
+            {QStringLiteral("Model options"), optionText.isEmpty() ? QStringLiteral("defaults (timing-model.md section 9)")
+                                                                    : optionText.join(QStringLiteral(", "))},
+            {QStringLiteral("Date"), date_.toString(QStringLiteral("yyyy-MM-dd HH:mm"))},
+            {QStringLiteral("gcnlens version"), reportVersion()},
+        };
+        const qreal keyW = 95;
+        for (const auto& [key, value] : titleRows) {
+            const qreal h = std::max(lineHeight(fonts_.body), wrappedHeight(fonts_.body, flow.width() - keyW, value));
+            flow.add(h, 1, [this, key, value, keyW, h, w = flow.width()](QPainter& p, QPointF at) {
+                p.setFont(fonts_.bold);
+                p.setPen(kMuted);
+                p.drawText(QRectF(at, QSizeF(keyW, h)), Qt::AlignLeft | Qt::AlignTop, key);
+                p.setFont(fonts_.body);
+                p.setPen(kInk);
+                p.drawText(QRectF(at + QPointF(keyW, 0), QSizeF(w - keyW, h + 2)), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, value);
+            });
+        }
+
+        buildDiagnostics(flow);
+        buildTotals(flow);
+        for (std::size_t k = 0; k < program.kernels.size(); ++k)
+            buildOccupancy(flow, int(k));
+    }
+
+    void buildDiagnostics(Flow& flow)
+    {
+        std::vector<const Diagnostic*> errors, others;
+        for (const Diagnostic& d : a_.program.diagnostics)
+            (d.severity == Severity::Error ? errors : others).push_back(&d);
+        if (errors.empty() && others.empty())
+            return;
+        heading(flow, errors.empty() ? QStringLiteral("Assembler messages")
+                                     : QStringLiteral("Assembler errors (%1): the figures below are incomplete").arg(errors.size()),
+                fonts_.heading);
+        auto line = [](const Diagnostic& d) {
+            QString text = QStringLiteral("line %1:%2: %3: %4").arg(d.line).arg(d.column + 1).arg(qs(std::string(severityName(d.severity))), qs(d.message));
+            if (!d.origin.empty())
+                text += QStringLiteral(" (%1)").arg(qs(d.origin));
+            return text;
+        };
+        for (const Diagnostic* d : errors)
+            paragraph(flow, line(*d), fonts_.body, kError, 8, 1);
+        constexpr std::size_t maxOthers = 30;
+        for (std::size_t i = 0; i < others.size() && i < maxOthers; ++i)
+            paragraph(flow, line(*others[i]), fonts_.body, others[i]->severity == Severity::Warning ? kWarning : kMuted, 8, 1);
+        if (others.size() > maxOthers)
+            paragraph(flow, QStringLiteral("… and %1 more (shown in the listing)").arg(others.size() - maxOthers), fonts_.body, kMuted, 8, 1);
+    }
+
+    static QStringList totalsRow(const QString& scope, const Totals& t)
+    {
+        return {scope, number(t.instructions), number((long long)t.bytes), number(t.baseCycles), number(t.penaltyCycles),
+                number(t.singleWaveCycles), number(t.hiddenCycles)};
+    }
+
+    void buildTotals(Flow& flow)
+    {
+        heading(flow, QStringLiteral("Summary"), fonts_.heading, 12);
+        std::vector<QStringList> rows;
+        const auto& kernels = a_.program.kernels;
+        for (std::size_t k = 0; k < kernels.size() && k < a_.timing.kernelTotals.size(); ++k)
+            rows.push_back(totalsRow(qs(kernels[k].name), a_.timing.kernelTotals[k]));
+        if (kernels.size() != 1)
+            rows.push_back(totalsRow(QStringLiteral("whole file"), a_.timing.totals));
+        table(flow,
+              {QStringLiteral("Scope"), QStringLiteral("Instructions"), QStringLiteral("Bytes"), QStringLiteral("Base cycles"),
+               QStringLiteral("Penalty cycles"), QStringLiteral("Single-wave"), QStringLiteral("Latency-hidden")},
+              rows, {0.25, -0.12, -0.10, -0.12, -0.13, -0.13, -0.15});
+        QString note = QStringLiteral("Single-wave cycles = base + penalties (one wave per SIMD); latency-hidden cycles count "
+                                      "vector issue only, what remains at two or more waves per SIMD (timing-model.md section 5).");
+        if (a_.timing.totals.unknownTimings > 0)
+            note += QStringLiteral(" %1 instruction(s) have no known cycle count and are counted as 4 (marked ? in the listing).")
+                        .arg(a_.timing.totals.unknownTimings);
+        paragraph(flow, note, fonts_.small, kMuted, 0, 3);
+
+        heading(flow, QStringLiteral("Penalties by rule"), fonts_.subheading, 10);
+        const Totals& t = a_.timing.totals;
+        if (t.countByRule.empty() && t.byRule.empty()) {
+            paragraph(flow, QStringLiteral("No penalties."), fonts_.body);
+        } else {
+            std::map<std::string, std::string> meaning;
+            for (const RuleInfo& r : ruleLegend())
+                meaning[r.id] = r.meaning;
+            std::set<std::string> ids;
+            for (const auto& [id, c] : t.byRule)
+                ids.insert(id);
+            for (const auto& [id, c] : t.countByRule)
+                ids.insert(id);
+            std::vector<QStringList> prow;
+            for (const std::string& id : ids) {
+                const auto count = t.countByRule.count(id) ? t.countByRule.at(id) : 0;
+                const auto cycles = t.byRule.count(id) ? t.byRule.at(id) : 0;
+                prow.push_back({qs(id), number(count), number(cycles), qs(meaning[id])});
+            }
+            table(flow, {QStringLiteral("Rule"), QStringLiteral("Count"), QStringLiteral("Cycles"), QStringLiteral("Meaning")},
+                  prow, {0.2, -0.09, -0.1, 0.61});
+        }
+    }
+
+    void buildOccupancy(Flow& flow, int k)
+    {
+        const auto kk = std::size_t(k);
+        const QString kernelName = qs(a_.program.kernels[kk].name);
+        heading(flow, QStringLiteral("Occupancy and resources: %1").arg(kernelName), fonts_.subheading, 12);
+        if (kk >= a_.occupancy.size() || kk >= a_.occupancyInputs.size()) {
+            paragraph(flow, QStringLiteral("No occupancy figures for this kernel."), fonts_.body, kMuted);
+            return;
+        }
+        const OccupancyResult& occ = a_.occupancy[kk];
+        const OccupancyInput& in = a_.occupancyInputs[kk];
+        if (!occ.error.empty()) {
+            paragraph(flow, QStringLiteral("Occupancy not computed: %1").arg(qs(occ.error)), fonts_.body, kError);
+        } else {
+            QStringList limiters;
+            for (const std::string& l : occ.limiters)
+                limiters << qs(l);
+            paragraph(flow,
+                      QStringLiteral("%1 waves per SIMD, %2 waves per CU; limited by %3.")
+                          .arg(occ.wavesPerSimd)
+                          .arg(occ.wavesPerCu)
+                          .arg(limiters.isEmpty() ? QStringLiteral("nothing (the hardware maximum)") : limiters.join(QStringLiteral(", "))),
+                      fonts_.bold, kInk, 0, 2);
+            QStringList limits;
+            for (const auto& [resource, waves] : occ.limits)
+                limits << QStringLiteral("%1 → %2").arg(qs(resource)).arg(waves);
+            if (!limits.isEmpty())
+                paragraph(flow, QStringLiteral("Waves per SIMD each resource allows: %1.").arg(limits.join(QStringLiteral(", "))), fonts_.body);
+            for (const OccupancyHint& h : occ.hints)
+                paragraph(flow, QStringLiteral("• %1").arg(qs(h.text)), fonts_.body, kInk, 8, 1);
+        }
+
+        // Resource usage: declared vs used (vs allocated after granules).
+        std::vector<QStringList> rows;
+        const ResourceUsage* ru = kk < a_.resources.size() ? &a_.resources[kk] : nullptr;
+        auto opt = [](const std::optional<int>& v) { return v ? QString::number(*v) : QStringLiteral("—"); };
+        if (ru) {
+            rows.push_back({QStringLiteral("VGPRs"), opt(ru->declaredVgprs), QString::number(ru->usedVgprs),
+                            QString::number(in.vgprs), occ.error.empty() ? QString::number(occ.allocatedVgprs) : QString()});
+            if (ru->usedAgprs > 0 || ru->declaredAgprs || a_.program.gpu.generation == Generation::CDNA)
+                rows.push_back({QStringLiteral("AGPRs"), opt(ru->declaredAgprs), QString::number(ru->usedAgprs), QString::number(in.agprs), QString()});
+            QStringList extras;
+            if (ru->vcc)
+                extras << QStringLiteral("VCC");
+            if (ru->flatScratch)
+                extras << QStringLiteral("flat scratch");
+            if (ru->xnack)
+                extras << QStringLiteral("XNACK");
+            rows.push_back({QStringLiteral("SGPRs"), opt(ru->declaredSgprs),
+                            QStringLiteral("%1 (user %2%3)").arg(ru->usedSgprs).arg(ru->userSgprs)
+                                .arg(extras.isEmpty() ? QString() : QStringLiteral(" + ") + extras.join(QStringLiteral(", "))),
+                            QString::number(in.sgprs), occ.error.empty() ? QString::number(occ.allocatedSgprs) : QString()});
+            rows.push_back({QStringLiteral("LDS bytes"), opt(ru->declaredLds), QStringLiteral("—"), QString::number(in.ldsBytes),
+                            occ.error.empty() ? QString::number(occ.allocatedLds) : QString()});
+            rows.push_back({QStringLiteral("Workgroup size"), QStringLiteral("—"), QStringLiteral("—"), QString::number(in.workgroupSize), QString()});
+            table(flow, {QStringLiteral("Resource"), QStringLiteral("Declared"), QStringLiteral("Used"), QStringLiteral("Occupancy input"),
+                         QStringLiteral("Allocated")},
+                  rows, {0.2, -0.15, -0.3, -0.17, -0.18}, 6);
+            for (const std::string& w : ru->warnings)
+                paragraph(flow, QStringLiteral("⚠ %1").arg(qs(w)), fonts_.body, kWarning, 8, 1);
+        }
+        if (occ.error.empty())
+            buildCharts(flow, k);
+    }
+
+    // Waves per SIMD against VGPRs, SGPRs and LDS: three small step charts, drawn as vectors.
+    void buildCharts(Flow& flow, int k)
+    {
+        const auto kk = std::size_t(k);
+        const OccupancyInput& in = a_.occupancyInputs[kk];
+        const int waves = a_.occupancy[kk].wavesPerSimd;
+        struct ChartData {
+            QString title;
+            QString xLabel;
+            std::vector<CurvePoint> points;
+            int current;
+        };
+        std::vector<ChartData> charts = {
+            {QStringLiteral("Waves/SIMD vs VGPRs"), QStringLiteral("VGPRs"),
+             occupancyCurve(a_.program.gpu, in, CurveAxis::Vgpr, a_.timing.options), in.vgprs},
+            {QStringLiteral("Waves/SIMD vs SGPRs"), QStringLiteral("SGPRs"),
+             occupancyCurve(a_.program.gpu, in, CurveAxis::Sgpr, a_.timing.options), in.sgprs},
+            {QStringLiteral("Waves/SIMD vs LDS"), QStringLiteral("LDS bytes per workgroup"),
+             occupancyCurve(a_.program.gpu, in, CurveAxis::Lds, a_.timing.options), in.ldsBytes},
+        };
+        const qreal gap = 12;
+        const qreal chartW = (flow.width() - 2 * gap) / 3;
+        const qreal chartH = 140;
+        int maxWaves = std::max(1, a_.program.gpu.maxWavesPerSimd);
+        if (a_.timing.options.maxWavesOverride)
+            maxWaves = std::max(maxWaves, *a_.timing.options.maxWavesOverride);
+        flow.add(chartH, 8, [this, charts, chartW, chartH, gap, waves, maxWaves](QPainter& p, QPointF at) {
+            for (std::size_t c = 0; c < charts.size(); ++c)
+                paintChart(p, QRectF(at.x() + c * (chartW + gap), at.y(), chartW, chartH), charts[c].title, charts[c].xLabel,
+                           charts[c].points, charts[c].current, waves, maxWaves);
+        });
+    }
+
+    void paintChart(QPainter& p, const QRectF& box, const QString& title, const QString& xLabel,
+                    const std::vector<CurvePoint>& points, int currentX, int currentWaves, int maxWaves) const
+    {
+        p.setRenderHint(QPainter::Antialiasing);
+        p.setFont(fonts_.bold);
+        p.setPen(kInk);
+        p.drawText(QRectF(box.left(), box.top(), box.width(), 12), Qt::AlignHCenter | Qt::AlignTop, title);
+        const QRectF plot(box.left() + 22, box.top() + 16, box.width() - 28, box.height() - 16 - 24);
+        if (points.empty()) {
+            p.setFont(fonts_.small);
+            p.setPen(kMuted);
+            p.drawText(plot, Qt::AlignCenter, QStringLiteral("no curve"));
+            return;
+        }
+        double xMin = points.front().x, xMax = points.front().x;
+        for (const CurvePoint& pt : points) {
+            xMin = std::min<double>(xMin, pt.x);
+            xMax = std::max<double>(xMax, pt.x);
+        }
+        xMin = std::min<double>(xMin, currentX);
+        xMax = std::max<double>(xMax, currentX);
+        if (xMax <= xMin)
+            xMax = xMin + 1;
+        const ChartAxis xAxis{xMin, xMax, plot.left(), plot.right()};
+        const ChartAxis yAxis{0, double(maxWaves), plot.bottom(), plot.top()};
+
+        p.setFont(fonts_.small);
+        const QFontMetricsF fm = metrics(fonts_.small);
+        for (const double t : yAxis.ticks(5)) {
+            const qreal y = yAxis.map(t);
+            p.setPen(QPen(QColor(0xe2, 0xe2, 0xe2), 0.4));
+            p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
+            p.setPen(kMuted);
+            p.drawText(QRectF(box.left(), y - 5, 19, 10), Qt::AlignRight | Qt::AlignVCenter, QString::number(t));
+        }
+        for (const double t : xAxis.ticks(4)) {
+            const qreal x = xAxis.map(t);
+            p.setPen(QPen(kRule, 0.5));
+            p.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + 2));
+            p.setPen(kMuted);
+            p.drawText(QRectF(x - 20, plot.bottom() + 2, 40, 10), Qt::AlignHCenter | Qt::AlignTop, QLocale::c().toString(qlonglong(t)));
+        }
+        p.drawText(QRectF(plot.left(), plot.bottom() + 12, plot.width(), 10), Qt::AlignHCenter | Qt::AlignTop, xLabel);
+        p.setPen(QPen(kRule, 0.6));
+        p.drawLine(plot.bottomLeft(), plot.bottomRight());
+        p.drawLine(plot.bottomLeft(), plot.topLeft());
+
+        // Step curve: waves hold their value until the next point.
+        QPainterPath path;
+        path.moveTo(xAxis.map(points.front().x), yAxis.map(points.front().waves));
+        for (std::size_t i = 1; i < points.size(); ++i) {
+            path.lineTo(xAxis.map(points[i].x), yAxis.map(points[i - 1].waves));
+            path.lineTo(xAxis.map(points[i].x), yAxis.map(points[i].waves));
+        }
+        p.setPen(QPen(kAccent, 1.0));
+        p.setBrush(Qt::NoBrush);
+        p.drawPath(path);
+
+        // The kernel's own point.
+        const QPointF mark(xAxis.map(currentX), yAxis.map(currentWaves));
+        p.setPen(QPen(kError, 0.8));
+        p.setBrush(kError);
+        p.drawEllipse(mark, 2.2, 2.2);
+        const QString label = QStringLiteral("%1 → %2").arg(QLocale::c().toString(currentX)).arg(currentWaves);
+        const qreal lw = fm.horizontalAdvance(label) + 2;
+        const qreal lx = mark.x() + lw + 4 > plot.right() ? mark.x() - lw - 3 : mark.x() + 3;
+        const qreal ly = mark.y() - 11 < plot.top() ? mark.y() + 2 : mark.y() - 11;
+        p.setPen(kError);
+        p.drawText(QRectF(lx, ly, lw, 10), Qt::AlignLeft | Qt::AlignTop, label);
+    }
+
+    // --- annotated listing --------------------------------------------------------------------
+
+    enum class LineKind { Source, Continuation, Expansion, Diagnostic };
+
+    struct ListingLine {
+        LineKind kind = LineKind::Source;
+        int sourceLine = 0;     // shown on the first line of a source row
+        int numbers = -1;       // instruction whose offset/slot/size/cycles this line shows
+        int shade = -1;         // instruction whose block band and penalty shading this line takes
+        int textStart = 0;      // piece of the source line: [textStart, textStart + textLength)
+        int textLength = 0;
+        bool elided = false;
+        QString text;           // Expansion / Diagnostic text
+        QString rule;           // the rules column for this line
+        Severity severity = Severity::Error;
+    };
+
+    QStringList rulesFor(int index) const
+    {
+        QStringList out;
+        if (index < 0 || std::size_t(index) >= a_.timing.instructions.size())
+            return out;
+        const InstructionTiming& t = a_.timing.instructions[std::size_t(index)];
+        for (const Penalty& pen : t.penalties)
+            out << QStringLiteral("%1 +%2").arg(qs(pen.rule)).arg(pen.cycles);
+        if (!t.freedBy.empty())
+            out << QStringLiteral("(%1)").arg(qs(t.freedBy));
+        return out;
+    }
+
+    QString numbersFor(int index) const
+    {
+        const Instruction& ins = a_.program.instructions[std::size_t(index)];
+        const BlockBand band = BlockBand::forInstruction(ins.offset, ins.size);
+        QString cycles;
+        if (std::size_t(index) < a_.timing.instructions.size()) {
+            const InstructionTiming& t = a_.timing.instructions[std::size_t(index)];
+            cycles = QString::number(t.cycles);
+            if (t.direction == Direction::NotABranch && t.base.high != t.base.low)
+                cycles = QStringLiteral("%1-%2").arg(t.base.low).arg(t.base.high);
+            if (t.base.unknown || t.base.noData)
+                cycles += QLatin1Char('?');
+            if (t.direction == Direction::Taken)
+                cycles += QStringLiteral(" T");
+            else if (t.direction == Direction::NotTaken)
+                cycles += QStringLiteral(" N");
+        }
+        return QStringLiteral("%1 %2 %3 %4 %5")
+            .arg(QString(), cols_.lineDigits)
+            .arg(ins.offset, cols_.offsetDigits, 16, QLatin1Char('0'))
+            .arg(band.slot)
+            .arg(ins.size)
+            .arg(cycles, cols_.cyclesChars);
+    }
+
+    void buildListing()
+    {
+        const Program& program = a_.program;
+        const QRectF content = frame_.contentRect();
+        const QFontMetricsF fm = metrics(fonts_.mono);
+        lineH_ = std::ceil(fm.lineSpacing() * 10) / 10;
+        std::uint64_t maxOffset = 0;
+        for (const Instruction& ins : program.instructions)
+            maxOffset = std::max(maxOffset, ins.offset);
+        cols_.width = content.width();
+        cols_.charWidth = fm.horizontalAdvance(QStringLiteral("0000000000")) / 10;
+        cols_.lineDigits = ListingColumns::digitsFor(std::uint64_t(std::max<qsizetype>(1, sourceLines_.size())), 10, 4);
+        cols_.offsetDigits = ListingColumns::digitsFor(maxOffset, 16, 4);
+        const int sourceCols = cols_.sourceColumns();
+        const int wrapCols = std::max(8, sourceCols - 2); // continuation lines are indented by 2
+
+        lines_.clear();
+        std::vector<int> rowCounts;
+        std::map<int, std::vector<const Diagnostic*>> diagnosticsByLine;
+        for (const Diagnostic& d : program.diagnostics)
+            diagnosticsByLine[d.line].push_back(&d);
+
+        auto addInstructionRows = [&](const std::vector<int>& indices, std::size_t from, int& rowLines) {
+            for (std::size_t i = from; i < indices.size(); ++i) {
+                const int index = indices[i];
+                const Instruction& ins = program.instructions[std::size_t(index)];
+                const QStringList rules = rulesFor(index);
+                ListingLine line;
+                line.kind = LineKind::Expansion;
+                line.numbers = index;
+                line.shade = index;
+                line.text = QStringLiteral("↳ %1 %2").arg(qs(ins.mnemonic), qs(ins.operands));
+                line.rule = rules.value(0);
+                lines_.push_back(line);
+                ++rowLines;
+                for (int r = 1; r < rules.size(); ++r) {
+                    ListingLine more;
+                    more.kind = LineKind::Continuation;
+                    more.shade = index;
+                    more.rule = rules[r];
+                    lines_.push_back(more);
+                    ++rowLines;
+                }
+            }
+        };
+
+        auto addDiagnostics = [&](int lineNo, int& rowLines) {
+            const auto it = diagnosticsByLine.find(lineNo);
+            if (it == diagnosticsByLine.end())
+                return;
+            for (const Diagnostic* d : it->second) {
+                ListingLine line;
+                line.kind = LineKind::Diagnostic;
+                line.severity = d->severity;
+                line.text = QStringLiteral("%1: %2").arg(qs(std::string(severityName(d->severity))), qs(d->message));
+                lines_.push_back(line);
+                ++rowLines;
+            }
+        };
+
+        expanded_.reserve(sourceLines_.size());
+        for (qsizetype l = 0; l < sourceLines_.size(); ++l) {
+            const int lineNo = int(l) + 1;
+            expanded_.push_back(expandTabs(sourceLines_[l]));
+            const QString& text = expanded_.back();
+            const auto found = program.lineToInstructions.find(lineNo);
+            static const std::vector<int> none;
+            const std::vector<int>& indices = found != program.lineToInstructions.end() ? found->second : none;
+            const int first = indices.empty() ? -1 : indices.front();
+            const QStringList rules = rulesFor(first);
+            const auto pieces = report::wrapLine(text, wrapCols, 4);
+            int rowLines = 0;
+            const int height = std::max<int>(int(pieces.size()), int(rules.size()));
+            for (int i = 0; i < height; ++i) {
+                ListingLine line;
+                line.kind = i == 0 ? LineKind::Source : LineKind::Continuation;
+                line.numbers = i == 0 ? first : -1;
+                line.shade = first;
+                if (std::size_t(i) < pieces.size()) {
+                    line.textStart = pieces[std::size_t(i)].start;
+                    line.textLength = pieces[std::size_t(i)].length;
+                    line.elided = pieces[std::size_t(i)].elided;
+                }
+                line.rule = rules.value(i);
+                line.sourceLine = i == 0 ? lineNo : -lineNo; // negative: continuation of that line
+                lines_.push_back(line);
+                ++rowLines;
+            }
+            addInstructionRows(indices, 1, rowLines);
+            addDiagnostics(lineNo, rowLines);
+            rowCounts.push_back(rowLines);
+        }
+        // Instructions whose line lies outside the text (e.g. from an include at line 0), and
+        // diagnostics without a line, close the listing.
+        std::vector<int> stray;
+        for (const auto& [lineNo, indices] : program.lineToInstructions) {
+            if (lineNo < 1 || lineNo > int(sourceLines_.size()))
+                stray.insert(stray.end(), indices.begin(), indices.end());
+        }
+        if (!stray.empty()) {
+            int rowLines = 0;
+            addInstructionRows(stray, 0, rowLines);
+            rowCounts.push_back(rowLines);
+        }
+        {
+            int rowLines = 0;
+            for (const auto& [lineNo, list] : diagnosticsByLine) {
+                if (lineNo < 1 || lineNo > int(sourceLines_.size()))
+                    addDiagnostics(lineNo, rowLines);
+            }
+            if (rowLines > 0)
+                rowCounts.push_back(rowLines);
+        }
+
+        const qreal headerRowH = lineH_ + 4;
+        const int perPage = ListingPagination::linesPerPage(content.height() - headerRowH, lineH_);
+        const ListingPagination pages = ListingPagination::paginate(rowCounts, perPage);
+        lineColours_ = computeLineColours();
+        for (int page = 0; page < pages.pageCount(); ++page) {
+            const int docPage = doc_.addPage(QStringLiteral("Annotated listing"));
+            const auto [from, to] = pages.linesOnPage(page, int(lines_.size()));
+            doc_.add(docPage, [this, from, to, content, headerRowH](QPainter& p) { paintListingPage(p, content, headerRowH, from, to); });
+        }
+        if (pages.pageCount() == 0) {
+            const int docPage = doc_.addPage(QStringLiteral("Annotated listing"));
+            doc_.add(docPage, [this, content](QPainter& p) {
+                p.setFont(fonts_.body);
+                p.setPen(kMuted);
+                p.drawText(content, Qt::AlignLeft | Qt::AlignTop, QStringLiteral("The source is empty."));
+            });
+        }
+    }
+
+    // Per source line, the syntax colour spans (computed once; pages only look them up).
+    std::vector<std::vector<Span>> computeLineColours() const
+    {
+        std::vector<std::vector<Span>> out(expanded_.size());
+        for (std::size_t l = 0; l < expanded_.size(); ++l) {
+            const bool hasInstruction = a_.program.lineToInstructions.count(int(l) + 1) != 0;
+            out[l] = colourLine(expanded_[l], hasInstruction);
+        }
+        return out;
+    }
+
+    QColor mnemonicColour(int lineNo) const
+    {
+        const auto it = a_.program.lineToInstructions.find(lineNo);
+        if (it == a_.program.lineToInstructions.end() || it->second.empty())
+            return kInk;
+        return unitColor(unitOf(a_.program.instructions[std::size_t(it->second.front())].family));
+    }
+
+    void paintSourcePiece(QPainter& p, qreal x, qreal baseline, int lineNo, int start, int length, bool elided) const
+    {
+        const QString& text = expanded_[std::size_t(lineNo - 1)];
+        const std::vector<Span>& spans = lineColours_[std::size_t(lineNo - 1)];
+        const int end = start + length - (elided ? 1 : 0);
+        // Plain text first, then the coloured spans over the same columns (monospace: positions
+        // are column × advance). Painting each span's own text keeps the PDF's text extractable.
+        int pos = start;
+        auto run = [&](int from, int to, const QColor& colour, const QFont& font) {
+            if (to <= from)
+                return;
+            p.setFont(font);
+            p.setPen(colour);
+            p.drawText(QPointF(x + (from - start) * cols_.charWidth, baseline), text.mid(from, to - from));
+        };
+        for (const Span& s : spans) {
+            const int a = std::max(s.start, start);
+            const int b = std::min(s.start + s.length, end);
+            if (b <= a)
+                continue;
+            run(pos, a, kInk, fonts_.mono);
+            switch (s.style) {
+            case Style::Comment: run(a, b, kMuted, fonts_.monoItalic); break;
+            case Style::Directive: run(a, b, QColor(0x6a, 0x4c, 0x9c), fonts_.mono); break;
+            case Style::Label: run(a, b, kInk, fonts_.monoBold); break;
+            case Style::Register: run(a, b, QColor(0x30, 0x30, 0x30), fonts_.mono); break;
+            case Style::Number: run(a, b, QColor(0x0b, 0x6e, 0x99), fonts_.mono); break;
+            case Style::Mnemonic: run(a, b, mnemonicColour(lineNo), fonts_.monoBold); break;
+            case Style::Plain: run(a, b, kInk, fonts_.mono); break;
+            }
+            pos = b;
+        }
+        run(pos, end, kInk, fonts_.mono);
+        if (elided) {
+            p.setFont(fonts_.mono);
+            p.setPen(kMuted);
+            p.drawText(QPointF(x + (end - start) * cols_.charWidth, baseline), QStringLiteral("…"));
+        }
+    }
+
+    void paintListingPage(QPainter& p, const QRectF& content, qreal headerRowH, int from, int to) const
+    {
+        const QFontMetricsF fm = metrics(fonts_.mono);
+        const qreal ascent = fm.ascent() + (lineH_ - fm.height()) / 2;
+        const qreal left = content.left();
+        const qreal right = content.right();
+
+        // Column heads.
+        p.setFont(fonts_.monoBold);
+        p.setPen(kMuted);
+        const QString head = QStringLiteral("%1 %2 %3 %4 %5")
+                                 .arg(QStringLiteral("line"), cols_.lineDigits)
+                                 .arg(QStringLiteral("offs"), cols_.offsetDigits)
+                                 .arg(QStringLiteral("p"))
+                                 .arg(QStringLiteral("s"))
+                                 .arg(QStringLiteral("cycles"), cols_.cyclesChars);
+        p.drawText(QPointF(left, content.top() + ascent), head);
+        p.drawText(QPointF(left + cols_.sourceX(), content.top() + ascent), QStringLiteral("source"));
+        p.drawText(QPointF(left + cols_.rulesX(), content.top() + ascent), QStringLiteral("rules"));
+        p.setPen(QPen(kRule, 0.5));
+        p.drawLine(QPointF(left, content.top() + lineH_ + 1), QPointF(right, content.top() + lineH_ + 1));
+
+        const qreal top = content.top() + headerRowH;
+        // Background pass: block bands, penalty shading, block boundaries.
+        std::uint64_t previousBlock = ~std::uint64_t(0);
+        int previousKernel = -2;
+        if (from < to) {
+            // The block of the last instruction before this page, so a page does not start with a
+            // spurious boundary line.
+            for (int i = from - 1; i >= 0; --i) {
+                const int s = lines_[std::size_t(i)].shade;
+                if (s >= 0) {
+                    const Instruction& ins = a_.program.instructions[std::size_t(s)];
+                    previousBlock = BlockBand::forInstruction(ins.offset, ins.size).block;
+                    previousKernel = ins.kernel;
+                    break;
+                }
+            }
+        }
+        for (int i = from; i < to; ++i) {
+            const ListingLine& line = lines_[std::size_t(i)];
+            const qreal y = top + (i - from) * lineH_;
+            if (line.kind == LineKind::Diagnostic) {
+                p.fillRect(QRectF(left, y, right - left, lineH_),
+                           line.severity == Severity::Error ? QColor(0xfb, 0xe3, 0xe3) : QColor(0xfb, 0xf3, 0xdc));
+                continue;
+            }
+            if (line.shade < 0)
+                continue;
+            const Instruction& ins = a_.program.instructions[std::size_t(line.shade)];
+            const BlockBand band = BlockBand::forInstruction(ins.offset, ins.size);
+            if (band.shaded)
+                p.fillRect(QRectF(left, y, right - left, lineH_), kBand);
+            const int penalty = std::size_t(line.shade) < a_.timing.instructions.size()
+                ? a_.timing.instructions[std::size_t(line.shade)].penaltyCycles() : 0;
+            if (penalty > 0)
+                p.fillRect(QRectF(left + cols_.sourceX() - cols_.charWidth / 2, y, right - left - cols_.sourceX() + cols_.charWidth / 2, lineH_),
+                           penaltyShade(penalty));
+            if (line.numbers >= 0) {
+                if (band.block != previousBlock || ins.kernel != previousKernel) {
+                    if (i != from || previousBlock != ~std::uint64_t(0)) {
+                        p.setPen(QPen(kBlockLine, 0.5));
+                        p.drawLine(QPointF(left, y), QPointF(right, y));
+                    }
+                }
+                if (band.straddles) {
+                    // Mark an encoding that runs into the next block (section 2, R-straddle).
+                    p.fillRect(QRectF(left + cols_.sourceX() - cols_.charWidth, y, 1.2, lineH_), kError);
+                }
+                previousBlock = band.block;
+                previousKernel = ins.kernel;
+            }
+        }
+
+        // Text pass.
+        for (int i = from; i < to; ++i) {
+            const ListingLine& line = lines_[std::size_t(i)];
+            const qreal y = top + (i - from) * lineH_;
+            const qreal baseline = y + ascent;
+            if (line.kind == LineKind::Diagnostic) {
+                p.setFont(fonts_.monoBold);
+                p.setPen(line.severity == Severity::Error ? kError : kWarning);
+                const QString text = fm.elidedText(line.text, Qt::ElideRight, right - left - cols_.sourceX());
+                p.drawText(QPointF(left + cols_.sourceX(), baseline), text);
+                continue;
+            }
+            if (line.numbers >= 0) {
+                p.setFont(fonts_.mono);
+                p.setPen(kInk);
+                p.drawText(QPointF(left, baseline), numbersFor(line.numbers));
+            }
+            if (line.sourceLine > 0) {
+                p.setFont(fonts_.mono);
+                p.setPen(kMuted);
+                p.drawText(QPointF(left, baseline), QStringLiteral("%1").arg(line.sourceLine, cols_.lineDigits));
+            }
+            if (line.kind == LineKind::Expansion) {
+                p.setFont(fonts_.mono);
+                const QColor colour = unitColor(unitOf(a_.program.instructions[std::size_t(line.numbers)].family));
+                p.setPen(colour);
+                const int maxChars = cols_.sourceColumns();
+                QString text = line.text;
+                if (text.size() > maxChars)
+                    text = text.left(maxChars - 1) + QStringLiteral("…");
+                p.drawText(QPointF(left + cols_.sourceX() + 2 * cols_.charWidth, baseline), text);
+            } else if (line.sourceLine != 0 && line.textLength > 0) {
+                const int lineNo = std::abs(line.sourceLine);
+                const bool continuation = line.sourceLine < 0;
+                const qreal x = left + cols_.sourceX() + (continuation ? 2 * cols_.charWidth : 0);
+                if (continuation) {
+                    p.setFont(fonts_.mono);
+                    p.setPen(kMuted);
+                    p.drawText(QPointF(left + cols_.sourceX(), baseline), QStringLiteral("↪"));
+                }
+                paintSourcePiece(p, x, baseline, lineNo, line.textStart, line.textLength, line.elided);
+            }
+            if (!line.rule.isEmpty()) {
+                p.setFont(fonts_.mono);
+                p.setPen(line.rule.startsWith(QLatin1Char('(')) ? kMuted : kError);
+                p.drawText(QPointF(left + cols_.rulesX(), baseline), line.rule);
+            }
+        }
+    }
+
+    // --- LDS and legend -----------------------------------------------------------------------
+
+    void buildLdsAndLegend()
+    {
+        const bool haveLds = !a_.lds.empty() || !options_.patternText.isEmpty();
+        if (haveLds) {
+            Flow flow(doc_, frame_.contentRect(), QStringLiteral("LDS bank conflicts"));
+            heading(flow, QStringLiteral("LDS bank conflicts"), fonts_.heading, 0);
+            paragraph(flow,
+                      QStringLiteral("Each grid shows, per lane group (rows) and bank (columns), how many distinct 128-byte rows "
+                                     "that bank serves; the group's conflict degree is its largest value and the access costs the "
+                                     "sum of its groups' degrees (timing-model.md section 7, lds-group %1 dwords).")
+                          .arg(a_.timing.options.ldsGroupDwords),
+                      fonts_.small, kMuted, 0, 2);
+            if (!options_.patternText.isEmpty()) {
+                const LdsAccessResult r = analyzeLdsPattern(options_.patternText.toStdString(), options_.patternOp.toStdString(),
+                                                            options_.patternParameters, a_.timing.options.ldsGroupDwords);
+                heatmap(flow, QStringLiteral("Typed pattern: %1 (%2)").arg(options_.patternText, options_.patternOp), r);
+            }
+            QStringList unknown;
+            for (const auto& [index, r] : a_.lds) {
+                if (index < 0 || std::size_t(index) >= a_.program.instructions.size())
+                    continue;
+                const Instruction& ins = a_.program.instructions[std::size_t(index)];
+                const QString what = QStringLiteral("Line %1: %2 %3").arg(ins.line).arg(qs(ins.mnemonic), qs(ins.operands));
+                bool anyKnown = false;
+                for (const LaneAccess& lane : r.lanes)
+                    anyKnown = anyKnown || lane.known;
+                if (!r.error.empty() || !anyKnown) {
+                    unknown << QStringLiteral("%1: %2").arg(what, r.error.empty() ? QStringLiteral("addresses not known") : qs(r.error));
+                    continue;
+                }
+                heatmap(flow, what, r);
+            }
+            if (!unknown.isEmpty()) {
+                heading(flow, QStringLiteral("DS instructions without known addresses"), fonts_.subheading, 10);
+                for (const QString& u : unknown)
+                    paragraph(flow, u, fonts_.body, kMuted, 8, 1);
+            }
+        }
+        Flow legend(doc_, frame_.contentRect(), QStringLiteral("Legend"));
+        buildLegend(legend);
+    }
+
+    void heatmap(Flow& flow, const QString& title, const LdsAccessResult& r)
+    {
+        heading(flow, title, fonts_.subheading, 12);
+        if (!r.error.empty()) {
+            paragraph(flow, qs(r.error), fonts_.body, kError);
+            return;
+        }
+        QString summary = QStringLiteral("Conflict degree %1, %2 LDS cycles (conflict-free: %3)")
+                              .arg(r.degree)
+                              .arg(r.cycles)
+                              .arg(r.conflictFreeCycles);
+        if (!r.allKnown)
+            summary += QStringLiteral("; some lanes' addresses are unknown and left out");
+        if (!r.note.empty())
+            summary += QStringLiteral("; %1").arg(qs(r.note));
+        paragraph(flow, summary + QLatin1Char('.'), fonts_.body, r.degree > 1 ? kError : kInk);
+
+        const int rows = std::max<int>(1, int(r.bankRows.size()));
+        const qreal labelW = 56;
+        const qreal gridW = flow.width() - labelW;
+        const qreal cellH = std::min<qreal>(12, gridW / 32);
+        const qreal h = 10 + cellH * rows;
+        int worst = 1;
+        for (const auto& g : r.bankRows)
+            for (const int v : g)
+                worst = std::max(worst, v);
+        flow.add(h, 3, [this, r, rows, labelW, gridW, cellH, worst](QPainter& p, QPointF at) {
+            const HeatmapGrid grid{QRectF(at.x() + labelW, at.y() + 10, gridW, cellH * rows), 32, rows};
+            p.setFont(fonts_.monoSmall);
+            p.setPen(kMuted);
+            for (int b = 0; b < 32; b += 1) {
+                const QRectF c = grid.cell(b, 0);
+                p.drawText(QRectF(c.left(), at.y(), c.width(), 10), Qt::AlignCenter, QString::number(b));
+            }
+            p.drawText(QRectF(at.x(), at.y(), labelW - 4, 10), Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("bank"));
+            for (int g = 0; g < rows; ++g) {
+                const LaneGroup group = std::size_t(g) < r.groups.size() ? r.groups[std::size_t(g)] : LaneGroup{};
+                const QRectF rowCell = grid.cell(0, g);
+                p.setPen(kMuted);
+                p.drawText(QRectF(at.x(), rowCell.top(), labelW - 4, rowCell.height()), Qt::AlignRight | Qt::AlignVCenter,
+                           QStringLiteral("lanes %1–%2 ×%3").arg(group.firstLane).arg(group.firstLane + group.lanes - 1).arg(group.degree));
+                for (int b = 0; b < 32; ++b) {
+                    const int v = std::size_t(g) < r.bankRows.size() && std::size_t(b) < r.bankRows[std::size_t(g)].size()
+                        ? r.bankRows[std::size_t(g)][std::size_t(b)] : 0;
+                    const QRectF c = grid.cell(b, g);
+                    p.fillRect(c, heatColor(v, worst));
+                    p.setPen(QPen(QColor(0xd0, 0xd0, 0xd0), 0.3));
+                    p.setBrush(Qt::NoBrush);
+                    p.drawRect(c);
+                    if (v > 0) {
+                        p.setPen(v > 1 ? kInk : kMuted);
+                        p.drawText(c, Qt::AlignCenter, QString::number(v));
+                    }
+                }
+            }
+        });
+    }
+
+    void buildLegend(Flow& flow)
+    {
+        heading(flow, QStringLiteral("Legend"), fonts_.heading, 0);
+        heading(flow, QStringLiteral("Rule ids"), fonts_.subheading, 6);
+        const qreal idW = 100, sourceW = 130;
+        const qreal meaningW = flow.width() - idW - sourceW;
+        for (const RuleInfo& rule : ruleLegend()) {
+            const QString id = qs(rule.id), meaning = qs(rule.meaning), source = qs(rule.source);
+            const qreal h = std::max({lineHeight(fonts_.body), wrappedHeight(fonts_.body, meaningW - 6, meaning),
+                                      wrappedHeight(fonts_.small, sourceW, source)});
+            flow.add(h, 3, [this, id, meaning, source, idW, meaningW, sourceW, h](QPainter& p, QPointF at) {
+                p.setFont(fonts_.monoBold);
+                p.setPen(id.startsWith(QLatin1String("R-")) ? kMuted : kError);
+                p.drawText(QRectF(at, QSizeF(idW, h)), Qt::AlignLeft | Qt::AlignTop, id);
+                p.setFont(fonts_.body);
+                p.setPen(kInk);
+                p.drawText(QRectF(at + QPointF(idW, 0), QSizeF(meaningW - 6, h + 2)), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, meaning);
+                p.setFont(fonts_.small);
+                p.setPen(kMuted);
+                p.drawText(QRectF(at + QPointF(idW + meaningW, 0), QSizeF(sourceW, h + 2)), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, source);
+            });
+        }
+
+        heading(flow, QStringLiteral("Reading the listing"), fonts_.subheading, 12);
+        const QStringList keys = {
+            QStringLiteral("Columns: source line, offset from the kernel entry (hex), slot p = (offset >> 2) & 7 in its 32-byte "
+                           "block, size in bytes, cycles C(I) (T/N: branch assumed taken/not taken; a-b: a range, the low end "
+                           "counted; ?: unknown, counted as 4), then the source and the penalty rules with their cycles."),
+            QStringLiteral("Bands: every other 32-byte fetch block is tinted and a thin line marks where a new block starts; a red "
+                           "bar before the source marks an encoding that runs into the next block."),
+            QStringLiteral("Shading: red behind the source for instructions that pay a penalty, darker for 8 and 12+ cycles. "
+                           "A rule in parentheses freed the instruction from the fetch-alignment penalty."),
+            QStringLiteral("↪ continues a long source line; ↳ lists further instructions a macro or .rept expanded on that line."),
+        };
+        for (const QString& k : keys)
+            paragraph(flow, k, fonts_.body, kInk, 0, 3);
+
+        heading(flow, QStringLiteral("Mnemonic colours"), fonts_.subheading, 10);
+        const std::vector<Unit> units = {Unit::Salu, Unit::Control, Unit::Smem, Unit::Valu, Unit::Lds, Unit::Vmem, Unit::Export, Unit::Data};
+        const qreal h = lineHeight(fonts_.body);
+        for (std::size_t i = 0; i < units.size(); i += 2) {
+            flow.add(h, 1, [this, units, i, w = flow.width()](QPainter& p, QPointF at) {
+                for (std::size_t j = i; j < i + 2 && j < units.size(); ++j) {
+                    const qreal x = at.x() + (j - i) * w / 2;
+                    p.fillRect(QRectF(x, at.y() + 2, 8, 8), unitColor(units[j]));
+                    p.setFont(fonts_.body);
+                    p.setPen(kInk);
+                    p.drawText(QPointF(x + 12, at.y() + metrics(fonts_.body).ascent()), unitName(units[j]));
+                }
+            });
+        }
+    }
+
+    const Analysis& a_;
+    const ReportOptions& options_;
+    QPaintDevice* device_;
+    PageFrame frame_;
+    Fonts fonts_;
+    Document doc_;
+    QStringList sourceLines_;
+    std::vector<QString> expanded_;
+    std::vector<std::vector<Span>> lineColours_;
+    std::vector<ListingLine> lines_;
+    ListingColumns cols_;
+    qreal lineH_ = 9;
+    QString name_;
+    QDateTime date_;
+};
+
+} // namespace
+
+bool writeReport(const QString& path, const Analysis& analysis, const QString& sourceText, const ReportOptions& options,
+                 QString* error)
+{
+    auto fail = [error](const QString& message) {
+        if (error)
+            *error = message;
+        qCWarning(lcReport).noquote() << message;
+        return false;
+    };
+    if (path.isEmpty())
+        return fail(QStringLiteral("no output file given"));
+    if (!options.pageSize.isValid())
+        return fail(QStringLiteral("invalid page size"));
+
+    // QSaveFile: an error while writing never leaves a truncated report behind.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+    {
+        QPdfWriter writer(&file);
+        writer.setResolution(72); // device units are PDF points: the layout types work in points
+        writer.setPageSize(options.pageSize);
+        writer.setPageOrientation(QPageLayout::Portrait);
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Point);
+        writer.setTitle(QStringLiteral("gcnlens report: %1").arg(options.sourceName.isEmpty() ? QStringLiteral("<input>") : options.sourceName));
+        writer.setCreator(QStringLiteral("gcnlens %1").arg(reportVersion()));
+
+        ReportBuilder builder(analysis, sourceText, options, &writer);
+        builder.build();
+        QPainter painter;
+        if (!painter.begin(&writer)) {
+            file.cancelWriting();
+            return fail(QStringLiteral("cannot start a PDF painter for %1").arg(path));
+        }
+        builder.paint(painter, writer);
+        painter.end();
+    }
+    if (!file.commit())
+        return fail(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+    return true;
+}
+
+} // namespace gcnlens

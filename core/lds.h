@@ -41,9 +41,41 @@ struct LdsAccessResult {
     int conflictFreeCycles = 0;
     bool allKnown = true;
     std::string note;          // e.g. "s4 treated as a uniform offset"
+    int errorColumn = -1;      // pattern errors: 0-based column of the bad character
+    bool twoAccesses = false;  // read2/write2 forms
+    std::vector<LaneAccess> secondLanes;    // read2/write2: the access at offset1
+    int groupsPerAccess = 0;   // groups of `lanes` come first, then those of `secondLanes`
 };
 
-struct PatternError { std::string message; int column = 0; };
+struct PatternError { std::string message; int column = 0; }; // column: 0-based into the pattern
+
+// A DS access shape: from an op name ("ds_read2st64_b64", optionally followed by "offset:N" or
+// "offset0:N offset1:N" as LLVM prints them), a width ("b64") or a byte count ("8").
+struct LdsOp {
+    std::string error;
+    std::string name;          // the op name or "b32"
+    int widthBytes = 4;        // bytes per element (read2/write2: per each of the two)
+    int dwords = 1;            // dwords one lane touches per access (sub-dword: 1)
+    bool twoAccesses = false;  // read2/write2/wrxchg2
+    bool st64 = false;         // offsets scaled ×64 elements
+    std::int64_t offset = 0;   // single forms: byte offset
+    std::int64_t offset0 = 0, offset1 = 0; // read2/write2: in elements
+    bool addressFirst = false; // the address is the first operand (writes, atomics without return)
+};
+LdsOp parseLdsOp(const std::string& opOrWidth);
+
+// Lanes served together per LDS cycle (section 7, option lds-group): groupDwords / dwords, with 3-
+// and 4-dword accesses both counted as 4.
+int ldsLanesPerGroup(int dwords, int groupDwords = 32);
+
+// Evaluates a pattern for lanes 0…63. On error returns it and leaves `values` unspecified.
+std::optional<PatternError> evaluateLdsPattern(const std::string& pattern,
+                                               const std::map<std::string, std::int64_t>& parameters,
+                                               std::vector<std::int64_t>& values);
+
+// The bank/row/degree computation for given base addresses (nullopt: unknown lane), 64 entries.
+LdsAccessResult analyzeLdsAddresses(const LdsOp& op, const std::vector<std::optional<std::int64_t>>& base,
+                                    int groupDwords = 32);
 
 // pattern over `lane` and named parameters; width in bytes (1,2,4,8,12,16) or an op name.
 LdsAccessResult analyzeLdsPattern(const std::string& pattern, const std::string& opOrWidth,

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+// gcnlens: the editor window. `gcnlens [FILE] [--gpu NAME]`; `--screenshot PNG [--dark]` renders
+// the window once the analysis has settled and exits (tools/screenshots).
+#include "ui/codeeditor.h"
+#include "ui/ldsdock.h"
+#include "ui/mainwindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QPalette>
+#include <QSettings>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTimer>
+
+#include <cstdio>
+
+static QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(0x2b, 0x2d, 0x31), base(0x1f, 0x21, 0x24), text(0xe4, 0xe6, 0xea);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, window);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::ToolTipBase, base);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, QColor(0x90, 0x94, 0x9a));
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xe6));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Mid, QColor(0x50, 0x53, 0x58));
+    p.setColor(QPalette::Dark, QColor(0x18, 0x19, 0x1b));
+    p.setColor(QPalette::Light, QColor(0x45, 0x48, 0x4d));
+    p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x7a, 0x7d, 0x82));
+    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x7a, 0x7d, 0x82));
+    p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x7a, 0x7d, 0x82));
+    return p;
+}
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("gcnlens"));
+    QApplication::setApplicationName(QStringLiteral("gcnlens"));
+    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("GCN kernel timing, alignment and occupancy visualizer"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Assembly file to open"), QStringLiteral("[FILE]"));
+    const QCommandLineOption gpu(QStringLiteral("gpu"), QStringLiteral("GPU preset, LLVM processor or ROCm target ID"), QStringLiteral("NAME"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Save a PNG of the window after analysis, then exit"), QStringLiteral("PNG"));
+    const QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Use a dark palette"));
+    const QCommandLineOption line(QStringLiteral("line"), QStringLiteral("Put the cursor on this line"), QStringLiteral("N"));
+    parser.addOptions({gpu, screenshot, dark, line});
+    parser.process(app);
+
+    QTemporaryDir settingsDir;
+    if (parser.isSet(screenshot)) {
+        // Screenshots must not depend on (or change) the user's saved layout.
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
+        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+        QApplication::setPalette(parser.isSet(dark) ? darkPalette() : QApplication::style()->standardPalette());
+    } else if (parser.isSet(dark)) {
+        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+        QApplication::setPalette(darkPalette());
+    }
+
+    gcnlens::ui::MainWindow window;
+    if (parser.isSet(gpu))
+        window.setGpu(parser.value(gpu));
+    const QStringList files = parser.positionalArguments();
+    if (!files.isEmpty() && !window.openFile(files.first())) {
+        std::fprintf(stderr, "gcnlens: cannot open %s\n", qPrintable(files.first()));
+        if (parser.isSet(screenshot))
+            return 1;
+    }
+    if (parser.isSet(line)) {
+        const int n = parser.value(line).toInt();
+        window.editor()->jumpToLine(n);
+    }
+
+    if (parser.isSet(screenshot)) {
+        window.resize(1600, 1000);
+        window.show();
+        const QString out = parser.value(screenshot);
+        QObject::connect(&window, &gcnlens::ui::MainWindow::snapshotApplied, &window, [&window, out] {
+            // Let the docks and chart lay out and repaint once more before grabbing.
+            QTimer::singleShot(400, &window, [&window, out] {
+                const bool ok = window.grab().save(out);
+                std::fprintf(stderr, "gcnlens: %s %s\n", ok ? "wrote" : "could not write", qPrintable(out));
+                QApplication::exit(ok ? 0 : 1);
+            });
+        });
+        QTimer::singleShot(30000, &app, [] { std::fprintf(stderr, "gcnlens: analysis did not settle\n"); QApplication::exit(2); });
+        return QApplication::exec();
+    }
+
+    window.show();
+    window.offerRecovery();
+    return QApplication::exec();
+}

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+// The one QObject between the Qt-free core and the views: takes the editor's text and the request
+// (GPU, model options, branch overrides), runs core's runAnalysis() on a worker thread and hands the
+// result back as a typed signal. Debounced; at most one job runs, and only the newest request's
+// result is ever delivered (older ones are dropped on arrival), so the UI never shows stale lines.
+#pragma once
+
+#include "core/analysis.h"
+#include "ui/annotations.h"
+
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+#include <QTimer>
+
+#include <memory>
+
+namespace gcnlens::ui {
+
+struct AnalysisSnapshot {
+    quint64 job = 0;
+    QString source;
+    AnalysisRequest request;
+    Analysis analysis;
+    LineAnnotations lines;
+    double milliseconds = 0;   // wall time of the job
+};
+using SnapshotPtr = std::shared_ptr<const AnalysisSnapshot>;
+
+class AnalysisBridge : public QObject {
+    Q_OBJECT
+public:
+    explicit AnalysisBridge(QObject* parent = nullptr);
+    ~AnalysisBridge() override;
+
+    // Text changes are debounced (typing); request changes run at the next event loop turn.
+    void setSource(const QString& source);
+    void setRequest(const AnalysisRequest& request);
+    const AnalysisRequest& request() const { return m_request; }
+    void setGpu(const QString& name);
+    void setTimingOptions(const TimingOptions& options);
+    // Flips/sets the assumed direction of the branch on a line (timing-model.md section 3).
+    void setBranchDirection(int line, Direction direction);
+    void clearBranchOverrides();
+
+    void setDebounceInterval(int milliseconds) { m_debounce.setInterval(milliseconds); }
+    // Suspends analysis while a large file streams into the editor.
+    void setPaused(bool paused);
+    // Skips the debounce and starts now (tests, file open).
+    void analyzeNow();
+
+    SnapshotPtr current() const { return m_current; }
+    bool busy() const { return m_running; }
+
+Q_SIGNALS:
+    void analysisStarted(quint64 job);
+    void analysisReady(gcnlens::ui::SnapshotPtr snapshot);
+
+private:
+    void schedule(int delay);
+    void start();
+
+    QThreadPool m_pool;         // one thread: the FrontEnd's caches are used by one job at a time
+    std::shared_ptr<FrontEnd> m_frontEnd;
+    QTimer m_debounce;
+    QString m_source;
+    AnalysisRequest m_request;
+    quint64 m_requested = 0;    // id of the newest request
+    bool m_running = false;
+    bool m_paused = false;
+    SnapshotPtr m_current;
+};
+
+} // namespace gcnlens::ui
+
+Q_DECLARE_METATYPE(gcnlens::ui::SnapshotPtr)

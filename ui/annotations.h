@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// Per-source-line view of an Analysis: what the gutter, the band painter and the tooltips show.
+// Built off the UI thread together with the analysis, so painting only indexes a vector.
+#pragma once
+
+#include "core/analysis.h"
+#include "ui/geometry.h"
+
+#include <QString>
+
+#include <map>
+#include <vector>
+
+namespace gcnlens::ui {
+
+// The penalty classes the editor marks distinctly (timing-model.md section 8 rule ids).
+enum class PenaltyClass { None, Fetch, Branch, Hazard };
+PenaltyClass penaltyClass(const std::string& rule);
+
+struct LineAnnotation {
+    int firstInstruction = -1;   // index into Program::instructions
+    int instructionCount = 0;    // several for macro/.rept output charged to the invoking line
+    std::uint64_t offset = 0;    // of the first instruction
+    int size = 0;                // bytes, all instructions of the line
+    int cycles = 0;              // base cycles used in totals
+    int penaltyCycles = 0;
+    FetchPosition position;
+    bool fetchPenalty = false, branchPenalty = false, hazardPenalty = false;
+    bool twoDword = false;       // an 8-byte instruction (the shaded ones when charged)
+    QString freedBy;             // R-first16 / R-long / R-pair
+    bool conditionalBranch = false;
+    Direction direction = Direction::NotABranch;
+    bool directionOverridden = false;
+    bool isData = false, placeholder = false;
+    QString tooltip;             // rule ids, cycles and the one-line explanations
+
+    bool isInstruction() const { return firstInstruction >= 0; }
+    PenaltyClass markClass() const; // the most important penalty on the line, for the marker
+};
+
+class LineAnnotations {
+public:
+    static LineAnnotations build(const Analysis& analysis);
+
+    // 1-based line; nullptr when nothing is on that line.
+    const LineAnnotation* at(int line) const;
+    int lineCount() const { return int(m_lines.size()); }
+    // rule id → lines charged with it, ascending (the summary steps through these).
+    const std::map<QString, std::vector<int>>& linesByRule() const { return m_linesByRule; }
+    std::uint64_t maxOffset() const { return m_maxOffset; }
+
+private:
+    std::vector<LineAnnotation> m_lines; // index line - 1
+    std::map<QString, std::vector<int>> m_linesByRule;
+    std::uint64_t m_maxOffset = 0;
+};
+
+} // namespace gcnlens::ui

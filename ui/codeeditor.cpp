@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: MIT
+#include "ui/codeeditor.h"
+#include "ui/logging.h"
+#include "ui/syntax.h"
+
+#include <KSyntaxHighlighting/Definition>
+#include <KSyntaxHighlighting/SyntaxHighlighter>
+#include <KSyntaxHighlighting/Theme>
+
+#include <QFontDatabase>
+#include <QGuiApplication>
+#include <QHelpEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QTextBlock>
+#include <QToolTip>
+
+namespace gcnlens::ui {
+
+class EditorGutter : public QWidget {
+public:
+    explicit EditorGutter(CodeEditor* editor)
+        : QWidget(editor)
+        , m_editor(editor)
+    {
+        setMouseTracking(true);
+    }
+    QSize sizeHint() const override { return QSize(int(m_editor->m_layout.width()), 0); }
+
+protected:
+    void paintEvent(QPaintEvent* event) override { m_editor->paintGutter(event); }
+    void mousePressEvent(QMouseEvent* event) override { m_editor->gutterPressed(event->position().toPoint()); }
+    bool event(QEvent* event) override
+    {
+        if (event->type() == QEvent::ToolTip) {
+            auto* help = static_cast<QHelpEvent*>(event);
+            const QString text = m_editor->gutterToolTip(help->pos());
+            if (text.isEmpty())
+                QToolTip::hideText();
+            else
+                QToolTip::showText(help->globalPos(), text, this);
+            return true;
+        }
+        return QWidget::event(event);
+    }
+
+private:
+    CodeEditor* m_editor;
+};
+
+static QColor mix(const QColor& a, const QColor& b, double t)
+{
+    return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t), float(a.greenF() * (1 - t) + b.greenF() * t),
+                            float(a.blueF() * (1 - t) + b.blueF() * t));
+}
+
+CodeEditor::CodeEditor(QWidget* parent)
+    : QPlainTextEdit(parent)
+    , m_gutter(new EditorGutter(this))
+{
+    setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    setLineWrapMode(QPlainTextEdit::NoWrap);
+    setTabStopDistance(fontMetrics().horizontalAdvance(QLatin1Char(' ')) * 8);
+    m_highlighter = new KSyntaxHighlighting::SyntaxHighlighter(document());
+    m_highlighter->setDefinition(gcnDefinition());
+    applyTheme();
+
+    connect(this, &QPlainTextEdit::blockCountChanged, this, [this] { updateGutterGeometry(); });
+    connect(this, &QPlainTextEdit::updateRequest, this, [this](const QRect& rect, int dy) {
+        if (dy)
+            m_gutter->scroll(0, dy);
+        else
+            m_gutter->update(0, rect.y(), m_gutter->width(), rect.height());
+    });
+    connect(this, &QPlainTextEdit::cursorPositionChanged, this, [this] {
+        const int line = currentLine();
+        updateExtraSelections();
+        if (line != m_lastLine) {
+            m_lastLine = line;
+            Q_EMIT currentLineChanged(line);
+        }
+    });
+    updateGutterGeometry();
+}
+
+CodeEditor::~CodeEditor() = default;
+
+void CodeEditor::applyTheme()
+{
+    // Colours come from the KSyntaxHighlighting theme matching the palette (style.md 9); the
+    // penalty colours are the theme's warning/error/information marks so they fit dark and light.
+    m_applyingTheme = true;
+    // The application palette decides dark/light: our own palette's Base is the theme's afterwards.
+    const QPalette appPalette = QGuiApplication::palette();
+    m_darkPalette = appPalette.color(QPalette::Base).lightness() < 128;
+    const auto theme = themeFor(appPalette);
+    m_highlighter->setTheme(theme);
+    m_highlighter->rehighlight();
+
+    QPalette pal = palette();
+    const QColor bg = QColor::fromRgba(theme.editorColor(KSyntaxHighlighting::Theme::BackgroundColor));
+    const QColor fg = QColor::fromRgba(theme.textColor(KSyntaxHighlighting::Theme::Normal));
+    pal.setColor(QPalette::Base, bg);
+    pal.setColor(QPalette::Text, fg);
+    pal.setColor(QPalette::Highlight, QColor::fromRgba(theme.editorColor(KSyntaxHighlighting::Theme::TextSelection)));
+    pal.setColor(QPalette::HighlightedText, fg);
+    setPalette(pal);
+
+    m_colors.bandEven = bg;
+    m_colors.bandOdd = mix(bg, fg, 0.07);
+    const QColor warn = QColor::fromRgba(theme.editorColor(KSyntaxHighlighting::Theme::MarkWarning));
+    const QColor err = QColor::fromRgba(theme.editorColor(KSyntaxHighlighting::Theme::MarkError));
+    const QColor info = QColor::fromRgba(theme.editorColor(KSyntaxHighlighting::Theme::MarkBookmark));
+    m_colors.fetch = mix(bg, QColor(0xf0, 0x90, 0x20), 0.35);   // amber: alignment/straddle
+    m_colors.branch = mix(bg, QColor(0x40, 0x80, 0xf0), 0.30);  // blue: branch placement
+    m_colors.hazard = mix(bg, QColor(0xe0, 0x30, 0x40), 0.30);  // red: scheduling hazards
+    m_colors.freed = QColor(0x30, 0xa0, 0x50);
+    m_colors.diagnostic = err.isValid() && err.alpha() ? err : QColor(Qt::red);
+    m_colors.warning = warn.isValid() && warn.alpha() ? warn : QColor(0xd0, 0x90, 0x00);
+    Q_UNUSED(info);
+    m_colors.gutterBg = QColor::fromRgba(theme.editorColor(KSyntaxHighlighting::Theme::IconBorder));
+    m_colors.gutterText = QColor::fromRgba(theme.editorColor(KSyntaxHighlighting::Theme::LineNumbers));
+    m_colors.gutterCurrent = QColor::fromRgba(theme.editorColor(KSyntaxHighlighting::Theme::CurrentLineNumber));
+    m_colors.separator = QColor::fromRgba(theme.editorColor(KSyntaxHighlighting::Theme::Separator));
+    m_colors.currentLine = QColor::fromRgba(theme.editorColor(KSyntaxHighlighting::Theme::CurrentLine));
+    m_colors.currentLine.setAlpha(110); // translucent so the band beneath still shows
+    m_applyingTheme = false;
+    updateExtraSelections();
+    viewport()->update();
+    m_gutter->update();
+}
+
+void CodeEditor::changeEvent(QEvent* event)
+{
+    QPlainTextEdit::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && !m_applyingTheme) {
+        // An application palette change (dark ↔ light) re-picks the theme; our own setPalette
+        // above also arrives here, hence the guard.
+        if ((QGuiApplication::palette().color(QPalette::Base).lightness() < 128) != m_darkPalette)
+            applyTheme();
+    } else if (event->type() == QEvent::FontChange) {
+        updateGutterGeometry();
+    }
+}
+
+void CodeEditor::setSnapshot(SnapshotPtr snapshot)
+{
+    m_snapshot = std::move(snapshot);
+    updateGutterGeometry();
+    updateExtraSelections();
+    viewport()->update();
+    m_gutter->update();
+}
+
+void CodeEditor::setShowFreed(bool show)
+{
+    m_showFreed = show;
+    viewport()->update();
+    m_gutter->update();
+}
+
+const LineAnnotation* CodeEditor::annotationAt(int line) const
+{
+    return m_snapshot ? m_snapshot->lines.at(line) : nullptr;
+}
+
+int CodeEditor::currentLine() const
+{
+    return textCursor().blockNumber() + 1;
+}
+
+void CodeEditor::jumpToLine(int line, int column)
+{
+    QTextBlock block = document()->findBlockByNumber(line - 1);
+    if (!block.isValid())
+        return;
+    QTextCursor cursor(block);
+    cursor.movePosition(QTextCursor::Right, QTextCursor::MoveAnchor, std::min(column, block.length() - 1));
+    setTextCursor(cursor);
+    centerCursor();
+    setFocus();
+}
+
+QRectF CodeEditor::lineRect(int line) const
+{
+    const QTextBlock block = document()->findBlockByNumber(line - 1);
+    if (!block.isValid())
+        return {};
+    return blockBoundingGeometry(block).translated(contentOffset());
+}
+
+int CodeEditor::lineAtY(double y) const
+{
+    QTextBlock block = firstVisibleBlock();
+    const QPointF offset = contentOffset();
+    while (block.isValid()) {
+        const QRectF r = blockBoundingGeometry(block).translated(offset);
+        if (r.top() > y)
+            break;
+        if (y < r.bottom())
+            return block.blockNumber() + 1;
+        block = block.next();
+    }
+    return 0;
+}
+
+void CodeEditor::updateGutterGeometry()
+{
+    const double cw = QFontMetricsF(font()).horizontalAdvance(QLatin1Char('0'));
+    const int lineDigits = QString::number(std::max(1, blockCount())).size();
+    int offsetDigits = 4;
+    if (m_snapshot)
+        offsetDigits = std::max(4, int(QString::number(m_snapshot->lines.maxOffset(), 16).size()));
+    const GutterLayout layout(cw, lineDigits, offsetDigits);
+    if (layout.width() != m_layout.width()) {
+        m_layout = layout;
+        setViewportMargins(int(std::ceil(m_layout.width())), 0, 0, 0);
+    } else {
+        m_layout = layout;
+    }
+    const QRect cr = contentsRect();
+    m_gutter->setGeometry(QRect(cr.left(), cr.top(), int(std::ceil(m_layout.width())), cr.height()));
+}
+
+void CodeEditor::resizeEvent(QResizeEvent* event)
+{
+    QPlainTextEdit::resizeEvent(event);
+    updateGutterGeometry();
+}
+
+void CodeEditor::updateExtraSelections()
+{
+    QList<QTextEdit::ExtraSelection> selections;
+    QTextEdit::ExtraSelection current;
+    current.format.setBackground(m_colors.currentLine);
+    current.format.setProperty(QTextFormat::FullWidthSelection, true);
+    current.cursor = textCursor();
+    current.cursor.clearSelection();
+    selections.append(current);
+
+    // Assembler diagnostics: a wavy underline from the reported column to the end of the token.
+    if (m_snapshot) {
+        int shown = 0;
+        for (const Diagnostic& d : m_snapshot->analysis.program.diagnostics) {
+            if (d.severity == Severity::Note || ++shown > 2000)
+                continue;
+            const QTextBlock block = document()->findBlockByNumber(d.line - 1);
+            if (!block.isValid())
+                continue;
+            const QString text = block.text();
+            int begin = std::clamp(d.column, 0, int(text.size()));
+            int end = begin;
+            while (end < text.size() && !text.at(end).isSpace() && text.at(end) != QLatin1Char(','))
+                ++end;
+            if (end == begin) { // nothing at the column: underline the statement
+                begin = 0;
+                while (begin < text.size() && text.at(begin).isSpace())
+                    ++begin;
+                end = int(text.size());
+            }
+            if (end == begin)
+                continue;
+            QTextEdit::ExtraSelection sel;
+            sel.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
+            sel.format.setUnderlineColor(d.severity == Severity::Error ? m_colors.diagnostic : m_colors.warning);
+            sel.format.setToolTip(QString::fromStdString(d.message));
+            sel.cursor = QTextCursor(block);
+            sel.cursor.setPosition(block.position() + begin);
+            sel.cursor.setPosition(block.position() + end, QTextCursor::KeepAnchor);
+            selections.append(sel);
+        }
+    }
+    setExtraSelections(selections);
+}
+
+void CodeEditor::paintEvent(QPaintEvent* event)
+{
+    // Bands and penalty shading go under the text: paint them first, then let QPlainTextEdit draw
+    // the text over them (it does not clear the viewport itself).
+    if (m_snapshot) {
+        QPainter painter(viewport());
+        const QPointF offset = contentOffset();
+        const double width = viewport()->width();
+        const QRect clip = event->rect();
+        for (QTextBlock block = firstVisibleBlock(); block.isValid(); block = block.next()) {
+            const QRectF r = blockBoundingGeometry(block).translated(offset);
+            if (r.top() > clip.bottom())
+                break;
+            if (!block.isVisible() || r.bottom() < clip.top())
+                continue;
+            const LineAnnotation* a = m_snapshot->lines.at(block.blockNumber() + 1);
+            if (!a)
+                continue;
+            const QRectF full(0, r.top(), width, r.height());
+            painter.fillRect(full, a->position.oddBand ? m_colors.bandOdd : m_colors.bandEven);
+            // Shading by class; hazards win over branch over fetch (the marker says the rest).
+            switch (a->markClass()) {
+            case PenaltyClass::Fetch: painter.fillRect(full, m_colors.fetch); break;
+            case PenaltyClass::Branch: painter.fillRect(full, m_colors.branch); break;
+            case PenaltyClass::Hazard: painter.fillRect(full, m_colors.hazard); break;
+            case PenaltyClass::None: break;
+            }
+            if (a->position.slot == 0 && block.blockNumber() > 0) { // a thin rule where a fetch block starts
+                painter.setPen(QPen(m_colors.separator, 1));
+                painter.drawLine(QPointF(0, r.top() + 0.5), QPointF(width, r.top() + 0.5));
+            }
+            if (m_showFreed && !a->freedBy.isEmpty()) {
+                painter.setPen(QPen(m_colors.freed, 1.5, Qt::DashLine));
+                painter.setBrush(Qt::NoBrush);
+                painter.drawRect(full.adjusted(1, 1, -2, -2));
+            }
+        }
+    }
+    QPlainTextEdit::paintEvent(event);
+    if (m_snapshot && m_paintedJob != m_snapshot->job) {
+        m_paintedJob = m_snapshot->job;
+        Q_EMIT highlightsPainted(m_paintedJob);
+    }
+}
+
+void CodeEditor::paintGutter(QPaintEvent* event)
+{
+    QPainter painter(m_gutter);
+    painter.fillRect(event->rect(), m_colors.gutterBg);
+    painter.setFont(font());
+    const QPointF offset = contentOffset();
+    const int current = currentLine();
+    const double lineHeight = QFontMetricsF(font()).height();
+    Q_UNUSED(lineHeight);
+    auto cell = [&](GutterLayout::Column c, const QRectF& r) {
+        return QRectF(m_layout.left(c), r.top(), m_layout.columnWidth(c), r.height());
+    };
+    const auto& byLine = m_snapshot ? &m_snapshot->lines : nullptr;
+    for (QTextBlock block = firstVisibleBlock(); block.isValid(); block = block.next()) {
+        const QRectF r = blockBoundingGeometry(block).translated(offset);
+        if (r.top() > event->rect().bottom())
+            break;
+        if (!block.isVisible() || r.bottom() < event->rect().top())
+            continue;
+        const int line = block.blockNumber() + 1;
+        painter.setPen(line == current ? m_colors.gutterCurrent : m_colors.gutterText);
+        painter.drawText(cell(GutterLayout::LineNumber, r), Qt::AlignRight | Qt::AlignVCenter, QString::number(line));
+        const LineAnnotation* a = byLine ? byLine->at(line) : nullptr;
+        if (!a)
+            continue;
+        painter.setPen(m_colors.gutterText);
+        const int digits = int(std::round(m_layout.columnWidth(GutterLayout::Offset) / QFontMetricsF(font()).horizontalAdvance(QLatin1Char('0')))) - 2;
+        painter.drawText(cell(GutterLayout::Offset, r), Qt::AlignRight | Qt::AlignVCenter,
+                         QStringLiteral("0x%1").arg(a->offset, std::max(digits, 1), 16, QLatin1Char('0')));
+        painter.drawText(cell(GutterLayout::Slot, r), Qt::AlignCenter, QString::number(a->position.slot));
+        painter.drawText(cell(GutterLayout::Size, r), Qt::AlignCenter, QString::number(a->size));
+        painter.drawText(cell(GutterLayout::Cycles, r), Qt::AlignRight | Qt::AlignVCenter, QString::number(a->cycles + a->penaltyCycles));
+
+        // Marker: a filled box coloured by the penalty class, a triangle for a branch's direction
+        // (→ taken, ↓ not taken), a ring for an instruction saved by a freeing rule.
+        const QRectF m = cell(GutterLayout::Marker, r).adjusted(1, 2, -1, -2);
+        painter.setRenderHint(QPainter::Antialiasing, true);
+        QColor markColor;
+        switch (a->markClass()) {
+        case PenaltyClass::Fetch: markColor = QColor(0xf0, 0x90, 0x20); break;
+        case PenaltyClass::Branch: markColor = QColor(0x40, 0x80, 0xf0); break;
+        case PenaltyClass::Hazard: markColor = QColor(0xe0, 0x30, 0x40); break;
+        case PenaltyClass::None: break;
+        }
+        if (markColor.isValid()) {
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(markColor);
+            painter.drawRoundedRect(m, 2, 2);
+        }
+        if (a->direction != Direction::NotABranch) {
+            const double s = std::min(m.width(), m.height()) * 0.8;
+            const QPointF c = m.center();
+            QPainterPath path;
+            if (a->direction == Direction::Taken) {
+                path.moveTo(c.x() - s / 2, c.y() - s / 2);
+                path.lineTo(c.x() + s / 2, c.y());
+                path.lineTo(c.x() - s / 2, c.y() + s / 2);
+            } else {
+                path.moveTo(c.x() - s / 2, c.y() - s / 2);
+                path.lineTo(c.x() + s / 2, c.y() - s / 2);
+                path.lineTo(c.x(), c.y() + s / 2);
+            }
+            path.closeSubpath();
+            painter.setPen(markColor.isValid() ? QPen(Qt::white, 1) : QPen(m_colors.gutterText, 1));
+            painter.setBrush(a->directionOverridden ? (markColor.isValid() ? QColor(Qt::white) : m_colors.gutterCurrent) : Qt::NoBrush);
+            painter.drawPath(path);
+        } else if (m_showFreed && !a->freedBy.isEmpty()) {
+            painter.setPen(QPen(m_colors.freed, 1.5));
+            painter.setBrush(Qt::NoBrush);
+            const double s = std::min(m.width(), m.height()) * 0.7;
+            painter.drawEllipse(QRectF(m.center().x() - s / 2, m.center().y() - s / 2, s, s));
+        }
+        painter.setRenderHint(QPainter::Antialiasing, false);
+    }
+    painter.setPen(m_colors.separator);
+    painter.drawLine(m_gutter->width() - 1, event->rect().top(), m_gutter->width() - 1, event->rect().bottom());
+}
+
+void CodeEditor::gutterPressed(QPoint pos)
+{
+    const int line = lineAtY(pos.y());
+    const LineAnnotation* a = annotationAt(line);
+    const auto column = m_layout.columnAt(pos.x());
+    if (a && a->conditionalBranch && column == GutterLayout::Marker) {
+        // timing-model.md section 3: the static assumption can be overridden per branch.
+        const Direction flipped = a->direction == Direction::Taken ? Direction::NotTaken : Direction::Taken;
+        qCDebug(lcEditor) << "branch on line" << line << "flipped";
+        Q_EMIT branchToggleRequested(line, flipped);
+        return;
+    }
+    if (line > 0)
+        jumpToLine(line);
+}
+
+QString CodeEditor::gutterToolTip(QPoint pos) const
+{
+    const LineAnnotation* a = annotationAt(lineAtY(pos.y()));
+    return a ? a->tooltip : QString();
+}
+
+bool CodeEditor::viewportEvent(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QTextCursor cursor = cursorForPosition(help->pos());
+        const int line = cursor.blockNumber() + 1;
+        QStringList parts;
+        if (m_snapshot) {
+            for (const Diagnostic& d : m_snapshot->analysis.program.diagnostics)
+                if (d.line == line)
+                    parts << QStringLiteral("%1: %2").arg(QString::fromStdString(std::string(severityName(d.severity))),
+                                                          QString::fromStdString(d.message));
+        }
+        if (const LineAnnotation* a = annotationAt(line))
+            parts << a->tooltip;
+        if (parts.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), parts.join(QStringLiteral("\n\n")), viewport());
+        return true;
+    }
+    return QPlainTextEdit::viewportEvent(event);
+}
+
+} // namespace gcnlens::ui

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+// The kernel editor: a QPlainTextEdit with KSyntaxHighlighting, 32-byte fetch blocks as alternating
+// background bands, penalty shading and a gutter (line, byte offset, slot, size, cycles, marker).
+// It only paints what the latest AnalysisSnapshot says; it never changes the text, the cursor or
+// the scroll position when a new snapshot arrives.
+#pragma once
+
+#include "ui/analysisbridge.h"
+#include "ui/geometry.h"
+
+#include <QColor>
+#include <QPlainTextEdit>
+
+namespace KSyntaxHighlighting {
+class SyntaxHighlighter;
+}
+
+namespace gcnlens::ui {
+
+class CodeEditor : public QPlainTextEdit {
+    Q_OBJECT
+public:
+    explicit CodeEditor(QWidget* parent = nullptr);
+    ~CodeEditor() override;
+
+    void setSnapshot(SnapshotPtr snapshot);
+    SnapshotPtr snapshot() const { return m_snapshot; }
+    // Outline the 2-dword instructions a freeing rule (R-first16/R-long/R-pair) saved.
+    void setShowFreed(bool show);
+    bool showFreed() const { return m_showFreed; }
+
+    int currentLine() const; // 1-based
+    void jumpToLine(int line, int column = 0);
+    const LineAnnotation* annotationAt(int line) const;
+    GutterLayout gutterLayout() const { return m_layout; }
+    QWidget* gutter() const { return m_gutter; }
+    // The y range of a 1-based line in the viewport (tests click markers through it).
+    QRectF lineRect(int line) const;
+
+    struct Colors {
+        QColor bandEven, bandOdd, fetch, branch, hazard, freed, diagnostic, warning, gutterBg, gutterText,
+            gutterCurrent, separator, currentLine;
+    };
+    const Colors& colors() const { return m_colors; }
+
+Q_SIGNALS:
+    void branchToggleRequested(int line, gcnlens::Direction direction);
+    void currentLineChanged(int line);
+    // After a paint that showed the current snapshot's highlights (the benchmark waits for this).
+    void highlightsPainted(quint64 job);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    bool viewportEvent(QEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    friend class EditorGutter;
+    void applyTheme();
+    void updateGutterGeometry();
+    void updateExtraSelections();
+    void paintGutter(QPaintEvent* event);
+    void gutterPressed(QPoint pos);
+    QString gutterToolTip(QPoint pos) const;
+    int lineAtY(double y) const;
+
+    QWidget* m_gutter = nullptr;
+    KSyntaxHighlighting::SyntaxHighlighter* m_highlighter = nullptr;
+    SnapshotPtr m_snapshot;
+    GutterLayout m_layout;
+    Colors m_colors;
+    bool m_showFreed = false;
+    bool m_applyingTheme = false;
+    bool m_darkPalette = false;
+    int m_lastLine = 0;
+    quint64 m_paintedJob = 0;
+};
+
+} // namespace gcnlens::ui

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+#include "ui/geometry.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gcnlens::ui {
+
+FetchPosition FetchPosition::at(std::uint64_t offset, int size)
+{
+    FetchPosition p;
+    p.block = offset & ~std::uint64_t(31);
+    p.band = offset >> 5;
+    p.slot = int((offset >> 2) & 7);
+    p.oddBand = (p.band & 1) != 0;
+    p.straddles = size > 0 && ((offset + std::uint64_t(size) - 1) >> 5) != p.band;
+    return p;
+}
+
+GutterLayout::GutterLayout(double charWidth, int lineDigits, int offsetDigits)
+{
+    // Widths in characters: line number, "0x" + offset, slot "7", size "8", cycles "9999", marker.
+    const int chars[COLUMN_COUNT] = {std::max(lineDigits, 2), offsetDigits + 2, 1, 1, 4, 2};
+    m_gap = charWidth;
+    m_x[0] = charWidth / 2;
+    for (int c = 0; c < COLUMN_COUNT; ++c)
+        m_x[c + 1] = m_x[c] + chars[c] * charWidth + m_gap;
+}
+
+std::optional<GutterLayout::Column> GutterLayout::columnAt(double x) const
+{
+    if (x < m_x[0] || x >= m_x[COLUMN_COUNT])
+        return std::nullopt;
+    for (int c = 0; c < COLUMN_COUNT; ++c)
+        if (x < m_x[c + 1])
+            return Column(c);
+    return std::nullopt;
+}
+
+HeatmapGeometry::HeatmapGeometry(QRectF area, int lanes, int banks, double headerWidth, double headerHeight)
+    : m_lanes(std::max(lanes, 1))
+    , m_banks(std::max(banks, 1))
+{
+    m_grid = QRectF(area.left() + headerWidth, area.top() + headerHeight,
+                    std::max(0.0, area.width() - headerWidth), std::max(0.0, area.height() - headerHeight));
+    m_cellW = m_grid.width() / m_banks;
+    m_cellH = m_grid.height() / m_lanes;
+}
+
+QRectF HeatmapGeometry::cellRect(int lane, int bank) const
+{
+    return QRectF(m_grid.left() + bank * m_cellW, m_grid.top() + lane * m_cellH, m_cellW, m_cellH);
+}
+
+std::optional<HeatmapGeometry::Cell> HeatmapGeometry::cellAt(QPointF point) const
+{
+    if (!m_grid.contains(point) || m_cellW <= 0 || m_cellH <= 0)
+        return std::nullopt;
+    const int bank = std::min(m_banks - 1, int(std::floor((point.x() - m_grid.left()) / m_cellW)));
+    const int lane = std::min(m_lanes - 1, int(std::floor((point.y() - m_grid.top()) / m_cellH)));
+    return Cell{lane, bank};
+}
+
+std::vector<StepPoint> compressSteps(const std::vector<StepPoint>& points)
+{
+    std::vector<StepPoint> out;
+    for (size_t i = 0; i < points.size(); ++i) {
+        const bool last = i + 1 == points.size();
+        if (out.empty() || points[i].waves != out.back().waves || last)
+            out.push_back(points[i]);
+    }
+    return out;
+}
+
+std::vector<QPointF> stepPolyline(const std::vector<StepPoint>& steps)
+{
+    std::vector<QPointF> out;
+    out.reserve(steps.size() * 2);
+    for (size_t i = 0; i < steps.size(); ++i) {
+        if (i > 0 && steps[i].waves != steps[i - 1].waves)
+            out.emplace_back(steps[i].x, steps[i - 1].waves); // the vertical edge
+        out.emplace_back(steps[i].x, steps[i].waves);
+    }
+    return out;
+}
+
+std::optional<StepRegion> regionAround(const std::vector<StepPoint>& points, int x)
+{
+    // points are sorted by x; find the last point at or before x.
+    auto it = std::upper_bound(points.begin(), points.end(), x,
+                               [](int value, const StepPoint& p) { return value < p.x; });
+    if (it == points.begin())
+        return std::nullopt;
+    const auto at = size_t(std::distance(points.begin(), it) - 1);
+    StepRegion r{points[at].x, points[at].x, points[at].waves};
+    size_t lo = at, hi = at;
+    while (lo > 0 && points[lo - 1].waves == r.waves)
+        --lo;
+    while (hi + 1 < points.size() && points[hi + 1].waves == r.waves)
+        ++hi;
+    r.first = points[lo].x;
+    r.last = points[hi].x;
+    return r;
+}
+
+} // namespace gcnlens::ui

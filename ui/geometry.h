@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+// Small value types for the window's geometry maths, kept out of paint() so tests can pin them:
+// fetch-block bands (timing-model.md section 1), gutter columns, heatmap cells, occupancy steps.
+#pragma once
+
+#include <QPointF>
+#include <QRectF>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace gcnlens::ui {
+
+// Where an instruction sits in the 32-byte fetch blocks (timing-model.md section 1: slot
+// p(I) = (offset >> 2) & 7; blocks are kernel-relative because the entry is 256-byte aligned).
+struct FetchPosition {
+    std::uint64_t block = 0; // offset & ~31
+    std::uint64_t band = 0;  // block index: offset >> 5
+    int slot = 0;            // 0..7
+    bool oddBand = false;    // alternating background bands
+    bool straddles = false;  // the encoding crosses into the next block (GFX9+ fetch-straddle, p == 7 for 8 bytes)
+
+    static FetchPosition at(std::uint64_t offset, int size);
+    bool operator==(const FetchPosition&) const = default;
+};
+
+// The gutter's columns, left to right, laid out from a character width.
+class GutterLayout {
+public:
+    enum Column { LineNumber, Offset, Slot, Size, Cycles, Marker, COLUMN_COUNT };
+    GutterLayout() = default;
+    GutterLayout(double charWidth, int lineDigits, int offsetDigits);
+
+    double width() const { return m_x[COLUMN_COUNT]; }
+    double left(Column column) const { return m_x[column]; }
+    double columnWidth(Column column) const { return m_x[column + 1] - m_x[column] - m_gap; }
+    // The column under an x coordinate (the gaps belong to the column on their left).
+    std::optional<Column> columnAt(double x) const;
+
+private:
+    double m_x[COLUMN_COUNT + 1] = {};
+    double m_gap = 0;
+};
+
+// lanes × 32 banks cells, with a header band on top (bank numbers) and left (lane numbers).
+class HeatmapGeometry {
+public:
+    struct Cell { int lane = 0; int bank = 0; bool operator==(const Cell&) const = default; };
+    HeatmapGeometry(QRectF area, int lanes, int banks, double headerWidth, double headerHeight);
+
+    QRectF cellRect(int lane, int bank) const;
+    std::optional<Cell> cellAt(QPointF point) const;
+    double cellWidth() const { return m_cellW; }
+    double cellHeight() const { return m_cellH; }
+    QRectF grid() const { return m_grid; }
+
+private:
+    QRectF m_grid;
+    int m_lanes, m_banks;
+    double m_cellW, m_cellH;
+};
+
+// An occupancy curve reduced to its steps: one point wherever the wave count changes, plus the ends.
+struct StepPoint { int x = 0; int waves = 0; bool operator==(const StepPoint&) const = default; };
+std::vector<StepPoint> compressSteps(const std::vector<StepPoint>& points);
+// The polyline of a step function (a vertical edge at each change), for a line series.
+std::vector<QPointF> stepPolyline(const std::vector<StepPoint>& steps);
+// The x range [first, last] of the step containing x (same waves as at x), on the uncompressed curve.
+struct StepRegion { int first = 0; int last = 0; int waves = 0; bool operator==(const StepRegion&) const = default; };
+std::optional<StepRegion> regionAround(const std::vector<StepPoint>& points, int x);
+
+} // namespace gcnlens::ui

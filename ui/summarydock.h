@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+// The summary panel: totals (timing-model.md section 5), penalties by rule (clickable: steps through
+// the occurrences), the GPU selector and every section-9 model option, all live.
+#pragma once
+
+#include "ui/analysisbridge.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QSpinBox;
+class QTreeView;
+
+namespace gcnlens::ui {
+
+class PenaltyRuleModel;
+
+class SummaryDock : public QWidget {
+    Q_OBJECT
+public:
+    explicit SummaryDock(QWidget* parent = nullptr);
+
+    void setSnapshot(const SnapshotPtr& snapshot);
+    void setGpu(const QString& name);      // updates the selector without emitting
+    QString gpu() const;
+    void setOptions(const TimingOptions& options);
+    TimingOptions options() const { return m_options; }
+    PenaltyRuleModel* ruleModel() const { return m_rules; }
+    QComboBox* gpuSelector() const { return m_gpu; }
+    QString totalsText() const;            // the figures as shown (tests, clipboard)
+
+    // Steps to the next occurrence of a rule (wrapping); returns its line or 0.
+    int stepRule(int row);
+
+Q_SIGNALS:
+    void gpuChanged(const QString& name);
+    void optionsChanged(const gcnlens::TimingOptions& options);
+    void jumpToLine(int line);
+
+private:
+    void optionEdited(const std::string& name, const std::string& value);
+
+    PenaltyRuleModel* m_rules;
+    QTreeView* m_ruleView;
+    QComboBox* m_gpu;
+    QLabel* m_gpuError;
+    QLabel* m_instructions;
+    QLabel* m_bytes;
+    QLabel* m_base;
+    QLabel* m_penalty;
+    QLabel* m_singleWave;
+    QLabel* m_hidden;
+    QLabel* m_unknown;
+    QCheckBox* m_backwardTarget;
+    QSpinBox* m_takenCycles;
+    QComboBox* m_longRule;
+    QComboBox* m_pairRule;
+    QComboBox* m_valuSalu;
+    QSpinBox* m_maxWaves;
+    QCheckBox* m_trap;
+    QSpinBox* m_polaris;
+    QComboBox* m_ldsGroup;
+    TimingOptions m_options;
+    std::map<QString, int> m_ruleStep; // rule → index of the occurrence shown last
+    bool m_updating = false;
+};
+
+} // namespace gcnlens::ui

@@ -29,7 +29,10 @@
 #include <llvm/TargetParser/Triple.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <unordered_map>
 
@@ -257,7 +260,7 @@ public:
             MCStreamer::emitInstruction(inst, sti);
             return;
         }
-        Emission e = located(Emission::Instr);
+        Emission e = located(Emission::Instr, inst.getLoc());
         e.opcode = inst.getOpcode();
         llvm::SmallVector<char, 16> bytes;
         llvm::SmallVector<llvm::MCFixup, 2> fixups;
@@ -277,7 +280,7 @@ public:
         MCStreamer::emitLabel(symbol, loc);
         if (!inText_)
             return;
-        Emission e = located(Emission::Label);
+        Emission e = located(Emission::Label, loc);
         e.label = symbol->getName().str();
         emissions.push_back(std::move(e));
     }
@@ -334,12 +337,14 @@ public:
     std::uint64_t offset() const { return offset_; }
 
 private:
-    Emission located(Emission::Kind kind)
+    // at: the statement's own location when the caller knows it (an MCInst carries its mnemonic's
+    // location); otherwise where the parser stands, which is the end of the current statement.
+    Emission located(Emission::Kind kind, llvm::SMLoc at = llvm::SMLoc())
     {
         Emission e;
         e.kind = kind;
         e.sectionOffset = offset_;
-        const llvm::SMLoc loc = parser ? parser->getTok().getLoc() : llvm::SMLoc();
+        const llvm::SMLoc loc = at.isValid() ? at : parser ? parser->getTok().getLoc() : llvm::SMLoc();
         e.loc = loc.getPointer();
         if (sources && loc.isValid()) {
             e.bufferId = sources->FindBufferContainingLoc(loc);
@@ -513,9 +518,11 @@ void handleDiagnostic(const llvm::SMDiagnostic& d, void* contextPtr)
 struct FrontEnd::State {
     std::string processorKey;
     std::unique_ptr<TargetKit> kit;
-    Program previous;
+    // The last result and the text it came from: the incremental path splices into it.
+    std::string source;
+    std::string optionsKey;
+    Program program;
     bool havePrevious = false;
-    std::string previousOptionsKey;
 };
 
 namespace {
@@ -545,6 +552,56 @@ void addRegisterUse(RegisterUsage& usage, const RegRange& range)
     case RegKind::XnackMask: usage.xnackMask = true; break;
     case RegKind::TTMP: case RegKind::Other: break;
     }
+}
+
+// Branch targets, and their simm16 now that label offsets are known.
+void resolveBranches(Program& program, const std::unordered_map<std::string, std::size_t>& labelIndex)
+{
+    for (std::size_t i = 0; i < program.instructions.size(); ++i) {
+        Instruction& inst = program.instructions[i];
+        if (inst.branch != BranchKind::Unconditional && inst.branch != BranchKind::Conditional)
+            continue;
+        if (!inst.targetLabel.empty()) {
+            const auto it = labelIndex.find(inst.targetLabel);
+            if (it == labelIndex.end())
+                continue;
+            const Label& label = program.labels[it->second];
+            const std::uint64_t kernelBase = inst.sectionOffset - inst.offset;
+            inst.targetOffset = label.sectionOffset - kernelBase;
+            inst.targetIndex = label.instruction;
+            const std::int64_t delta = (std::int64_t(label.sectionOffset) - std::int64_t(inst.sectionOffset + 4)) / 4;
+            if (inst.encoding.size() >= 2) {
+                inst.encoding[0] = std::uint8_t(delta & 0xff);
+                inst.encoding[1] = std::uint8_t((delta >> 8) & 0xff);
+            }
+        } else if (inst.targetOffset) {
+            const std::uint64_t target = *inst.targetOffset;
+            for (std::size_t j = 0; j < program.instructions.size(); ++j)
+                if (program.instructions[j].kernel == inst.kernel && program.instructions[j].offset == target) {
+                    inst.targetIndex = int(j);
+                    break;
+                }
+        }
+        if (inst.targetOffset)
+            inst.backward = *inst.targetOffset <= inst.offset;
+    }
+
+}
+
+// Register usage, per kernel and for the file.
+void computeRegisterUsage(Program& program)
+{
+    program.registers = RegisterUsage {};
+    program.kernelRegisters.assign(program.kernels.size(), RegisterUsage {});
+    for (const auto& inst : program.instructions) {
+        for (const auto* list : {&inst.defs, &inst.uses})
+            for (const auto& range : *list) {
+                addRegisterUse(program.registers, range);
+                if (inst.kernel >= 0)
+                    addRegisterUse(program.kernelRegisters[std::size_t(inst.kernel)], range);
+            }
+    }
+
 }
 
 // Turns the streamer's emissions into the Program: lines, kernels, labels, branch targets.
@@ -688,46 +745,8 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
         if (label.instruction >= int(program.instructions.size()))
             label.instruction = -1;
 
-    // Branch targets, and their simm16 now that label offsets are known.
-    for (std::size_t i = 0; i < program.instructions.size(); ++i) {
-        Instruction& inst = program.instructions[i];
-        if (inst.branch != BranchKind::Unconditional && inst.branch != BranchKind::Conditional)
-            continue;
-        if (!inst.targetLabel.empty()) {
-            const auto it = labelIndex.find(inst.targetLabel);
-            if (it == labelIndex.end())
-                continue;
-            const Label& label = program.labels[it->second];
-            const std::uint64_t kernelBase = inst.sectionOffset - inst.offset;
-            inst.targetOffset = label.sectionOffset - kernelBase;
-            inst.targetIndex = label.instruction;
-            const std::int64_t delta = (std::int64_t(label.sectionOffset) - std::int64_t(inst.sectionOffset + 4)) / 4;
-            if (inst.encoding.size() >= 2) {
-                inst.encoding[0] = std::uint8_t(delta & 0xff);
-                inst.encoding[1] = std::uint8_t((delta >> 8) & 0xff);
-            }
-        } else if (inst.targetOffset) {
-            const std::uint64_t target = *inst.targetOffset;
-            for (std::size_t j = 0; j < program.instructions.size(); ++j)
-                if (program.instructions[j].kernel == inst.kernel && program.instructions[j].offset == target) {
-                    inst.targetIndex = int(j);
-                    break;
-                }
-        }
-        if (inst.targetOffset)
-            inst.backward = *inst.targetOffset <= inst.offset;
-    }
-
-    // Register usage, per kernel and for the file.
-    program.kernelRegisters.assign(program.kernels.size(), RegisterUsage {});
-    for (const auto& inst : program.instructions) {
-        for (const auto* list : {&inst.defs, &inst.uses})
-            for (const auto& range : *list) {
-                addRegisterUse(program.registers, range);
-                if (inst.kernel >= 0)
-                    addRegisterUse(program.kernelRegisters[std::size_t(inst.kernel)], range);
-            }
-    }
+    resolveBranches(program, labelIndex);
+    computeRegisterUsage(program);
 
     // Resource directives found by the source map, attached to the kernel they name or precede.
     for (const auto& directive : map.resourceDirectives()) {
@@ -809,6 +828,285 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
 
 } // namespace
 
+namespace {
+
+std::vector<std::string_view> splitLines(std::string_view text)
+{
+    std::vector<std::string_view> lines;
+    std::size_t start = 0;
+    while (true) {
+        const auto end = text.find('\n', start);
+        if (end == std::string_view::npos) {
+            lines.push_back(text.substr(start));
+            return lines;
+        }
+        lines.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+}
+
+bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$'; }
+
+std::vector<std::string_view> words(std::string_view text)
+{
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        if (!isWordChar(text[i])) {
+            ++i;
+            continue;
+        }
+        const std::size_t begin = i;
+        while (i < text.size() && isWordChar(text[i]))
+            ++i;
+        out.push_back(text.substr(begin, i - begin));
+    }
+    return out;
+}
+
+// Which lines an edit may touch without re-running the whole assembler: plain instruction,
+// blank or comment lines outside macro, .rept/.irp and .if regions, with no label, no directive,
+// no assignment and no macro invocation. Anything else changes context for later lines.
+struct LineScan {
+    std::vector<bool> plain;
+    std::vector<bool> layoutBarrier; // alignment, .org, .include or a macro call: output depends on offsets
+    std::vector<std::string> macroNames;
+    std::vector<std::string> assignedSymbols;
+};
+
+std::string_view codeOf(std::string_view line)
+{
+    std::size_t end = line.size();
+    for (std::size_t i = 0; i < line.size(); ++i)
+        if (line[i] == ';' || line[i] == '#' || (line[i] == '/' && i + 1 < line.size() && line[i + 1] == '/')) {
+            end = i;
+            break;
+        }
+    std::string_view code = line.substr(0, end);
+    while (!code.empty() && std::isspace(static_cast<unsigned char>(code.front())))
+        code.remove_prefix(1);
+    while (!code.empty() && std::isspace(static_cast<unsigned char>(code.back())))
+        code.remove_suffix(1);
+    return code;
+}
+
+LineScan scanLines(const std::vector<std::string_view>& lines)
+{
+    LineScan scan;
+    scan.plain.resize(lines.size(), false);
+    scan.layoutBarrier.resize(lines.size(), false);
+    int macroDepth = 0, repeatDepth = 0, conditionalDepth = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string_view code = codeOf(lines[i]);
+        const auto w = words(code);
+        const std::string_view first = w.empty() ? std::string_view {} : w.front();
+        bool plain = macroDepth == 0 && repeatDepth == 0 && conditionalDepth == 0;
+        if (first == ".macro") {
+            if (w.size() > 1)
+                scan.macroNames.emplace_back(w[1]);
+            ++macroDepth;
+        } else if (first == ".endm" || first == ".endmacro") {
+            macroDepth = std::max(0, macroDepth - 1);
+        } else if (first == ".rept" || first == ".irp" || first == ".irpc") {
+            ++repeatDepth;
+        } else if (first == ".endr") {
+            repeatDepth = std::max(0, repeatDepth - 1);
+        } else if (first.starts_with(".if")) {
+            ++conditionalDepth;
+        } else if (first == ".endif") {
+            conditionalDepth = std::max(0, conditionalDepth - 1);
+        }
+        static constexpr std::string_view barriers[] = {".align", ".p2align", ".balign", ".p2alignw", ".p2alignl",
+                                                        ".balignw", ".balignl", ".org", ".include", ".incbin"};
+        if (std::find(std::begin(barriers), std::end(barriers), first) != std::end(barriers))
+            scan.layoutBarrier[i] = true;
+        if ((first == ".set" || first == ".equ" || first == ".equiv" || first == ".eqv") && w.size() > 1)
+            scan.assignedSymbols.emplace_back(w[1]);
+        const auto eq = code.find('=');
+        if (eq != std::string_view::npos && !first.empty() && codeOf(code.substr(first.size())).starts_with("="))
+            scan.assignedSymbols.emplace_back(first);
+        if (!code.empty()) {
+            if (code.front() == '.' || code.find(':') != std::string_view::npos || eq != std::string_view::npos)
+                plain = false; // directive, label (or a "name:" in CLRX), assignment
+        }
+        scan.plain[i] = plain;
+    }
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (!scan.plain[i])
+            continue;
+        const auto w = words(codeOf(lines[i]));
+        if (!w.empty() && std::find(scan.macroNames.begin(), scan.macroNames.end(), w.front()) != scan.macroNames.end()) {
+            scan.plain[i] = false;
+            scan.layoutBarrier[i] = true;
+        }
+    }
+    return scan;
+}
+
+bool mentionsAny(std::string_view line, const std::vector<std::string>& names)
+{
+    for (const auto word : words(codeOf(line)))
+        if (std::find(names.begin(), names.end(), word) != names.end())
+            return true;
+    return false;
+}
+
+// Splices the re-assembled lines [first, first + newCount) into the previous program, which had
+// [first, first + oldCount) there. Returns false when the edit needs a full run after all.
+bool splice(Program& program, const Program& mini, int first, int oldCount, int newCount,
+            const std::vector<std::string_view>& newLines, bool layoutBarrierAfter)
+{
+    auto& insts = program.instructions;
+    const int lastOld = first + oldCount - 1; // 1-based lines
+    std::size_t begin = insts.size(), end = insts.size();
+    for (std::size_t i = 0; i < insts.size(); ++i) {
+        if (insts[i].line >= first && insts[i].line <= lastOld) {
+            if (begin == insts.size())
+                begin = i;
+            else if (end != insts.size() && end != i)
+                return false; // not contiguous
+            end = i + 1;
+        } else if (begin != insts.size() && end == insts.size()) {
+            end = i;
+        }
+    }
+    if (begin == insts.size()) {
+        // Nothing was emitted from the old lines: insert before the first instruction after them.
+        begin = 0;
+        while (begin < insts.size() && insts[begin].line <= lastOld)
+            ++begin;
+        end = begin;
+    } else if (end == insts.size() && begin != insts.size()) {
+        // the run reached the end of the program
+    }
+    for (std::size_t i = begin; i < end; ++i)
+        if (insts[i].line < first || insts[i].line > lastOld)
+            return false;
+
+    const std::uint64_t at = begin < insts.size() ? insts[begin].sectionOffset
+        : insts.empty()                          ? 0
+                                                 : insts.back().sectionOffset + std::uint64_t(insts.back().size);
+    std::uint64_t oldBytes = 0;
+    for (std::size_t i = begin; i < end; ++i)
+        oldBytes += std::uint64_t(insts[i].size);
+
+    std::vector<Instruction> added = mini.instructions;
+    // A half-typed line keeps the size it had while it still assembled (program.h).
+    // (A placeholder that already inherited a size passes it on while the user keeps typing.)
+    if (oldCount == 1 && newCount == 1 && added.size() == 1 && added[0].placeholder && end - begin == 1) {
+        added[0].size = insts[begin].size;
+        added[0].operands = "assumed " + std::to_string(added[0].size) + " bytes (its size before this edit)";
+    }
+    std::uint64_t newBytes = 0;
+    for (const auto& inst : added)
+        newBytes += std::uint64_t(inst.size);
+    const std::int64_t deltaBytes = std::int64_t(newBytes) - std::int64_t(oldBytes);
+    const int deltaLines = newCount - oldCount;
+    const int deltaCount = int(added.size()) - int(end - begin);
+
+    // Alignment padding after the edit would change size with the offsets: leave that to a full run.
+    if (deltaBytes != 0 && layoutBarrierAfter)
+        return false;
+
+    const int kernel = begin < insts.size() ? insts[begin].kernel
+        : begin > 0                         ? insts[begin - 1].kernel
+                                            : (program.kernels.empty() ? -1 : 0);
+    if (kernel < 0 && !added.empty())
+        return false;
+    const std::uint64_t kernelStart = kernel >= 0 ? program.kernels[std::size_t(kernel)].sectionOffset : 0;
+    for (auto& inst : added) {
+        const int lineIndex = first + inst.line - 1; // mini lines are 1-based
+        inst.line = lineIndex;
+        const std::string_view text = newLines[std::size_t(lineIndex - 1)];
+        std::size_t b = 0;
+        while (b < text.size() && std::isspace(static_cast<unsigned char>(text[b])))
+            ++b;
+        inst.columnBegin = int(b);
+        inst.columnEnd = int(b + codeOf(text.substr(b)).size());
+        inst.sectionOffset += at;
+        inst.offset = inst.sectionOffset - kernelStart;
+        inst.kernel = kernel;
+    }
+    for (std::size_t i = end; i < insts.size(); ++i) {
+        Instruction& inst = insts[i];
+        inst.sectionOffset = std::uint64_t(std::int64_t(inst.sectionOffset) + deltaBytes);
+        if (inst.kernel == kernel)
+            inst.offset = std::uint64_t(std::int64_t(inst.offset) + deltaBytes);
+        inst.line += deltaLines;
+    }
+    insts.erase(insts.begin() + std::ptrdiff_t(begin), insts.begin() + std::ptrdiff_t(end));
+    insts.insert(insts.begin() + std::ptrdiff_t(begin), added.begin(), added.end());
+
+    std::unordered_map<std::string, std::size_t> labelIndex;
+    for (std::size_t l = 0; l < program.labels.size(); ++l) {
+        Label& label = program.labels[l];
+        if (label.line > lastOld) {
+            label.sectionOffset = std::uint64_t(std::int64_t(label.sectionOffset) + deltaBytes);
+            if (label.instruction >= 0 || label.line > lastOld)
+                label.instruction = label.instruction >= 0 ? label.instruction + deltaCount : label.instruction;
+            label.line += deltaLines;
+        }
+        labelIndex[label.name] = l;
+    }
+    for (std::size_t k = 0; k < program.kernels.size(); ++k) {
+        Kernel& k2 = program.kernels[k];
+        if (int(k) == kernel) {
+            k2.endInstruction += deltaCount;
+        } else if (k2.line > lastOld) {
+            k2.sectionOffset = std::uint64_t(std::int64_t(k2.sectionOffset) + deltaBytes);
+            k2.firstInstruction += deltaCount;
+            k2.endInstruction += deltaCount;
+            k2.line += deltaLines;
+        }
+    }
+    for (auto& label : program.labels) {
+        // The first instruction at or after the label (instructions are in offset order).
+        const auto next = std::lower_bound(insts.begin(), insts.end(), label.sectionOffset,
+                                           [](const Instruction& i, std::uint64_t at) { return i.sectionOffset < at; });
+        label.instruction = next == insts.end() ? -1 : int(next - insts.begin());
+        // Kernel-relative offset: against the last kernel that starts at or before the label.
+        for (auto it = program.kernels.rbegin(); it != program.kernels.rend(); ++it)
+            if (it->sectionOffset <= label.sectionOffset) {
+                label.offset = label.sectionOffset - it->sectionOffset;
+                break;
+            }
+    }
+    std::vector<Diagnostic> diagnostics;
+    bool inserted = false;
+    const auto addMini = [&] {
+        for (Diagnostic d : mini.diagnostics) {
+            d.line = first + d.line - 1;
+            diagnostics.push_back(std::move(d));
+        }
+        inserted = true;
+    };
+    for (auto& d : program.diagnostics) {
+        if (d.line >= first && d.line <= lastOld)
+            continue;
+        if (d.line > lastOld) {
+            if (!inserted)
+                addMini();
+            d.line += deltaLines;
+        }
+        diagnostics.push_back(std::move(d));
+    }
+    if (!inserted)
+        addMini();
+    program.diagnostics = std::move(diagnostics);
+    for (auto& directive : program.directives)
+        if (directive.line > lastOld)
+            directive.line += deltaLines;
+
+    program.lineToInstructions.clear();
+    for (std::size_t i = 0; i < insts.size(); ++i)
+        program.lineToInstructions[insts[i].line].push_back(int(i));
+    resolveBranches(program, labelIndex);
+    computeRegisterUsage(program);
+    return true;
+}
+
+} // namespace
+
 FrontEnd::FrontEnd() : state_(new State) {}
 FrontEnd::~FrontEnd() { delete state_; }
 
@@ -825,6 +1123,7 @@ Program FrontEnd::analyze(std::string_view source, const AssembleOptions& option
     if (!state_->kit || state_->processorKey != key) {
         state_->kit = makeTargetKit(*gpu);
         state_->processorKey = key;
+        state_->havePrevious = false;
     }
     if (!state_->kit->error.empty()) {
         Program program;
@@ -832,8 +1131,66 @@ Program FrontEnd::analyze(std::string_view source, const AssembleOptions& option
         program.diagnostics.push_back({Severity::Error, 0, 0, state_->kit->error, {}});
         return program;
     }
+    const std::string currentKey = optionsKey(options);
+
+    // The incremental path: one contiguous run of changed plain lines.
+    if (state_->havePrevious && state_->optionsKey == currentKey) {
+        const auto oldLines = splitLines(state_->source);
+        const auto newLines = splitLines(source);
+        std::size_t prefix = 0;
+        while (prefix < oldLines.size() && prefix < newLines.size() && oldLines[prefix] == newLines[prefix])
+            ++prefix;
+        std::size_t suffix = 0;
+        while (suffix < oldLines.size() - prefix && suffix < newLines.size() - prefix
+               && oldLines[oldLines.size() - 1 - suffix] == newLines[newLines.size() - 1 - suffix])
+            ++suffix;
+        const int oldCount = int(oldLines.size() - prefix - suffix);
+        const int newCount = int(newLines.size() - prefix - suffix);
+        if (oldCount == 0 && newCount == 0)
+            return state_->program;
+        constexpr int kMaxSplicedLines = 64;
+        if (oldCount <= kMaxSplicedLines && newCount <= kMaxSplicedLines) {
+            const LineScan oldScan = scanLines(oldLines);
+            bool ok = true;
+            for (int i = 0; i < oldCount && ok; ++i)
+                ok = oldScan.plain[prefix + std::size_t(i)]
+                    && !mentionsAny(oldLines[prefix + std::size_t(i)], oldScan.assignedSymbols);
+            // A pure insertion must land outside macro/.rept/.if regions: a plain neighbour proves it.
+            if (ok && oldCount == 0) {
+                const bool beforePlain = prefix == 0 || oldScan.plain[prefix - 1];
+                const bool afterPlain = prefix >= oldLines.size() || oldScan.plain[prefix];
+                ok = beforePlain || afterPlain;
+            }
+            std::string region;
+            for (int i = 0; i < newCount && ok; ++i) {
+                const std::string_view line = newLines[prefix + std::size_t(i)];
+                const LineScan one = scanLines({line});
+                ok = one.plain[0] && !mentionsAny(line, oldScan.assignedSymbols)
+                    && !mentionsAny(line, oldScan.macroNames);
+                region.append(line);
+                region.push_back('\n');
+            }
+            if (ok) {
+                AssembleOptions miniOptions = options;
+                Program mini = assembleWith(*state_->kit, *gpu, region, miniOptions);
+                Program spliced = state_->program;
+                const bool barrierAfter = std::any_of(oldScan.layoutBarrier.begin() + std::ptrdiff_t(prefix),
+                                                      oldScan.layoutBarrier.end(), [](bool b) { return b; });
+                if (mini.labels.empty()
+                    && splice(spliced, mini, int(prefix) + 1, oldCount, newCount, newLines, barrierAfter)) {
+                    state_->source.assign(source);
+                    state_->program = spliced;
+                    return spliced;
+                }
+            }
+        }
+    }
+
     Program program = assembleWith(*state_->kit, *gpu, source, options);
-    state_->previousOptionsKey = optionsKey(options);
+    state_->source.assign(source);
+    state_->optionsKey = currentKey;
+    state_->program = program;
+    state_->havePrevious = true;
     return program;
 }
 

@@ -70,7 +70,10 @@ int gpusCommand(const QStringList& args)
 
 const Command kCommands[] = {
     {"listing", listingCommand},
+    {"analyze", analyzeCommand},
     {"gpus", gpusCommand},
+    {"occupancy", occupancyCommand},
+    {"lds", ldsCommand},
 };
 
 QString hex(std::uint64_t value, int width = 0)
@@ -420,6 +423,7 @@ int listingCommand(const QStringList& args)
                    .arg(QString::fromStdString(inst.mnemonic))
                    .arg(QString::fromStdString(inst.operands));
     }
+    out.flush(); // keep the listing ahead of the diagnostics on a shared terminal
     for (const auto& diagnostic : program.diagnostics)
         std::cerr << common.file.toStdString() << ":" << diagnostic.line << ":" << diagnostic.column + 1 << ": "
                   << severityName(diagnostic.severity) << ": " << diagnostic.message << "\n";

@@ -49,6 +49,9 @@ void printError(const QString& message);
 // and the base `analyze --json` extends.
 QJsonObject programToJson(const Program& program);
 QJsonObject diagnosticToJson(const Diagnostic& diagnostic);
+// programToJson extended with the timing model: per-instruction cycles, penalties and freeing rule,
+// blocks, per-kernel and file totals, options and the rule legend (issue #3 section 3). analyze.cpp.
+QJsonObject timingToJson(const Program& program, const TimingResult& timing);
 
 // Subcommands: args are everything after the subcommand name.
 int listingCommand(const QStringList& args);

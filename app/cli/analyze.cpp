@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: MIT
+// `gcnlens-cli analyze` (issue #3 section 3): the timing model over an assembled file, as a
+// listing with per-line cycles and penalties or as the JSON contract timingToJson() defines.
+#include "commands.h"
+
+#include <QJsonArray>
+#include <QTextStream>
+
+#include <iostream>
+
+namespace gcnlens::cli {
+
+namespace {
+
+QJsonObject totalsToJson(const Totals& totals)
+{
+    QJsonObject o;
+    o[QStringLiteral("instructions")] = totals.instructions;
+    o[QStringLiteral("bytes")] = qint64(totals.bytes);
+    o[QStringLiteral("base_cycles")] = qint64(totals.baseCycles);
+    o[QStringLiteral("penalty_cycles")] = qint64(totals.penaltyCycles);
+    o[QStringLiteral("single_wave_cycles")] = qint64(totals.singleWaveCycles);
+    o[QStringLiteral("hidden_cycles")] = qint64(totals.hiddenCycles);
+    QJsonObject byRule, countByRule;
+    for (const auto& [rule, cycles] : totals.byRule)
+        byRule[QString::fromStdString(rule)] = qint64(cycles);
+    for (const auto& [rule, count] : totals.countByRule)
+        countByRule[QString::fromStdString(rule)] = count;
+    o[QStringLiteral("by_rule")] = byRule;
+    o[QStringLiteral("count_by_rule")] = countByRule;
+    o[QStringLiteral("unknown_timings")] = totals.unknownTimings;
+    return o;
+}
+
+// "16", "16-24", "4?" (unknown or no data, counted as 4), "18~" (a value the source doubts).
+QString cyclesText(const InstructionTiming& t)
+{
+    QString text = QString::number(t.cycles);
+    if (t.base.high != t.base.low && t.direction == Direction::NotABranch)
+        text += QLatin1Char('-') + QString::number(t.base.high);
+    if (t.base.unknown || t.base.noData)
+        text += QLatin1Char('?');
+    else if (t.base.uncertain)
+        text += QLatin1Char('~');
+    return text;
+}
+
+bool parseLines(const QStringList& rest, BranchOverrides& overrides)
+{
+    for (qsizetype i = 0; i < rest.size(); ++i) {
+        const QString& flag = rest[i];
+        const bool taken = flag == QLatin1String("--taken");
+        if (!taken && flag != QLatin1String("--not-taken")) {
+            printError(QStringLiteral("analyze: unknown option '%1'").arg(flag));
+            return false;
+        }
+        bool ok = false;
+        const int line = i + 1 < rest.size() ? rest[i + 1].toInt(&ok) : 0;
+        if (!ok || line <= 0) {
+            printError(QStringLiteral("%1 needs a source line number").arg(flag));
+            return false;
+        }
+        ++i;
+        overrides.byLine[line] = taken ? Direction::Taken : Direction::NotTaken;
+    }
+    return true;
+}
+
+} // namespace
+
+QJsonObject timingToJson(const Program& program, const TimingResult& timing)
+{
+    // The program's own JSON, each instruction extended with its timing (fields are only added).
+    QJsonObject root = programToJson(program);
+    QJsonArray instructions = root[QStringLiteral("instructions")].toArray();
+    for (qsizetype i = 0; i < instructions.size() && std::size_t(i) < timing.instructions.size(); ++i) {
+        const InstructionTiming& t = timing.instructions[std::size_t(i)];
+        QJsonObject o = instructions[i].toObject();
+        o[QStringLiteral("slot")] = t.slot;
+        o[QStringLiteral("block")] = qint64(t.block);
+        o[QStringLiteral("cycles")] = t.cycles;
+        o[QStringLiteral("cycles_high")] = t.direction == Direction::NotABranch ? t.base.high : t.cycles;
+        o[QStringLiteral("cycles_source")] = QString::fromStdString(t.base.source);
+        o[QStringLiteral("timing_table")] = QString::fromStdString(t.base.table);
+        o[QStringLiteral("timing_row")] = QString::fromStdString(t.base.matched);
+        if (!t.base.throughput.empty())
+            o[QStringLiteral("throughput")] = QString::fromStdString(t.base.throughput);
+        o[QStringLiteral("unknown_timing")] = t.base.unknown;
+        o[QStringLiteral("no_timing_data")] = t.base.noData;
+        o[QStringLiteral("uncertain_timing")] = t.base.uncertain;
+        o[QStringLiteral("vector_issue")] = t.vectorIssue;
+        if (t.direction != Direction::NotABranch) {
+            o[QStringLiteral("taken")] = t.direction == Direction::Taken;
+            o[QStringLiteral("direction_overridden")] = t.directionOverridden;
+        }
+        QJsonArray penalties;
+        for (const Penalty& p : t.penalties) {
+            QJsonObject penalty;
+            penalty[QStringLiteral("rule")] = QString::fromStdString(p.rule);
+            penalty[QStringLiteral("cycles")] = p.cycles;
+            penalty[QStringLiteral("detail")] = QString::fromStdString(p.detail);
+            penalties.append(penalty);
+        }
+        o[QStringLiteral("penalties")] = penalties;
+        o[QStringLiteral("penalty_cycles")] = t.penaltyCycles();
+        o[QStringLiteral("freed_by")] = t.freedBy.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QString::fromStdString(t.freedBy));
+        if (!t.freedDetail.empty())
+            o[QStringLiteral("freed_detail")] = QString::fromStdString(t.freedDetail);
+        instructions[i] = o;
+    }
+    root[QStringLiteral("instructions")] = instructions;
+
+    QJsonArray blocks;
+    for (const BasicBlock& block : timing.blocks) {
+        QJsonObject o;
+        o[QStringLiteral("first_instruction")] = block.firstInstruction;
+        o[QStringLiteral("end_instruction")] = block.endInstruction;
+        o[QStringLiteral("kernel")] = block.kernel;
+        if (std::size_t(block.firstInstruction) < program.instructions.size()) {
+            const Instruction& first = program.instructions[std::size_t(block.firstInstruction)];
+            o[QStringLiteral("offset")] = qint64(first.offset);
+            o[QStringLiteral("line")] = first.line;
+        }
+        o[QStringLiteral("totals")] = totalsToJson(block.totals);
+        blocks.append(o);
+    }
+    root[QStringLiteral("blocks")] = blocks;
+
+    QJsonArray kernels = root[QStringLiteral("kernels")].toArray();
+    for (qsizetype k = 0; k < kernels.size() && std::size_t(k) < timing.kernelTotals.size(); ++k) {
+        QJsonObject o = kernels[k].toObject();
+        o[QStringLiteral("totals")] = totalsToJson(timing.kernelTotals[std::size_t(k)]);
+        kernels[k] = o;
+    }
+    root[QStringLiteral("kernels")] = kernels;
+    root[QStringLiteral("totals")] = totalsToJson(timing.totals);
+
+    QJsonObject options;
+    for (const auto& [name, value] : timing.options.values())
+        options[QString::fromStdString(name)] = QString::fromStdString(value);
+    root[QStringLiteral("options")] = options;
+
+    QJsonArray rules;
+    for (const RuleInfo& info : ruleLegend()) {
+        QJsonObject o;
+        o[QStringLiteral("id")] = QString::fromStdString(info.id);
+        o[QStringLiteral("meaning")] = QString::fromStdString(info.meaning);
+        o[QStringLiteral("source")] = QString::fromStdString(info.source);
+        rules.append(o);
+    }
+    root[QStringLiteral("rules")] = rules;
+    return root;
+}
+
+int analyzeCommand(const QStringList& args)
+{
+    CommonArgs common;
+    if (!parseCommon(args, common))
+        return ExitUsage;
+    TimingOptions options;
+    BranchOverrides overrides;
+    if (!parseLines(common.rest, overrides) || !applyOptions(common.options, options))
+        return ExitUsage;
+    Program program;
+    if (!loadProgram(common, program))
+        return ExitUsage;
+    const TimingResult timing = analyzeTiming(program, options, overrides);
+    const int status = program.hasErrors() ? ExitInputErrors : ExitOk;
+
+    // An override on a line without a conditional jump does nothing: say so rather than ignore it.
+    for (const auto& [line, direction] : overrides.byLine) {
+        bool found = false;
+        if (const auto it = program.lineToInstructions.find(line); it != program.lineToInstructions.end())
+            for (const int index : it->second)
+                found = found || program.instructions[std::size_t(index)].branch == BranchKind::Conditional;
+        if (!found)
+            printError(QStringLiteral("warning: line %1 has no conditional jump; --%2 %1 ignored")
+                           .arg(line)
+                           .arg(direction == Direction::Taken ? QStringLiteral("taken") : QStringLiteral("not-taken")));
+    }
+
+    if (common.json) {
+        printJson(timingToJson(program, timing));
+        return status;
+    }
+
+    QTextStream out(stdout);
+    out << "; " << QString::fromStdString(program.gpu.targetId) << " ("
+        << QString::fromLatin1(generationName(program.gpu.generation)) << "), DPFACTOR " << program.gpu.dpfactor << "\n";
+    out << ";  line  offset slot size cycles  penalties                   instruction\n";
+    std::size_t nextLabel = 0;
+    for (std::size_t i = 0; i < program.instructions.size(); ++i) {
+        const Instruction& in = program.instructions[i];
+        const InstructionTiming& t = timing.instructions[i];
+        while (nextLabel < program.labels.size() && program.labels[nextLabel].sectionOffset <= in.sectionOffset)
+            out << QString::fromStdString(program.labels[nextLabel++].name) << ":\n";
+        QStringList penalties;
+        for (const Penalty& p : t.penalties)
+            penalties << QStringLiteral("%1+%2").arg(QString::fromStdString(p.rule)).arg(p.cycles);
+        if (!t.freedBy.empty())
+            penalties << QStringLiteral("(%1)").arg(QString::fromStdString(t.freedBy));
+        QString text = QString::fromStdString(in.mnemonic);
+        if (!in.operands.empty())
+            text += QLatin1Char(' ') + QString::fromStdString(in.operands);
+        if (t.direction != Direction::NotABranch)
+            text += t.direction == Direction::Taken ? QStringLiteral("   ; taken") : QStringLiteral("   ; not taken");
+        if (t.directionOverridden)
+            text += QStringLiteral(" (override)");
+        out << QStringLiteral("%1  %2 %3 %4 %5  %6 %7\n")
+                   .arg(in.line, 6)
+                   .arg(in.offset, 6, 16, QLatin1Char('0'))
+                   .arg(t.slot, 4)
+                   .arg(in.size, 4)
+                   .arg(in.isData || in.placeholder ? QStringLiteral("-") : cyclesText(t), 6)
+                   .arg(penalties.join(QLatin1Char(' ')), -27)
+                   .arg(text);
+    }
+
+    const auto printTotals = [&out](const Totals& totals, const QString& indent) {
+        out << indent << totals.instructions << " instructions, " << totals.bytes << " bytes; base "
+            << totals.baseCycles << " + penalties " << totals.penaltyCycles << " = single-wave "
+            << totals.singleWaveCycles << " cycles; latency-hidden (2+ waves/SIMD) " << totals.hiddenCycles
+            << " cycles\n";
+    };
+    out << "\ntotals: ";
+    printTotals(timing.totals, QString());
+    if (timing.kernelTotals.size() > 1)
+        for (std::size_t k = 0; k < timing.kernelTotals.size(); ++k) {
+            out << "  kernel " << QString::fromStdString(program.kernels[k].name) << ": ";
+            printTotals(timing.kernelTotals[k], QString());
+        }
+    if (!timing.totals.byRule.empty()) {
+        out << "penalties by rule:\n";
+        for (const auto& [rule, cycles] : timing.totals.byRule)
+            out << QStringLiteral("  %1 %2 cycles (%3x)\n")
+                       .arg(QString::fromStdString(rule), -16)
+                       .arg(cycles, 6)
+                       .arg(timing.totals.countByRule.at(rule));
+        out << "penalty details:\n";
+        for (std::size_t i = 0; i < program.instructions.size(); ++i)
+            for (const Penalty& p : timing.instructions[i].penalties)
+                out << "  line " << program.instructions[i].line << ": " << QString::fromStdString(p.rule) << ": "
+                    << QString::fromStdString(p.detail) << "\n";
+    }
+    if (timing.totals.unknownTimings > 0)
+        out << "note: " << timing.totals.unknownTimings
+            << " instruction(s) have no or unknown timing data (cycles marked ?), counted as 4 cycles\n";
+    const auto changed = options.nonDefaultValues();
+    if (!changed.empty()) {
+        out << "options:";
+        for (const auto& [name, value] : changed)
+            out << " " << QString::fromStdString(name) << "=" << QString::fromStdString(value);
+        out << "\n";
+    }
+    out.flush(); // keep the listing ahead of the diagnostics on a shared terminal
+    for (const auto& diagnostic : program.diagnostics)
+        std::cerr << common.file.toStdString() << ":" << diagnostic.line << ":" << diagnostic.column + 1 << ": "
+                  << severityName(diagnostic.severity) << ": " << diagnostic.message << "\n";
+    return status;
+}
+
+} // namespace gcnlens::cli

@@ -2,6 +2,8 @@
 // gcnlens-cli subcommands. Each lives in its own file; they share the argument parsing below.
 #pragma once
 
+#include "core/lds.h"
+#include "core/occupancy.h"
 #include "core/program.h"
 #include "core/timing.h"
 
@@ -52,6 +54,12 @@ QJsonObject diagnosticToJson(const Diagnostic& diagnostic);
 // programToJson extended with the timing model: per-instruction cycles, penalties and freeing rule,
 // blocks, per-kernel and file totals, options and the rule legend (issue #3 section 3). analyze.cpp.
 QJsonObject timingToJson(const Program& program, const TimingResult& timing);
+
+// Issue #4 JSON forms, shared by `occupancy`, `lds` and `analyze --json` (resources, occupancy and,
+// per DS instruction, lds {degree, cycles, known}; detailed adds groups, bank_load and lanes).
+QJsonObject resourcesToJson(const ResourceUsage& usage);
+QJsonObject occupancyToJson(const OccupancyResult& result);
+QJsonObject ldsToJson(const LdsAccessResult& result, bool detailed = false);
 
 // Subcommands: args are everything after the subcommand name.
 int listingCommand(const QStringList& args);

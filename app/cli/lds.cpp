@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+// `gcnlens-cli lds` (issue #4 section 4): bank conflicts of a per-lane address pattern, as JSON or
+// as a text heatmap (lanes × banks, each cell the dword row the lane hits there).
+#include "commands.h"
+
+#include "core/lds.h"
+
+#include <QJsonArray>
+#include <QTextStream>
+
+namespace gcnlens::cli {
+
+namespace {
+
+QJsonArray lanesToJson(const std::vector<LaneAccess>& lanes)
+{
+    QJsonArray array;
+    for (const LaneAccess& a : lanes) {
+        QJsonObject o;
+        o[QStringLiteral("lane")] = a.lane;
+        if (a.known) {
+            o[QStringLiteral("address")] = qint64(a.address);
+            o[QStringLiteral("bank")] = a.bank;
+            o[QStringLiteral("row")] = qint64(a.row);
+            o[QStringLiteral("dwords")] = a.dwords;
+        } else {
+            o[QStringLiteral("known")] = false;
+        }
+        array.append(o);
+    }
+    return array;
+}
+
+// One cell of the heatmap: the row in base 36, so different symbols in one bank column of a group
+// are exactly the conflicts.
+QChar rowSymbol(std::int64_t row)
+{
+    const int r = int(((row % 36) + 36) % 36);
+    return QLatin1Char(r < 10 ? char('0' + r) : char('a' + r - 10));
+}
+
+void printHeatmap(QTextStream& out, const LdsAccessResult& r)
+{
+    out << "lane  bank 0         1         2         3\n";
+    out << "           01234567890123456789012345678901  rows\n";
+    const int perAccess = r.groupsPerAccess > 0 ? r.groupsPerAccess : int(r.groups.size());
+    for (std::size_t g = 0; g < r.groups.size(); ++g) {
+        const LaneGroup& group = r.groups[g];
+        const bool second = int(g) >= perAccess;
+        const std::vector<LaneAccess>& lanes = second ? r.secondLanes : r.lanes;
+        out << QStringLiteral("-- group %1%2: lanes %3-%4, degree %5\n")
+                   .arg(g)
+                   .arg(r.twoAccesses ? (second ? QStringLiteral(" (offset1)") : QStringLiteral(" (offset0)")) : QString())
+                   .arg(group.firstLane)
+                   .arg(group.firstLane + group.lanes - 1)
+                   .arg(group.degree);
+        for (int lane = group.firstLane; lane < group.firstLane + group.lanes; ++lane) {
+            const LaneAccess& a = lanes[lane];
+            QString cells(32, QLatin1Char('.'));
+            if (a.known)
+                for (int d = 0; d < a.dwords; ++d) {
+                    const std::int64_t dword = (a.address >> 2) + d;
+                    cells[int(dword & 31)] = rowSymbol(dword >> 5);
+                }
+            else
+                cells = QString(32, QLatin1Char('?'));
+            out << QStringLiteral("%1       |%2|\n").arg(lane, 3).arg(cells);
+        }
+        QString rows;
+        for (int b = 0; b < 32; ++b) {
+            const int n = r.bankRows[g][b];
+            rows += n == 0 ? QLatin1Char(' ') : n < 10 ? QLatin1Char(char('0' + n)) : QLatin1Char('+');
+        }
+        out << QStringLiteral("    rows/bank |%1|\n").arg(rows);
+    }
+    QStringList load;
+    for (int v : r.bankLoad)
+        load << QString::number(v);
+    out << "bank load (dword requests, banks 0-31): " << load.join(QLatin1Char(' ')) << "\n";
+}
+
+} // namespace
+
+QJsonObject ldsToJson(const LdsAccessResult& result, bool detailed)
+{
+    QJsonObject o;
+    if (!result.error.empty()) {
+        o[QStringLiteral("error")] = QString::fromStdString(result.error);
+        if (result.errorColumn >= 0)
+            o[QStringLiteral("column")] = result.errorColumn;
+        return o;
+    }
+    o[QStringLiteral("op")] = QString::fromStdString(result.op);
+    o[QStringLiteral("degree")] = result.degree;
+    o[QStringLiteral("cycles")] = result.cycles;
+    o[QStringLiteral("conflict_free_cycles")] = result.conflictFreeCycles;
+    o[QStringLiteral("known")] = result.allKnown;
+    if (!result.note.empty())
+        o[QStringLiteral("note")] = QString::fromStdString(result.note);
+    if (!detailed)
+        return o;
+    o[QStringLiteral("width_bytes")] = result.widthBytes;
+    QJsonArray groups;
+    const int perAccess = result.groupsPerAccess > 0 ? result.groupsPerAccess : int(result.groups.size());
+    for (std::size_t g = 0; g < result.groups.size(); ++g) {
+        const LaneGroup& group = result.groups[g];
+        QJsonObject go;
+        QJsonArray lanes;
+        for (int lane = group.firstLane; lane < group.firstLane + group.lanes; ++lane)
+            lanes.append(lane);
+        go[QStringLiteral("lanes")] = lanes;
+        go[QStringLiteral("degree")] = group.degree;
+        go[QStringLiteral("access")] = int(g) >= perAccess ? 1 : 0;
+        QJsonArray rows;
+        for (int n : result.bankRows[g])
+            rows.append(n);
+        go[QStringLiteral("bank_rows")] = rows;
+        groups.append(go);
+    }
+    o[QStringLiteral("groups")] = groups;
+    QJsonArray load;
+    for (int v : result.bankLoad)
+        load.append(v);
+    o[QStringLiteral("bank_load")] = load;
+    o[QStringLiteral("lanes")] = lanesToJson(result.lanes);
+    if (result.twoAccesses)
+        o[QStringLiteral("second_lanes")] = lanesToJson(result.secondLanes);
+    return o;
+}
+
+int ldsCommand(const QStringList& args)
+{
+    CommonArgs common;
+    if (!parseCommon(args, common))
+        return ExitUsage;
+    TimingOptions options;
+    if (!applyOptions(common.options, options))
+        return ExitUsage;
+    if (!common.file.isEmpty()) {
+        printError(QStringLiteral("lds: unexpected argument '%1' (give the pattern with --pattern)").arg(common.file));
+        return ExitUsage;
+    }
+    QString pattern;
+    QString op = QStringLiteral("b32");
+    bool havePattern = false;
+    std::map<std::string, std::int64_t> parameters;
+    const QStringList& rest = common.rest;
+    for (qsizetype i = 0; i < rest.size(); ++i) {
+        const QString& arg = rest[i];
+        const auto value = [&](QString& into) {
+            if (i + 1 >= rest.size()) {
+                printError(QStringLiteral("lds: %1 needs a value").arg(arg));
+                return false;
+            }
+            into = rest[++i];
+            return true;
+        };
+        QString v;
+        if (arg == QLatin1String("--pattern")) {
+            if (!value(pattern))
+                return ExitUsage;
+            havePattern = true;
+        } else if (arg == QLatin1String("--width") || arg == QLatin1String("--op")) {
+            if (!value(op))
+                return ExitUsage;
+        } else if (arg == QLatin1String("--set")) {
+            if (!value(v))
+                return ExitUsage;
+            const qsizetype eq = v.indexOf(QLatin1Char('='));
+            bool ok = false;
+            const qint64 number = eq > 0 ? v.mid(eq + 1).toLongLong(&ok, 0) : 0;
+            if (!ok) {
+                printError(QStringLiteral("lds: --set '%1': write NAME=INTEGER").arg(v));
+                return ExitUsage;
+            }
+            parameters[v.left(eq).toStdString()] = number;
+        } else {
+            printError(QStringLiteral("lds: unknown option '%1'").arg(arg));
+            return ExitUsage;
+        }
+    }
+    if (!havePattern) {
+        printError(QStringLiteral("lds: --pattern EXPR is required (e.g. --pattern 'lane*4*33')"));
+        return ExitUsage;
+    }
+
+    const LdsAccessResult result = analyzeLdsPattern(pattern.toStdString(), op.toStdString(), parameters, options.ldsGroupDwords);
+    if (common.json) {
+        printJson(ldsToJson(result, true));
+        return result.error.empty() ? ExitOk : ExitUsage;
+    }
+    if (!result.error.empty()) {
+        if (result.errorColumn >= 0) {
+            printError(QStringLiteral("lds: pattern column %1: %2").arg(result.errorColumn + 1).arg(QString::fromStdString(result.error)));
+            QTextStream err(stderr);
+            err << "  " << pattern << "\n  " << QString(result.errorColumn, QLatin1Char(' ')) << "^\n";
+        } else {
+            printError(QStringLiteral("lds: %1").arg(QString::fromStdString(result.error)));
+        }
+        return ExitUsage;
+    }
+    QTextStream out(stdout);
+    out << QString::fromStdString(result.op) << " " << pattern << ": degree " << result.degree << " (worst group), "
+        << result.cycles << " LDS cycles, conflict-free " << result.conflictFreeCycles << " ("
+        << QString::number(double(result.cycles) / std::max(1, result.conflictFreeCycles), 'f', 2) << "x)\n";
+    printHeatmap(out, result);
+    return ExitOk;
+}
+
+} // namespace gcnlens::cli

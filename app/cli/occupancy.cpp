@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+// `gcnlens-cli occupancy` (issue #4 section 4) and the JSON forms of resource usage and occupancy
+// that `analyze --json` reuses.
+#include "commands.h"
+
+#include "core/occupancy.h"
+
+#include <QJsonArray>
+#include <QTextStream>
+
+namespace gcnlens::cli {
+
+namespace {
+
+QJsonArray stringsToJson(const std::vector<std::string>& list)
+{
+    QJsonArray array;
+    for (const auto& s : list)
+        array.append(QString::fromStdString(s));
+    return array;
+}
+
+} // namespace
+
+QJsonObject resourcesToJson(const ResourceUsage& usage)
+{
+    QJsonObject o;
+    o[QStringLiteral("used_vgprs")] = usage.usedVgprs;
+    o[QStringLiteral("used_agprs")] = usage.usedAgprs;
+    o[QStringLiteral("used_sgprs")] = usage.usedSgprs;
+    o[QStringLiteral("user_sgprs")] = usage.userSgprs;
+    o[QStringLiteral("extra_sgprs")] = usage.extraSgprs;
+    o[QStringLiteral("vcc")] = usage.vcc;
+    o[QStringLiteral("flat_scratch")] = usage.flatScratch;
+    o[QStringLiteral("xnack")] = usage.xnack;
+    const auto optional = [&](const char* key, const std::optional<int>& value) {
+        if (value)
+            o[QLatin1String(key)] = *value;
+    };
+    optional("declared_vgprs", usage.declaredVgprs);
+    optional("declared_agprs", usage.declaredAgprs);
+    optional("declared_sgprs", usage.declaredSgprs);
+    optional("declared_lds", usage.declaredLds);
+    optional("accum_offset", usage.accumOffset);
+    optional("declared_scratch", usage.declaredScratch);
+    if (usage.declaredSgprs)
+        o[QStringLiteral("declared_sgprs_include_extras")] = usage.declaredSgprsIncludeExtras;
+    o[QStringLiteral("warnings")] = stringsToJson(usage.warnings);
+    return o;
+}
+
+QJsonObject occupancyToJson(const OccupancyResult& result)
+{
+    QJsonObject o;
+    if (!result.error.empty()) {
+        o[QStringLiteral("error")] = QString::fromStdString(result.error);
+        return o;
+    }
+    o[QStringLiteral("waves_per_simd")] = result.wavesPerSimd;
+    o[QStringLiteral("waves_per_cu")] = result.wavesPerCu;
+    o[QStringLiteral("max_waves")] = result.maxWaves;
+    o[QStringLiteral("limiters")] = stringsToJson(result.limiters);
+    QJsonObject limits;
+    for (const auto& [resource, waves] : result.limits)
+        limits[QString::fromStdString(resource)] = waves;
+    o[QStringLiteral("limits")] = limits;
+    QJsonArray hints;
+    for (const auto& hint : result.hints) {
+        QJsonObject h;
+        h[QStringLiteral("resource")] = QString::fromStdString(hint.resource);
+        h[QStringLiteral("text")] = QString::fromStdString(hint.text);
+        hints.append(h);
+    }
+    o[QStringLiteral("hints")] = hints;
+    o[QStringLiteral("allocated_vgprs")] = result.allocatedVgprs;
+    o[QStringLiteral("allocated_sgprs")] = result.allocatedSgprs;
+    o[QStringLiteral("allocated_lds")] = result.allocatedLds;
+    o[QStringLiteral("extra_sgprs")] = result.extraSgprs;
+    o[QStringLiteral("waves_per_workgroup")] = result.wavesPerWorkgroup;
+    o[QStringLiteral("workgroups_per_cu")] = result.workgroupsPerCu;
+    o[QStringLiteral("notes")] = stringsToJson(result.notes);
+    return o;
+}
+
+int occupancyCommand(const QStringList& args)
+{
+    CommonArgs common;
+    if (!parseCommon(args, common))
+        return ExitUsage;
+    if (!common.file.isEmpty()) {
+        printError(QStringLiteral("occupancy takes no input file ('%1'); give --vgprs/--sgprs").arg(common.file));
+        return ExitUsage;
+    }
+    TimingOptions options;
+    if (!applyOptions(common.options, options))
+        return ExitUsage;
+
+    OccupancyInput input;
+    bool haveVgprs = false, haveSgprs = false;
+    const QStringList& rest = common.rest;
+    for (qsizetype i = 0; i < rest.size(); ++i) {
+        const QString& arg = rest[i];
+        const auto number = [&](int& into) {
+            bool ok = false;
+            if (i + 1 < rest.size())
+                into = rest[++i].toInt(&ok);
+            if (!ok)
+                printError(QStringLiteral("occupancy: %1 needs an integer").arg(arg));
+            return ok;
+        };
+        if (arg == QLatin1String("--vgprs")) {
+            if (!number(input.vgprs))
+                return ExitUsage;
+            haveVgprs = true;
+        } else if (arg == QLatin1String("--agprs")) {
+            if (!number(input.agprs))
+                return ExitUsage;
+        } else if (arg == QLatin1String("--sgprs")) {
+            if (!number(input.sgprs))
+                return ExitUsage;
+            haveSgprs = true;
+        } else if (arg == QLatin1String("--lds")) {
+            if (!number(input.ldsBytes))
+                return ExitUsage;
+        } else if (arg == QLatin1String("--workgroup")) {
+            if (!number(input.workgroupSize))
+                return ExitUsage;
+        } else if (arg == QLatin1String("--scratch")) {
+            input.scratch = true;
+        } else if (arg == QLatin1String("--trap")) {
+            input.trapHandler = true;
+        } else if (arg == QLatin1String("--no-vcc")) {
+            input.usesVcc = false;
+        } else if (arg == QLatin1String("--flat-scratch")) {
+            input.usesFlatScratch = true;
+        } else if (arg == QLatin1String("--xnack")) {
+            input.usesXnack = true;
+        } else {
+            printError(QStringLiteral("occupancy: unknown option '%1'").arg(arg));
+            return ExitUsage;
+        }
+    }
+    if (!haveVgprs || !haveSgprs) {
+        printError(QStringLiteral("occupancy: --vgprs N and --sgprs N are required"));
+        return ExitUsage;
+    }
+    std::string gpuError;
+    const auto gpu = resolveGpu(common.gpu.toStdString(), &gpuError);
+    if (!gpu) {
+        printError(QString::fromStdString(gpuError));
+        return ExitUsage;
+    }
+
+    const OccupancyResult result = computeOccupancy(*gpu, input, options);
+    if (common.json) {
+        QJsonObject o = occupancyToJson(result);
+        o[QStringLiteral("gpu")] = QString::fromStdString(gpu->targetId);
+        o[QStringLiteral("generation")] = QString::fromLatin1(generationName(gpu->generation));
+        printJson(o);
+        return result.error.empty() ? ExitOk : ExitUsage;
+    }
+    if (!result.error.empty()) {
+        printError(QStringLiteral("occupancy: %1").arg(QString::fromStdString(result.error)));
+        return ExitUsage;
+    }
+    QTextStream out(stdout);
+    out << QString::fromStdString(gpu->targetId) << " (" << QString::fromLatin1(generationName(gpu->generation))
+        << "), at most " << result.maxWaves << " waves/SIMD\n";
+    out << "waves per SIMD: " << result.wavesPerSimd << "\n";
+    out << "waves per CU:   " << result.wavesPerCu << "\n";
+    QStringList limiters;
+    for (const auto& l : result.limiters)
+        limiters << QString::fromStdString(l);
+    out << "limited by:     " << limiters.join(QLatin1String(", ")) << "\n";
+    QStringList limits;
+    for (const auto& [resource, waves] : result.limits)
+        limits << QStringLiteral("%1 %2").arg(QString::fromStdString(resource)).arg(waves);
+    out << "limits:         " << limits.join(QLatin1String(", ")) << "\n";
+    out << "allocated:      " << result.allocatedVgprs << " VGPRs, " << result.allocatedSgprs << " SGPRs (incl. "
+        << result.extraSgprs << " extra), " << result.allocatedLds << " bytes LDS\n";
+    out << "hints:\n";
+    for (const auto& hint : result.hints)
+        out << "  " << QString::fromStdString(hint.resource) << ": " << QString::fromStdString(hint.text) << "\n";
+    for (const auto& note : result.notes)
+        out << "note: " << QString::fromStdString(note) << "\n";
+    return ExitOk;
+}
+
+} // namespace gcnlens::cli

@@ -163,7 +163,10 @@ struct TargetKit {
     std::unique_ptr<llvm::MCSubtargetInfo> subtargetInfo;
     llvm::MCTargetOptions targetOptions;
     std::unordered_map<unsigned, std::optional<RegRange>> registerCache;
-    std::unordered_map<unsigned, std::string> mnemonicCache; // opcode → printed mnemonic
+    // Printed text by encoding: the same bytes (and branch symbol) always print the same, and
+    // kernels repeat instructions a lot, so each distinct encoding is printed once.
+    struct Printed { std::string mnemonic, operands; bool glc = false; };
+    std::unordered_map<std::string, Printed> printCache;
     std::string error;
 
     const std::optional<RegRange>& reg(unsigned id)
@@ -386,6 +389,21 @@ private:
 
     void printInstruction(const llvm::MCInst& inst, const llvm::MCSubtargetInfo& sti, Emission& e)
     {
+        std::string key(reinterpret_cast<const char*>(e.bytes.data()), e.bytes.size());
+        key += std::to_string(inst.getOpcode());
+        for (unsigned i = 0; i < inst.getNumOperands(); ++i)
+            if (inst.getOperand(i).isExpr()) { // symbolic operands print their symbol, not the bytes
+                key.clear();
+                break;
+            }
+        if (!key.empty()) {
+            if (const auto it = kit_.printCache.find(key); it != kit_.printCache.end()) {
+                e.mnemonic = it->second.mnemonic;
+                e.operands = it->second.operands;
+                e.glc = it->second.glc;
+                return;
+            }
+        }
         std::string text;
         llvm::raw_string_ostream out(text);
         printer_.printInst(&inst, 0, "", sti, out);
@@ -403,6 +421,8 @@ private:
         }
         // glc is printed as a modifier on GFX6–9 memory instructions.
         e.glc = e.operands.find(" glc") != std::string::npos || e.operands.starts_with("glc");
+        if (!key.empty())
+            kit_.printCache.emplace(std::move(key), TargetKit::Printed {e.mnemonic, e.operands, e.glc});
     }
 
     void collectOperands(const llvm::MCInst& inst, const llvm::MCInstrDesc& desc, Emission& e)
@@ -515,15 +535,6 @@ void handleDiagnostic(const llvm::SMDiagnostic& d, void* contextPtr)
 
 } // namespace
 
-struct FrontEnd::State {
-    std::string processorKey;
-    std::unique_ptr<TargetKit> kit;
-    // The last result and the text it came from: the incremental path splices into it.
-    std::string source;
-    std::string optionsKey;
-    Program program;
-    bool havePrevious = false;
-};
 
 namespace {
 
@@ -1107,35 +1118,49 @@ bool splice(Program& program, const Program& mini, int first, int oldCount, int 
 
 } // namespace
 
+struct FrontEnd::State {
+    std::string processorKey;
+    std::unique_ptr<TargetKit> kit;
+    // The last result and the text it came from: the incremental path splices into it.
+    std::string source;
+    std::string optionsKey;
+    Program program;
+    LineScan scan; // of `source`
+    bool havePrevious = false;
+};
+
 FrontEnd::FrontEnd() : state_(new State) {}
 FrontEnd::~FrontEnd() { delete state_; }
 
-Program FrontEnd::analyze(std::string_view source, const AssembleOptions& options)
+const Program& FrontEnd::analyze(std::string_view source, const AssembleOptions& options)
 {
+    State& state = *state_;
     std::string error;
     const auto gpu = resolveGpu(options.gpu, &error);
     if (!gpu) {
-        Program program;
-        program.diagnostics.push_back({Severity::Error, 0, 0, error, {}});
-        return program;
+        state.program = Program {};
+        state.program.diagnostics.push_back({Severity::Error, 0, 0, error, {}});
+        state.havePrevious = false;
+        return state.program;
     }
     const std::string key = gpu->processor + ':' + gpu->features;
-    if (!state_->kit || state_->processorKey != key) {
-        state_->kit = makeTargetKit(*gpu);
-        state_->processorKey = key;
-        state_->havePrevious = false;
+    if (!state.kit || state.processorKey != key) {
+        state.kit = makeTargetKit(*gpu);
+        state.processorKey = key;
+        state.havePrevious = false;
     }
-    if (!state_->kit->error.empty()) {
-        Program program;
-        program.gpu = *gpu;
-        program.diagnostics.push_back({Severity::Error, 0, 0, state_->kit->error, {}});
-        return program;
+    if (!state.kit->error.empty()) {
+        state.program = Program {};
+        state.program.gpu = *gpu;
+        state.program.diagnostics.push_back({Severity::Error, 0, 0, state.kit->error, {}});
+        state.havePrevious = false;
+        return state.program;
     }
     const std::string currentKey = optionsKey(options);
 
-    // The incremental path: one contiguous run of changed plain lines.
-    if (state_->havePrevious && state_->optionsKey == currentKey) {
-        const auto oldLines = splitLines(state_->source);
+    // The incremental path: one contiguous run of changed plain lines (see LineScan).
+    if (state.havePrevious && state.optionsKey == currentKey) {
+        const auto oldLines = splitLines(state.source);
         const auto newLines = splitLines(source);
         std::size_t prefix = 0;
         while (prefix < oldLines.size() && prefix < newLines.size() && oldLines[prefix] == newLines[prefix])
@@ -1147,51 +1172,54 @@ Program FrontEnd::analyze(std::string_view source, const AssembleOptions& option
         const int oldCount = int(oldLines.size() - prefix - suffix);
         const int newCount = int(newLines.size() - prefix - suffix);
         if (oldCount == 0 && newCount == 0)
-            return state_->program;
+            return state.program;
         constexpr int kMaxSplicedLines = 64;
         if (oldCount <= kMaxSplicedLines && newCount <= kMaxSplicedLines) {
-            const LineScan oldScan = scanLines(oldLines);
+            const LineScan& scan = state.scan;
             bool ok = true;
             for (int i = 0; i < oldCount && ok; ++i)
-                ok = oldScan.plain[prefix + std::size_t(i)]
-                    && !mentionsAny(oldLines[prefix + std::size_t(i)], oldScan.assignedSymbols);
+                ok = scan.plain[prefix + std::size_t(i)]
+                    && !mentionsAny(oldLines[prefix + std::size_t(i)], scan.assignedSymbols);
             // A pure insertion must land outside macro/.rept/.if regions: a plain neighbour proves it.
             if (ok && oldCount == 0) {
-                const bool beforePlain = prefix == 0 || oldScan.plain[prefix - 1];
-                const bool afterPlain = prefix >= oldLines.size() || oldScan.plain[prefix];
+                const bool beforePlain = prefix == 0 || scan.plain[prefix - 1];
+                const bool afterPlain = prefix >= oldLines.size() || scan.plain[prefix];
                 ok = beforePlain || afterPlain;
             }
             std::string region;
             for (int i = 0; i < newCount && ok; ++i) {
                 const std::string_view line = newLines[prefix + std::size_t(i)];
-                const LineScan one = scanLines({line});
-                ok = one.plain[0] && !mentionsAny(line, oldScan.assignedSymbols)
-                    && !mentionsAny(line, oldScan.macroNames);
+                ok = scanLines({line}).plain[0] && !mentionsAny(line, scan.assignedSymbols)
+                    && !mentionsAny(line, scan.macroNames);
                 region.append(line);
                 region.push_back('\n');
             }
             if (ok) {
-                AssembleOptions miniOptions = options;
-                Program mini = assembleWith(*state_->kit, *gpu, region, miniOptions);
-                Program spliced = state_->program;
-                const bool barrierAfter = std::any_of(oldScan.layoutBarrier.begin() + std::ptrdiff_t(prefix),
-                                                      oldScan.layoutBarrier.end(), [](bool b) { return b; });
+                const Program mini = assembleWith(*state.kit, *gpu, region, options);
+                const bool barrierAfter = std::any_of(scan.layoutBarrier.begin() + std::ptrdiff_t(prefix),
+                                                      scan.layoutBarrier.end(), [](bool b) { return b; });
+                // splice() changes nothing when it declines, so it can work on the kept program.
                 if (mini.labels.empty()
-                    && splice(spliced, mini, int(prefix) + 1, oldCount, newCount, newLines, barrierAfter)) {
-                    state_->source.assign(source);
-                    state_->program = spliced;
-                    return spliced;
+                    && splice(state.program, mini, int(prefix) + 1, oldCount, newCount, newLines, barrierAfter)) {
+                    const auto at = std::ptrdiff_t(prefix);
+                    state.scan.plain.erase(state.scan.plain.begin() + at, state.scan.plain.begin() + at + oldCount);
+                    state.scan.plain.insert(state.scan.plain.begin() + at, std::size_t(newCount), true);
+                    state.scan.layoutBarrier.erase(state.scan.layoutBarrier.begin() + at,
+                                                   state.scan.layoutBarrier.begin() + at + oldCount);
+                    state.scan.layoutBarrier.insert(state.scan.layoutBarrier.begin() + at, std::size_t(newCount), false);
+                    state.source.assign(source);
+                    return state.program;
                 }
             }
         }
     }
 
-    Program program = assembleWith(*state_->kit, *gpu, source, options);
-    state_->source.assign(source);
-    state_->optionsKey = currentKey;
-    state_->program = program;
-    state_->havePrevious = true;
-    return program;
+    state.program = assembleWith(*state.kit, *gpu, source, options);
+    state.source.assign(source);
+    state.scan = scanLines(splitLines(state.source));
+    state.optionsKey = currentKey;
+    state.havePrevious = true;
+    return state.program;
 }
 
 Program assemble(std::string_view source, const AssembleOptions& options)

@@ -148,7 +148,8 @@ public:
     FrontEnd(const FrontEnd&) = delete;
     FrontEnd& operator=(const FrontEnd&) = delete;
 
-    Program analyze(std::string_view source, const AssembleOptions& options);
+    // The reference stays valid until the next analyze() call or the FrontEnd's destruction.
+    const Program& analyze(std::string_view source, const AssembleOptions& options);
 
 private:
     struct State;

@@ -74,6 +74,9 @@ const Command kCommands[] = {
     {"gpus", gpusCommand},
     {"occupancy", occupancyCommand},
     {"lds", ldsCommand},
+#ifdef GCNLENS_HAVE_REPORT
+    {"report", reportCommand}, // needs gcnlens_ui (Qt Gui, PrintSupport, Charts)
+#endif
 };
 
 QString hex(std::uint64_t value, int width = 0)

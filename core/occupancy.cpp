@@ -194,7 +194,8 @@ OccupancyHint hintFor(const std::string& resource, int current, int step, const 
                 break;
             keep = x;
         }
-        hint.text = label + " " + str(current) + " already allow the maximum of " + str(t.maxWaves) +
+        const bool singular = resource == "workgroup"; // "workgroup size 64 allows", "VGPRs 24 allow"
+        hint.text = label + " " + str(current) + (singular ? " already allows" : " already allow") + " the maximum of " + str(t.maxWaves) +
                     " waves/SIMD (up to " + str(keep) + " keep it)";
         return hint;
     }

@@ -180,7 +180,9 @@ int analyzeCommand(const QStringList& args)
     }
 
     if (common.json) {
-        printJson(timingToJson(program, timing));
+        QJsonObject root = timingToJson(program, timing);
+        addOccupancyAndLdsJson(root, program, options); // issue #4
+        printJson(root);
         return status;
     }
 

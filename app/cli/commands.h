@@ -60,6 +60,9 @@ QJsonObject timingToJson(const Program& program, const TimingResult& timing);
 QJsonObject resourcesToJson(const ResourceUsage& usage);
 QJsonObject occupancyToJson(const OccupancyResult& result);
 QJsonObject ldsToJson(const LdsAccessResult& result, bool detailed = false);
+// Adds them to an analyze JSON root: `resources` and `occupancy` on every kernel object (and at the
+// top level for the first kernel), `lds` on every DS instruction whose address could be modelled.
+void addOccupancyAndLdsJson(QJsonObject& root, const Program& program, const TimingOptions& options);
 
 // Subcommands: args are everything after the subcommand name.
 int listingCommand(const QStringList& args);

@@ -82,6 +82,36 @@ QJsonObject occupancyToJson(const OccupancyResult& result)
     return o;
 }
 
+void addOccupancyAndLdsJson(QJsonObject& root, const Program& program, const TimingOptions& options)
+{
+    QJsonArray kernels = root[QStringLiteral("kernels")].toArray();
+    for (qsizetype k = 0; k < kernels.size() && k < qsizetype(program.kernels.size()); ++k) {
+        QJsonObject o = kernels[k].toObject();
+        const QJsonObject resources = resourcesToJson(kernelResources(program, int(k)));
+        const QJsonObject occupancy = occupancyToJson(computeOccupancy(program.gpu, occupancyInputFor(program, int(k)), options));
+        o[QStringLiteral("resources")] = resources;
+        o[QStringLiteral("occupancy")] = occupancy;
+        kernels[k] = o;
+        if (k == 0) {
+            root[QStringLiteral("resources")] = resources;
+            root[QStringLiteral("occupancy")] = occupancy;
+        }
+    }
+    root[QStringLiteral("kernels")] = kernels;
+
+    LdsKernelOptions lds;
+    lds.groupDwords = options.ldsGroupDwords;
+    QJsonArray instructions = root[QStringLiteral("instructions")].toArray();
+    for (const auto& [index, access] : analyzeLdsInProgram(program, lds)) {
+        if (index < 0 || index >= instructions.size())
+            continue;
+        QJsonObject o = instructions[index].toObject();
+        o[QStringLiteral("lds")] = ldsToJson(access, false);
+        instructions[index] = o;
+    }
+    root[QStringLiteral("instructions")] = instructions;
+}
+
 int occupancyCommand(const QStringList& args)
 {
     CommonArgs common;

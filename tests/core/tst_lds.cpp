@@ -291,6 +291,53 @@ private Q_SLOTS:
         QCOMPARE(p.lanes[17].address, std::int64_t(2 * 128));
         QCOMPARE(p.degree, 4);
     }
+
+    void assembled_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<QString>("body");
+        QTest::addColumn<QString>("degrees"); // per DS instruction, in order
+        QTest::addColumn<int>("lane");
+        QTest::addColumn<qint64>("lastAddress"); // the last DS access's address for `lane`
+        // Through the real front-end (LLVM's printed mnemonics and operands). lane*4 → 1;
+        // lane*33*4 → 1; lane*128 + 16 → 32 (all on bank 4), lane 1 at 144.
+        QTest::addRow("gfx6") << "tahiti"
+                              << "v_lshlrev_b32 v1, 2, v0\nds_write_b32 v1, v2\nv_mul_u32_u24 v5, 33, v0\n"
+                                 "v_lshlrev_b32 v5, 2, v5\nds_read_b32 v6, v5\nv_lshlrev_b32 v7, 7, v0\nds_read_b32 v8, v7 offset:16\n"
+                              << "1,1,32" << 1 << qint64(144);
+        // GFX9: kernel-argument base s4 plus lane*8 via v_lshl_add_u32, read as b64 → 4 groups of 1;
+        // then read2st64_b32 on lane*4 with offset1:2 (2 × 64 × 4 = 512 bytes) → 1. Lane 3: 12 + 512.
+        QTest::addRow("gfx9") << "gfx900"
+                              << "s_load_dword s4, s[0:1], 0x0\ns_waitcnt lgkmcnt(0)\nv_lshl_add_u32 v1, v0, 3, s4\n"
+                                 "ds_read_b64 v[2:3], v1\nv_lshlrev_b32 v4, 2, v0\nds_read2st64_b32 v[6:7], v4 offset1:2\n"
+                              << "1,1" << 3 << qint64(12);
+    }
+    void assembled()
+    {
+        QFETCH(QString, gpu);
+        QFETCH(QString, body);
+        QFETCH(QString, degrees);
+        QFETCH(int, lane);
+        QFETCH(qint64, lastAddress);
+        const std::string source = ".text\n.globl k\n.p2align 8\n.type k,@function\nk:\n" + body.toStdString() + "s_endpgm\n";
+        AssembleOptions options;
+        options.gpu = gpu.toStdString();
+        const Program p = assemble(source, options);
+        QVERIFY(!p.hasErrors());
+        const auto all = analyzeLdsInProgram(p);
+        const QStringList expected = degrees.split(QLatin1Char(','));
+        QCOMPARE(int(all.size()), int(expected.size()));
+        int n = 0;
+        for (const auto& [index, r] : all) {
+            QVERIFY(p.instructions[index].mnemonic.rfind("ds_", 0) == 0);
+            QVERIFY2(r.allKnown, r.note.c_str());
+            QCOMPARE(r.degree, expected[n++].toInt());
+        }
+        const LdsAccessResult& last = all.rbegin()->second;
+        QCOMPARE(last.lanes[lane].address, std::int64_t(lastAddress));
+        if (last.twoAccesses)
+            QCOMPARE(last.secondLanes[lane].address, std::int64_t(lastAddress + 512));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLds)

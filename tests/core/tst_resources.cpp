@@ -175,6 +175,25 @@ private Q_SLOTS:
         QCOMPARE(*kernelResources(p, 1).declaredVgprs, 99);
         QCOMPARE(kernelResources(p, 1).usedVgprs, 51);
     }
+
+    void assembled()
+    {
+        // Through the front-end: v[4:7] → 8 VGPRs, s[10:11] → 12 user SGPRs, VCC written by
+        // v_add_i32 → + 2 on GFX6 = 14.
+        AssembleOptions options;
+        options.gpu = "tahiti";
+        const Program p = assemble(".text\n.globl k\n.p2align 8\n.type k,@function\nk:\n"
+                                   "s_load_dwordx2 s[10:11], s[0:1], 0x0\n"
+                                   "v_add_i32 v4, vcc, s10, v0\nv_mov_b32 v7, 0\ns_endpgm\n",
+                                   options);
+        QVERIFY(!p.hasErrors());
+        QCOMPARE(int(p.kernels.size()), 1);
+        const ResourceUsage u = kernelResources(p, 0);
+        QCOMPARE(u.usedVgprs, 8);
+        QCOMPARE(u.userSgprs, 12);
+        QVERIFY(u.vcc);
+        QCOMPARE(u.usedSgprs, 14);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestResources)

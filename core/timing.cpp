@@ -258,11 +258,6 @@ CycleCount cyclesOfRow(int row, int dpfactor, bool glc)
     return out;
 }
 
-std::string hex(std::uint64_t value)
-{
-    return std::format("{:#x}", value);
-}
-
 void add(Totals& totals, const Instruction& in, const InstructionTiming& t)
 {
     totals.bytes += static_cast<std::uint64_t>(std::max(in.size, 0));
@@ -521,7 +516,8 @@ TimingResult analyzeTiming(const Program& program, const TimingOptions& options,
     }();
 
     // Lookups repeat per mnemonic: cache the row by (mnemonic, family).
-    std::unordered_map<std::string, std::pair<int, std::string>> rowCache;
+    struct Cached { CycleCount count; std::string canonical; };
+    std::unordered_map<std::string, Cached> rowCache;
     std::string key;
 
     std::vector<char> isTarget(count, 0);
@@ -569,14 +565,16 @@ TimingResult analyzeTiming(const Program& program, const TimingOptions& options,
         // Section 1: C(I).
         key.assign(in.mnemonic);
         key.push_back('\x1f');
-        key.push_back(static_cast<char>(in.family));
+        key.push_back(static_cast<char>('A' + static_cast<int>(in.family)));
+        key.push_back(in.glc ? 'g' : '-');
         auto cached = rowCache.find(key);
         if (cached == rowCache.end()) {
-            const Normalized n = normalize(in.mnemonic, generation);
-            cached = rowCache.emplace(key, std::make_pair(findRow(n, in.family), n.name)).first;
+            Normalized n = normalize(in.mnemonic, generation);
+            CycleCount count = cyclesOfRow(findRow(n, in.family), program.gpu.dpfactor, in.glc);
+            cached = rowCache.emplace(key, Cached {std::move(count), std::move(n.name)}).first;
         }
-        const std::string& canonical = cached->second.second;
-        t.base = cyclesOfRow(cached->second.first, program.gpu.dpfactor, in.glc);
+        const std::string& canonical = cached->second.canonical;
+        t.base = cached->second.count;
         t.cycles = t.base.low;
         t.vectorIssue = isVectorIssue(in.family);
 
@@ -603,7 +601,7 @@ TimingResult analyzeTiming(const Program& program, const TimingOptions& options,
             }
         }
 
-        const std::string block = hex(t.block);
+        const std::uint64_t block = t.block;
 
         // Section 2: instruction fetch of 2-dword instructions.
         const int cycles = t.cycles;
@@ -622,23 +620,23 @@ TimingResult analyzeTiming(const Program& program, const TimingOptions& options,
                 || (j && (j->offset >> 4) == (in.offset >> 4));
             if (p <= 2) {
                 t.freedBy = "R-first16";
-                t.freedDetail = std::format("2-dword instruction at slot {} of block {}: inside the first 16 bytes "
+                t.freedDetail = std::format("2-dword instruction at slot {} of block {:#x}: inside the first 16 bytes "
                                             "(R-first16) → no penalty", p, block);
             } else if (longCycles > 4 && p >= 8 - longCycles / 4) {
                 t.freedBy = "R-long";
                 if (wholeBlock && blockMaxIndex != static_cast<int>(i))
                     t.freedDetail = std::format(
-                        "2-dword instruction at slot {} of block {}: the {}-cycle {} (line {}) in this block hides "
+                        "2-dword instruction at slot {} of block {:#x}: the {}-cycle {} (line {}) in this block hides "
                         "the fetch of its last {} dwords (R-long, whole-block) → no penalty",
                         p, block, longCycles, instructions[static_cast<std::size_t>(blockMaxIndex)].mnemonic,
                         instructions[static_cast<std::size_t>(blockMaxIndex)].line, std::min(8, longCycles / 4));
                 else
-                    t.freedDetail = std::format("2-dword instruction at slot {} of block {}: its {} cycles hide the "
+                    t.freedDetail = std::format("2-dword instruction at slot {} of block {:#x}: its {} cycles hide the "
                                                 "fetch of the last {} dwords (R-long) → no penalty",
                                                 p, block, longCycles, std::min(8, longCycles / 4));
             } else if (pairAdjacent && pairQuad) {
                 t.freedBy = "R-pair";
-                t.freedDetail = std::format("2-dword instruction at slot {} of block {}: starts where the {}-cycle "
+                t.freedDetail = std::format("2-dword instruction at slot {} of block {:#x}: starts where the {}-cycle "
                                             "2-dword {} (line {}) ends (R-pair{}) → no penalty",
                                             p, block, jCycles, j->mnemonic, j->line,
                                             options.pairRule == TimingOptions::PairRule::SameQuad ? ", same-quad" : "");
@@ -648,13 +646,13 @@ TimingResult analyzeTiming(const Program& program, const TimingOptions& options,
                     why = std::format("outside the first 16 bytes, not freed by the block's longest {} cycles",
                                       longCycles);
                 t.penalties.push_back({"fetch-align", kPenalty,
-                                       std::format("2-dword instruction at slot {} of block {}: {} → +{}", p, block,
+                                       std::format("2-dword instruction at slot {} of block {:#x}: {} → +{}", p, block,
                                                    why, kPenalty)});
             }
         } else if (in.size >= 8 && straddleRule && t.slot == 7) {
             t.penalties.push_back({"fetch-straddle", kPenalty,
-                                   std::format("2-dword instruction at slot 7 of block {}: straddles into block {} "
-                                               "(R-straddle, GFX9+) → +{}", block, hex(t.block + 32), kPenalty)});
+                                   std::format("2-dword instruction at slot 7 of block {:#x}: straddles into block {:#x} "
+                                               "(R-straddle, GFX9+) → +{}", block, t.block + 32, kPenalty)});
         }
 
         if (gfx67 && jump) {
@@ -664,9 +662,9 @@ TimingResult analyzeTiming(const Program& program, const TimingOptions& options,
                 const int targetSlot = static_cast<int>((*in.targetOffset >> 2) & 7);
                 if (const int n = std::max(0, targetSlot - 4); n > 0)
                     t.penalties.push_back({"branch-target", n * kPenalty,
-                        std::format("taken {} jump to slot {} of block {}{}: {} dword{} past the first 5 of the "
+                        std::format("taken {} jump to slot {} of block {:#x}{}: {} dword{} past the first 5 of the "
                                     "block (B-target) → +{}",
-                                    in.backward ? "backward" : "forward", targetSlot, hex(*in.targetOffset & ~std::uint64_t {31}),
+                                    in.backward ? "backward" : "forward", targetSlot, *in.targetOffset & ~std::uint64_t {31},
                                     in.targetLabel.empty() ? std::string {} : " (" + in.targetLabel + ")", n,
                                     n == 1 ? "" : "s", n * kPenalty)});
             }
@@ -674,7 +672,7 @@ TimingResult analyzeTiming(const Program& program, const TimingOptions& options,
             if (in.branch == BranchKind::Conditional && t.direction == Direction::NotTaken) {
                 if (const int n = std::max(0, t.slot - 3); n > 0)
                     t.penalties.push_back({"branch-position", n * kPenalty,
-                        std::format("conditional jump at slot {} of block {} not taken: in the second half of the "
+                        std::format("conditional jump at slot {} of block {:#x} not taken: in the second half of the "
                                     "block, slot − 3 = {} (B-position) → +{}",
                                     t.slot, block, n, n * kPenalty)});
             }

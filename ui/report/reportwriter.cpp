@@ -151,7 +151,7 @@ QColor heatColor(int rows, int worst)
 }
 
 struct Fonts {
-    QFont title, heading, subheading, body, bold, small, mono, monoBold, monoItalic, monoSmall;
+    QFont title, heading, subheading, body, bold, tableHead, small, mono, monoBold, monoItalic, monoSmall, code;
 
     Fonts()
     {
@@ -164,6 +164,9 @@ struct Fonts {
             // Fractional advances: hinting at 72 dpi would round glyph widths to whole points.
             f.setHintingPreference(QFont::PreferNoHinting);
             f.setKerning(!fixed);
+            // No ligatures: a PDF viewer's search and copy see "ﬂ" for a ligated "fl".
+            f.setFeature(QFont::Tag("liga"), 0);
+            f.setFeature(QFont::Tag("clig"), 0);
             return f;
         };
         const QString sans = QStringLiteral("DejaVu Sans");
@@ -173,7 +176,9 @@ struct Fonts {
         subheading = make(sans, 10, true, false);
         body = make(sans, 9, false, false);
         bold = make(sans, 9, true, false);
+        tableHead = make(sans, 8, true, false);
         small = make(sans, 7, false, false);
+        code = make(monoFamily, 8.5, true, true);
         mono = make(monoFamily, 7, false, true);
         monoBold = make(monoFamily, 7, true, true);
         monoItalic = mono;
@@ -457,24 +462,34 @@ private:
     // A table of single-line cells (elided to their column), one flow block per row so that long
     // tables break between rows. widths are fractions of the flow width; a negative fraction means
     // a right-aligned column.
+    // wrapLast: the last column wraps (row heights grow) instead of eliding.
     void table(Flow& flow, const QStringList& headers, const std::vector<QStringList>& rows,
-               const std::vector<double>& widths, qreal spacing = 4)
+               const std::vector<double>& widths, qreal spacing = 4, bool wrapLast = false)
     {
-        const qreal rowH = lineHeight(fonts_.body) + 2;
+        const qreal lineH = lineHeight(fonts_.body) + 2;
         const qreal total = flow.width();
-        auto paintRow = [this, widths, total, rowH](QPainter& p, QPointF at, const QStringList& cells, bool header, bool shade) {
+        const qreal lastW = std::abs(widths.back()) * total - 6;
+        auto heightOf = [&](const QStringList& cells) {
+            if (!wrapLast || cells.size() < qsizetype(widths.size()))
+                return lineH;
+            return std::max(lineH, wrappedHeight(fonts_.body, lastW, cells[qsizetype(widths.size()) - 1]) + 2);
+        };
+        auto paintRow = [this, widths, total, wrapLast](QPainter& p, QPointF at, const QStringList& cells, bool header, bool shade, qreal rowH) {
             if (shade)
                 p.fillRect(QRectF(at, QSizeF(total, rowH)), QColor(0xf4, 0xf4, 0xf4));
-            const QFont& font = header ? fonts_.bold : fonts_.body;
+            const QFont& font = header ? fonts_.tableHead : fonts_.body;
             p.setFont(font);
-            p.setPen(header ? kInk : kInk);
+            p.setPen(kInk);
             const QFontMetricsF fm = metrics(font);
             qreal x = at.x();
             for (std::size_t c = 0; c < widths.size() && c < std::size_t(cells.size()); ++c) {
                 const qreal w = std::abs(widths[c]) * total;
                 const QRectF cell(x + 3, at.y() + 1, w - 6, rowH);
                 const Qt::Alignment align = (widths[c] < 0 ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop;
-                p.drawText(cell, align, fm.elidedText(cells[int(c)], Qt::ElideRight, cell.width()));
+                if (wrapLast && !header && c + 1 == widths.size())
+                    p.drawText(cell, align | Qt::TextWordWrap, cells[int(c)]);
+                else
+                    p.drawText(cell, align, fm.elidedText(cells[int(c)], Qt::ElideRight, cell.width()));
                 x += w;
             }
             if (header) {
@@ -483,12 +498,13 @@ private:
             }
         };
         // The header sticks to the first row.
-        if (flow.remaining() < 2 * rowH + spacing)
+        if (flow.remaining() < lineH + (rows.empty() ? 0 : heightOf(rows.front())) + spacing)
             flow.newPage();
-        flow.add(rowH, spacing, [paintRow, headers](QPainter& p, QPointF at) { paintRow(p, at, headers, true, false); });
+        flow.add(lineH, spacing, [paintRow, headers, lineH](QPainter& p, QPointF at) { paintRow(p, at, headers, true, false, lineH); });
         for (std::size_t r = 0; r < rows.size(); ++r) {
-            flow.add(rowH, 0, [paintRow, cells = rows[r], shade = r % 2 == 1](QPainter& p, QPointF at) {
-                paintRow(p, at, cells, false, shade);
+            const qreal h = heightOf(rows[r]);
+            flow.add(h, 0, [paintRow, cells = rows[r], shade = r % 2 == 1, h](QPainter& p, QPointF at) {
+                paintRow(p, at, cells, false, shade, h);
             });
         }
     }
@@ -517,7 +533,7 @@ private:
         const std::vector<std::pair<QString, QString>> titleRows = {
             {QStringLiteral("File"), options_.sourceName.isEmpty() ? name_ : options_.sourceName},
             {QStringLiteral("Kernels"), kernelNames.isEmpty() ? QStringLiteral("(none found)") : kernelNames.join(QStringLiteral(", "))},
-            {QStringLiteral("GPU"), gpu.product.empty() ? QStringLiteral("(processor given: %1)").arg(qs(gpu.name)) : qs(gpu.product)},
+            {QStringLiteral("GPU"), gpu.product.empty() ? QStringLiteral("%1 (a processor name, no product preset)").arg(qs(gpu.name)) : qs(gpu.product)},
             {QStringLiteral("Processor"), qs(gpu.targetId.empty() ? gpu.processor : gpu.targetId)},
             {QStringLiteral("Generation"), qs(std::string(generationName(gpu.generation)))},
             {QStringLiteral("DPFACTOR"), QString::number(gpu.dpfactor)},
@@ -588,7 +604,7 @@ private:
         table(flow,
               {QStringLiteral("Scope"), QStringLiteral("Instructions"), QStringLiteral("Bytes"), QStringLiteral("Base cycles"),
                QStringLiteral("Penalty cycles"), QStringLiteral("Single-wave"), QStringLiteral("Latency-hidden")},
-              rows, {0.25, -0.12, -0.10, -0.12, -0.13, -0.13, -0.15});
+              rows, {0.16, -0.13, -0.09, -0.13, -0.15, -0.16, -0.18});
         QString note = QStringLiteral("Single-wave cycles = base + penalties (one wave per SIMD); latency-hidden cycles count "
                                       "vector issue only, what remains at two or more waves per SIMD (timing-model.md section 5).");
         if (a_.timing.totals.unknownTimings > 0)
@@ -616,7 +632,7 @@ private:
                 prow.push_back({qs(id), number(count), number(cycles), qs(meaning[id])});
             }
             table(flow, {QStringLiteral("Rule"), QStringLiteral("Count"), QStringLiteral("Cycles"), QStringLiteral("Meaning")},
-                  prow, {0.2, -0.09, -0.1, 0.61});
+                  prow, {0.2, -0.09, -0.1, 0.61}, 4, true);
         }
     }
 
@@ -677,7 +693,7 @@ private:
             rows.push_back({QStringLiteral("Workgroup size"), QStringLiteral("—"), QStringLiteral("—"), QString::number(in.workgroupSize), QString()});
             table(flow, {QStringLiteral("Resource"), QStringLiteral("Declared"), QStringLiteral("Used"), QStringLiteral("Occupancy input"),
                          QStringLiteral("Allocated")},
-                  rows, {0.2, -0.15, -0.3, -0.17, -0.18}, 6);
+                  rows, {0.18, -0.14, -0.3, -0.2, -0.18}, 6);
             for (const std::string& w : ru->warnings)
                 paragraph(flow, QStringLiteral("⚠ %1").arg(qs(w)), fonts_.body, kWarning, 8, 1);
         }
@@ -836,8 +852,8 @@ private:
             else if (t.direction == Direction::NotTaken)
                 cycles += QStringLiteral(" N");
         }
-        return QStringLiteral("%1 %2 %3 %4 %5")
-            .arg(QString(), cols_.lineDigits)
+        // Everything after the line-number column (drawn separately, muted).
+        return QStringLiteral("%1 %2 %3 %4")
             .arg(ins.offset, cols_.offsetDigits, 16, QLatin1Char('0'))
             .arg(band.slot)
             .arg(ins.size)
@@ -1125,7 +1141,7 @@ private:
             if (line.numbers >= 0) {
                 p.setFont(fonts_.mono);
                 p.setPen(kInk);
-                p.drawText(QPointF(left, baseline), numbersFor(line.numbers));
+                p.drawText(QPointF(left + (cols_.lineDigits + 1) * cols_.charWidth, baseline), numbersFor(line.numbers));
             }
             if (line.sourceLine > 0) {
                 p.setFont(fonts_.mono);
@@ -1222,7 +1238,7 @@ private:
         paragraph(flow, summary + QLatin1Char('.'), fonts_.body, r.degree > 1 ? kError : kInk);
 
         const int rows = std::max<int>(1, int(r.bankRows.size()));
-        const qreal labelW = 56;
+        const qreal labelW = 66;
         const qreal gridW = flow.width() - labelW;
         const qreal cellH = std::min<qreal>(12, gridW / 32);
         const qreal h = 10 + cellH * rows;
@@ -1273,7 +1289,7 @@ private:
             const qreal h = std::max({lineHeight(fonts_.body), wrappedHeight(fonts_.body, meaningW - 6, meaning),
                                       wrappedHeight(fonts_.small, sourceW, source)});
             flow.add(h, 3, [this, id, meaning, source, idW, meaningW, sourceW, h](QPainter& p, QPointF at) {
-                p.setFont(fonts_.monoBold);
+                p.setFont(fonts_.code);
                 p.setPen(id.startsWith(QLatin1String("R-")) ? kMuted : kError);
                 p.drawText(QRectF(at, QSizeF(idW, h)), Qt::AlignLeft | Qt::AlignTop, id);
                 p.setFont(fonts_.body);

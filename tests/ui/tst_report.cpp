@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: MIT
+// The PDF report end to end (issue #6): reports for the bundled examples and synthetic kernels are
+// read back with poppler's pdftotext / pdfinfo / pdftoppm. Every expected value is taken from the
+// Analysis the report was made from (or from the page-size standards), never from a past report.
+#include "core/analysis.h"
+#include "ui/report/reportwriter.h"
+
+#include <QDir>
+#include <QFile>
+#include <QLocale>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <set>
+
+using namespace gcnlens;
+
+namespace {
+
+QString run(const QString& tool, const QStringList& args, int* exitCode = nullptr)
+{
+    QProcess process;
+    process.start(tool, args);
+    if (!process.waitForFinished(60000))
+        return QString();
+    if (exitCode)
+        *exitCode = process.exitCode();
+    return QString::fromUtf8(process.readAllStandardOutput());
+}
+
+QString pdfText(const QString& pdf, int firstPage = 0, int lastPage = 0)
+{
+    QStringList args{QStringLiteral("-layout"), QStringLiteral("-enc"), QStringLiteral("UTF-8")};
+    if (firstPage > 0)
+        args << QStringLiteral("-f") << QString::number(firstPage) << QStringLiteral("-l") << QString::number(lastPage);
+    return run(QStringLiteral("pdftotext"), args << pdf << QStringLiteral("-"));
+}
+
+struct PdfInfo {
+    int pages = 0;
+    QString pageSize;
+};
+
+PdfInfo pdfInfo(const QString& pdf)
+{
+    PdfInfo info;
+    const QString text = run(QStringLiteral("pdfinfo"), {pdf});
+    for (const QString& line : text.split(QLatin1Char('\n'))) {
+        if (line.startsWith(QLatin1String("Pages:")))
+            info.pages = line.mid(6).trimmed().toInt();
+        if (line.startsWith(QLatin1String("Page size:")))
+            info.pageSize = line.mid(10).trimmed();
+    }
+    return info;
+}
+
+Analysis analyze(const QString& source, const QString& gpu = QStringLiteral("tahiti"))
+{
+    AnalysisRequest request;
+    request.assemble.gpu = gpu.toStdString();
+    request.assemble.fileName = "kernel.s";
+    return runAnalysis(source.toStdString(), request);
+}
+
+QString readFile(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return QString();
+    return QString::fromUtf8(f.readAll());
+}
+
+// A kernel of `count` instructions alternating 1-dword and 2-dword (literal) forms, so fetch
+// penalties occur at varied slots (timing-model.md section 2).
+QString syntheticKernel(int count)
+{
+    QString s = QStringLiteral(".text\n.globl big\n.p2align 8\n.type big,@function\nbig:\n");
+    for (int i = 0; i < count; ++i) {
+        s += i % 3 == 2 ? QStringLiteral("    v_add_f32 v1, 0x40490fdb, v1 // literal\n")
+                        : QStringLiteral("    v_mul_f32 v%1, v2, v3\n").arg(4 + i % 8);
+    }
+    s += QStringLiteral("    s_endpgm\n");
+    return s;
+}
+
+// Lines of a -layout text that look like listing rows with an instruction: "  123 0001c 7 8  4 …".
+std::set<int> listedLineNumbers(const QString& text)
+{
+    static const QRegularExpression row(QStringLiteral("^\\s*(\\d+)\\s+[0-9a-f]{4,}\\s+[0-7]\\s+(4|8)\\s"));
+    std::set<int> lines;
+    for (const QString& line : text.split(QLatin1Char('\n'))) {
+        const auto m = row.match(line);
+        if (m.hasMatch())
+            lines.insert(m.captured(1).toInt());
+    }
+    return lines;
+}
+
+} // namespace
+
+class TestReport : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir dir_;
+
+    QString write(const Analysis& analysis, const QString& source, const QString& name, ReportOptions options = {})
+    {
+        const QString path = dir_.filePath(name);
+        if (options.sourceName.isEmpty())
+            options.sourceName = QStringLiteral("kernel.s");
+        options.date = QDateTime(QDate(2024, 5, 17), QTime(10, 30));
+        QString error;
+        if (!writeReport(path, analysis, source, options, &error)) {
+            qWarning() << "writeReport failed:" << error;
+            return QString();
+        }
+        return path;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(dir_.isValid());
+        for (const char* tool : {"pdftotext", "pdfinfo", "pdftoppm"})
+            QVERIFY2(!QStandardPaths::findExecutable(QString::fromLatin1(tool)).isEmpty(), tool);
+    }
+
+    void examples_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QPageSize::PageSizeId>("page");
+        QTest::addColumn<QString>("pdfinfoSize");
+        const QDir examples(QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples"));
+        const QStringList files = examples.entryList({QStringLiteral("*.s")}, QDir::Files, QDir::Name);
+        QVERIFY(!files.isEmpty());
+        for (const QString& f : files) {
+            // pdfinfo prints the MediaBox in whole points: A4 210×297 mm → 595×842, Letter 8.5×11 in → 612×792.
+            QTest::addRow("%s A4", qPrintable(f)) << examples.filePath(f) << QPageSize::A4 << QStringLiteral("595 x 842 pts (A4)");
+            QTest::addRow("%s Letter", qPrintable(f)) << examples.filePath(f) << QPageSize::Letter << QStringLiteral("612 x 792 pts (letter)");
+        }
+    }
+    void examples()
+    {
+        QFETCH(QString, file);
+        QFETCH(QPageSize::PageSizeId, page);
+        QFETCH(QString, pdfinfoSize);
+        const QString source = readFile(file);
+        QVERIFY(!source.isEmpty());
+        // The examples say which GPU they are for in their name (saxpy-gfx6.s); the default suits GFX6.
+        const Analysis analysis = analyze(source);
+        QVERIFY(!analysis.program.hasErrors());
+        ReportOptions options;
+        options.pageSize = QPageSize(page);
+        options.sourceName = QFileInfo(file).fileName();
+        const QString pdf = write(analysis, source, QFileInfo(file).completeBaseName() + QString::number(int(page)) + QStringLiteral(".pdf"), options);
+        QVERIFY(!pdf.isEmpty());
+
+        const PdfInfo info = pdfInfo(pdf);
+        QCOMPARE(info.pageSize, pdfinfoSize);
+        QVERIFY(info.pages >= 3); // summary, listing, legend at least
+
+        const QString text = pdfText(pdf);
+        // Title block.
+        QVERIFY(text.contains(QStringLiteral("gcnlens report: %1").arg(options.sourceName)));
+        for (const Kernel& k : analysis.program.kernels)
+            QVERIFY(text.contains(QString::fromStdString(k.name)));
+        QVERIFY(text.contains(QString::fromStdString(analysis.program.gpu.processor)));
+        QVERIFY(text.contains(QString::fromLatin1(generationName(analysis.program.gpu.generation))));
+        QVERIFY(text.contains(QRegularExpression(QStringLiteral("DPFACTOR\\s+%1").arg(analysis.program.gpu.dpfactor))));
+        QVERIFY(text.contains(QStringLiteral("2024-05-17")));
+        QVERIFY(text.contains(reportVersion()));
+        QVERIFY(text.contains(QStringLiteral(GCNLENS_TEST_VERSION)));
+
+        // Totals: the model's numbers, as the report formats them (C locale, thousands separators).
+        const Totals& t = analysis.timing.totals;
+        const QLocale c = QLocale::c();
+        const QString totalsRow = QStringLiteral("%1\\s+%2\\s+%3\\s+%4\\s+%5\\s+%6")
+                                      .arg(c.toString(t.instructions), c.toString(qulonglong(t.bytes)), c.toString(t.baseCycles),
+                                           c.toString(t.penaltyCycles), c.toString(t.singleWaveCycles), c.toString(t.hiddenCycles));
+        QVERIFY2(text.contains(QRegularExpression(totalsRow)), qPrintable(totalsRow));
+        for (const auto& [rule, count] : t.countByRule)
+            QVERIFY2(text.contains(QRegularExpression(QStringLiteral("%1\\s+%2\\s+%3").arg(QString::fromStdString(rule)).arg(count).arg(t.byRule.at(rule)))),
+                     rule.c_str());
+
+        // Occupancy.
+        for (const OccupancyResult& occ : analysis.occupancy)
+            QVERIFY(text.contains(QStringLiteral("%1 waves per SIMD, %2 waves per CU").arg(occ.wavesPerSimd).arg(occ.wavesPerCu)));
+
+        // Listing: every instruction's line appears as a row, and each penalty's rule id is on its row.
+        const std::set<int> listed = listedLineNumbers(text);
+        const QStringList textLines = text.split(QLatin1Char('\n'));
+        for (std::size_t i = 0; i < analysis.program.instructions.size(); ++i) {
+            const Instruction& ins = analysis.program.instructions[i];
+            QVERIFY2(listed.count(ins.line), qPrintable(QStringLiteral("line %1 not listed").arg(ins.line)));
+            // The row and its continuation lines (wrapped source, further rules) up to the next numbered row.
+            const QRegularExpression rowStart(QStringLiteral("^\\s*%1\\s+%2\\s").arg(ins.line).arg(ins.offset, 4, 16, QLatin1Char('0')));
+            static const QRegularExpression numbered(QStringLiteral("^\\s*\\d+\\s"));
+            QString block;
+            for (qsizetype l = 0; l < textLines.size() && block.isEmpty(); ++l) {
+                if (!rowStart.match(textLines[l]).hasMatch())
+                    continue;
+                block = textLines[l];
+                for (qsizetype m = l + 1; m < textLines.size() && !numbered.match(textLines[m]).hasMatch(); ++m)
+                    block += QLatin1Char('\n') + textLines[m];
+            }
+            QVERIFY2(!block.isEmpty(), qPrintable(rowStart.pattern()));
+            for (const Penalty& pen : analysis.timing.instructions[i].penalties) {
+                const QString rule = QStringLiteral("%1 +%2").arg(QString::fromStdString(pen.rule)).arg(pen.cycles);
+                QVERIFY2(block.contains(rule), qPrintable(rule + QLatin1Char('\n') + block));
+            }
+        }
+
+        // LDS: every DS instruction with known addresses has its heatmap title and degree.
+        for (const auto& [index, access] : analysis.lds) {
+            if (!access.error.empty())
+                continue;
+            const Instruction& ins = analysis.program.instructions[std::size_t(index)];
+            QVERIFY(text.contains(QStringLiteral("Line %1: %2").arg(ins.line).arg(QString::fromStdString(ins.mnemonic))));
+        }
+
+        // Legend: every rule id with its meaning, after the legend heading.
+        const qsizetype legendAt = text.lastIndexOf(QStringLiteral("Rule ids"));
+        QVERIFY(legendAt > 0);
+        const QString legend = text.mid(legendAt);
+        for (const RuleInfo& r : ruleLegend()) {
+            QVERIFY2(legend.contains(QString::fromStdString(r.id)), r.id.c_str());
+            // The first words of the meaning (wrapping may split the rest across lines).
+            const QString words = QString::fromStdString(r.meaning).section(QLatin1Char(' '), 0, 1);
+            QVERIFY2(legend.contains(words), qPrintable(words));
+        }
+
+        // Every page renders.
+        const QString prefix = dir_.filePath(QStringLiteral("render-%1").arg(int(page)));
+        int status = -1;
+        run(QStringLiteral("pdftoppm"), {QStringLiteral("-r"), QStringLiteral("20"), QStringLiteral("-png"), pdf, prefix}, &status);
+        QCOMPARE(status, 0);
+        const QStringList rendered = QDir(dir_.path()).entryList({QStringLiteral("render-%1*.png").arg(int(page))});
+        QCOMPARE(rendered.size(), info.pages);
+        for (const QString& png : rendered)
+            QVERIFY(QFileInfo(dir_.filePath(png)).size() > 100);
+    }
+
+    void pagination_data()
+    {
+        QTest::addColumn<int>("instructions");
+        QTest::addRow("50") << 50;
+        QTest::addRow("600") << 600;
+        QTest::addRow("2500") << 2500;
+    }
+    void pagination()
+    {
+        QFETCH(int, instructions);
+        const QString source = syntheticKernel(instructions);
+        const Analysis analysis = analyze(source);
+        QVERIFY(!analysis.program.hasErrors());
+        const QString pdf = write(analysis, source, QStringLiteral("big%1.pdf").arg(instructions));
+        QVERIFY(!pdf.isEmpty());
+        const PdfInfo info = pdfInfo(pdf);
+        // No line is lost or repeated across page breaks: each instruction line (6 … 5 + n) is listed.
+        const std::set<int> listed = listedLineNumbers(pdfText(pdf));
+        QCOMPARE(int(listed.size()), instructions + 1); // + s_endpgm
+        QCOMPARE(*listed.begin(), 6);
+        QCOMPARE(*listed.rbegin(), 6 + instructions);
+        // Page count grows with the listing: an A4 page holds 732 − header row points of 7-pt
+        // monospace rows (line spacing about 8.2 pt), so between 60 and 100 rows per page.
+        const int sourceLines = instructions + 6;
+        QVERIFY2(info.pages >= 2 + (sourceLines + 99) / 100 && info.pages <= 4 + (sourceLines + 59) / 60,
+                 qPrintable(QString::number(info.pages)));
+        pages_[instructions] = info.pages;
+        if (instructions == 2500) {
+            QVERIFY(pages_[50] < pages_[600]);
+            QVERIFY(pages_[600] < pages_[2500]);
+        }
+    }
+
+    void assemblerErrors()
+    {
+        const QString source = QStringLiteral(".text\n.globl k\n.p2align 8\n.type k,@function\nk:\n"
+                                              "    v_mov_b32 v1, v2\n    v_bogus_op v1, v2\n    s_endpgm\n");
+        const Analysis analysis = analyze(source);
+        QVERIFY(analysis.program.hasErrors());
+        const QString pdf = write(analysis, source, QStringLiteral("errors.pdf"));
+        QVERIFY(!pdf.isEmpty());
+        const QString first = pdfText(pdf, 1, 1);
+        QVERIFY(first.contains(QStringLiteral("Assembler errors")));
+        for (const Diagnostic& d : analysis.program.diagnostics) {
+            if (d.severity != Severity::Error)
+                continue;
+            QVERIFY(first.contains(QStringLiteral("line %1:").arg(d.line)));
+            // The message's first words (the rest may wrap).
+            QVERIFY(first.contains(QString::fromStdString(d.message).left(20)));
+        }
+    }
+
+    void unwritable_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addRow("missing directory") << QStringLiteral("/nonexistent-gcnlens-dir/report.pdf");
+        QTest::addRow("a directory") << QDir::tempPath();
+        QTest::addRow("empty") << QString();
+    }
+    void unwritable()
+    {
+        QFETCH(QString, path);
+        const QString source = syntheticKernel(3);
+        const Analysis analysis = analyze(source);
+        QString error;
+        QVERIFY(!writeReport(path, analysis, source, ReportOptions{}, &error));
+        QVERIFY(!error.isEmpty());
+        if (!path.isEmpty())
+            QVERIFY2(error.contains(path), qPrintable(error));
+    }
+
+    void typedPattern()
+    {
+        const QString source = syntheticKernel(3);
+        const Analysis analysis = analyze(source);
+        ReportOptions options;
+        // lane * 128 bytes: every lane on bank 0 in a distinct row, so a 32-lane group has degree 32
+        // (timing-model.md section 7).
+        options.patternText = QStringLiteral("lane * 128");
+        options.patternOp = QStringLiteral("b32");
+        const QString pdf = write(analysis, source, QStringLiteral("pattern.pdf"), options);
+        QVERIFY(!pdf.isEmpty());
+        const QString text = pdfText(pdf);
+        QVERIFY(text.contains(QStringLiteral("Typed pattern: lane * 128 (b32)")));
+        const QString section = text.mid(text.indexOf(QStringLiteral("Typed pattern")), 400);
+        QVERIFY2(section.contains(QStringLiteral("Conflict degree 32")), qPrintable(section));
+    }
+
+    void cli_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("stderrContains");
+        QTest::addColumn<QString>("pageSize");
+        const QString example = QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s");
+        QTest::addRow("a4") << QStringList{example, QStringLiteral("-o"), QStringLiteral("@out")} << 0 << QString() << QStringLiteral("595 x 842");
+        QTest::addRow("letter") << QStringList{example, QStringLiteral("-o"), QStringLiteral("@out"), QStringLiteral("--page"), QStringLiteral("letter")}
+                                << 0 << QString() << QStringLiteral("612 x 792");
+        QTest::addRow("gpu and option") << QStringList{example, QStringLiteral("--gpu"), QStringLiteral("hawaii"), QStringLiteral("--option"),
+                                                       QStringLiteral("taken-branch-cycles=24"), QStringLiteral("-o"), QStringLiteral("@out")}
+                                        << 0 << QString() << QStringLiteral("595 x 842");
+        QTest::addRow("missing input") << QStringList{QStringLiteral("/nonexistent/k.s"), QStringLiteral("-o"), QStringLiteral("@out")} << 2
+                                       << QStringLiteral("no such file") << QString();
+        QTest::addRow("unwritable output") << QStringList{example, QStringLiteral("-o"), QStringLiteral("/nonexistent-gcnlens-dir/r.pdf")} << 2
+                                           << QStringLiteral("cannot write /nonexistent-gcnlens-dir/r.pdf") << QString();
+        QTest::addRow("no output") << QStringList{example} << 2 << QStringLiteral("-o OUT.pdf") << QString();
+        QTest::addRow("bad page") << QStringList{example, QStringLiteral("-o"), QStringLiteral("@out"), QStringLiteral("--page"), QStringLiteral("a3")}
+                                  << 2 << QStringLiteral("a4 or letter") << QString();
+        QTest::addRow("assembler errors") << QStringList{QStringLiteral("@bad"), QStringLiteral("-o"), QStringLiteral("@out")} << 1
+                                          << QStringLiteral("lists them on its first page") << QStringLiteral("595 x 842");
+    }
+    void cli()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QFETCH(QString, stderrContains);
+        QFETCH(QString, pageSize);
+        const QString out = dir_.filePath(QStringLiteral("cli-%1.pdf").arg(QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-'))));
+        const QString bad = dir_.filePath(QStringLiteral("bad.s"));
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(".text\n.globl k\n.p2align 8\nk:\n    v_bogus_op v1\n    s_endpgm\n");
+        }
+        for (QString& a : args) {
+            if (a == QLatin1String("@out"))
+                a = out;
+            else if (a == QLatin1String("@bad"))
+                a = bad;
+        }
+        QProcess process;
+        // No display at all: the command must pick the offscreen platform itself.
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        process.setProcessEnvironment(env);
+        process.start(QStringLiteral(GCNLENS_BIN_DIR "/gcnlens-cli"), QStringList{QStringLiteral("report")} + args);
+        QVERIFY(process.waitForFinished(60000));
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QCOMPARE(process.exitCode(), exitCode);
+        if (!stderrContains.isEmpty())
+            QVERIFY2(err.contains(stderrContains), qPrintable(err));
+        if (pageSize.isEmpty()) {
+            QVERIFY(!QFile::exists(out));
+        } else {
+            QVERIFY2(pdfInfo(out).pageSize.startsWith(pageSize), qPrintable(err));
+        }
+    }
+
+private:
+    std::map<int, int> pages_;
+};
+
+QTEST_MAIN(TestReport)
+#include "tst_report.moc"

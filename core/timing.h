@@ -103,6 +103,16 @@ struct BranchOverrides {
     std::map<int, Direction> byLine;
 };
 
+// Readings the spec leaves open, fixed here (and in the rule details the user sees):
+// - Data words and placeholders take 0 cycles, pay nothing and are transparent: "directly" and
+//   R-pair's "immediately before" look past them (R-pair still needs I to start where J ends).
+// - valu-salu charges max(0, 16 − elapsed), elapsed = cycles + penalties of the instructions
+//   between writer and SALU, rounded up to whole 4-cycle penalties; only the next SALU pays.
+//   A pending writer is dropped after s_branch / s_endpgm / indirect jumps and at kernel starts.
+// - long-rule=whole-block: C is the largest C of the instructions of the block up to I;
+//   pair-rule=same-quad: J and I must also share one aligned 16-byte quad.
+// - Overrides apply to conditional jumps only (s_branch is always taken).
+// - Basic blocks start at branch targets, after any branch and at kernel changes.
 TimingResult analyzeTiming(const Program& program, const TimingOptions& options = {},
                            const BranchOverrides& overrides = {});
 

@@ -240,11 +240,11 @@ bool SourceMap::statementIsInstruction(std::string_view text)
         code = trimmed(code.substr(word.size() + 1));
     if (code.empty() || code.front() == '.')
         return false;
+    // Anything else that reached the assembler was meant as an instruction, garbage included: it
+    // gets a placeholder so the lines after it keep their offsets.
     const std::string_view first = firstWord(code);
-    if (first.empty())
-        return false;
     const std::string_view after = trimmed(code.substr(first.size()));
-    return !after.starts_with("=");
+    return first.empty() || !after.starts_with("=");
 }
 
 } // namespace gcnlens

@@ -4,7 +4,7 @@
 #include "ui/logging.h"
 
 #include <QComboBox>
-#include <QFormLayout>
+#include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QVBoxLayout>
@@ -15,22 +15,27 @@ LdsDock::LdsDock(QWidget* parent)
     : QWidget(parent)
 {
     auto* layout = new QVBoxLayout(this);
-    auto* form = new QFormLayout;
+    auto* form = new QGridLayout;
     m_mode = new QComboBox;
     m_mode->addItem(tr("DS instruction under the cursor"));
     m_mode->addItem(tr("Typed pattern"));
-    form->addRow(tr("Show"), m_mode);
-    m_pattern = new QLineEdit(QStringLiteral("lane * 4"));
-    m_pattern->setToolTip(tr("Byte address per lane, an expression over `lane` and the parameters below"));
-    form->addRow(tr("Address"), m_pattern);
+    form->addWidget(m_mode, 0, 0, 1, 2);
     m_op = new QComboBox;
     m_op->setEditable(true);
+    m_op->setToolTip(tr("Access width in bytes or a DS op name"));
     for (const char* op : {"b32", "b64", "b96", "b128", "ds_read_b32", "ds_read_b64", "ds_read_b128", "ds_read2_b32", "ds_write_b32", "ds_write2_b64"})
         m_op->addItem(QLatin1String(op));
-    form->addRow(tr("Width / op"), m_op);
+    form->addWidget(m_op, 0, 2);
+    m_pattern = new QLineEdit(QStringLiteral("lane * 4"));
+    m_pattern->setToolTip(tr("Byte address per lane, an expression over `lane` and the parameters"));
+    form->addWidget(new QLabel(tr("Address")), 1, 0);
+    form->addWidget(m_pattern, 1, 1);
     m_parameters = new QLineEdit;
     m_parameters->setPlaceholderText(QStringLiteral("stride=132, base=0"));
-    form->addRow(tr("Parameters"), m_parameters);
+    m_parameters->setToolTip(tr("Named parameters of the pattern, comma separated"));
+    form->addWidget(m_parameters, 1, 2);
+    form->setColumnStretch(1, 2);
+    form->setColumnStretch(2, 1);
     layout->addLayout(form);
 
     m_title = new QLabel;

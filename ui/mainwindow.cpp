@@ -99,9 +99,12 @@ void MainWindow::createDocks()
     auto* summaryDock = dock(tr("Summary"), QStringLiteral("SummaryDock"), m_summary, Qt::LeftDockWidgetArea, true);
     auto* occupancyDock = dock(tr("Occupancy"), QStringLiteral("OccupancyDock"), m_occupancy, Qt::RightDockWidgetArea, false);
     auto* ldsDock = dock(tr("LDS banks"), QStringLiteral("LdsDock"), m_lds, Qt::RightDockWidgetArea, false);
-    Q_UNUSED(summaryDock);
-    tabifyDockWidget(occupancyDock, ldsDock);
-    occupancyDock->raise();
+    // Occupancy above LDS on the right; the problems pane only under the editor.
+    splitDockWidget(occupancyDock, ldsDock, Qt::Vertical);
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    resizeDocks({occupancyDock, ldsDock}, {600, 380}, Qt::Vertical);
+    resizeDocks({summaryDock, occupancyDock}, {330, 440}, Qt::Horizontal);
 
     m_problems = new ProblemsModel(this);
     m_problemsView = new QTreeView;

@@ -151,7 +151,7 @@ OccupancyDock::OccupancyDock(QWidget* parent)
     mapSeries(m_pointSeries, m_point, this);
     m_chartView = new QChartView(m_chart);
     m_chartView->setRenderHint(QPainter::Antialiasing);
-    m_chartView->setMinimumHeight(180);
+    m_chartView->setMinimumHeight(230);
     layout->addWidget(m_chartView, 1);
     applyChartColors();
 
@@ -361,7 +361,9 @@ void OccupancyDock::recompute()
     const int yMax = std::max(m_gpu.maxWavesPerSimd, 10) + 1;
     if (m_yAxis->max() != yMax) {
         m_yAxis->setRange(0, yMax);
-        m_yAxis->setTickCount(yMax + 1 <= 12 ? yMax + 1 : 6);
+        m_yAxis->setTickType(QValueAxis::TicksDynamic);
+        m_yAxis->setTickAnchor(0);
+        m_yAxis->setTickInterval(2);
     }
     static const QString titles[] = {tr("VGPRs per work-item"), tr("SGPRs per wave"), tr("LDS bytes per workgroup"), tr("work-items per workgroup")};
     m_xAxis->setTitleText(titles[int(m_axis)]);

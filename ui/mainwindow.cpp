@@ -86,6 +86,8 @@ void MainWindow::createDocks()
             area->setWidget(widget);
             area->setWidgetResizable(true);
             area->setFrameShape(QFrame::NoFrame);
+            area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+            area->setMinimumWidth(widget->minimumSizeHint().width() + 20);
             d->setWidget(area);
         } else {
             d->setWidget(widget);
@@ -104,7 +106,7 @@ void MainWindow::createDocks()
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     resizeDocks({occupancyDock, ldsDock}, {600, 380}, Qt::Vertical);
-    resizeDocks({summaryDock, occupancyDock}, {330, 440}, Qt::Horizontal);
+    resizeDocks({summaryDock, occupancyDock}, {summaryDock->widget()->sizeHint().width() + 24, 430}, Qt::Horizontal);
 
     m_problems = new ProblemsModel(this);
     m_problemsView = new QTreeView;

@@ -258,6 +258,32 @@ private Q_SLOTS:
         QVERIFY(underlined);
     }
 
+    void largeFileStreamsInChunks()
+    {
+        // Above chunkThreshold() the file streams in with a progress dialog; the text must arrive
+        // whole, including a last line without a newline that straddles a chunk boundary.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("large.s"));
+        QByteArray content;
+        int lines = 0;
+        while (content.size() <= MainWindow::chunkThreshold() + 100000) {
+            content += "// padding line " + QByteArray::number(lines++) + " ---------------------------------------------\n";
+        }
+        content += "s_endpgm";
+        ++lines;
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(content);
+        file.close();
+        QVERIFY(w->openFile(path));
+        QCOMPARE(w->editor()->blockCount(), lines);
+        QCOMPARE(w->editor()->toPlainText().toUtf8(), content);
+        QCOMPARE(w->currentFile(), path);
+        QVERIFY(!w->editor()->document()->isModified());
+        QTRY_VERIFY_WITH_TIMEOUT(settled(), 20000);
+        QCOMPARE(analysis().timing.totals.instructions, 1);
+    }
+
     void autosaveRoundTrip()
     {
         QTest::keyClicks(w->editor(), QStringLiteral("// typed but never saved"));

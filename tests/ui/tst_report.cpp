@@ -213,12 +213,18 @@ private Q_SLOTS:
             }
         }
 
-        // LDS: every DS instruction with known addresses has its heatmap title and degree.
+        // LDS: every DS instruction with known addresses has a heatmap titled with its line and
+        // its degree, or is named in the "same access" list under an identical one's heatmap.
         for (const auto& [index, access] : analysis.lds) {
             if (!access.error.empty())
                 continue;
             const Instruction& ins = analysis.program.instructions[std::size_t(index)];
-            QVERIFY(text.contains(QStringLiteral("Line %1: %2").arg(ins.line).arg(QString::fromStdString(ins.mnemonic))));
+            const QRegularExpression titled(QStringLiteral("Line %1: %2[^\\n]*\\n\\s*(The same access[^.]*\\.\\s*)?Conflict degree %3,")
+                                                .arg(ins.line)
+                                                .arg(QString::fromStdString(ins.mnemonic))
+                                                .arg(access.degree));
+            const QRegularExpression listed(QStringLiteral("same access at lines? [^.]*\\b%1\\b").arg(ins.line));
+            QVERIFY2(text.contains(titled) || text.contains(listed), qPrintable(titled.pattern()));
         }
 
         // Legend: every rule id with its meaning, after the legend heading.

@@ -753,7 +753,7 @@ private:
             xMin = std::min<double>(xMin, pt.x);
             xMax = std::max<double>(xMax, pt.x);
         }
-        xMin = std::min<double>(xMin, currentX);
+        xMin = std::min<double>({0.0, xMin, double(currentX)}); // counts: the axis starts at 0
         xMax = std::max<double>(xMax, currentX);
         if (xMax <= xMin)
             xMax = xMin + 1;
@@ -839,8 +839,8 @@ private:
     {
         const Instruction& ins = a_.program.instructions[std::size_t(index)];
         const BlockBand band = BlockBand::forInstruction(ins.offset, ins.size);
-        QString cycles;
-        if (std::size_t(index) < a_.timing.instructions.size()) {
+        QString cycles = QStringLiteral("—"); // a line that did not assemble has no timing
+        if (!ins.placeholder && std::size_t(index) < a_.timing.instructions.size()) {
             const InstructionTiming& t = a_.timing.instructions[std::size_t(index)];
             cycles = QString::number(t.cycles);
             if (t.direction == Direction::NotABranch && t.base.high != t.base.low)
@@ -1195,34 +1195,74 @@ private:
                                                             options_.patternParameters, a_.timing.options.ldsGroupDwords);
                 heatmap(flow, QStringLiteral("Typed pattern: %1 (%2)").arg(options_.patternText, options_.patternOp), r);
             }
-            QStringList unknown;
+            // Identical accesses (same instruction text, same per-bank rows) share one heatmap: an
+            // unrolled kernel repeats the same DS instruction hundreds of times.
+            struct Access {
+                QString text;                 // "ds_read_b32 v3, v1"
+                std::vector<int> lines;
+                const LdsAccessResult* result = nullptr;
+                QString problem;              // non-empty: no heatmap, say why
+            };
+            std::vector<Access> accesses;
+            std::map<QString, std::size_t> byKey;
             for (const auto& [index, r] : a_.lds) {
                 if (index < 0 || std::size_t(index) >= a_.program.instructions.size())
                     continue;
                 const Instruction& ins = a_.program.instructions[std::size_t(index)];
-                const QString what = QStringLiteral("Line %1: %2 %3").arg(ins.line).arg(qs(ins.mnemonic), qs(ins.operands));
                 bool anyKnown = false;
                 for (const LaneAccess& lane : r.lanes)
                     anyKnown = anyKnown || lane.known;
-                if (!r.error.empty() || !anyKnown) {
-                    unknown << QStringLiteral("%1: %2").arg(what, r.error.empty() ? QStringLiteral("addresses not known") : qs(r.error));
-                    continue;
+                Access access;
+                access.text = QStringLiteral("%1 %2").arg(qs(ins.mnemonic), qs(ins.operands)).trimmed();
+                access.result = &r;
+                if (!r.error.empty() || !anyKnown)
+                    access.problem = r.error.empty() ? QStringLiteral("addresses not known") : qs(r.error);
+                QString key = access.text + QLatin1Char('|') + access.problem + QLatin1Char('|') + qs(r.note)
+                    + QStringLiteral("|%1|%2|%3|").arg(r.degree).arg(r.cycles).arg(r.allKnown);
+                if (access.problem.isEmpty()) {
+                    for (const auto& group : r.bankRows)
+                        for (const int v : group)
+                            key += QString::number(v) + QLatin1Char(',');
                 }
-                heatmap(flow, what, r);
+                const auto [it, inserted] = byKey.emplace(key, accesses.size());
+                if (inserted)
+                    accesses.push_back(access);
+                accesses[it->second].lines.push_back(ins.line);
             }
-            if (!unknown.isEmpty()) {
-                heading(flow, QStringLiteral("DS instructions without known addresses"), fonts_.subheading, 10);
-                for (const QString& u : unknown)
-                    paragraph(flow, u, fonts_.body, kMuted, 8, 1);
+            auto sameAt = [](const std::vector<int>& lines) {
+                QStringList rest;
+                for (std::size_t i = 1; i < lines.size(); ++i)
+                    rest << QString::number(lines[i]);
+                return QStringLiteral("The same access at line%1 %2.").arg(rest.size() > 1 ? QStringLiteral("s") : QString(), rest.join(QStringLiteral(", ")));
+            };
+            for (const Access& access : accesses) {
+                if (!access.problem.isEmpty())
+                    continue;
+                heatmap(flow, QStringLiteral("Line %1: %2").arg(access.lines.front()).arg(access.text), *access.result,
+                        access.lines.size() > 1 ? sameAt(access.lines) : QString());
+            }
+            bool headed = false;
+            for (const Access& access : accesses) {
+                if (access.problem.isEmpty())
+                    continue;
+                if (!headed)
+                    heading(flow, QStringLiteral("DS instructions without known addresses"), fonts_.subheading, 10);
+                headed = true;
+                QString text = QStringLiteral("Line %1: %2: %3").arg(access.lines.front()).arg(access.text, access.problem);
+                if (access.lines.size() > 1)
+                    text += QLatin1Char(' ') + sameAt(access.lines);
+                paragraph(flow, text, fonts_.body, kMuted, 8, 1);
             }
         }
         Flow legend(doc_, frame_.contentRect(), QStringLiteral("Legend"));
         buildLegend(legend);
     }
 
-    void heatmap(Flow& flow, const QString& title, const LdsAccessResult& r)
+    void heatmap(Flow& flow, const QString& title, const LdsAccessResult& r, const QString& also = QString())
     {
         heading(flow, title, fonts_.subheading, 12);
+        if (!also.isEmpty())
+            paragraph(flow, also, fonts_.small, kMuted, 0, 1);
         if (!r.error.empty()) {
             paragraph(flow, qs(r.error), fonts_.body, kError);
             return;
@@ -1355,7 +1395,7 @@ bool writeReport(const QString& path, const Analysis& analysis, const QString& s
     auto fail = [error](const QString& message) {
         if (error)
             *error = message;
-        qCWarning(lcReport).noquote() << message;
+        qCDebug(lcReport).noquote() << message; // the caller shows it
         return false;
     };
     if (path.isEmpty())

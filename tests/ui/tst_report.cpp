@@ -282,6 +282,64 @@ private Q_SLOTS:
         }
     }
 
+    void structure_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        QTest::addRow("gfx6") << QStringLiteral("tahiti");
+        QTest::addRow("gfx9") << QStringLiteral("gfx900");
+    }
+    // Two kernels, a macro and a .rept (several instructions on one source line) and a line far
+    // longer than the listing's source column.
+    void structure()
+    {
+        QFETCH(QString, gpu);
+        const QString longComment = QStringLiteral("// ") + QString(600, QLatin1Char('x')) + QStringLiteral("TAILMARK");
+        const QString source = QStringLiteral(".text\n.macro addlit reg\n    v_add_f32 \\reg, 0x40490fdb, \\reg\n    v_mov_b32 \\reg, 1.0\n.endm\n"
+                                              ".globl first\n.p2align 8\n.type first,@function\nfirst:\n"
+                                              "    .rept 3\n    v_mov_b32 v1, v2\n    .endr\n"
+                                              "    addlit v3\n    s_endpgm\n"
+                                              ".globl second\n.p2align 8\n.type second,@function\nsecond:\n"
+                                              "    v_mov_b32 v1, v2 %1\n    s_endpgm\n").arg(longComment);
+        const Analysis analysis = analyze(source, gpu);
+        QVERIFY2(!analysis.program.hasErrors(), analysis.program.diagnostics.empty() ? "" : analysis.program.diagnostics.front().message.c_str());
+        QCOMPARE(analysis.program.kernels.size(), std::size_t(2));
+        const QString pdf = write(analysis, source, QStringLiteral("structure-%1.pdf").arg(gpu));
+        QVERIFY(!pdf.isEmpty());
+        const QString text = pdfText(pdf);
+
+        // Every instruction has exactly one row with offset, slot and size: a source row (with its
+        // line number) or a "↳" row for the further instructions of an expanded line.
+        // (Sizes above 9 bytes, the alignment padding between the kernels, show as "…".)
+        static const QRegularExpression numbersRow(QStringLiteral("^\\s*(\\d+\\s+)?[0-9a-f]{4,}\\s+[0-7]\\s+(4|8|…)\\s"));
+        int rows = 0;
+        int expansionRows = 0;
+        for (const QString& line : text.split(QLatin1Char('\n'))) {
+            if (numbersRow.match(line).hasMatch()) {
+                ++rows;
+                expansionRows += line.contains(QStringLiteral("↳")) ? 1 : 0;
+            }
+        }
+        QCOMPARE(rows, int(analysis.program.instructions.size()));
+        int expected = 0;
+        for (const auto& [line, indices] : analysis.program.lineToInstructions)
+            expected += int(indices.size()) - 1;
+        QCOMPARE(expansionRows, expected);
+        QVERIFY(expected >= 1); // the macro line holds two instructions
+
+        // Both kernels and the whole file in the totals.
+        QVERIFY(text.contains(QRegularExpression(QStringLiteral("first\\s+%1\\s").arg(analysis.timing.kernelTotals[0].instructions))));
+        QVERIFY(text.contains(QRegularExpression(QStringLiteral("second\\s+%1\\s").arg(analysis.timing.kernelTotals[1].instructions))));
+        QVERIFY(text.contains(QRegularExpression(QStringLiteral("whole file\\s+%1\\s").arg(analysis.timing.totals.instructions))));
+        QVERIFY(text.contains(QStringLiteral("Occupancy and resources: first")));
+        QVERIFY(text.contains(QStringLiteral("Occupancy and resources: second")));
+        QVERIFY(text.contains(QString::fromLatin1(generationName(analysis.program.gpu.generation))));
+
+        // The long line wraps onto continuation lines ("↪") and is elided ("…") before its end.
+        QVERIFY(text.contains(QStringLiteral("↪ xxxx")));
+        QVERIFY(text.contains(QStringLiteral("x…")));
+        QVERIFY(!text.contains(QStringLiteral("TAILMARK")));
+    }
+
     void assemblerErrors()
     {
         const QString source = QStringLiteral(".text\n.globl k\n.p2align 8\n.type k,@function\nk:\n"

@@ -827,6 +827,9 @@ private:
         QStringList out;
         if (index < 0 || std::size_t(index) >= a_.timing.instructions.size())
             return out;
+        const Instruction& ins = a_.program.instructions[std::size_t(index)];
+        if (ins.size > 9) // data or alignment padding: the one-digit size column cannot hold it
+            out << QStringLiteral("(%1 bytes of data)").arg(ins.size);
         const InstructionTiming& t = a_.timing.instructions[std::size_t(index)];
         for (const Penalty& pen : t.penalties)
             out << QStringLiteral("%1 +%2").arg(qs(pen.rule)).arg(pen.cycles);
@@ -839,8 +842,9 @@ private:
     {
         const Instruction& ins = a_.program.instructions[std::size_t(index)];
         const BlockBand band = BlockBand::forInstruction(ins.offset, ins.size);
-        QString cycles = QStringLiteral("—"); // a line that did not assemble has no timing
-        if (!ins.placeholder && std::size_t(index) < a_.timing.instructions.size()) {
+        // A line that did not assemble has no timing; data words are not executed.
+        QString cycles = QStringLiteral("—");
+        if (!ins.placeholder && !ins.isData && ins.family != Family::Data && std::size_t(index) < a_.timing.instructions.size()) {
             const InstructionTiming& t = a_.timing.instructions[std::size_t(index)];
             cycles = QString::number(t.cycles);
             if (t.direction == Direction::NotABranch && t.base.high != t.base.low)
@@ -856,7 +860,7 @@ private:
         return QStringLiteral("%1 %2 %3 %4")
             .arg(ins.offset, cols_.offsetDigits, 16, QLatin1Char('0'))
             .arg(band.slot)
-            .arg(ins.size)
+            .arg(ins.size > 9 ? QStringLiteral("…") : QString::number(ins.size))
             .arg(cycles, cols_.cyclesChars);
     }
 

@@ -378,6 +378,25 @@ private Q_SLOTS:
             QVERIFY2(error.contains(path), qPrintable(error));
     }
 
+    void modelOptions()
+    {
+        // Options that differ from the section 9 defaults are named in the title block, and only those.
+        const QString source = syntheticKernel(3);
+        AnalysisRequest request;
+        request.assemble.fileName = "kernel.s";
+        QVERIFY(request.timing.set("taken-branch-cycles", "24").empty());
+        QVERIFY(request.timing.set("pair-rule", "same-quad").empty());
+        const Analysis analysis = runAnalysis(source.toStdString(), request);
+        const QString pdf = write(analysis, source, QStringLiteral("options.pdf"));
+        QVERIFY(!pdf.isEmpty());
+        const QString first = pdfText(pdf, 1, 1);
+        QVERIFY(first.contains(QRegularExpression(QStringLiteral("Model options\\s+taken-branch-cycles=24, pair-rule=same-quad|"
+                                                                 "Model options\\s+pair-rule=same-quad, taken-branch-cycles=24"))));
+        QVERIFY(!first.contains(QStringLiteral("long-rule=")));
+        const QString defaults = pdfText(write(analyze(source), source, QStringLiteral("defaults.pdf")), 1, 1);
+        QVERIFY(defaults.contains(QRegularExpression(QStringLiteral("Model options\\s+defaults"))));
+    }
+
     void typedPattern()
     {
         const QString source = syntheticKernel(3);

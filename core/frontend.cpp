@@ -885,21 +885,8 @@ struct LineScan {
     std::vector<std::string> assignedSymbols;
 };
 
-std::string_view codeOf(std::string_view line)
-{
-    std::size_t end = line.size();
-    for (std::size_t i = 0; i < line.size(); ++i)
-        if (line[i] == ';' || line[i] == '#' || (line[i] == '/' && i + 1 < line.size() && line[i + 1] == '/')) {
-            end = i;
-            break;
-        }
-    std::string_view code = line.substr(0, end);
-    while (!code.empty() && std::isspace(static_cast<unsigned char>(code.front())))
-        code.remove_prefix(1);
-    while (!code.empty() && std::isspace(static_cast<unsigned char>(code.back())))
-        code.remove_suffix(1);
-    return code;
-}
+// One set of comment rules for the scan and the source map (SourceMap::code).
+std::string_view codeOf(std::string_view line) { return SourceMap::code(line); }
 
 LineScan scanLines(const std::vector<std::string_view>& lines)
 {

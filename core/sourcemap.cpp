@@ -232,6 +232,11 @@ std::string SourceMap::kernelForLine(int lineNo) const
     return found;
 }
 
+std::string_view SourceMap::code(std::string_view line)
+{
+    return trimmed(line.substr(0, codeEnd(line)));
+}
+
 bool SourceMap::statementIsInstruction(std::string_view text)
 {
     std::string_view code = trimmed(text.substr(0, codeEnd(text)));

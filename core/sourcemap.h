@@ -41,6 +41,9 @@ public:
     // label, assignment or comment.
     static bool statementIsInstruction(std::string_view text);
 
+    // The code of one line: comments (';', '//', a leading '#') removed, blanks trimmed.
+    static std::string_view code(std::string_view line);
+
 private:
     std::vector<std::string_view> lines_;
     std::string assemblerText_;

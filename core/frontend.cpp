@@ -33,6 +33,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <unordered_map>
 
@@ -548,27 +549,13 @@ std::string optionsKey(const AssembleOptions& options)
     return key;
 }
 
-void addRegisterUse(RegisterUsage& usage, const RegRange& range)
+// Branch targets, and their simm16 now that label offsets are known, for instructions
+// [from, to) (a splice that moved nothing re-resolves only the lines it replaced).
+void resolveBranches(Program& program, const std::unordered_map<std::string, std::size_t>& labelIndex,
+                     std::size_t from = 0, std::size_t to = std::size_t(-1))
 {
-    const int last = range.first + range.count - 1;
-    switch (range.kind) {
-    case RegKind::VGPR: usage.maxVgpr = std::max(usage.maxVgpr, last); break;
-    case RegKind::SGPR: usage.maxSgpr = std::max(usage.maxSgpr, last); break;
-    case RegKind::AGPR: usage.maxAgpr = std::max(usage.maxAgpr, last); break;
-    case RegKind::VCC: usage.vcc = true; break;
-    case RegKind::EXEC: usage.exec = true; break;
-    case RegKind::M0: usage.m0 = true; break;
-    case RegKind::SCC: usage.scc = true; break;
-    case RegKind::FlatScratch: usage.flatScratch = true; break;
-    case RegKind::XnackMask: usage.xnackMask = true; break;
-    case RegKind::TTMP: case RegKind::Other: break;
-    }
-}
-
-// Branch targets, and their simm16 now that label offsets are known.
-void resolveBranches(Program& program, const std::unordered_map<std::string, std::size_t>& labelIndex)
-{
-    for (std::size_t i = 0; i < program.instructions.size(); ++i) {
+    to = std::min(to, program.instructions.size());
+    for (std::size_t i = from; i < to; ++i) {
         Instruction& inst = program.instructions[i];
         if (inst.branch != BranchKind::Unconditional && inst.branch != BranchKind::Conditional)
             continue;
@@ -585,35 +572,105 @@ void resolveBranches(Program& program, const std::unordered_map<std::string, std
                 inst.encoding[0] = std::uint8_t(delta & 0xff);
                 inst.encoding[1] = std::uint8_t((delta >> 8) & 0xff);
             }
-        } else if (inst.targetOffset) {
+        } else if (inst.targetOffset && inst.kernel >= 0) {
+            // A raw simm16 (disassembler output): the instruction at that offset in the same
+            // kernel, whose instructions are in offset order.
+            const Kernel& kernel = program.kernels[std::size_t(inst.kernel)];
+            const auto first = program.instructions.begin() + kernel.firstInstruction;
+            const auto last = program.instructions.begin() + kernel.endInstruction;
             const std::uint64_t target = *inst.targetOffset;
-            for (std::size_t j = 0; j < program.instructions.size(); ++j)
-                if (program.instructions[j].kernel == inst.kernel && program.instructions[j].offset == target) {
-                    inst.targetIndex = int(j);
-                    break;
-                }
+            const auto at = std::lower_bound(first, last, target,
+                                             [](const Instruction& candidate, std::uint64_t offset) { return candidate.offset < offset; });
+            inst.targetIndex = at != last && at->offset == target ? int(at - program.instructions.begin()) : -1;
         }
         if (inst.targetOffset)
             inst.backward = *inst.targetOffset <= inst.offset;
     }
-
 }
 
-// Register usage, per kernel and for the file.
-void computeRegisterUsage(Program& program)
-{
-    program.registers = RegisterUsage {};
-    program.kernelRegisters.assign(program.kernels.size(), RegisterUsage {});
-    for (const auto& inst : program.instructions) {
+// Counts of register references per kernel and for the file. The usage is the highest count that
+// is not zero, so a splice can take an edited instruction's registers out again without
+// rescanning the program.
+class RegisterTally {
+public:
+    void rebuild(const Program& program)
+    {
+        file_ = Counts {};
+        kernels_.assign(program.kernels.size(), Counts {});
+        for (const auto& inst : program.instructions)
+            add(inst, +1);
+    }
+
+    void add(const Instruction& inst, int sign)
+    {
         for (const auto* list : {&inst.defs, &inst.uses})
             for (const auto& range : *list) {
-                addRegisterUse(program.registers, range);
-                if (inst.kernel >= 0)
-                    addRegisterUse(program.kernelRegisters[std::size_t(inst.kernel)], range);
+                file_.add(range, sign);
+                if (inst.kernel >= 0 && std::size_t(inst.kernel) < kernels_.size())
+                    kernels_[std::size_t(inst.kernel)].add(range, sign);
             }
     }
 
-}
+    void store(Program& program) const
+    {
+        program.registers = file_.usage();
+        program.kernelRegisters.resize(kernels_.size());
+        for (std::size_t k = 0; k < kernels_.size(); ++k)
+            program.kernelRegisters[k] = kernels_[k].usage();
+    }
+
+private:
+    struct Counts {
+        std::vector<int> vgpr, sgpr, agpr; // references by the last index of the range
+        int vcc = 0, exec = 0, m0 = 0, scc = 0, flatScratch = 0, xnackMask = 0;
+
+        static void count(std::vector<int>& byIndex, const RegRange& range, int sign)
+        {
+            const auto last = std::size_t(std::max(0, range.first + range.count - 1));
+            if (byIndex.size() <= last)
+                byIndex.resize(last + 1, 0);
+            byIndex[last] += sign;
+        }
+        static int highest(const std::vector<int>& byIndex)
+        {
+            for (std::size_t i = byIndex.size(); i-- > 0;)
+                if (byIndex[i] > 0)
+                    return int(i);
+            return -1;
+        }
+        void add(const RegRange& range, int sign)
+        {
+            switch (range.kind) {
+            case RegKind::VGPR: count(vgpr, range, sign); break;
+            case RegKind::SGPR: count(sgpr, range, sign); break;
+            case RegKind::AGPR: count(agpr, range, sign); break;
+            case RegKind::VCC: vcc += sign; break;
+            case RegKind::EXEC: exec += sign; break;
+            case RegKind::M0: m0 += sign; break;
+            case RegKind::SCC: scc += sign; break;
+            case RegKind::FlatScratch: flatScratch += sign; break;
+            case RegKind::XnackMask: xnackMask += sign; break;
+            case RegKind::TTMP: case RegKind::Other: break;
+            }
+        }
+        RegisterUsage usage() const
+        {
+            RegisterUsage u;
+            u.maxVgpr = highest(vgpr);
+            u.maxSgpr = highest(sgpr);
+            u.maxAgpr = highest(agpr);
+            u.vcc = vcc > 0;
+            u.exec = exec > 0;
+            u.m0 = m0 > 0;
+            u.scc = scc > 0;
+            u.flatScratch = flatScratch > 0;
+            u.xnackMask = xnackMask > 0;
+            return u;
+        }
+    };
+    Counts file_;
+    std::vector<Counts> kernels_;
+};
 
 // Turns the streamer's emissions into the Program: lines, kernels, labels, branch targets.
 void buildProgram(Program& program, std::vector<Emission>& emissions, const std::vector<RawDiagnostic>& rawDiagnostics,
@@ -757,7 +814,9 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
             label.instruction = -1;
 
     resolveBranches(program, labelIndex);
-    computeRegisterUsage(program);
+    RegisterTally registers;
+    registers.rebuild(program);
+    registers.store(program);
 
     // Resource directives found by the source map, attached to the kernel they name or precede.
     for (const auto& directive : map.resourceDirectives()) {
@@ -841,21 +900,6 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
 
 namespace {
 
-std::vector<std::string_view> splitLines(std::string_view text)
-{
-    std::vector<std::string_view> lines;
-    std::size_t start = 0;
-    while (true) {
-        const auto end = text.find('\n', start);
-        if (end == std::string_view::npos) {
-            lines.push_back(text.substr(start));
-            return lines;
-        }
-        lines.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-}
-
 bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$'; }
 
 std::vector<std::string_view> words(std::string_view text)
@@ -880,7 +924,8 @@ std::vector<std::string_view> words(std::string_view text)
 // no assignment and no macro invocation. Anything else changes context for later lines.
 struct LineScan {
     std::vector<bool> plain;
-    std::vector<bool> layoutBarrier; // alignment, .org, .include or a macro call: output depends on offsets
+    int lastBarrier = -1; // last line (0-based) with alignment, .org, .include or a macro call,
+                          // whose output depends on the offsets before it
     std::vector<std::string> macroNames;
     std::vector<std::string> assignedSymbols;
 };
@@ -892,7 +937,6 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
 {
     LineScan scan;
     scan.plain.resize(lines.size(), false);
-    scan.layoutBarrier.resize(lines.size(), false);
     int macroDepth = 0, repeatDepth = 0, conditionalDepth = 0;
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string_view code = codeOf(lines[i]);
@@ -917,7 +961,7 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
         static constexpr std::string_view barriers[] = {".align", ".p2align", ".balign", ".p2alignw", ".p2alignl",
                                                         ".balignw", ".balignl", ".org", ".include", ".incbin"};
         if (std::find(std::begin(barriers), std::end(barriers), first) != std::end(barriers))
-            scan.layoutBarrier[i] = true;
+            scan.lastBarrier = std::max(scan.lastBarrier, int(i));
         if ((first == ".set" || first == ".equ" || first == ".equiv" || first == ".eqv") && w.size() > 1)
             scan.assignedSymbols.emplace_back(w[1]);
         const auto eq = code.find('=');
@@ -935,7 +979,7 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
         const auto w = words(codeOf(lines[i]));
         if (!w.empty() && std::find(scan.macroNames.begin(), scan.macroNames.end(), w.front()) != scan.macroNames.end()) {
             scan.plain[i] = false;
-            scan.layoutBarrier[i] = true;
+            scan.lastBarrier = std::max(scan.lastBarrier, int(i));
         }
     }
     return scan;
@@ -949,37 +993,121 @@ bool mentionsAny(std::string_view line, const std::vector<std::string>& names)
     return false;
 }
 
+// The edit between two texts as whole lines: prefixLines equal lines, then oldCount lines that
+// became newCount lines, then equal lines to the end. Found with memcmp over the texts, so an edit
+// costs a comparison of the bytes, not a split of both texts into lines.
+struct LineEdit {
+    bool identical = false;
+    int prefixLines = 0, oldCount = 0, newCount = 0;
+    std::string_view oldText, newText; // the changed lines, without the newline after the last
+};
+
+std::size_t commonPrefix(std::string_view a, std::string_view b)
+{
+    const std::size_t n = std::min(a.size(), b.size());
+    constexpr std::size_t block = 4096;
+    std::size_t i = 0;
+    while (i + block <= n && std::memcmp(a.data() + i, b.data() + i, block) == 0)
+        i += block;
+    while (i < n && a[i] == b[i])
+        ++i;
+    return i;
+}
+
+std::size_t commonSuffix(std::string_view a, std::string_view b, std::size_t limit)
+{
+    constexpr std::size_t block = 4096;
+    std::size_t s = 0;
+    while (s + block <= limit && std::memcmp(a.data() + a.size() - s - block, b.data() + b.size() - s - block, block) == 0)
+        s += block;
+    while (s < limit && a[a.size() - 1 - s] == b[b.size() - 1 - s])
+        ++s;
+    return s;
+}
+
+// Newlines in a text, eight bytes at a time (an exact count of zero bytes of x ^ '\n'…).
+std::size_t countNewlines(std::string_view text)
+{
+    constexpr std::uint64_t newlines = 0x0a0a0a0a0a0a0a0aull, low7 = 0x7f7f7f7f7f7f7f7full;
+    std::size_t count = 0, i = 0;
+    for (; i + 8 <= text.size(); i += 8) {
+        std::uint64_t word;
+        std::memcpy(&word, text.data() + i, 8);
+        const std::uint64_t x = word ^ newlines;
+        const std::uint64_t zeroBytes = ~(((x & low7) + low7) | x | low7);
+        count += std::size_t(__builtin_popcountll(zeroBytes));
+    }
+    for (; i < text.size(); ++i)
+        count += text[i] == '\n';
+    return count;
+}
+
+LineEdit diffLines(std::string_view before, std::string_view after)
+{
+    LineEdit edit;
+    const std::size_t p = commonPrefix(before, after);
+    if (p == before.size() && p == after.size()) {
+        edit.identical = true;
+        return edit;
+    }
+    const std::size_t newline = p == 0 ? std::string_view::npos : before.rfind('\n', p - 1);
+    const std::size_t lineStart = newline == std::string_view::npos ? 0 : newline + 1;
+    edit.prefixLines = int(countNewlines(before.substr(0, lineStart)));
+    // The common tail may not reach back into the equal lines at the front.
+    const std::size_t s = commonSuffix(before, after, std::min(before.size(), after.size()) - lineStart);
+    const std::size_t tailOld = before.size() - s, tailNew = after.size() - s;
+    const auto startsLine = [](std::string_view text, std::size_t at) { return at == 0 || text[at - 1] == '\n'; };
+    // The first line that lies wholly in the common tail, in both texts.
+    std::size_t equalFrom = std::string_view::npos;
+    if (startsLine(before, tailOld) && startsLine(after, tailNew)) {
+        equalFrom = tailOld;
+    } else if (const auto n = before.find('\n', tailOld); n != std::string_view::npos) {
+        equalFrom = n + 1;
+    }
+    std::size_t oldEnd = before.size(), newEnd = after.size();
+    bool oldEmpty = false, newEmpty = false;
+    if (equalFrom != std::string_view::npos) {
+        const std::size_t equalFromNew = equalFrom + after.size() - before.size();
+        oldEmpty = equalFrom == lineStart;
+        newEmpty = equalFromNew == lineStart;
+        oldEnd = oldEmpty ? lineStart : equalFrom - 1;
+        newEnd = newEmpty ? lineStart : equalFromNew - 1;
+    }
+    edit.oldText = before.substr(lineStart, oldEnd - lineStart);
+    edit.newText = after.substr(lineStart, newEnd - lineStart);
+    edit.oldCount = oldEmpty ? 0 : int(countNewlines(edit.oldText)) + 1;
+    edit.newCount = newEmpty ? 0 : int(countNewlines(edit.newText)) + 1;
+    return edit;
+}
+
 // Splices the re-assembled lines [first, first + newCount) into the previous program, which had
-// [first, first + oldCount) there. Returns false when the edit needs a full run after all.
-bool splice(Program& program, const Program& mini, int first, int oldCount, int newCount,
-            const std::vector<std::string_view>& newLines, bool layoutBarrierAfter)
+// [first, first + oldCount) there. Returns false, having changed nothing, when the edit needs a
+// full run after all. Work is proportional to the edit, plus one pass over later instructions
+// when the edit moves them (a different size or line count).
+bool splice(Program& program, Program& mini, int first, int oldCount, int newCount,
+            const std::vector<std::string_view>& newLines, bool layoutBarrierAfter, RegisterTally& registers)
 {
     auto& insts = program.instructions;
+    auto& byLine = program.lineToInstructions;
     const int lastOld = first + oldCount - 1; // 1-based lines
-    std::size_t begin = insts.size(), end = insts.size();
-    for (std::size_t i = 0; i < insts.size(); ++i) {
-        if (insts[i].line >= first && insts[i].line <= lastOld) {
-            if (begin == insts.size())
-                begin = i;
-            else if (end != insts.size() && end != i)
-                return false; // not contiguous
-            end = i + 1;
-        } else if (begin != insts.size() && end == insts.size()) {
-            end = i;
+    // The instructions of the old lines: one contiguous run.
+    std::size_t begin = insts.size(), end = 0, onLines = 0;
+    for (auto it = byLine.lower_bound(first); it != byLine.end() && it->first <= lastOld; ++it)
+        for (const int index : it->second) {
+            begin = std::min(begin, std::size_t(index));
+            end = std::max(end, std::size_t(index) + 1);
+            ++onLines;
         }
-    }
-    if (begin == insts.size()) {
+    if (onLines == 0) {
         // Nothing was emitted from the old lines: insert before the first instruction after them.
-        begin = 0;
-        while (begin < insts.size() && insts[begin].line <= lastOld)
-            ++begin;
-        end = begin;
-    } else if (end == insts.size() && begin != insts.size()) {
-        // the run reached the end of the program
+        const auto next = byLine.upper_bound(lastOld);
+        begin = end = next == byLine.end() ? insts.size() : std::size_t(next->second.front());
+    } else if (onLines != end - begin) {
+        return false; // not contiguous
     }
-    for (std::size_t i = begin; i < end; ++i)
-        if (insts[i].line < first || insts[i].line > lastOld)
-            return false;
+    // Lines and instructions must agree in order around the edit (they do outside .rept bodies).
+    if ((begin > 0 && insts[begin - 1].line >= first) || (end < insts.size() && insts[end].line <= lastOld))
+        return false;
 
     const std::uint64_t at = begin < insts.size() ? insts[begin].sectionOffset
         : insts.empty()                          ? 0
@@ -988,7 +1116,7 @@ bool splice(Program& program, const Program& mini, int first, int oldCount, int 
     for (std::size_t i = begin; i < end; ++i)
         oldBytes += std::uint64_t(insts[i].size);
 
-    std::vector<Instruction> added = mini.instructions;
+    std::vector<Instruction>& added = mini.instructions;
     // A half-typed line keeps the size it had while it still assembled (program.h).
     // (A placeholder that already inherited a size passes it on while the user keeps typing.)
     if (oldCount == 1 && newCount == 1 && added.size() == 1 && added[0].placeholder && end - begin == 1) {
@@ -1006,16 +1134,30 @@ bool splice(Program& program, const Program& mini, int first, int oldCount, int 
     if (deltaBytes != 0 && layoutBarrierAfter)
         return false;
 
-    const int kernel = begin < insts.size() ? insts[begin].kernel
-        : begin > 0                         ? insts[begin - 1].kernel
-                                            : (program.kernels.empty() ? -1 : 0);
-    if (kernel < 0 && !added.empty())
+    // The kernel the edit lies in: the one around it whose entry line comes before it (code
+    // before any entry label forms a kernel that starts at its first line). An edit in front of
+    // every kernel, where a fresh run would start a new one, takes the full run.
+    const auto unlabelled = [&](int k) { return program.kernels[std::size_t(k)].name.starts_with('('); };
+    int kernel = -1;
+    for (const std::size_t neighbour : {begin, begin - 1})
+        if (neighbour < insts.size()) {
+            const int candidate = insts[neighbour].kernel;
+            const int entry = candidate >= 0 ? program.kernels[std::size_t(candidate)].line : 0;
+            if (candidate >= 0 && (entry < first || (unlabelled(candidate) && entry <= first))
+                && (kernel < 0 || program.kernels[std::size_t(candidate)].line > program.kernels[std::size_t(kernel)].line))
+                kernel = candidate;
+        }
+    if (kernel < 0)
         return false;
-    const std::uint64_t kernelStart = kernel >= 0 ? program.kernels[std::size_t(kernel)].sectionOffset : 0;
+    // An unlabelled kernel exists only while it has instructions.
+    if (unlabelled(kernel) && program.kernels[std::size_t(kernel)].endInstruction
+                                      - program.kernels[std::size_t(kernel)].firstInstruction + deltaCount <= 0)
+        return false;
+    const std::uint64_t kernelStart = program.kernels[std::size_t(kernel)].sectionOffset;
     for (auto& inst : added) {
         const int lineIndex = first + inst.line - 1; // mini lines are 1-based
         inst.line = lineIndex;
-        const std::string_view text = newLines[std::size_t(lineIndex - 1)];
+        const std::string_view text = newLines[std::size_t(lineIndex - first)];
         std::size_t b = 0;
         while (b < text.size() && std::isspace(static_cast<unsigned char>(text[b])))
             ++b;
@@ -1025,50 +1167,83 @@ bool splice(Program& program, const Program& mini, int first, int oldCount, int 
         inst.offset = inst.sectionOffset - kernelStart;
         inst.kernel = kernel;
     }
-    for (std::size_t i = end; i < insts.size(); ++i) {
-        Instruction& inst = insts[i];
-        inst.sectionOffset = std::uint64_t(std::int64_t(inst.sectionOffset) + deltaBytes);
-        if (inst.kernel == kernel)
-            inst.offset = std::uint64_t(std::int64_t(inst.offset) + deltaBytes);
-        inst.line += deltaLines;
-    }
-    insts.erase(insts.begin() + std::ptrdiff_t(begin), insts.begin() + std::ptrdiff_t(end));
-    insts.insert(insts.begin() + std::ptrdiff_t(begin), added.begin(), added.end());
 
-    std::unordered_map<std::string, std::size_t> labelIndex;
-    for (std::size_t l = 0; l < program.labels.size(); ++l) {
-        Label& label = program.labels[l];
+    // From here on the splice cannot fail.
+    for (std::size_t i = begin; i < end; ++i)
+        registers.add(insts[i], -1);
+    for (const auto& inst : added)
+        registers.add(inst, +1);
+    registers.store(program);
+
+    const bool moves = deltaBytes != 0 || deltaLines != 0;
+    if (moves)
+        for (std::size_t i = end; i < insts.size(); ++i) {
+            Instruction& inst = insts[i];
+            inst.sectionOffset = std::uint64_t(std::int64_t(inst.sectionOffset) + deltaBytes);
+            if (inst.kernel == kernel)
+                inst.offset = std::uint64_t(std::int64_t(inst.offset) + deltaBytes);
+            inst.line += deltaLines;
+        }
+    if (deltaCount == 0) {
+        std::move(added.begin(), added.end(), insts.begin() + std::ptrdiff_t(begin));
+    } else {
+        insts.erase(insts.begin() + std::ptrdiff_t(begin), insts.begin() + std::ptrdiff_t(end));
+        insts.insert(insts.begin() + std::ptrdiff_t(begin), std::make_move_iterator(added.begin()),
+                     std::make_move_iterator(added.end()));
+    }
+    const std::size_t addedEnd = begin + (end - begin) + std::size_t(deltaCount);
+
+    // line → instructions: drop the old lines, renumber what follows, add the new lines.
+    byLine.erase(byLine.lower_bound(first), byLine.upper_bound(lastOld));
+    if (deltaCount != 0)
+        for (auto& entry : byLine)
+            for (int& index : entry.second)
+                if (index >= int(end))
+                    index += deltaCount;
+    if (deltaLines != 0) {
+        std::map<int, std::vector<int>> moved;
+        for (auto it = byLine.upper_bound(lastOld); it != byLine.end();) {
+            auto node = byLine.extract(it++);
+            node.key() += deltaLines;
+            moved.insert(moved.end(), std::move(node));
+        }
+        byLine.merge(moved);
+    }
+    for (std::size_t i = begin; i < addedEnd; ++i)
+        byLine[insts[i].line].push_back(int(i));
+
+    for (auto& label : program.labels)
         if (label.line > lastOld) {
             label.sectionOffset = std::uint64_t(std::int64_t(label.sectionOffset) + deltaBytes);
-            if (label.instruction >= 0 || label.line > lastOld)
-                label.instruction = label.instruction >= 0 ? label.instruction + deltaCount : label.instruction;
             label.line += deltaLines;
         }
-        labelIndex[label.name] = l;
-    }
     for (std::size_t k = 0; k < program.kernels.size(); ++k) {
-        Kernel& k2 = program.kernels[k];
+        Kernel& other = program.kernels[k];
         if (int(k) == kernel) {
-            k2.endInstruction += deltaCount;
-        } else if (k2.line > lastOld) {
-            k2.sectionOffset = std::uint64_t(std::int64_t(k2.sectionOffset) + deltaBytes);
-            k2.firstInstruction += deltaCount;
-            k2.endInstruction += deltaCount;
-            k2.line += deltaLines;
+            other.endInstruction += deltaCount;
+            if (unlabelled(kernel))
+                other.line = insts[std::size_t(other.firstInstruction)].line;
+        } else if (other.line > lastOld) {
+            other.sectionOffset = std::uint64_t(std::int64_t(other.sectionOffset) + deltaBytes);
+            other.firstInstruction += deltaCount;
+            other.endInstruction += deltaCount;
+            other.line += deltaLines;
         }
     }
-    for (auto& label : program.labels) {
-        // The first instruction at or after the label (instructions are in offset order).
-        const auto next = std::lower_bound(insts.begin(), insts.end(), label.sectionOffset,
-                                           [](const Instruction& i, std::uint64_t at) { return i.sectionOffset < at; });
-        label.instruction = next == insts.end() ? -1 : int(next - insts.begin());
-        // Kernel-relative offset: against the last kernel that starts at or before the label.
-        for (auto it = program.kernels.rbegin(); it != program.kernels.rend(); ++it)
-            if (it->sectionOffset <= label.sectionOffset) {
-                label.offset = label.sectionOffset - it->sectionOffset;
-                break;
-            }
-    }
+    if (deltaBytes != 0 || deltaCount != 0)
+        for (auto& label : program.labels) {
+            // The first instruction at or after the label (instructions are in offset order).
+            const auto next = std::lower_bound(insts.begin(), insts.end(), label.sectionOffset,
+                                               [](const Instruction& i, std::uint64_t offset) { return i.sectionOffset < offset; });
+            label.instruction = next == insts.end() ? -1 : int(next - insts.begin());
+            // Kernel-relative offset: against the last kernel that starts at or before the label.
+            for (auto it = program.kernels.rbegin(); it != program.kernels.rend(); ++it)
+                if (it->sectionOffset <= label.sectionOffset) {
+                    label.offset = label.sectionOffset - it->sectionOffset;
+                    break;
+                }
+        }
+
     std::vector<Diagnostic> diagnostics;
     bool inserted = false;
     const auto addMini = [&] {
@@ -1095,12 +1270,30 @@ bool splice(Program& program, const Program& mini, int first, int oldCount, int 
         if (directive.line > lastOld)
             directive.line += deltaLines;
 
-    program.lineToInstructions.clear();
-    for (std::size_t i = 0; i < insts.size(); ++i)
-        program.lineToInstructions[insts[i].line].push_back(int(i));
-    resolveBranches(program, labelIndex);
-    computeRegisterUsage(program);
+    // Branch targets: everywhere when something moved, else only in the replaced lines.
+    std::unordered_map<std::string, std::size_t> labelIndex;
+    for (std::size_t l = 0; l < program.labels.size(); ++l)
+        labelIndex[program.labels[l].name] = l;
+    if (deltaBytes != 0 || deltaCount != 0)
+        resolveBranches(program, labelIndex);
+    else
+        resolveBranches(program, labelIndex, begin, addedEnd);
     return true;
+}
+
+std::vector<std::string_view> splitLines(std::string_view text)
+{
+    std::vector<std::string_view> lines;
+    std::size_t start = 0;
+    while (true) {
+        const auto end = text.find('\n', start);
+        if (end == std::string_view::npos) {
+            lines.push_back(text.substr(start));
+            return lines;
+        }
+        lines.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
 }
 
 } // namespace
@@ -1113,7 +1306,47 @@ struct FrontEnd::State {
     std::string optionsKey;
     Program program;
     LineScan scan; // of `source`
+    RegisterTally registers; // of `program`
     bool havePrevious = false;
+
+    // Re-assembles only the changed lines when they are plain (see LineScan) and splices them in.
+    bool spliceEdit(const LineEdit& edit, const GpuTarget& gpu, const AssembleOptions& options)
+    {
+        constexpr int kMaxSplicedLines = 64;
+        if (edit.oldCount > kMaxSplicedLines || edit.newCount > kMaxSplicedLines)
+            return false;
+        const auto prefix = std::size_t(edit.prefixLines);
+        const std::vector<std::string_view> oldLines = edit.oldCount ? splitLines(edit.oldText) : std::vector<std::string_view> {};
+        const std::vector<std::string_view> newLines = edit.newCount ? splitLines(edit.newText) : std::vector<std::string_view> {};
+        for (std::size_t i = 0; i < oldLines.size(); ++i)
+            if (!scan.plain[prefix + i] || mentionsAny(oldLines[i], scan.assignedSymbols))
+                return false;
+        // A pure insertion must land outside macro/.rept/.if regions: a plain neighbour proves it.
+        if (oldLines.empty()) {
+            const bool beforePlain = prefix == 0 || scan.plain[prefix - 1];
+            const bool afterPlain = prefix >= scan.plain.size() || scan.plain[prefix];
+            if (!beforePlain && !afterPlain)
+                return false;
+        }
+        std::string region;
+        for (const auto line : newLines) {
+            if (!scanLines({line}).plain[0] || mentionsAny(line, scan.assignedSymbols) || mentionsAny(line, scan.macroNames))
+                return false;
+            region.append(line);
+            region.push_back('\n');
+        }
+        Program mini = assembleWith(*kit, gpu, region, options);
+        const bool barrierAfter = scan.lastBarrier >= int(prefix);
+        if (!mini.labels.empty()
+            || !splice(program, mini, int(prefix) + 1, edit.oldCount, edit.newCount, newLines, barrierAfter, registers))
+            return false;
+        const auto at = std::ptrdiff_t(prefix);
+        scan.plain.erase(scan.plain.begin() + at, scan.plain.begin() + at + edit.oldCount);
+        scan.plain.insert(scan.plain.begin() + at, std::size_t(edit.newCount), true);
+        if (scan.lastBarrier >= int(prefix))
+            scan.lastBarrier += edit.newCount - edit.oldCount;
+        return true;
+    }
 };
 
 FrontEnd::FrontEnd() : state_(new State) {}
@@ -1145,65 +1378,21 @@ const Program& FrontEnd::analyze(std::string_view source, const AssembleOptions&
     }
     const std::string currentKey = optionsKey(options);
 
-    // The incremental path: one contiguous run of changed plain lines (see LineScan).
+    // The incremental path: one contiguous run of changed plain lines.
     if (state.havePrevious && state.optionsKey == currentKey) {
-        const auto oldLines = splitLines(state.source);
-        const auto newLines = splitLines(source);
-        std::size_t prefix = 0;
-        while (prefix < oldLines.size() && prefix < newLines.size() && oldLines[prefix] == newLines[prefix])
-            ++prefix;
-        std::size_t suffix = 0;
-        while (suffix < oldLines.size() - prefix && suffix < newLines.size() - prefix
-               && oldLines[oldLines.size() - 1 - suffix] == newLines[newLines.size() - 1 - suffix])
-            ++suffix;
-        const int oldCount = int(oldLines.size() - prefix - suffix);
-        const int newCount = int(newLines.size() - prefix - suffix);
-        if (oldCount == 0 && newCount == 0)
+        const LineEdit edit = diffLines(state.source, source);
+        if (edit.identical)
             return state.program;
-        constexpr int kMaxSplicedLines = 64;
-        if (oldCount <= kMaxSplicedLines && newCount <= kMaxSplicedLines) {
-            const LineScan& scan = state.scan;
-            bool ok = true;
-            for (int i = 0; i < oldCount && ok; ++i)
-                ok = scan.plain[prefix + std::size_t(i)]
-                    && !mentionsAny(oldLines[prefix + std::size_t(i)], scan.assignedSymbols);
-            // A pure insertion must land outside macro/.rept/.if regions: a plain neighbour proves it.
-            if (ok && oldCount == 0) {
-                const bool beforePlain = prefix == 0 || scan.plain[prefix - 1];
-                const bool afterPlain = prefix >= oldLines.size() || scan.plain[prefix];
-                ok = beforePlain || afterPlain;
-            }
-            std::string region;
-            for (int i = 0; i < newCount && ok; ++i) {
-                const std::string_view line = newLines[prefix + std::size_t(i)];
-                ok = scanLines({line}).plain[0] && !mentionsAny(line, scan.assignedSymbols)
-                    && !mentionsAny(line, scan.macroNames);
-                region.append(line);
-                region.push_back('\n');
-            }
-            if (ok) {
-                const Program mini = assembleWith(*state.kit, *gpu, region, options);
-                const bool barrierAfter = std::any_of(scan.layoutBarrier.begin() + std::ptrdiff_t(prefix),
-                                                      scan.layoutBarrier.end(), [](bool b) { return b; });
-                // splice() changes nothing when it declines, so it can work on the kept program.
-                if (mini.labels.empty()
-                    && splice(state.program, mini, int(prefix) + 1, oldCount, newCount, newLines, barrierAfter)) {
-                    const auto at = std::ptrdiff_t(prefix);
-                    state.scan.plain.erase(state.scan.plain.begin() + at, state.scan.plain.begin() + at + oldCount);
-                    state.scan.plain.insert(state.scan.plain.begin() + at, std::size_t(newCount), true);
-                    state.scan.layoutBarrier.erase(state.scan.layoutBarrier.begin() + at,
-                                                   state.scan.layoutBarrier.begin() + at + oldCount);
-                    state.scan.layoutBarrier.insert(state.scan.layoutBarrier.begin() + at, std::size_t(newCount), false);
-                    state.source.assign(source);
-                    return state.program;
-                }
-            }
+        if (state.spliceEdit(edit, *gpu, options)) {
+            state.source.assign(source);
+            return state.program;
         }
     }
 
     state.program = assembleWith(*state.kit, *gpu, source, options);
     state.source.assign(source);
     state.scan = scanLines(splitLines(state.source));
+    state.registers.rebuild(state.program);
     state.optionsKey = currentKey;
     state.havePrevious = true;
     return state.program;

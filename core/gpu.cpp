@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/gpu.h"
+#include "core/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -77,14 +78,7 @@ std::string lower(std::string_view text)
     return out;
 }
 
-std::string_view trim(std::string_view text)
-{
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
-        text.remove_prefix(1);
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
-        text.remove_suffix(1);
-    return text;
-}
+using detail::trim;
 
 const ProcessorFacts* findProcessor(std::string_view name)
 {

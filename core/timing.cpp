@@ -3,6 +3,8 @@
 // resources/timings.tsv (GcnTimings.md as data); everything else here is the spec's arithmetic.
 #include "core/timing.h"
 
+#include "core/text.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -22,14 +24,7 @@ namespace {
 constexpr int kPenalty = 4;          // timing-model.md section 1: a penalty is 4 cycles
 constexpr int kValuSaluDelay = 16;   // section 4, H-valu-salu
 
-std::string_view trim(std::string_view text)
-{
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
-        text.remove_prefix(1);
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
-        text.remove_suffix(1);
-    return text;
-}
+using detail::trim;
 
 std::string upper(std::string_view text)
 {

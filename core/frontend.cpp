@@ -36,6 +36,7 @@
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace gcnlens {
 
@@ -154,6 +155,8 @@ std::optional<RegRange> classifyRegister(std::string_view name)
     return std::nullopt;
 }
 
+std::size_t countNewlines(std::string_view text);
+
 // Everything LLVM needs that does not depend on the source: made once per target.
 struct TargetKit {
     const llvm::Target* target = nullptr;
@@ -169,6 +172,30 @@ struct TargetKit {
     struct Printed { std::string mnemonic, operands; bool glc = false; };
     std::unordered_map<std::string, Printed> printCache;
     std::string error;
+
+    // The register LLVM calls VGPR4, or VGPR4_VGPR5_… for a tuple (0 when there is none).
+    unsigned registerNamed(RegKind kind, int first, int count)
+    {
+        const std::uint64_t key = (std::uint64_t(kind) << 32) | (std::uint64_t(first) << 8) | std::uint64_t(count);
+        if (const auto it = registerByRange.find(key); it != registerByRange.end())
+            return it->second;
+        if (registerByName.empty())
+            for (unsigned id = 1; id < registerInfo->getNumRegs(); ++id)
+                registerByName.emplace(registerInfo->getName(id), id);
+        const char* prefix = kind == RegKind::VGPR ? "VGPR" : kind == RegKind::SGPR ? "SGPR" : kind == RegKind::AGPR ? "AGPR" : nullptr;
+        unsigned id = 0;
+        if (prefix) {
+            std::string name;
+            for (int i = first; i < first + count; ++i)
+                name += (i == first ? "" : "_") + std::string(prefix) + std::to_string(i);
+            if (const auto it = registerByName.find(name); it != registerByName.end())
+                id = it->second;
+        }
+        registerByRange.emplace(key, id);
+        return id;
+    }
+    std::unordered_map<std::string, unsigned> registerByName;
+    std::unordered_map<std::uint64_t, unsigned> registerByRange;
 
     const std::optional<RegRange>& reg(unsigned id)
     {
@@ -224,6 +251,24 @@ struct Emission {
     std::vector<RegRange> defs, uses;
     std::string label; // labels
     int diagnostic = -1; // placeholders: the diagnostic that caused it
+    // Kept only when the streamer is asked to (the shape pass reuses the instruction itself).
+    std::optional<llvm::MCInst> mcInst;
+    const llvm::MCSubtargetInfo* subtarget = nullptr;
+};
+
+// Lines whose instructions were encoded from an earlier line of the same shape (see lineShape)
+// and replaced, in the text LLVM parses, by one ".skip N" per run of consecutive such lines; the
+// streamer puts the instructions back where the skip lands.
+struct ShapePlan {
+    struct Run {
+        std::size_t lineBegin = 0, lineEnd = 0; // offsets in the parsed text of the run's first line
+        std::size_t first = 0, count = 0;       // into instructions
+    };
+    std::vector<Emission> instructions;     // in text order, sectionOffset still to be set
+    std::vector<std::size_t> lineOffsets;    // where each instruction's line starts in the parsed text
+    std::vector<Run> runs;
+    std::size_t nextRun = 0;
+    const char* base = nullptr;              // start of the parsed text in LLVM's buffer
 };
 
 struct RawDiagnostic {
@@ -250,6 +295,8 @@ public:
     std::vector<std::string> functionSymbols;
     std::vector<RawDiagnostic>* diagnostics = nullptr;
     std::vector<int>* probeLines = nullptr; // set while asking the parser where an expansion came from
+    bool keepInsts = false;                 // keep each MCInst in its Emission
+    ShapePlan* plan = nullptr;
 
     void changeSection(llvm::MCSection* section, uint32_t subsection) override
     {
@@ -265,6 +312,18 @@ public:
             return;
         }
         Emission e = located(Emission::Instr, inst.getLoc());
+        describe(inst, sti, e);
+        if (keepInsts) {
+            e.mcInst = inst;
+            e.subtarget = &sti;
+        }
+        offset_ += e.size;
+        emissions.push_back(std::move(e));
+    }
+
+    // Encoding, family, printed text and registers of an instruction.
+    void describe(const llvm::MCInst& inst, const llvm::MCSubtargetInfo& sti, Emission& e)
+    {
         e.opcode = inst.getOpcode();
         llvm::SmallVector<char, 16> bytes;
         llvm::SmallVector<llvm::MCFixup, 2> fixups;
@@ -275,8 +334,6 @@ public:
         e.family = familyFromFlags(desc.TSFlags, gpu_.generation);
         printInstruction(inst, sti, e);
         collectOperands(inst, desc, e);
-        offset_ += e.size;
-        emissions.push_back(std::move(e));
     }
 
     void emitLabel(llvm::MCSymbol* symbol, llvm::SMLoc loc) override
@@ -301,8 +358,10 @@ public:
     void emitBytes(llvm::StringRef data) override { addData(data.size()); }
     void emitIntValue(uint64_t, unsigned size) override { addData(size); }
     void emitValueImpl(const llvm::MCExpr*, unsigned size, llvm::SMLoc) override { addData(size); }
-    void emitFill(const llvm::MCExpr& numBytes, uint64_t, llvm::SMLoc) override
+    void emitFill(const llvm::MCExpr& numBytes, uint64_t, llvm::SMLoc loc) override
     {
+        if (plan && placePlannedRun(loc))
+            return;
         int64_t count = 0;
         if (numBytes.evaluateAsAbsolute(count) && count > 0)
             addData(std::size_t(count));
@@ -341,6 +400,32 @@ public:
     std::uint64_t offset() const { return offset_; }
 
 private:
+    // A ".skip" that stands for a run of shape-encoded lines (ShapePlan): put them back.
+    bool placePlannedRun(llvm::SMLoc loc)
+    {
+        const char* at = loc.isValid() ? loc.getPointer() : parser ? parser->getTok().getLoc().getPointer() : nullptr;
+        if (!at || at < plan->base)
+            return false;
+        const auto offset = std::size_t(at - plan->base);
+        while (plan->nextRun < plan->runs.size() && plan->runs[plan->nextRun].lineEnd < offset)
+            ++plan->nextRun; // a run the parser never reached (after .end)
+        if (plan->nextRun == plan->runs.size() || offset < plan->runs[plan->nextRun].lineBegin)
+            return false;    // the source's own .skip/.fill
+        const ShapePlan::Run& run = plan->runs[plan->nextRun++];
+        for (std::size_t i = run.first; i < run.first + run.count; ++i) {
+            Emission& e = plan->instructions[i];
+            if (!inText_)
+                continue; // instructions outside code sections are not recorded either
+            e.kind = Emission::Instr;
+            e.sectionOffset = offset_;
+            e.bufferId = 1;
+            e.loc = plan->base + plan->lineOffsets[i];
+            offset_ += e.size;
+            emissions.push_back(std::move(e));
+        }
+        return true;
+    }
+
     // at: the statement's own location when the caller knows it (an MCInst carries its mnemonic's
     // location); otherwise where the parser stands, which is the end of the current statement.
     Emission located(Emission::Kind kind, llvm::SMLoc at = llvm::SMLoc())
@@ -546,6 +631,7 @@ std::string optionsKey(const AssembleOptions& options)
         key += "I" + dir + '\n';
     for (const auto& [name, value] : options.defsyms)
         key += "D" + name + '=' + std::to_string(value) + '\n';
+    key += options.reuseShapes ? "shapes\n" : "";
     return key;
 }
 
@@ -831,80 +917,12 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
     }
 }
 
-Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view source, const AssembleOptions& options)
-{
-    Program program;
-    program.gpu = gpu;
-
-    SourceMap map(source);
-    for (const auto& note : map.notes())
-        program.diagnostics.push_back(note);
-
-    llvm::SourceMgr sources;
-    sources.setIncludeDirs(options.includeDirs);
-    // The text LLVM sees: CLRX-only directives blanked (same length, so columns and lines hold).
-    sources.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(map.assemblerText(), options.fileName), llvm::SMLoc());
-
-    llvm::MCContext context(kit.triple, kit.asmInfo.get(), kit.registerInfo.get(), kit.subtargetInfo.get(), &sources,
-                            &kit.targetOptions);
-    std::unique_ptr<llvm::MCObjectFileInfo> objectFileInfo(kit.target->createMCObjectFileInfo(context, false));
-    context.setObjectFileInfo(objectFileInfo.get());
-
-    std::unique_ptr<llvm::MCCodeEmitter> emitter(kit.target->createMCCodeEmitter(*kit.instrInfo, context));
-    std::unique_ptr<llvm::MCInstPrinter> printer(
-        kit.target->createMCInstPrinter(kit.triple, 0, *kit.asmInfo, *kit.instrInfo, *kit.registerInfo));
-    if (!emitter || !printer) {
-        program.diagnostics.push_back({Severity::Error, 0, 0, "LLVM could not create the AMDGPU encoder", {}});
-        return program;
-    }
-
-    CollectingStreamer streamer(context, kit, gpu, *emitter, *printer);
-    kit.target->createNullTargetStreamer(streamer);
-
-    std::vector<RawDiagnostic> rawDiagnostics;
-    std::vector<int> probeLines;
-    DiagnosticContext diagnosticContext;
-    diagnosticContext.sources = &sources;
-    diagnosticContext.diagnostics = &rawDiagnostics;
-    diagnosticContext.probeLines = &probeLines;
-    diagnosticContext.streamer = &streamer;
-    diagnosticContext.map = &map;
-    sources.setDiagHandler(handleDiagnostic, &diagnosticContext);
-    context.setDiagnosticHandler([&](const llvm::SMDiagnostic& d, bool, const llvm::SourceMgr&,
-                                     std::vector<const llvm::MDNode*>&) { handleDiagnostic(d, &diagnosticContext); });
-
-    std::unique_ptr<llvm::MCAsmParser> parser(llvm::createMCAsmParser(sources, context, streamer, *kit.asmInfo));
-    std::unique_ptr<llvm::MCTargetAsmParser> targetParser(
-        kit.target->createMCAsmParser(*kit.subtargetInfo, *parser, *kit.instrInfo, kit.targetOptions));
-    if (!targetParser) {
-        program.diagnostics.push_back({Severity::Error, 0, 0, "LLVM could not create the AMDGPU assembler", {}});
-        return program;
-    }
-    parser->setTargetParser(*targetParser);
-    streamer.parser = parser.get();
-    streamer.sources = &sources;
-    streamer.diagnostics = &rawDiagnostics;
-    streamer.probeLines = &probeLines;
-
-    for (const auto& [name, value] : options.defsyms) {
-        llvm::MCSymbol* symbol = context.getOrCreateSymbol(name);
-        symbol->setVariableValue(llvm::MCConstantExpr::create(value, context));
-    }
-    parser->Run(/*NoInitialTextSection=*/false);
-
-    buildProgram(program, streamer.emissions, rawDiagnostics, streamer.functionSymbols, map, sources);
-    return program;
-}
-
-} // namespace
-
-namespace {
-
 bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$'; }
 
-std::vector<std::string_view> words(std::string_view text)
+// Calls f(word) for each word of a text, in order, until f returns false.
+template <typename F>
+void forEachWord(std::string_view text, F&& f)
 {
-    std::vector<std::string_view> out;
     std::size_t i = 0;
     while (i < text.size()) {
         if (!isWordChar(text[i])) {
@@ -914,9 +932,9 @@ std::vector<std::string_view> words(std::string_view text)
         const std::size_t begin = i;
         while (i < text.size() && isWordChar(text[i]))
             ++i;
-        out.push_back(text.substr(begin, i - begin));
+        if (!f(text.substr(begin, i - begin)))
+            return;
     }
-    return out;
 }
 
 // Which lines an edit may touch without re-running the whole assembler: plain instruction,
@@ -928,24 +946,55 @@ struct LineScan {
                           // whose output depends on the offsets before it
     std::vector<std::string> macroNames;
     std::vector<std::string> assignedSymbols;
+    std::vector<std::string> labels;
+    bool includes = false;          // .include/.incbin: text the scan does not see
+    bool computedNames = false;     // an assignment whose name is built by a macro (\name)
+    bool kernelScopeSymbols = false; // .kernel.vgpr_count & co., which count registers as they are parsed
 };
 
 // One set of comment rules for the scan and the source map (SourceMap::code).
 std::string_view codeOf(std::string_view line) { return SourceMap::code(line); }
+
+std::string_view trimmedFront(std::string_view text)
+{
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
+        text.remove_prefix(1);
+    return text;
+}
 
 LineScan scanLines(const std::vector<std::string_view>& lines)
 {
     LineScan scan;
     scan.plain.resize(lines.size(), false);
     int macroDepth = 0, repeatDepth = 0, conditionalDepth = 0;
+    // A symbol assigned under a name a macro builds (".set \\name, 1") is not known by name. (A
+    // label's name does not matter: the shape pass never reuses a line that refers to a symbol.)
+    const auto addName = [&](std::vector<std::string>& list, std::string_view name) {
+        if (&list == &scan.assignedSymbols && (name.find('\\') != std::string_view::npos || name.find('%') != std::string_view::npos))
+            scan.computedNames = true;
+        list.emplace_back(name);
+    };
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string_view code = codeOf(lines[i]);
-        const auto w = words(code);
-        const std::string_view first = w.empty() ? std::string_view {} : w.front();
+        // The first word runs to a blank, comma or colon; names may carry a macro's "\" argument.
+        std::string_view first, second;
+        {
+            std::size_t end = 0;
+            while (end < code.size() && !std::isspace(static_cast<unsigned char>(code[end])) && code[end] != ','
+                   && code[end] != ':' && code[end] != '=')
+                ++end;
+            first = code.substr(0, end);
+            const std::string_view rest = trimmedFront(code.substr(end));
+            std::size_t secondEnd = 0;
+            while (secondEnd < rest.size() && !std::isspace(static_cast<unsigned char>(rest[secondEnd]))
+                   && rest[secondEnd] != ',' && rest[secondEnd] != '=')
+                ++secondEnd;
+            second = rest.substr(0, secondEnd);
+        }
         bool plain = macroDepth == 0 && repeatDepth == 0 && conditionalDepth == 0;
         if (first == ".macro") {
-            if (w.size() > 1)
-                scan.macroNames.emplace_back(w[1]);
+            if (!second.empty())
+                scan.macroNames.emplace_back(second);
             ++macroDepth;
         } else if (first == ".endm" || first == ".endmacro") {
             macroDepth = std::max(0, macroDepth - 1);
@@ -962,36 +1011,467 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
                                                         ".balignw", ".balignl", ".org", ".include", ".incbin"};
         if (std::find(std::begin(barriers), std::end(barriers), first) != std::end(barriers))
             scan.lastBarrier = std::max(scan.lastBarrier, int(i));
-        if ((first == ".set" || first == ".equ" || first == ".equiv" || first == ".eqv") && w.size() > 1)
-            scan.assignedSymbols.emplace_back(w[1]);
-        const auto eq = code.find('=');
-        if (eq != std::string_view::npos && !first.empty() && codeOf(code.substr(first.size())).starts_with("="))
-            scan.assignedSymbols.emplace_back(first);
-        if (!code.empty()) {
-            if (code.front() == '.' || code.find(':') != std::string_view::npos || eq != std::string_view::npos)
-                plain = false; // directive, label (or a "name:" in CLRX), assignment
-        }
+        if (first == ".include" || first == ".incbin")
+            scan.includes = true;
+        if ((first == ".set" || first == ".equ" || first == ".equiv" || first == ".eqv") && !second.empty())
+            addName(scan.assignedSymbols, second);
+        const std::string_view afterFirst = trimmedFront(code.substr(first.size()));
+        const bool assignment = !first.empty() && afterFirst.starts_with("=") && !afterFirst.starts_with("==");
+        if (assignment)
+            addName(scan.assignedSymbols, first);
+        const bool label = !first.empty() && afterFirst.starts_with(":");
+        if (label)
+            addName(scan.labels, first);
+        if (code.find(".kernel.") != std::string_view::npos)
+            scan.kernelScopeSymbols = true;
+        // A directive, a label (also CLRX "name:") or an assignment changes what follows.
+        if (!code.empty() && (code.front() == '.' || label || assignment || code.find('=') != std::string_view::npos))
+            plain = false;
         scan.plain[i] = plain;
     }
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        if (!scan.plain[i])
-            continue;
-        const auto w = words(codeOf(lines[i]));
-        if (!w.empty() && std::find(scan.macroNames.begin(), scan.macroNames.end(), w.front()) != scan.macroNames.end()) {
-            scan.plain[i] = false;
-            scan.lastBarrier = std::max(scan.lastBarrier, int(i));
+    if (!scan.macroNames.empty())
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            if (!scan.plain[i])
+                continue;
+            bool invocation = false;
+            forEachWord(codeOf(lines[i]), [&](std::string_view word) {
+                invocation = std::find(scan.macroNames.begin(), scan.macroNames.end(), word) != scan.macroNames.end();
+                return false; // the first word only
+            });
+            if (invocation) {
+                scan.plain[i] = false;
+                scan.lastBarrier = std::max(scan.lastBarrier, int(i));
+            }
         }
-    }
     return scan;
 }
 
 bool mentionsAny(std::string_view line, const std::vector<std::string>& names)
 {
-    for (const auto word : words(codeOf(line)))
-        if (std::find(names.begin(), names.end(), word) != names.end())
-            return true;
-    return false;
+    bool found = false;
+    if (!names.empty())
+        forEachWord(codeOf(line), [&](std::string_view word) {
+            found = std::find(names.begin(), names.end(), word) != names.end();
+            return !found;
+        });
+    return found;
 }
+
+std::vector<std::string_view> splitLines(std::string_view text)
+{
+    std::vector<std::string_view> lines;
+    std::size_t start = 0;
+    while (true) {
+        const auto end = text.find('\n', start);
+        if (end == std::string_view::npos) {
+            lines.push_back(text.substr(start));
+            return lines;
+        }
+        lines.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+}
+
+// A register operand written as a plain register: v5, s[8:11], a[0:3], v[7].
+struct RegToken {
+    RegKind kind = RegKind::VGPR;
+    int first = 0, count = 1;
+};
+
+// Parses a plain register at code[at]; false when there is none (or one LLVM would reject for
+// its index, which must then go through the assembler for its diagnostic).
+bool parseRegisterToken(std::string_view code, std::size_t at, RegToken& token, std::size_t& end)
+{
+    const char prefix = code[at];
+    token.kind = prefix == 'v' ? RegKind::VGPR : prefix == 's' ? RegKind::SGPR : RegKind::AGPR;
+    if ((prefix != 'v' && prefix != 's' && prefix != 'a') || (at > 0 && isWordChar(code[at - 1])))
+        return false;
+    const auto number = [&](std::size_t& i, int& value) {
+        const std::size_t begin = i;
+        while (i < code.size() && std::isdigit(static_cast<unsigned char>(code[i])))
+            ++i;
+        if (i == begin || i - begin > 3 || (code[begin] == '0' && i - begin > 1))
+            return false; // no digits, or a spelling (v007) a shape must not hide
+        std::from_chars(code.data() + begin, code.data() + i, value);
+        return true;
+    };
+    std::size_t i = at + 1;
+    int first = 0, last = 0;
+    if (i < code.size() && code[i] == '[') {
+        ++i;
+        if (!number(i, first))
+            return false;
+        last = first;
+        if (i < code.size() && code[i] == ':') {
+            ++i;
+            if (!number(i, last))
+                return false;
+        }
+        if (i >= code.size() || code[i] != ']')
+            return false;
+        ++i;
+    } else {
+        if (!number(i, first))
+            return false;
+        last = first;
+        if (i < code.size() && isWordChar(code[i]))
+            return false; // v1e5, s0x…: not a register
+    }
+    // Indices every GCN target accepts (VGPR/AGPR 0-255, SGPR 0-101): anything else goes to LLVM.
+    const int limit = token.kind == RegKind::SGPR ? 101 : 255;
+    if (last < first || last > limit)
+        return false;
+    token.first = first;
+    token.count = last - first + 1;
+    end = i;
+    return true;
+}
+
+// The shape of an instruction line: its text with each plain register replaced by its kind, its
+// width, its start modulo 4 (SGPR tuples must be aligned) and how it overlaps the registers
+// before it (the constant-bus limit counts distinct SGPRs). Lines of one shape differ only in
+// register numbers, which the encoder puts into fixed fields; everything the assembler decides
+// from the text (encoding, VOP3 promotion, literal, size, errors) depends only on the shape.
+// False when the line mentions a name the source defines (its value may change between lines).
+bool lineShape(std::string_view code, const std::unordered_set<std::string_view>& definedNames, std::string& key,
+               std::vector<RegToken>& tokens)
+{
+    key.clear();
+    tokens.clear();
+    std::size_t i = 0;
+    while (i < code.size()) {
+        const char c = code[i];
+        if (c == '"' || c == '\\')
+            return false;
+        RegToken token;
+        std::size_t end = 0;
+        if (parseRegisterToken(code, i, token, end)) {
+            key += '\x01';
+            key += code[i];
+            key += std::to_string(token.count);
+            if (token.count > 1)
+                key += char('0' + token.first % 4);
+            for (std::size_t j = 0; j < tokens.size(); ++j) {
+                const RegToken& other = tokens[j];
+                if (other.kind != token.kind || other.first + other.count <= token.first
+                    || token.first + token.count <= other.first)
+                    continue;
+                const bool same = other.first == token.first && other.count == token.count;
+                key += same ? '=' : '~';
+                key += std::to_string(j);
+            }
+            key += '\x02';
+            tokens.push_back(token);
+            i = end;
+            continue;
+        }
+        if (!isWordChar(c)) {
+            key += c;
+            ++i;
+            continue;
+        }
+        std::size_t wordEnd = i;
+        while (wordEnd < code.size() && isWordChar(code[wordEnd]))
+            ++wordEnd;
+        const std::string_view word = code.substr(i, wordEnd - i);
+        if (definedNames.contains(word))
+            return false;
+        key.append(word);
+        i = wordEnd;
+    }
+    return true;
+}
+
+// One run of LLVM's assembler over a text into a CollectingStreamer. Everything LLVM needs lives
+// as long as the session, so the emissions' source locations stay valid.
+class AssemblerSession {
+public:
+    AssemblerSession(TargetKit& kit, const GpuTarget& gpu, const AssembleOptions& options, std::string_view text,
+                     const std::string& bufferName)
+        : context_(kit.triple, kit.asmInfo.get(), kit.registerInfo.get(), kit.subtargetInfo.get(), &sources, &kit.targetOptions)
+    {
+        sources.setIncludeDirs(options.includeDirs);
+        sources.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, bufferName), llvm::SMLoc());
+        objectFileInfo_.reset(kit.target->createMCObjectFileInfo(context_, false));
+        context_.setObjectFileInfo(objectFileInfo_.get());
+        emitter_.reset(kit.target->createMCCodeEmitter(*kit.instrInfo, context_));
+        printer_.reset(kit.target->createMCInstPrinter(kit.triple, 0, *kit.asmInfo, *kit.instrInfo, *kit.registerInfo));
+        if (!emitter_ || !printer_) {
+            error = "LLVM could not create the AMDGPU encoder";
+            return;
+        }
+        streamer = std::make_unique<CollectingStreamer>(context_, kit, gpu, *emitter_, *printer_);
+        kit.target->createNullTargetStreamer(*streamer);
+
+        diagnosticContext_.sources = &sources;
+        diagnosticContext_.diagnostics = &diagnostics;
+        diagnosticContext_.probeLines = &probeLines_;
+        diagnosticContext_.streamer = streamer.get();
+        sources.setDiagHandler(handleDiagnostic, &diagnosticContext_);
+        context_.setDiagnosticHandler([this](const llvm::SMDiagnostic& d, bool, const llvm::SourceMgr&,
+                                             std::vector<const llvm::MDNode*>&) { handleDiagnostic(d, &diagnosticContext_); });
+
+        parser_.reset(llvm::createMCAsmParser(sources, context_, *streamer, *kit.asmInfo));
+        targetParser_.reset(kit.target->createMCAsmParser(*kit.subtargetInfo, *parser_, *kit.instrInfo, kit.targetOptions));
+        if (!targetParser_) {
+            error = "LLVM could not create the AMDGPU assembler";
+            return;
+        }
+        parser_->setTargetParser(*targetParser_);
+        streamer->parser = parser_.get();
+        streamer->sources = &sources;
+        streamer->diagnostics = &diagnostics;
+        streamer->probeLines = &probeLines_;
+        for (const auto& [name, value] : options.defsyms) {
+            llvm::MCSymbol* symbol = context_.getOrCreateSymbol(name);
+            symbol->setVariableValue(llvm::MCConstantExpr::create(value, context_));
+        }
+    }
+
+    void run() { parser_->Run(/*NoInitialTextSection=*/false); }
+    const char* textStart() const { return sources.getMemoryBuffer(1)->getBufferStart(); }
+
+    llvm::SourceMgr sources; // first: the context refers to it
+    std::string error;       // set when LLVM could not be set up; nothing else is usable then
+    std::unique_ptr<CollectingStreamer> streamer;
+    std::vector<RawDiagnostic> diagnostics;
+
+private:
+    llvm::MCContext context_;
+    std::unique_ptr<llvm::MCObjectFileInfo> objectFileInfo_;
+    std::unique_ptr<llvm::MCCodeEmitter> emitter_;
+    std::unique_ptr<llvm::MCInstPrinter> printer_;
+    std::vector<int> probeLines_;
+    DiagnosticContext diagnosticContext_;
+    std::unique_ptr<llvm::MCAsmParser> parser_;
+    std::unique_ptr<llvm::MCTargetAsmParser> targetParser_;
+};
+
+// Below this many instruction lines the shape pass costs more than it saves.
+constexpr std::size_t kShapePassMinimumLines = 48;
+
+// The shape pass (issue #2's hint): an instruction's encoding depends on its shape, not on its
+// register numbers, so each shape is assembled once, in a separate run of LLVM over one line
+// per shape, and every line of that shape is encoded by the real encoder from that MCInst with
+// its own registers put in. Lines it cannot vouch for (outside plain code, naming a symbol,
+// a shape that drew any diagnostic or came out with a symbolic operand) stay with the assembler.
+// Returns the text for the main run, with the planned lines replaced (see ShapePlan).
+std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view text, const LineScan& scan,
+                       const AssembleOptions& options, ShapePlan& plan)
+{
+    plan = ShapePlan {};
+    if (scan.includes || scan.computedNames || scan.kernelScopeSymbols)
+        return {};
+    std::unordered_set<std::string_view> definedNames;
+    for (const auto* list : {&scan.macroNames, &scan.assignedSymbols, &scan.labels})
+        for (const auto& name : *list)
+            definedNames.insert(name);
+    for (const auto& defsym : options.defsyms)
+        definedNames.insert(defsym.first);
+
+    struct Candidate {
+        std::size_t line;
+        int shape;
+        std::vector<RegToken> tokens;
+    };
+    struct Shape {
+        std::string_view code; // of its first line
+        int lines = 0;
+        std::optional<llvm::MCInst> inst;
+        const llvm::MCSubtargetInfo* subtarget = nullptr;
+        struct Slot { unsigned operand; std::size_t token; int count; };
+        std::vector<Slot> slots; // register operands that come from the line's own registers
+        bool usable = false;
+    };
+    const std::vector<std::string_view> lines = splitLines(text);
+    if (lines.size() != scan.plain.size())
+        return {};
+    std::vector<Candidate> candidates;
+    std::vector<Shape> shapes;
+    std::unordered_map<std::string, int> shapeIndex;
+    std::string key;
+    std::vector<RegToken> tokens;
+    for (std::size_t l = 0; l < lines.size(); ++l) {
+        if (!scan.plain[l])
+            continue;
+        const std::string_view code = codeOf(lines[l]);
+        if (code.empty() || !SourceMap::statementIsInstruction(code) || !lineShape(code, definedNames, key, tokens))
+            continue;
+        auto [it, added] = shapeIndex.try_emplace(key, int(shapes.size()));
+        if (added)
+            shapes.push_back(Shape {code, 0, std::nullopt, nullptr, {}, false});
+        ++shapes[std::size_t(it->second)].lines;
+        candidates.push_back(Candidate {l, it->second, tokens});
+    }
+    if (candidates.size() < kShapePassMinimumLines || shapes.size() * 2 > candidates.size())
+        return {};
+
+    // One line per shape, assembled on its own.
+    std::string templates = ".text\n";
+    for (const auto& shape : shapes) {
+        templates.append(shape.code);
+        templates += '\n';
+    }
+    AssemblerSession session(kit, gpu, options, templates, "<shapes>");
+    if (!session.error.empty())
+        return {};
+    session.streamer->keepInsts = true;
+    session.run();
+    std::vector<int> emitted(shapes.size(), 0);
+    std::vector<bool> diagnosed(shapes.size(), false);
+    for (const auto& d : session.diagnostics)
+        if (d.bufferId == 1 && d.bufferLine >= 2 && std::size_t(d.bufferLine - 2) < shapes.size())
+            diagnosed[std::size_t(d.bufferLine - 2)] = true;
+    for (auto& e : session.streamer->emissions) {
+        if (e.kind != Emission::Instr || e.bufferId != 1 || !e.mcInst)
+            continue;
+        const auto line = session.sources.FindLineNumber(llvm::SMLoc::getFromPointer(e.loc), 1);
+        if (line < 2 || line - 2 >= shapes.size())
+            continue;
+        Shape& shape = shapes[line - 2];
+        if (++emitted[line - 2] == 1) {
+            shape.inst = std::move(e.mcInst);
+            shape.subtarget = e.subtarget;
+        }
+    }
+    // Which operands carry the line's registers: matched by register, through the template's own
+    // tokens (its first line). Any register LLVM made that is not one of them, and is not fixed
+    // text (vcc, exec, ttmp…), means the shape is not understood: it stays with the assembler.
+    for (std::size_t s = 0; s < shapes.size(); ++s) {
+        Shape& shape = shapes[s];
+        if (!shape.inst || emitted[s] != 1 || diagnosed[s])
+            continue;
+        std::vector<RegToken> own;
+        if (!lineShape(shape.code, definedNames, key, own))
+            continue;
+        bool usable = true;
+        for (unsigned i = 0; i < shape.inst->getNumOperands() && usable; ++i) {
+            const llvm::MCOperand& op = shape.inst->getOperand(i);
+            if (op.isExpr() || op.isInst()) {
+                usable = false;
+            } else if (op.isReg() && op.getReg()) {
+                const auto& range = kit.reg(op.getReg());
+                if (!range || (range->kind != RegKind::VGPR && range->kind != RegKind::SGPR && range->kind != RegKind::AGPR))
+                    continue; // fixed text: the same register in every line of the shape
+                const auto match = std::find_if(own.begin(), own.end(), [&](const RegToken& t) {
+                    return t.kind == range->kind && t.first == range->first && t.count == range->count;
+                });
+                usable = match != own.end() && kit.registerNamed(range->kind, range->first, range->count) == op.getReg();
+                if (usable)
+                    shape.slots.push_back({i, std::size_t(match - own.begin()), range->count});
+            }
+        }
+        shape.usable = usable;
+    }
+
+    // Encode every line of a usable shape, and write the text LLVM parses instead.
+    std::vector<std::size_t> lineStarts(lines.size());
+    for (std::size_t l = 0, offset = 0; l < lines.size(); offset += lines[l].size() + 1, ++l)
+        lineStarts[l] = offset;
+    std::vector<std::int64_t> plannedSize(lines.size(), -1);
+    for (auto& candidate : candidates) {
+        const Shape& shape = shapes[std::size_t(candidate.shape)];
+        if (!shape.usable)
+            continue;
+        llvm::MCInst inst = *shape.inst;
+        bool ok = true;
+        for (const auto& slot : shape.slots) {
+            const RegToken& token = candidate.tokens[slot.token];
+            const unsigned reg = kit.registerNamed(token.kind, token.first, slot.count);
+            ok = ok && reg != 0;
+            if (ok)
+                inst.getOperand(slot.operand).setReg(reg);
+        }
+        if (!ok)
+            continue;
+        Emission e;
+        session.streamer->describe(inst, *shape.subtarget, e);
+        plannedSize[candidate.line] = e.size;
+        plan.instructions.push_back(std::move(e));
+        plan.lineOffsets.push_back(candidate.line);
+    }
+    if (plan.instructions.empty())
+        return {};
+
+    std::string parsed;
+    parsed.reserve(text.size());
+    std::size_t next = 0; // into plan.instructions
+    for (std::size_t l = 0; l < lines.size(); ++l) {
+        if (l > 0)
+            parsed += '\n';
+        if (plannedSize[l] < 0) {
+            parsed.append(lines[l]);
+            continue;
+        }
+        ShapePlan::Run run;
+        run.first = next;
+        std::int64_t bytes = 0;
+        std::size_t end = l;
+        while (end < lines.size() && plannedSize[end] >= 0) {
+            bytes += plannedSize[end];
+            ++end;
+        }
+        run.count = end - l;
+        // The run's first line says ".skip <its bytes>"; its other lines are left empty.
+        run.lineBegin = parsed.size();
+        plan.lineOffsets[next++] = parsed.size();
+        parsed += ".skip " + std::to_string(bytes);
+        run.lineEnd = parsed.size();
+        for (std::size_t k = l + 1; k < end; ++k) {
+            parsed += '\n';
+            plan.lineOffsets[next++] = parsed.size();
+        }
+        plan.runs.push_back(run);
+        l = end - 1;
+    }
+    return parsed;
+}
+
+Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view source, const AssembleOptions& options,
+                     const LineScan* scan = nullptr)
+{
+    Program program;
+    program.gpu = gpu;
+
+    SourceMap map(source);
+    for (const auto& note : map.notes())
+        program.diagnostics.push_back(note);
+
+    // The text LLVM sees: CLRX-only directives blanked (same length, so columns and lines hold),
+    // and lines the shape pass encoded replaced by skips of their size.
+    std::string_view text = map.assemblerText();
+    ShapePlan plan;
+    std::string planned;
+    if (options.reuseShapes && countNewlines(text) >= kShapePassMinimumLines) {
+        LineScan ownScan;
+        if (!scan) {
+            ownScan = scanLines(splitLines(source));
+            scan = &ownScan;
+        }
+        planned = planShapes(kit, gpu, text, *scan, options, plan);
+        if (!plan.runs.empty())
+            text = planned;
+    }
+
+    AssemblerSession session(kit, gpu, options, text, options.fileName);
+    if (!session.error.empty()) {
+        program.diagnostics.push_back({Severity::Error, 0, 0, session.error, {}});
+        return program;
+    }
+    if (!plan.runs.empty()) {
+        plan.base = session.textStart();
+        session.streamer->plan = &plan;
+        program.shapeReused = int(plan.instructions.size());
+    }
+    session.run();
+    buildProgram(program, session.streamer->emissions, session.diagnostics, session.streamer->functionSymbols, map,
+                 session.sources);
+    return program;
+}
+
+} // namespace
+
+namespace {
 
 // The edit between two texts as whole lines: prefixLines equal lines, then oldCount lines that
 // became newCount lines, then equal lines to the end. Found with memcmp over the texts, so an edit
@@ -1281,21 +1761,6 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
     return true;
 }
 
-std::vector<std::string_view> splitLines(std::string_view text)
-{
-    std::vector<std::string_view> lines;
-    std::size_t start = 0;
-    while (true) {
-        const auto end = text.find('\n', start);
-        if (end == std::string_view::npos) {
-            lines.push_back(text.substr(start));
-            return lines;
-        }
-        lines.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-}
-
 } // namespace
 
 struct FrontEnd::State {
@@ -1389,9 +1854,9 @@ const Program& FrontEnd::analyze(std::string_view source, const AssembleOptions&
         }
     }
 
-    state.program = assembleWith(*state.kit, *gpu, source, options);
     state.source.assign(source);
     state.scan = scanLines(splitLines(state.source));
+    state.program = assembleWith(*state.kit, *gpu, source, options, &state.scan);
     state.registers.rebuild(state.program);
     state.optionsKey = currentKey;
     state.havePrevious = true;

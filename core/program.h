@@ -124,6 +124,7 @@ struct Program {
     std::vector<RegisterUsage> kernelRegisters; // per kernel, same order as kernels
     RegisterUsage registers;                    // whole file
     std::map<int, std::vector<int>> lineToInstructions; // line → instruction indices
+    int shapeReused = 0; // instructions encoded from their shape's assembler run (AssembleOptions::reuseShapes)
 
     bool hasErrors() const;
 };
@@ -133,6 +134,9 @@ struct AssembleOptions {
     std::vector<std::string> includeDirs;  // for .include / .incbin
     std::vector<std::pair<std::string, std::int64_t>> defsyms; // --defsym NAME=VALUE
     std::string fileName = "<input>";      // for messages and relative .include
+    // Lines that differ only in register numbers are encoded from one assembler run of their
+    // shape (frontend.cpp, planShapes); the result is the same. Tests turn it off to compare.
+    bool reuseShapes = true;
 };
 
 // Assembles source text. Never throws for bad input: problems become diagnostics, and each line

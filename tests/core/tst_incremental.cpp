@@ -2,64 +2,15 @@
 // FrontEnd's incremental path (issue #2 section 6) must give what a fresh assemble() gives:
 // every one-line edit of real kernels is replayed both ways and the programs compared.
 #include "core/program.h"
+#include "describeprogram.h"
 
 #include <QFile>
 #include <QTest>
 
 using namespace gcnlens;
+using gcnlens::test::describe;
 
 namespace {
-
-QString describe(const Instruction& i)
-{
-    QString bytes;
-    for (auto b : i.encoding)
-        bytes += QString::number(b, 16).rightJustified(2, QLatin1Char('0'));
-    QString regs;
-    for (const auto* list : {&i.defs, &i.uses}) {
-        for (const auto& r : *list)
-            regs += QStringLiteral("%1:%2+%3 ").arg(int(r.kind)).arg(r.first).arg(r.count);
-        regs += QLatin1Char('|');
-    }
-    return QStringLiteral("line %1 cols %2-%3 off %4/%5 size %6 %7 %8 [%9] k%10 target %11 back %12 regs %13 ph%14")
-        .arg(i.line).arg(i.columnBegin).arg(i.columnEnd).arg(i.offset).arg(i.sectionOffset).arg(i.size)
-        .arg(QString::fromStdString(i.mnemonic), QString::fromStdString(i.operands), bytes)
-        .arg(i.kernel).arg(i.targetIndex).arg(i.backward).arg(regs).arg(i.placeholder);
-}
-
-QString describe(const RegisterUsage& r)
-{
-    return QStringLiteral("v%1 s%2 a%3 vcc%4 exec%5 m0%6 scc%7 flat%8 xnack%9")
-        .arg(r.maxVgpr).arg(r.maxSgpr).arg(r.maxAgpr).arg(r.vcc).arg(r.exec).arg(r.m0).arg(r.scc).arg(r.flatScratch)
-        .arg(r.xnackMask);
-}
-
-QStringList describe(const Program& p)
-{
-    QStringList out;
-    for (const auto& i : p.instructions)
-        out << describe(i);
-    for (const auto& l : p.labels)
-        out << QStringLiteral("label %1 line %2 off %3/%4 inst %5").arg(QString::fromStdString(l.name)).arg(l.line).arg(l.offset)
-                   .arg(l.sectionOffset).arg(l.instruction);
-    for (const auto& k : p.kernels)
-        out << QStringLiteral("kernel %1 line %2 [%3,%4) at %5").arg(QString::fromStdString(k.name)).arg(k.line)
-                   .arg(k.firstInstruction).arg(k.endInstruction).arg(k.sectionOffset);
-    for (const auto& d : p.diagnostics)
-        out << QStringLiteral("diag %1:%2 %3").arg(d.line).arg(d.column).arg(QString::fromStdString(d.message));
-    for (const auto& d : p.directives)
-        out << QStringLiteral("directive %1 line %2 = %3 k%4").arg(QString::fromStdString(d.name)).arg(d.line).arg(d.value).arg(d.kernel);
-    for (const auto& [line, indices] : p.lineToInstructions) {
-        QStringList list;
-        for (const int i : indices)
-            list << QString::number(i);
-        out << QStringLiteral("line %1 -> %2").arg(line).arg(list.join(QLatin1Char(',')));
-    }
-    out << QStringLiteral("regs ") + describe(p.registers);
-    for (const auto& r : p.kernelRegisters)
-        out << QStringLiteral("kernel regs ") + describe(r);
-    return out;
-}
 
 QString readFile(const QString& path)
 {

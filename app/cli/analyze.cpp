@@ -6,8 +6,6 @@
 #include <QJsonArray>
 #include <QTextStream>
 
-#include <iostream>
-
 namespace gcnlens::cli {
 
 namespace {
@@ -45,25 +43,17 @@ QString cyclesText(const InstructionTiming& t)
     return text;
 }
 
-bool parseLines(const QStringList& rest, BranchOverrides& overrides)
+// --taken LINE / --not-taken LINE: the direction of the conditional jump on a source line.
+OptionParser::Handler directionOf(BranchOverrides& overrides, Direction direction)
 {
-    for (qsizetype i = 0; i < rest.size(); ++i) {
-        const QString& flag = rest[i];
-        const bool taken = flag == QLatin1String("--taken");
-        if (!taken && flag != QLatin1String("--not-taken")) {
-            printError(QStringLiteral("analyze: unknown option '%1'").arg(flag));
-            return false;
-        }
+    return [&overrides, direction](const QString& value) {
         bool ok = false;
-        const int line = i + 1 < rest.size() ? rest[i + 1].toInt(&ok) : 0;
-        if (!ok || line <= 0) {
-            printError(QStringLiteral("%1 needs a source line number").arg(flag));
-            return false;
-        }
-        ++i;
-        overrides.byLine[line] = taken ? Direction::Taken : Direction::NotTaken;
-    }
-    return true;
+        const int line = value.toInt(&ok);
+        if (!ok || line <= 0)
+            return QStringLiteral("needs a source line number");
+        overrides.byLine[line] = direction;
+        return QString();
+    };
 }
 
 } // namespace
@@ -154,15 +144,24 @@ QJsonObject timingToJson(const Program& program, const TimingResult& timing)
 
 int analyzeCommand(const QStringList& args)
 {
-    CommonArgs common;
-    if (!parseCommon(args, common))
-        return ExitUsage;
+    SourceArgs source;
     TimingOptions options;
     BranchOverrides overrides;
-    if (!parseLines(common.rest, overrides) || !applyOptions(common.options, options))
-        return ExitUsage;
+    bool json = false;
+    OptionParser parser(QStringLiteral("analyze"));
+    parser.addSource(source);
+    parser.addTimingOptions(options);
+    parser.addValue({QStringLiteral("--taken")}, QStringLiteral("LINE"),
+                    QStringLiteral("take the conditional jump on source line LINE (repeatable)"),
+                    directionOf(overrides, Direction::Taken));
+    parser.addValue({QStringLiteral("--not-taken")}, QStringLiteral("LINE"),
+                    QStringLiteral("fall through the conditional jump on source line LINE (repeatable)"),
+                    directionOf(overrides, Direction::NotTaken));
+    parser.addJson(&json);
+    if (const auto status = parser.parse(args))
+        return *status;
     Program program;
-    if (!loadProgram(common, program))
+    if (!loadProgram(source, program))
         return ExitUsage;
     const TimingResult timing = analyzeTiming(program, options, overrides);
     const int status = program.hasErrors() ? ExitInputErrors : ExitOk;
@@ -179,7 +178,7 @@ int analyzeCommand(const QStringList& args)
                            .arg(direction == Direction::Taken ? QStringLiteral("taken") : QStringLiteral("not-taken")));
     }
 
-    if (common.json) {
+    if (json) {
         QJsonObject root = timingToJson(program, timing);
         addOccupancyAndLdsJson(root, program, options); // issue #4
         printJson(root);
@@ -255,9 +254,7 @@ int analyzeCommand(const QStringList& args)
         out << "\n";
     }
     out.flush(); // keep the listing ahead of the diagnostics on a shared terminal
-    for (const auto& diagnostic : program.diagnostics)
-        std::cerr << common.file.toStdString() << ":" << diagnostic.line << ":" << diagnostic.column + 1 << ": "
-                  << severityName(diagnostic.severity) << ": " << diagnostic.message << "\n";
+    printDiagnostics(source, program);
     return status;
 }
 

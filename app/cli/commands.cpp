@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Subcommand dispatch, the options every subcommand shares, and the `listing` subcommand.
+// Subcommand dispatch, reading and assembling the input, the program's JSON, and the `listing`
+// and `gpus` subcommands.
 #include "commands.h"
 
 #include "core/gpu.h"
@@ -10,52 +11,63 @@
 #include <QJsonDocument>
 #include <QTextStream>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 
 namespace gcnlens::cli {
 
 namespace {
 
-// Files larger than this are refused before reading: no kernel is this big, and reading a
-// multi-gigabyte file by mistake should not take the machine down.
-constexpr qint64 kMaxSourceBytes = 512ll * 1024 * 1024;
+// Inputs larger than this are refused: no kernel is this big (the 1M-instruction benchmark kernel
+// is about 30 MiB), and the assembler needs over 1 KiB of memory per instruction, so a 200 MB file
+// read by mistake would take the machine down rather than produce a listing.
+constexpr qint64 kMaxSourceBytes = 64ll * 1024 * 1024;
+
+int gpusCommand(const QStringList& args);
+
+const CommandInfo kCommands[] = {
+    {"listing", "FILE [--gpu NAME] [-I DIR]... [--defsym NAME=VALUE]... [--json]",
+     "each instruction's line, offset, size, encoding and text, from LLVM's AMDGPU assembler", listingCommand},
+    {"analyze",
+     "FILE [--gpu NAME] [-I DIR]... [--defsym N=V]... [--option N=V]... [--taken LINE]... [--not-taken LINE]... "
+     "[--json]",
+     "cycles, fetch-alignment, branch and hazard penalties (timing-model.md)", analyzeCommand},
+    {"occupancy",
+     "--vgprs N --sgprs N [--gpu NAME] [--agprs N] [--lds BYTES] [--workgroup N] [...] [--json]",
+     "waves per SIMD and per CU, the limiting resource, next-step hints", occupancyCommand},
+    {"lds", "--pattern EXPR [--width BYTES | --op NAME] [--set NAME=VALUE]... [--option N=V]... [--json]",
+     "LDS bank conflicts of a per-lane address pattern", ldsCommand},
+#ifdef GCNLENS_HAVE_REPORT
+    // needs gcnlens_ui (Qt Gui, PrintSupport)
+    {"report",
+     "FILE -o OUT.pdf [--gpu NAME] [-I DIR]... [--defsym N=V]... [--option N=V]... [--page a4|letter]",
+     "an annotated PDF report (-o - writes it to standard output)", reportCommand},
+#endif
+    {"gpus", "", "the GPU presets and LLVM processor names --gpu accepts", gpusCommand},
+};
 
 void printUsage(FILE* to)
 {
-    std::fputs("usage: gcnlens-cli COMMAND [ARGS]\n"
-               "\n"
-               "commands:\n"
-               "  listing FILE [--gpu NAME] [-I DIR]... [--defsym NAME=VALUE]... [--json]\n"
-               "      each instruction's line, offset, size, encoding and text, from LLVM's AMDGPU assembler\n"
-               "  analyze FILE [--gpu NAME] [-I DIR]... [--defsym N=V]... [--option NAME=VALUE]...\n"
-               "          [--taken LINE]... [--not-taken LINE]... [--json]\n"
-               "      cycles, fetch-alignment, branch and hazard penalties (timing-model.md)\n"
-               "  occupancy --gpu NAME --vgprs N [--agprs N] --sgprs N [--lds BYTES] [--workgroup N]\n"
-               "          [--scratch] [--trap] [--json]\n"
-               "      waves per SIMD and per CU, the limiting resource, next-step hints\n"
-               "  lds --pattern EXPR [--width BYTES | --op NAME] [--set NAME=VALUE]... [--json]\n"
-               "      LDS bank conflicts of a per-lane address pattern\n"
-               "  report FILE -o OUT.pdf [--gpu NAME] [-I DIR]... [--defsym N=V]... [--option N=V]... [--page a4|letter]\n"
-               "      an annotated PDF report\n"
-               "  gpus\n"
-               "      the GPU presets and LLVM processor names --gpu accepts\n"
-               "\n"
-               "exit status: 0 clean, 1 the input had errors (output still produced), 2 bad usage or unreadable input\n",
-               to);
+    QString text = QStringLiteral("usage: gcnlens-cli COMMAND [ARGS]\n\ncommands:\n");
+    for (const auto& command : kCommands)
+        text += QStringLiteral("  %1%2\n      %3\n")
+                    .arg(QLatin1String(command.name),
+                         *command.synopsis ? QLatin1Char(' ') + QLatin1String(command.synopsis) : QString(),
+                         QLatin1String(command.summary));
+    text += QStringLiteral("\nFILE is a kernel source; - reads standard input. `gcnlens-cli COMMAND --help` lists a\n"
+                           "command's options.\n"
+                           "exit status: 0 clean, 1 the input had errors (output still produced), "
+                           "2 bad usage or unreadable input\n");
+    std::fputs(text.toLocal8Bit().constData(), to);
 }
-
-struct Command {
-    const char* name;
-    int (*run)(const QStringList&);
-};
 
 int gpusCommand(const QStringList& args)
 {
-    if (!args.isEmpty()) {
-        printError(QStringLiteral("gpus takes no arguments"));
-        return ExitUsage;
-    }
+    OptionParser parser(QStringLiteral("gpus"));
+    if (const auto status = parser.parse(args))
+        return *status;
     QTextStream out(stdout);
     out << "presets (product, processor, DPFACTOR, compute units):\n";
     for (const auto& preset : gpuPresets())
@@ -68,16 +80,27 @@ int gpusCommand(const QStringList& args)
     return ExitOk;
 }
 
-const Command kCommands[] = {
-    {"listing", listingCommand},
-    {"analyze", analyzeCommand},
-    {"gpus", gpusCommand},
-    {"occupancy", occupancyCommand},
-    {"lds", ldsCommand},
-#ifdef GCNLENS_HAVE_REPORT
-    {"report", reportCommand}, // needs gcnlens_ui (Qt Gui, PrintSupport, Charts)
-#endif
-};
+// Reads at most kMaxSourceBytes + 1 bytes: a file's size may be unknown up front (a pipe, a
+// device such as /dev/zero), and the bound must hold for those too.
+bool readBounded(QFile& in, const QString& name, QByteArray& text)
+{
+    char buffer[1 << 16];
+    qint64 n = 0;
+    while ((n = in.read(buffer, sizeof buffer)) > 0) {
+        text.append(buffer, n);
+        if (text.size() > kMaxSourceBytes) {
+            printError(QStringLiteral("%1: more than %2 MiB; gcnlens reads kernel sources up to %2 MiB")
+                           .arg(name)
+                           .arg(kMaxSourceBytes >> 20));
+            return false;
+        }
+    }
+    if (n < 0) {
+        printError(QStringLiteral("%1: cannot read: %2").arg(name, in.errorString()));
+        return false;
+    }
+    return true;
+}
 
 QString hex(std::uint64_t value, int width = 0)
 {
@@ -137,137 +160,92 @@ void printJson(const QJsonObject& object)
     std::fwrite(bytes.constData(), 1, std::size_t(bytes.size()), stdout);
 }
 
-bool parseCommon(const QStringList& args, CommonArgs& out)
+const CommandInfo* findCommand(const QString& name)
 {
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString& arg = args[i];
-        const auto value = [&](QString& into) {
-            if (i + 1 >= args.size()) {
-                printError(QStringLiteral("%1 needs a value").arg(arg));
-                return false;
-            }
-            into = args[++i];
-            return true;
-        };
-        QString v;
-        if (arg == QLatin1String("--gpu")) {
-            if (!value(out.gpu))
-                return false;
-        } else if (arg == QLatin1String("-I")) {
-            if (!value(v))
-                return false;
-            out.includeDirs << v;
-        } else if (arg.startsWith(QLatin1String("-I")) && arg.size() > 2) {
-            out.includeDirs << arg.mid(2);
-        } else if (arg == QLatin1String("--defsym")) {
-            if (!value(v))
-                return false;
-            out.defsyms << v;
-        } else if (arg == QLatin1String("--option")) {
-            if (!value(v))
-                return false;
-            out.options << v;
-        } else if (arg == QLatin1String("--json")) {
-            out.json = true;
-        } else if (arg.startsWith(QLatin1Char('-')) && arg != QLatin1String("-")) {
-            out.rest << arg; // the subcommand's own flag; it consumes its value from rest too
-            if (i + 1 < args.size() && !args[i + 1].startsWith(QLatin1String("--")))
-                out.rest << args[++i];
-        } else if (out.file.isEmpty()) {
-            out.file = arg;
-        } else {
-            printError(QStringLiteral("unexpected argument '%1' (the input file is already '%2')").arg(arg, out.file));
-            return false;
-        }
-    }
-    return true;
+    for (const auto& command : kCommands)
+        if (name == QLatin1String(command.name))
+            return &command;
+    return nullptr;
 }
 
-bool loadProgram(const CommonArgs& args, Program& program)
+QString inputName(const SourceArgs& source)
 {
-    if (args.file.isEmpty()) {
-        printError(QStringLiteral("no input file given"));
-        return false;
-    }
+    return source.file == QLatin1String("-") ? QStringLiteral("<stdin>") : source.file;
+}
+
+bool loadProgram(const SourceArgs& source, Program& program, QString* sourceText)
+{
+    const bool fromStdin = source.file == QLatin1String("-");
+    const QString name = fromStdin ? QStringLiteral("standard input") : source.file;
     QByteArray text;
-    if (args.file == QLatin1String("-")) {
-        QFile in;
+    QFile in;
+    if (fromStdin) {
         if (!in.open(stdin, QIODevice::ReadOnly)) {
-            printError(QStringLiteral("cannot read standard input"));
+            printError(QStringLiteral("cannot read standard input: %1").arg(in.errorString()));
             return false;
         }
-        text = in.readAll();
     } else {
-        QFile in(args.file);
-        const QFileInfo info(args.file);
+        const QFileInfo info(source.file);
         if (!info.exists()) {
-            printError(QStringLiteral("%1: no such file").arg(args.file));
+            printError(QStringLiteral("%1: no such file").arg(source.file));
             return false;
         }
         if (info.isDir()) {
-            printError(QStringLiteral("%1: is a directory, not a kernel source").arg(args.file));
+            printError(QStringLiteral("%1: is a directory, not a kernel source").arg(source.file));
             return false;
         }
-        if (info.size() > kMaxSourceBytes) {
+        // Said before reading, with the size; readBounded() catches what has no size up front.
+        if (info.isFile() && info.size() > kMaxSourceBytes) {
             printError(QStringLiteral("%1: %2 MiB is larger than the %3 MiB gcnlens reads")
-                           .arg(args.file).arg(info.size() >> 20).arg(kMaxSourceBytes >> 20));
+                           .arg(source.file)
+                           .arg(info.size() >> 20)
+                           .arg(kMaxSourceBytes >> 20));
             return false;
         }
+        in.setFileName(source.file);
         if (!in.open(QIODevice::ReadOnly)) {
-            printError(QStringLiteral("%1: cannot open: %2").arg(args.file, in.errorString()));
+            // A socket, say, exists but opens as "No such device or address": say what it is.
+            printError(QStringLiteral("%1: cannot open: %2%3")
+                           .arg(source.file, in.errorString(),
+                                info.isFile() ? QString() : QStringLiteral(" (not a regular file)")));
             return false;
         }
-        text = in.readAll();
     }
+    if (!readBounded(in, name, text))
+        return false;
     // A NUL byte means this is not assembly text (an object file, an image): say so plainly
     // instead of feeding it to the assembler.
     if (const qsizetype nul = text.indexOf('\0'); nul >= 0) {
         printError(QStringLiteral("%1: binary data at byte %2 (NUL); gcnlens reads assembly source text")
-                       .arg(args.file).arg(nul));
+                       .arg(name)
+                       .arg(nul));
         return false;
     }
 
     AssembleOptions options;
-    options.gpu = args.gpu.toStdString();
-    options.fileName = args.file == QLatin1String("-") ? std::string("<stdin>") : args.file.toStdString();
-    for (const auto& dir : args.includeDirs)
+    options.gpu = source.gpu.toStdString();
+    options.fileName = inputName(source).toStdString();
+    for (const auto& dir : source.includeDirs)
         options.includeDirs.push_back(dir.toStdString());
-    if (args.file != QLatin1String("-"))
-        options.includeDirs.push_back(QFileInfo(args.file).absolutePath().toStdString());
-    for (const auto& defsym : args.defsyms) {
-        const qsizetype eq = defsym.indexOf(QLatin1Char('='));
-        bool ok = false;
-        const qlonglong value = eq > 0 ? defsym.mid(eq + 1).toLongLong(&ok, 0) : 0;
-        if (eq <= 0 || !ok) {
-            printError(QStringLiteral("--defsym '%1': write NAME=VALUE with an integer VALUE").arg(defsym));
-            return false;
-        }
-        options.defsyms.emplace_back(defsym.left(eq).toStdString(), value);
-    }
-    std::string error;
-    if (!resolveGpu(options.gpu, &error)) {
-        printError(QStringLiteral("--gpu: %1").arg(QString::fromStdString(error)));
-        return false;
-    }
+    if (!fromStdin)
+        options.includeDirs.push_back(QFileInfo(source.file).absolutePath().toStdString());
+    options.defsyms = source.defsyms;
     program = assemble(std::string_view(text.constData(), std::size_t(text.size())), options);
+    if (sourceText)
+        *sourceText = QString::fromUtf8(text);
     return true;
 }
 
-bool applyOptions(const QStringList& options, TimingOptions& timingOptions)
+int printDiagnostics(const SourceArgs& source, const Program& program)
 {
-    for (const auto& option : options) {
-        const qsizetype eq = option.indexOf(QLatin1Char('='));
-        if (eq <= 0) {
-            printError(QStringLiteral("--option '%1': write NAME=VALUE").arg(option));
-            return false;
-        }
-        const std::string error = timingOptions.set(option.left(eq).toStdString(), option.mid(eq + 1).toStdString());
-        if (!error.empty()) {
-            printError(QStringLiteral("--option '%1': %2").arg(option, QString::fromStdString(error)));
-            return false;
-        }
+    const std::string name = inputName(source).toStdString();
+    int errors = 0;
+    for (const auto& diagnostic : program.diagnostics) {
+        std::cerr << name << ":" << diagnostic.line << ":" << diagnostic.column + 1 << ": "
+                  << severityName(diagnostic.severity) << ": " << diagnostic.message << "\n";
+        errors += diagnostic.severity == Severity::Error ? 1 : 0;
     }
-    return true;
+    return errors;
 }
 
 QJsonObject diagnosticToJson(const Diagnostic& diagnostic)
@@ -382,22 +360,19 @@ QJsonObject programToJson(const Program& program)
 
 int listingCommand(const QStringList& args)
 {
-    CommonArgs common;
-    if (!parseCommon(args, common))
-        return ExitUsage;
-    if (!common.rest.isEmpty()) {
-        printError(QStringLiteral("listing: unknown option '%1'").arg(common.rest.first()));
-        return ExitUsage;
-    }
-    if (!common.options.isEmpty()) {
-        printError(QStringLiteral("listing: --option belongs to analyze"));
-        return ExitUsage;
-    }
+    SourceArgs source;
+    bool json = false;
+    OptionParser parser(QStringLiteral("listing"));
+    parser.addSource(source);
+    parser.addJson(&json);
+    parser.addRefused(QStringLiteral("--option"), QStringLiteral("belongs to analyze (the listing has no timing)"));
+    if (const auto status = parser.parse(args))
+        return *status;
     Program program;
-    if (!loadProgram(common, program))
+    if (!loadProgram(source, program))
         return ExitUsage;
     const int status = program.hasErrors() ? ExitInputErrors : ExitOk;
-    if (common.json) {
+    if (json) {
         printJson(programToJson(program));
         return status;
     }
@@ -427,9 +402,7 @@ int listingCommand(const QStringList& args)
                    .arg(QString::fromStdString(inst.operands));
     }
     out.flush(); // keep the listing ahead of the diagnostics on a shared terminal
-    for (const auto& diagnostic : program.diagnostics)
-        std::cerr << common.file.toStdString() << ":" << diagnostic.line << ":" << diagnostic.column + 1 << ": "
-                  << severityName(diagnostic.severity) << ": " << diagnostic.message << "\n";
+    printDiagnostics(source, program);
     return status;
 }
 
@@ -442,16 +415,28 @@ int run(int argc, char** argv)
         printUsage(stderr);
         return ExitUsage;
     }
-    const QString command = args.takeFirst();
+    QString command = args.takeFirst();
+    if (command == QLatin1String("help") && !args.isEmpty()) { // `help COMMAND` is `COMMAND --help`
+        command = args.takeFirst();
+        args = QStringList {QStringLiteral("--help")};
+    }
     if (command == QLatin1String("--help") || command == QLatin1String("-h") || command == QLatin1String("help")) {
         printUsage(stdout);
         return ExitOk;
     }
-    for (const auto& entry : kCommands)
-        if (command == QLatin1String(entry.name))
-            return entry.run(args);
-    printError(QStringLiteral("unknown command '%1' (try --help)").arg(command));
-    return ExitUsage;
+    const CommandInfo* entry = findCommand(command);
+    if (!entry) {
+        printError(QStringLiteral("unknown command '%1' (try --help)").arg(command));
+        return ExitUsage;
+    }
+    const int status = entry->run(args);
+    // A full disk or a closed pipe must not pass for a complete listing.
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        const QString why = QString::fromLocal8Bit(std::strerror(errno));
+        printError(QStringLiteral("cannot write standard output: %1").arg(why));
+        return ExitUsage;
+    }
+    return status;
 }
 
 } // namespace gcnlens::cli

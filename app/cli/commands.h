@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
-// gcnlens-cli subcommands. Each lives in its own file; they share the argument parsing below.
+// gcnlens-cli subcommands. Each lives in its own file; they read their arguments with OptionParser
+// (options.h) and share the loading and JSON helpers below.
 #pragma once
 
 #include "core/lds.h"
 #include "core/occupancy.h"
 #include "core/program.h"
 #include "core/timing.h"
+
+#include "options.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -21,26 +24,25 @@ enum ExitStatus { ExitOk = 0, ExitInputErrors = 1, ExitUsage = 2 };
 
 int run(int argc, char** argv);
 
-// Options most subcommands share. parse() consumes what it knows and leaves the rest in `rest`.
-struct CommonArgs {
-    QString file;                 // the kernel source, "-" for standard input
-    QString gpu = QStringLiteral("tahiti");
-    QStringList includeDirs;      // -I DIR
-    QStringList defsyms;          // --defsym NAME=VALUE
-    QStringList options;          // --option NAME=VALUE (timing-model.md section 9)
-    bool json = false;
-    QStringList rest;             // arguments the subcommand must handle itself
+// A subcommand: its name, the synopsis and one-line summary that `--help` and the usage print,
+// and the function that runs it with everything after the name.
+struct CommandInfo {
+    const char* name;
+    const char* synopsis;
+    const char* summary;
+    int (*run)(const QStringList& args);
 };
+const CommandInfo* findCommand(const QString& name);
 
-// Parses the shared options; on error prints the cause to stderr and returns false.
-bool parseCommon(const QStringList& args, CommonArgs& out);
-
-// Reads the file and assembles it; on an unreadable file or bad --gpu/--defsym prints why and
-// returns false (exit status 2).
-bool loadProgram(const CommonArgs& args, Program& program);
-
-// --option NAME=VALUE into TimingOptions; prints the cause and returns false on a bad one.
-bool applyOptions(const QStringList& options, TimingOptions& timingOptions);
+// Reads the source (a file, or standard input for "-") and assembles it. An unreadable, missing,
+// binary or oversized input is reported, naming it and the cause, and returns false (exit status
+// 2). `sourceText`, when given, receives the text read (the report lists it).
+bool loadProgram(const SourceArgs& source, Program& program, QString* sourceText = nullptr);
+// How messages name the input: the path, or "<stdin>".
+QString inputName(const SourceArgs& source);
+// Prints the assembler's diagnostics to stderr as FILE:LINE:COLUMN: SEVERITY: MESSAGE and returns
+// how many are errors.
+int printDiagnostics(const SourceArgs& source, const Program& program);
 
 // Prints a JSON document to stdout, indented.
 void printJson(const QJsonObject& object);

@@ -130,62 +130,33 @@ QJsonObject ldsToJson(const LdsAccessResult& result, bool detailed)
 
 int ldsCommand(const QStringList& args)
 {
-    CommonArgs common;
-    if (!parseCommon(args, common))
-        return ExitUsage;
     TimingOptions options;
-    if (!applyOptions(common.options, options))
-        return ExitUsage;
-    if (!common.file.isEmpty()) {
-        printError(QStringLiteral("lds: unexpected argument '%1' (give the pattern with --pattern)").arg(common.file));
-        return ExitUsage;
-    }
     QString pattern;
     QString op = QStringLiteral("b32");
-    bool havePattern = false;
     std::map<std::string, std::int64_t> parameters;
-    const QStringList& rest = common.rest;
-    for (qsizetype i = 0; i < rest.size(); ++i) {
-        const QString& arg = rest[i];
-        const auto value = [&](QString& into) {
-            if (i + 1 >= rest.size()) {
-                printError(QStringLiteral("lds: %1 needs a value").arg(arg));
-                return false;
-            }
-            into = rest[++i];
-            return true;
-        };
-        QString v;
-        if (arg == QLatin1String("--pattern")) {
-            if (!value(pattern))
-                return ExitUsage;
-            havePattern = true;
-        } else if (arg == QLatin1String("--width") || arg == QLatin1String("--op")) {
-            if (!value(op))
-                return ExitUsage;
-        } else if (arg == QLatin1String("--set")) {
-            if (!value(v))
-                return ExitUsage;
-            const qsizetype eq = v.indexOf(QLatin1Char('='));
-            bool ok = false;
-            const qint64 number = eq > 0 ? v.mid(eq + 1).toLongLong(&ok, 0) : 0;
-            if (!ok) {
-                printError(QStringLiteral("lds: --set '%1': write NAME=INTEGER").arg(v));
-                return ExitUsage;
-            }
-            parameters[v.left(eq).toStdString()] = number;
-        } else {
-            printError(QStringLiteral("lds: unknown option '%1'").arg(arg));
-            return ExitUsage;
-        }
-    }
-    if (!havePattern) {
-        printError(QStringLiteral("lds: --pattern EXPR is required (e.g. --pattern 'lane*4*33')"));
-        return ExitUsage;
-    }
+    bool json = false;
+    OptionParser parser(QStringLiteral("lds"));
+    parser.addString({QStringLiteral("--pattern")}, QStringLiteral("EXPR"),
+                     QStringLiteral("the byte address of each lane, e.g. 'lane*4*33'"), &pattern);
+    parser.addString({QStringLiteral("--width"), QStringLiteral("--op")}, QStringLiteral("BYTES|NAME"),
+                     QStringLiteral("access width in bytes or DS op name (default b32)"), &op);
+    parser.addValue({QStringLiteral("--set")}, QStringLiteral("NAME=VALUE"),
+                    QStringLiteral("give a name in the pattern an integer value (repeatable)"),
+                    [&parameters](const QString& value) {
+                        const auto assignment = integerAssignment(value);
+                        if (!assignment)
+                            return QStringLiteral("write NAME=INTEGER");
+                        parameters[assignment->first] = assignment->second;
+                        return QString();
+                    });
+    parser.addTimingOptions(options);
+    parser.addJson(&json);
+    parser.setRequired(QStringLiteral("--pattern"));
+    if (const auto status = parser.parse(args))
+        return *status;
 
     const LdsAccessResult result = analyzeLdsPattern(pattern.toStdString(), op.toStdString(), parameters, options.ldsGroupDwords);
-    if (common.json) {
+    if (json) {
         printJson(ldsToJson(result, true));
         return result.error.empty() ? ExitOk : ExitUsage;
     }

@@ -114,75 +114,41 @@ void addOccupancyAndLdsJson(QJsonObject& root, const Program& program, const Tim
 
 int occupancyCommand(const QStringList& args)
 {
-    CommonArgs common;
-    if (!parseCommon(args, common))
-        return ExitUsage;
-    if (!common.file.isEmpty()) {
-        printError(QStringLiteral("occupancy takes no input file ('%1'); give --vgprs/--sgprs").arg(common.file));
-        return ExitUsage;
-    }
+    QString gpuName = QStringLiteral("tahiti");
     TimingOptions options;
-    if (!applyOptions(common.options, options))
-        return ExitUsage;
-
     OccupancyInput input;
-    bool haveVgprs = false, haveSgprs = false;
-    const QStringList& rest = common.rest;
-    for (qsizetype i = 0; i < rest.size(); ++i) {
-        const QString& arg = rest[i];
-        const auto number = [&](int& into) {
-            bool ok = false;
-            if (i + 1 < rest.size())
-                into = rest[++i].toInt(&ok);
-            if (!ok)
-                printError(QStringLiteral("occupancy: %1 needs an integer").arg(arg));
-            return ok;
-        };
-        if (arg == QLatin1String("--vgprs")) {
-            if (!number(input.vgprs))
-                return ExitUsage;
-            haveVgprs = true;
-        } else if (arg == QLatin1String("--agprs")) {
-            if (!number(input.agprs))
-                return ExitUsage;
-        } else if (arg == QLatin1String("--sgprs")) {
-            if (!number(input.sgprs))
-                return ExitUsage;
-            haveSgprs = true;
-        } else if (arg == QLatin1String("--lds")) {
-            if (!number(input.ldsBytes))
-                return ExitUsage;
-        } else if (arg == QLatin1String("--workgroup")) {
-            if (!number(input.workgroupSize))
-                return ExitUsage;
-        } else if (arg == QLatin1String("--scratch")) {
-            input.scratch = true;
-        } else if (arg == QLatin1String("--trap")) {
-            input.trapHandler = true;
-        } else if (arg == QLatin1String("--no-vcc")) {
-            input.usesVcc = false;
-        } else if (arg == QLatin1String("--flat-scratch")) {
-            input.usesFlatScratch = true;
-        } else if (arg == QLatin1String("--xnack")) {
-            input.usesXnack = true;
-        } else {
-            printError(QStringLiteral("occupancy: unknown option '%1'").arg(arg));
-            return ExitUsage;
-        }
-    }
-    if (!haveVgprs || !haveSgprs) {
-        printError(QStringLiteral("occupancy: --vgprs N and --sgprs N are required"));
-        return ExitUsage;
-    }
-    std::string gpuError;
-    const auto gpu = resolveGpu(common.gpu.toStdString(), &gpuError);
-    if (!gpu) {
-        printError(QString::fromStdString(gpuError));
-        return ExitUsage;
-    }
+    bool json = false, noVcc = false;
+    OptionParser parser(QStringLiteral("occupancy"));
+    parser.addGpu(&gpuName);
+    parser.addInt({QStringLiteral("--vgprs")}, QStringLiteral("N"), QStringLiteral("VGPRs per lane the kernel uses"),
+                  &input.vgprs);
+    parser.addInt({QStringLiteral("--agprs")}, QStringLiteral("N"), QStringLiteral("AGPRs per lane (GFX90A and later)"),
+                  &input.agprs);
+    parser.addInt({QStringLiteral("--sgprs")}, QStringLiteral("N"),
+                  QStringLiteral("SGPRs the kernel uses (the VCC, FLAT_SCRATCH and XNACK extras are added)"),
+                  &input.sgprs);
+    parser.addInt({QStringLiteral("--lds")}, QStringLiteral("BYTES"), QStringLiteral("LDS bytes per workgroup"),
+                  &input.ldsBytes);
+    parser.addInt({QStringLiteral("--workgroup")}, QStringLiteral("N"),
+                  QStringLiteral("work-items per workgroup (default 64)"), &input.workgroupSize);
+    parser.addFlag({QStringLiteral("--scratch")}, QStringLiteral("the kernel uses scratch memory"), &input.scratch);
+    parser.addFlag({QStringLiteral("--trap")}, QStringLiteral("a trap handler is enabled"), &input.trapHandler);
+    parser.addFlag({QStringLiteral("--no-vcc")}, QStringLiteral("the kernel does not use VCC"), &noVcc);
+    parser.addFlag({QStringLiteral("--flat-scratch")}, QStringLiteral("the kernel uses FLAT_SCRATCH"),
+                   &input.usesFlatScratch);
+    parser.addFlag({QStringLiteral("--xnack")}, QStringLiteral("the kernel uses XNACK_MASK"), &input.usesXnack);
+    parser.addTimingOptions(options);
+    parser.addJson(&json);
+    parser.setRequired(QStringLiteral("--vgprs"));
+    parser.setRequired(QStringLiteral("--sgprs"));
+    if (const auto status = parser.parse(args))
+        return *status;
+    if (noVcc)
+        input.usesVcc = false;
+    const auto gpu = resolveGpu(gpuName.toStdString()); // checked by the parser
 
     const OccupancyResult result = computeOccupancy(*gpu, input, options);
-    if (common.json) {
+    if (json) {
         QJsonObject o = occupancyToJson(result);
         o[QStringLiteral("gpu")] = QString::fromStdString(gpu->targetId);
         o[QStringLiteral("generation")] = QString::fromLatin1(generationName(gpu->generation));

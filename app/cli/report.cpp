@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: MIT
 // gcnlens-cli report FILE -o OUT.pdf [--gpu NAME] [-I DIR]… [--defsym N=V]… [--option NAME=VALUE]…
 //                    [--page a4|letter]
-// The annotated PDF report of issue #6, the same one the window exports.
+// The annotated PDF report of issue #6, the same one the window exports. FILE and OUT.pdf may be
+// "-" (standard input / output).
 #include "commands.h"
 
 #include "core/analysis.h"
 #include "ui/report/reportwriter.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QGuiApplication>
+#include <QTemporaryDir>
 
-#include <iostream>
+#include <cstdio>
 #include <memory>
 
 namespace gcnlens::cli {
@@ -36,81 +39,74 @@ std::unique_ptr<QGuiApplication> ensureGuiApplication()
 
 int reportCommand(const QStringList& args)
 {
-    CommonArgs common;
-    if (!parseCommon(args, common))
-        return ExitUsage;
+    SourceArgs source;
+    AnalysisRequest request;
     QString output;
     QPageSize pageSize(QPageSize::A4);
-    for (qsizetype i = 0; i < common.rest.size(); ++i) {
-        const QString& arg = common.rest[i];
-        const bool hasValue = i + 1 < common.rest.size() && !common.rest[i + 1].startsWith(QLatin1Char('-'));
-        if (arg == QLatin1String("-o") || arg == QLatin1String("--output")) {
-            if (!hasValue) {
-                printError(QStringLiteral("report: %1 needs a file name").arg(arg));
-                return ExitUsage;
-            }
-            output = common.rest[++i];
-        } else if (arg == QLatin1String("--page")) {
-            const QString value = hasValue ? common.rest[++i].toLower() : QString();
-            if (value == QLatin1String("a4")) {
-                pageSize = QPageSize(QPageSize::A4);
-            } else if (value == QLatin1String("letter")) {
-                pageSize = QPageSize(QPageSize::Letter);
-            } else {
-                printError(QStringLiteral("report: --page takes a4 or letter"));
-                return ExitUsage;
-            }
-        } else {
-            printError(QStringLiteral("report: unknown option '%1'").arg(arg));
-            return ExitUsage;
-        }
-    }
-    if (common.json) {
-        printError(QStringLiteral("report: --json does not apply; the report is a PDF (use analyze --json)"));
-        return ExitUsage;
-    }
-    if (output.isEmpty()) {
-        printError(QStringLiteral("report: give the output file with -o OUT.pdf"));
-        return ExitUsage;
-    }
-    if (common.file == QLatin1String("-")) {
-        // The listing needs the source text, which loadProgram() consumes from standard input.
-        printError(QStringLiteral("report: read the kernel from a file, not standard input"));
+    OptionParser parser(QStringLiteral("report"));
+    parser.addSource(source);
+    parser.addTimingOptions(request.timing);
+    parser.addString({QStringLiteral("-o"), QStringLiteral("--output")}, QStringLiteral("OUT.pdf"),
+                     QStringLiteral("the PDF to write; - writes it to standard output"), &output);
+    parser.addValue({QStringLiteral("--page")}, QStringLiteral("a4|letter"), QStringLiteral("page size (default a4)"),
+                    [&pageSize](const QString& value) {
+                        if (value.compare(QLatin1String("a4"), Qt::CaseInsensitive) == 0)
+                            pageSize = QPageSize(QPageSize::A4);
+                        else if (value.compare(QLatin1String("letter"), Qt::CaseInsensitive) == 0)
+                            pageSize = QPageSize(QPageSize::Letter);
+                        else
+                            return QStringLiteral("takes a4 or letter");
+                        return QString();
+                    });
+    parser.addRefused(QStringLiteral("--json"),
+                      QStringLiteral("does not apply; the report is a PDF (use analyze --json)"));
+    parser.setRequired(QStringLiteral("-o"));
+    if (const auto status = parser.parse(args))
+        return *status;
+    const bool toStdout = output == QLatin1String("-");
+    // Writing the PDF over the kernel it reports on destroys the source: refuse before anything.
+    if (!toStdout && source.file != QLatin1String("-") && QFileInfo::exists(output)
+        && QFileInfo(output).canonicalFilePath() == QFileInfo(source.file).canonicalFilePath()) {
+        printError(QStringLiteral("report: -o '%1' is the input file").arg(output));
         return ExitUsage;
     }
 
-    AnalysisRequest request;
-    if (!applyOptions(common.options, request.timing))
-        return ExitUsage;
     Program program;
-    if (!loadProgram(common, program))
+    QString text;
+    if (!loadProgram(source, program, &text))
         return ExitUsage;
-    QFile in(common.file);
-    if (!in.open(QIODevice::ReadOnly)) {
-        printError(QStringLiteral("%1: cannot open: %2").arg(common.file, in.errorString()));
-        return ExitUsage;
-    }
-    const QString source = QString::fromUtf8(in.readAll());
 
     const auto app = ensureGuiApplication();
     const Analysis analysis = analyzeProgram(std::move(program), request);
     ReportOptions options;
     options.pageSize = pageSize;
-    options.sourceName = common.file;
+    options.sourceName = inputName(source);
+    // QPdfWriter writes to a file: for standard output, write a temporary one and copy it out.
+    QTemporaryDir temporary;
+    const QString path = toStdout ? temporary.filePath(QStringLiteral("report.pdf")) : output;
+    if (toStdout && !temporary.isValid()) {
+        printError(QStringLiteral("report: no temporary folder for the PDF: %1").arg(temporary.errorString()));
+        return ExitUsage;
+    }
     QString error;
-    if (!writeReport(output, analysis, source, options, &error)) {
+    if (!writeReport(path, analysis, text, options, &error)) {
         printError(QStringLiteral("report: %1").arg(error));
         return ExitUsage;
     }
-
-    int errors = 0;
-    for (const Diagnostic& d : analysis.program.diagnostics) {
-        std::cerr << common.file.toStdString() << ":" << d.line << ":" << d.column + 1 << ": "
-                  << severityName(d.severity) << ": " << d.message << "\n";
-        errors += d.severity == Severity::Error ? 1 : 0;
+    if (toStdout) {
+        QFile pdf(path);
+        if (!pdf.open(QIODevice::ReadOnly)) {
+            printError(QStringLiteral("report: %1: cannot open: %2").arg(path, pdf.errorString()));
+            return ExitUsage;
+        }
+        const QByteArray bytes = pdf.readAll();
+        std::fwrite(bytes.constData(), 1, std::size_t(bytes.size()), stdout); // run() checks the write
     }
-    if (errors > 0) {
-        printError(QStringLiteral("%1 assembler error(s); %2 lists them on its first page").arg(errors).arg(output));
+
+    if (const int errors = printDiagnostics(source, analysis.program); errors > 0) {
+        printError(QStringLiteral("%1 assembler error(s); %2 lists them on its first page")
+                       .arg(errors)
+                       .arg(toStdout ? QStringLiteral("the report") : output));
         return ExitInputErrors;
     }
     return ExitOk;

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+// The shared option parser of gcnlens-cli's subcommands (see options.h).
+#include "options.h"
+
+#include "commands.h"
+
+#include "core/gpu.h"
+#include "core/timing.h"
+
+#include <QTextStream>
+
+#include <algorithm>
+
+namespace gcnlens::cli {
+
+namespace {
+
+bool isHelp(const QString& arg) { return arg == QLatin1String("--help") || arg == QLatin1String("-h"); }
+
+// "--name" followed by something: the user forgot the value, so do not swallow the next option.
+bool looksLikeLongOption(const QString& arg) { return arg.startsWith(QLatin1String("--")) && arg.size() > 2; }
+
+} // namespace
+
+std::optional<std::pair<std::string, std::int64_t>> integerAssignment(const QString& text)
+{
+    const qsizetype eq = text.indexOf(QLatin1Char('='));
+    bool ok = false;
+    const qlonglong value = eq > 0 ? text.mid(eq + 1).toLongLong(&ok, 0) : 0;
+    if (!ok)
+        return std::nullopt;
+    return std::pair {text.left(eq).toStdString(), std::int64_t(value)};
+}
+
+OptionParser::OptionParser(QString command)
+    : command_(std::move(command))
+{
+}
+
+void OptionParser::addFlag(const QStringList& names, const QString& help, bool* into)
+{
+    options_.push_back({names, QString(), help, [into](const QString&) {
+                            *into = true;
+                            return QString();
+                        }});
+}
+
+void OptionParser::addValue(const QStringList& names, const QString& valueName, const QString& help, Handler handler)
+{
+    options_.push_back({names, valueName, help, std::move(handler)});
+}
+
+void OptionParser::addString(const QStringList& names, const QString& valueName, const QString& help, QString* into)
+{
+    addValue(names, valueName, help, [into](const QString& value) {
+        *into = value;
+        return QString();
+    });
+}
+
+void OptionParser::addInt(const QStringList& names, const QString& valueName, const QString& help, int* into)
+{
+    addValue(names, valueName, help, [into](const QString& value) {
+        bool ok = false;
+        const int number = value.toInt(&ok);
+        if (!ok)
+            return QStringLiteral("not an integer");
+        *into = number;
+        return QString();
+    });
+}
+
+void OptionParser::addRefused(const QString& name, const QString& why)
+{
+    Option option {{name}, QString(), QString(), [why](const QString&) { return why; }};
+    option.hidden = true;
+    options_.push_back(std::move(option));
+}
+
+void OptionParser::setRequired(const QString& name)
+{
+    if (Option* option = find(name))
+        option->required = true;
+}
+
+void OptionParser::addInputFile(QString* into) { file_ = into; }
+
+void OptionParser::addGpu(QString* into)
+{
+    addValue({QStringLiteral("--gpu")}, QStringLiteral("NAME"),
+             QStringLiteral("product preset, LLVM processor or target ID (default tahiti; see `gcnlens-cli gpus`)"),
+             [into](const QString& value) {
+                 std::string error;
+                 if (!resolveGpu(value.toStdString(), &error))
+                     return QString::fromStdString(error);
+                 *into = value;
+                 return QString();
+             });
+}
+
+void OptionParser::addSource(SourceArgs& source)
+{
+    addInputFile(&source.file);
+    addGpu(&source.gpu);
+    addValue({QStringLiteral("-I")}, QStringLiteral("DIR"),
+             QStringLiteral("search DIR for .include and .incbin (repeatable; the file's own folder is searched too)"),
+             [&source](const QString& value) {
+                 source.includeDirs << value;
+                 return QString();
+             });
+    addValue({QStringLiteral("--defsym")}, QStringLiteral("NAME=VALUE"),
+             QStringLiteral("define the symbol NAME as the integer VALUE before assembling (repeatable)"),
+             [&source](const QString& value) {
+                 const auto assignment = integerAssignment(value);
+                 if (!assignment)
+                     return QStringLiteral("write NAME=VALUE with an integer VALUE");
+                 source.defsyms.push_back(*assignment);
+                 return QString();
+             });
+}
+
+void OptionParser::addTimingOptions(TimingOptions& options)
+{
+    addValue({QStringLiteral("--option")}, QStringLiteral("NAME=VALUE"),
+             QStringLiteral("a timing-model option (timing-model.md section 9; repeatable)"),
+             [&options](const QString& value) {
+                 const qsizetype eq = value.indexOf(QLatin1Char('='));
+                 if (eq <= 0)
+                     return QStringLiteral("write NAME=VALUE");
+                 const std::string error = options.set(value.left(eq).toStdString(), value.mid(eq + 1).toStdString());
+                 return QString::fromStdString(error);
+             });
+}
+
+void OptionParser::addJson(bool* into)
+{
+    addFlag({QStringLiteral("--json")}, QStringLiteral("print JSON instead of text"), into);
+}
+
+OptionParser::Option* OptionParser::find(const QString& name)
+{
+    for (Option& option : options_)
+        if (option.names.contains(name))
+            return &option;
+    return nullptr;
+}
+
+int OptionParser::usageError(const QString& message) const
+{
+    printError(QStringLiteral("%1: %2").arg(command_, message));
+    return ExitUsage;
+}
+
+std::optional<int> OptionParser::parse(const QStringList& args)
+{
+    // --help anywhere before "--" wins over any other mistake on the line.
+    for (const QString& arg : args) {
+        if (arg == QLatin1String("--"))
+            break;
+        if (isHelp(arg)) {
+            QTextStream(stdout) << help();
+            return ExitOk;
+        }
+    }
+
+    bool optionsEnded = false;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString& arg = args[i];
+        if (optionsEnded || !arg.startsWith(QLatin1Char('-')) || arg == QLatin1String("-")) {
+            if (!file_)
+                return usageError(
+                    QStringLiteral("unexpected argument '%1' (%2 takes no input file)").arg(arg, command_));
+            if (!file_->isEmpty())
+                return usageError(
+                    QStringLiteral("unexpected argument '%1' (the input file is already '%2')").arg(arg, *file_));
+            *file_ = arg;
+            continue;
+        }
+        if (arg == QLatin1String("--")) {
+            optionsEnded = true;
+            continue;
+        }
+
+        // "--name=value", "-Ivalue" and "--name value" / "-I value" all work.
+        QString name = arg;
+        std::optional<QString> attached;
+        if (const qsizetype eq = arg.indexOf(QLatin1Char('=')); arg.startsWith(QLatin1String("--")) && eq > 2) {
+            name = arg.left(eq);
+            attached = arg.mid(eq + 1);
+        }
+        Option* option = find(name);
+        if (!option && !arg.startsWith(QLatin1String("--")) && arg.size() > 2) {
+            option = find(arg.left(2));
+            if (option && !option->valueName.isEmpty()) {
+                name = arg.left(2);
+                attached = arg.mid(2);
+            } else {
+                option = nullptr;
+            }
+        }
+        if (!option)
+            return usageError(
+                QStringLiteral("unknown option '%1' (see `gcnlens-cli %2 --help`)").arg(arg, command_));
+
+        QString value;
+        if (option->valueName.isEmpty()) {
+            if (attached)
+                return usageError(QStringLiteral("%1 takes no value").arg(name));
+        } else if (attached) {
+            value = *attached;
+        } else if (i + 1 < args.size() && !looksLikeLongOption(args[i + 1])) {
+            value = args[++i];
+        } else {
+            return usageError(QStringLiteral("%1 needs a value (%1 %2)").arg(name, option->valueName));
+        }
+        option->seen = true;
+        if (const QString error = option->handler(value); !error.isEmpty())
+            return usageError(option->valueName.isEmpty() ? QStringLiteral("%1: %2").arg(name, error)
+                                                          : QStringLiteral("%1 '%2': %3").arg(name, value, error));
+    }
+
+    for (const Option& option : options_)
+        if (option.required && !option.seen)
+            return usageError(QStringLiteral("%1 %2 is required").arg(option.names.first(), option.valueName));
+    if (file_ && file_->isEmpty())
+        return usageError(QStringLiteral("no input file given (FILE, or - for standard input)"));
+    return std::nullopt;
+}
+
+QString OptionParser::help() const
+{
+    const CommandInfo* info = findCommand(command_);
+    QString text = QStringLiteral("usage: gcnlens-cli %1").arg(command_);
+    if (info && *info->synopsis)
+        text += QLatin1Char(' ') + QLatin1String(info->synopsis);
+    text += QLatin1Char('\n');
+    if (info)
+        text += QStringLiteral("%1\n").arg(QLatin1String(info->summary));
+
+    std::vector<std::pair<QString, QString>> rows;
+    if (file_)
+        rows.emplace_back(QStringLiteral("FILE"),
+                          QStringLiteral("the kernel source (assembly text); - reads standard input"));
+    for (const Option& option : options_) {
+        if (option.hidden)
+            continue;
+        QString left = option.names.join(QLatin1String(", "));
+        if (!option.valueName.isEmpty())
+            left += QLatin1Char(' ') + option.valueName;
+        rows.emplace_back(left + (option.required ? QStringLiteral(" (required)") : QString()), option.help);
+    }
+    rows.emplace_back(QStringLiteral("-h, --help"), QStringLiteral("show this help"));
+    qsizetype width = 0;
+    for (const auto& row : rows)
+        width = std::max(width, row.first.size());
+    text += QLatin1Char('\n');
+    for (const auto& [left, right] : rows)
+        text += QStringLiteral("  %1  %2\n").arg(left, -int(width)).arg(right);
+    text += file_ ? QStringLiteral("\nexit status: 0 clean, 1 the input had assembler errors (output still produced), "
+                                   "2 bad usage or unreadable input\n")
+                  : QStringLiteral("\nexit status: 0 done, 2 bad usage\n");
+    return text;
+}
+
+} // namespace gcnlens::cli

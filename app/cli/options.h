@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+// The command line of one gcnlens-cli subcommand: its options are declared once, with their help
+// text, and the same parser reads them, reports bad ones (naming the option and the value, exit 2)
+// and prints `COMMAND --help`. Every subcommand uses it, so the flags they share (--gpu, -I,
+// --defsym, --option, --json) behave and read the same everywhere.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gcnlens {
+struct TimingOptions;
+}
+
+namespace gcnlens::cli {
+
+// What a command needs to assemble its input (issue #2 section 5).
+struct SourceArgs {
+    QString file; // the kernel source; "-" reads standard input
+    QString gpu = QStringLiteral("tahiti");
+    QStringList includeDirs;                                      // -I DIR
+    std::vector<std::pair<std::string, std::int64_t>> defsyms;    // --defsym NAME=VALUE
+};
+
+// "NAME=INTEGER" (decimal, 0x hex or 0 octal) as a name and a value; nullopt when it is not that.
+std::optional<std::pair<std::string, std::int64_t>> integerAssignment(const QString& text);
+
+class OptionParser {
+public:
+    // Checks a value (empty for a flag) and stores it; returns why it is wrong, or an empty string.
+    using Handler = std::function<QString(const QString& value)>;
+
+    // `command` is the subcommand's name, used in messages and to find its synopsis for --help.
+    explicit OptionParser(QString command);
+
+    // names: "--long" and/or "-x"; help: one line for --help.
+    void addFlag(const QStringList& names, const QString& help, bool* into);
+    void addValue(const QStringList& names, const QString& valueName, const QString& help, Handler handler);
+    void addString(const QStringList& names, const QString& valueName, const QString& help, QString* into);
+    void addInt(const QStringList& names, const QString& valueName, const QString& help, int* into);
+    // An option the command does not take but a user may well try: refused with `why`, not listed.
+    void addRefused(const QString& name, const QString& why);
+    // The option must be given (checked after parsing, by its first name).
+    void setRequired(const QString& name);
+
+    // The input FILE ("-" for standard input), required.
+    void addInputFile(QString* into);
+    // The shared groups. addSource: FILE, --gpu, -I, --defsym (checked here: a --gpu that does not
+    // resolve or a --defsym without an integer is a usage error before any file is read).
+    void addSource(SourceArgs& source);
+    void addGpu(QString* into);
+    // --option NAME=VALUE into TimingOptions (timing-model.md section 9).
+    void addTimingOptions(TimingOptions& options);
+    void addJson(bool* into);
+
+    // Reads the arguments after the subcommand name. Returns nullopt to go on, or the exit status
+    // to end with: 0 after --help (printed to stdout), 2 after a usage error (printed to stderr).
+    std::optional<int> parse(const QStringList& args);
+
+    QString help() const;
+
+private:
+    struct Option {
+        QStringList names;
+        QString valueName; // empty for a flag
+        QString help;
+        Handler handler;
+        bool hidden = false;
+        bool required = false;
+        bool seen = false;
+    };
+    Option* find(const QString& name);
+    int usageError(const QString& message) const;
+
+    QString command_;
+    std::vector<Option> options_;
+    QString* file_ = nullptr;
+};
+
+} // namespace gcnlens::cli

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// `gcnlens-cli listing` as a user runs it (issue #2 section 5): exit status 0 clean, 1 when the
-// input had errors (output still produced), 2 on bad usage or unreadable input; and the --json
-// fields the issue names.
+// gcnlens-cli as a user runs it (issue #2 section 5): exit status 0 clean, 1 when the input had
+// errors (output still produced), 2 on bad usage or unreadable input, with a message naming the
+// option, value or file and the cause; the --json fields the issue names; every command's --help,
+// its usage errors and standard input as FILE.
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -11,6 +12,12 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cstring>
+
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
 namespace {
 
 struct Run {
@@ -18,19 +25,30 @@ struct Run {
     QByteArray out, err;
 };
 
-Run runCli(const QStringList& args)
+// Runs gcnlens-cli with `input` on its standard input; `stdoutFile`, when given, replaces the pipe.
+Run runCli(const QStringList& args, const QByteArray& input = {}, const QString& stdoutFile = {})
 {
     Run run;
     QProcess process;
+    if (!stdoutFile.isEmpty())
+        process.setStandardOutputFile(stdoutFile);
     process.start(QStringLiteral(GCNLENS_BIN_DIR "/gcnlens-cli"), args);
     if (!process.waitForStarted())
         return run;
+    if (!input.isEmpty())
+        process.write(input);
     process.closeWriteChannel();
     process.waitForFinished(120000);
     run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
     run.out = process.readAllStandardOutput();
     run.err = process.readAllStandardError();
     return run;
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 QString data(const char* name) { return QStringLiteral(GCNLENS_TESTDATA_DIR "/frontend/") + QString::fromLatin1(name); }
@@ -50,6 +68,19 @@ private Q_SLOTS:
     void jsonClean();
     void jsonDiagnostics();
     void includeAndDefsym();
+    void commands_data();
+    void commands();
+    void usageErrors_data();
+    void usageErrors();
+    void help_data();
+    void help();
+    void standardInput_data();
+    void standardInput();
+    void badInput_data();
+    void badInput();
+    void socketFile();
+    void unreadableFile();
+    void unwritableStdout();
 
 private:
     QTemporaryDir scratch_;
@@ -66,6 +97,9 @@ void TestCli::initTestCase()
     QFile empty(scratch_.filePath(QStringLiteral("empty.s")));
     QVERIFY(empty.open(QIODevice::WriteOnly));
     empty.close();
+    QFile huge(scratch_.filePath(QStringLiteral("huge.s")));
+    QVERIFY(huge.open(QIODevice::WriteOnly));
+    QVERIFY(huge.resize(200ll * 1024 * 1024));
 }
 
 void TestCli::exitCodes_data()
@@ -265,6 +299,317 @@ void TestCli::includeAndDefsym()
                                   QStringLiteral("COUNT=3")});
     // The CLI adds the file's own directory; defs.inc lives in inc/, so it stays missing.
     QCOMPARE(noInclude.exitCode, 1);
+}
+
+// Every command through the shared option parser: the flags each takes, in every spelling it
+// accepts (--name value, --name=value, -Ivalue, and "--" before FILE), and the exit status.
+void TestCli::commands_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("stdoutContains");
+    const QString clean = data("clean.s"), bad = data("bad-middle.s");
+    const QString inc = QStringLiteral(GCNLENS_TESTDATA_DIR "/frontend/inc");
+    QTest::addRow("analyze clean") << QStringList {QStringLiteral("analyze"), clean} << 0 << QStringLiteral("totals:");
+    // Output is still produced for the rest of a file with errors.
+    QTest::addRow("analyze errors") << QStringList {QStringLiteral("analyze"), bad} << 1 << QStringLiteral("s_endpgm");
+    QTest::addRow("analyze errors --json") << QStringList {QStringLiteral("analyze"), bad, QStringLiteral("--json")} << 1
+                                           << QStringLiteral("\"diagnostics\"");
+    // clean.s line 6 is s_cbranch_scc0: the override is applied and marked.
+    QTest::addRow("analyze --taken") << QStringList {QStringLiteral("analyze"), clean, QStringLiteral("--taken"),
+                                                     QStringLiteral("6")}
+                                     << 0 << QStringLiteral("; taken (override)");
+    QTest::addRow("analyze --taken=") << QStringList {QStringLiteral("analyze"), clean, QStringLiteral("--taken=6")} << 0
+                                      << QStringLiteral("; taken (override)");
+    QTest::addRow("occupancy") << QStringList {QStringLiteral("occupancy"), QStringLiteral("--vgprs"), QStringLiteral("24"),
+                                               QStringLiteral("--sgprs"), QStringLiteral("16")}
+                               << 0 << QStringLiteral("waves per SIMD:");
+    QTest::addRow("occupancy --json") << QStringList {QStringLiteral("occupancy"), QStringLiteral("--gpu=fiji"),
+                                                      QStringLiteral("--vgprs=24"), QStringLiteral("--sgprs"),
+                                                      QStringLiteral("16"), QStringLiteral("--json")}
+                                      << 0 << QStringLiteral("\"waves_per_simd\"");
+    // lane*128 bytes: every lane's dword is a multiple of 32, so all 32 lanes of a group hit bank 0
+    // in distinct rows: degree 32 (timing-model.md section 7). lane*S with S=4: one bank per lane.
+    QTest::addRow("lds conflicts") << QStringList {QStringLiteral("lds"), QStringLiteral("--pattern"),
+                                                   QStringLiteral("lane*128")}
+                                   << 0 << QStringLiteral("degree 32 (worst group)");
+    QTest::addRow("lds --set") << QStringList {QStringLiteral("lds"), QStringLiteral("--pattern"), QStringLiteral("lane*S"),
+                                               QStringLiteral("--set"), QStringLiteral("S=4")}
+                               << 0 << QStringLiteral("degree 1 (worst group)");
+    QTest::addRow("gpus") << QStringList {QStringLiteral("gpus")} << 0 << QStringLiteral("tahiti");
+    // GFX8 SOP1 s_mov_b32 s0 with a literal (see cleanListing): the --gpu=NAME spelling took effect.
+    QTest::addRow("--gpu=") << QStringList {QStringLiteral("listing"), clean, QStringLiteral("--gpu=fiji")} << 0
+                            << QStringLiteral("be8000ff 00012345");
+    // The joined spellings reach the assembler: defs.inc is found only through -I, and COUNT=100
+    // needs a literal (8-byte s_mov_b32, see includeAndDefsym).
+    QTest::addRow("-IDIR --defsym=") << QStringList {QStringLiteral("listing"), data("uses-include.s"),
+                                                     QStringLiteral("-I") + inc, QStringLiteral("--defsym=COUNT=100"),
+                                                     QStringLiteral("--json")}
+                                     << 0 << QStringLiteral("\"size\": 8");
+    QTest::addRow("-- before FILE") << QStringList {QStringLiteral("listing"), QStringLiteral("--"), clean} << 0
+                                    << QStringLiteral("s_endpgm");
+}
+
+void TestCli::commands()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, exitCode);
+    QFETCH(QString, stdoutContains);
+    const Run run = runCli(args);
+    QVERIFY2(run.exitCode == exitCode,
+             qPrintable(QStringLiteral("exit %1, stderr: %2").arg(run.exitCode).arg(QString::fromUtf8(run.err))));
+    QVERIFY2(QString::fromUtf8(run.out).contains(stdoutContains), run.out.constData());
+}
+
+// Bad usage: exit 2, nothing on stdout, and a message on stderr naming the command, the option and
+// the value that is wrong.
+void TestCli::usageErrors_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QStringList>("mentions");
+    const QString clean = data("clean.s"), bad = data("bad-middle.s");
+    const auto row = [](const char* name, const QStringList& args, const QStringList& mentions) {
+        QTest::addRow("%s", name) << args << mentions;
+    };
+    const QString listing = QStringLiteral("listing"), analyze = QStringLiteral("analyze");
+    const QString occupancy = QStringLiteral("occupancy"), lds = QStringLiteral("lds");
+    row("no arguments", {}, {QStringLiteral("usage: gcnlens-cli COMMAND")});
+    row("unknown command", {QStringLiteral("lst"), clean}, {QStringLiteral("unknown command 'lst'")});
+
+    row("listing unknown option", {listing, clean, QStringLiteral("--frobnicate")},
+        {QStringLiteral("listing: unknown option '--frobnicate'"), QStringLiteral("listing --help")});
+    row("listing no file", {listing}, {QStringLiteral("listing: no input file")});
+    row("listing two files", {listing, clean, bad},
+        {QStringLiteral("unexpected argument '%1'").arg(bad), clean});
+    row("listing --gpu without value", {listing, clean, QStringLiteral("--gpu")},
+        {QStringLiteral("listing: --gpu needs a value")});
+    // The next option is not taken for the missing value.
+    row("listing -I then option", {listing, clean, QStringLiteral("-I"), QStringLiteral("--json")},
+        {QStringLiteral("-I needs a value")});
+    row("listing bad --gpu", {listing, clean, QStringLiteral("--gpu"), QStringLiteral("gfx1234")},
+        {QStringLiteral("--gpu 'gfx1234'"), QStringLiteral("unknown GPU")});
+    row("listing bad --defsym", {listing, clean, QStringLiteral("--defsym"), QStringLiteral("COUNT=abc")},
+        {QStringLiteral("--defsym 'COUNT=abc'"), QStringLiteral("integer")});
+    row("listing --option", {listing, clean, QStringLiteral("--option"), QStringLiteral("long-rule=first")},
+        {QStringLiteral("listing: --option"), analyze});
+    row("listing --json=yes", {listing, clean, QStringLiteral("--json=yes")}, {QStringLiteral("--json takes no value")});
+
+    row("analyze bad --option value", {analyze, clean, QStringLiteral("--option"), QStringLiteral("long-rule=sideways")},
+        {QStringLiteral("analyze: --option 'long-rule=sideways'")});
+    row("analyze unknown --option", {analyze, clean, QStringLiteral("--option"), QStringLiteral("warp=1")},
+        {QStringLiteral("--option 'warp=1'")});
+    row("analyze --option without =", {analyze, clean, QStringLiteral("--option"), QStringLiteral("warp")},
+        {QStringLiteral("--option 'warp'"), QStringLiteral("NAME=VALUE")});
+    row("analyze --taken x", {analyze, clean, QStringLiteral("--taken"), QStringLiteral("x")},
+        {QStringLiteral("analyze: --taken 'x'"), QStringLiteral("line number")});
+    row("analyze --not-taken 0", {analyze, clean, QStringLiteral("--not-taken"), QStringLiteral("0")},
+        {QStringLiteral("--not-taken '0'")});
+    row("analyze unknown flag", {analyze, clean, QStringLiteral("--fast")}, {QStringLiteral("unknown option '--fast'")});
+    row("analyze no file", {analyze, QStringLiteral("--json")}, {QStringLiteral("analyze: no input file")});
+
+    row("occupancy no --sgprs", {occupancy, QStringLiteral("--vgprs"), QStringLiteral("24")},
+        {QStringLiteral("occupancy: --sgprs N is required")});
+    row("occupancy --vgprs abc", {occupancy, QStringLiteral("--vgprs"), QStringLiteral("abc"), QStringLiteral("--sgprs"),
+                                  QStringLiteral("16")},
+        {QStringLiteral("--vgprs 'abc'"), QStringLiteral("not an integer")});
+    row("occupancy file", {occupancy, clean, QStringLiteral("--vgprs"), QStringLiteral("24"), QStringLiteral("--sgprs"),
+                           QStringLiteral("16")},
+        {QStringLiteral("unexpected argument '%1'").arg(clean), QStringLiteral("no input file")});
+    row("occupancy bad --gpu", {occupancy, QStringLiteral("--gpu"), QStringLiteral("nonesuch"), QStringLiteral("--vgprs"),
+                                QStringLiteral("24"), QStringLiteral("--sgprs"), QStringLiteral("16")},
+        {QStringLiteral("--gpu 'nonesuch'")});
+    row("occupancy -I", {occupancy, QStringLiteral("-I"), QStringLiteral("x"), QStringLiteral("--vgprs"),
+                         QStringLiteral("24"), QStringLiteral("--sgprs"), QStringLiteral("16")},
+        {QStringLiteral("occupancy: unknown option '-I'")});
+
+    row("lds no --pattern", {lds, QStringLiteral("--json")}, {QStringLiteral("lds: --pattern EXPR is required")});
+    row("lds bad --set", {lds, QStringLiteral("--pattern"), QStringLiteral("lane*4"), QStringLiteral("--set"),
+                          QStringLiteral("S")},
+        {QStringLiteral("lds: --set 'S'"), QStringLiteral("NAME=INTEGER")});
+    // "lane*" ends where an operand is expected: column 6.
+    row("lds bad pattern", {lds, QStringLiteral("--pattern"), QStringLiteral("lane*")},
+        {QStringLiteral("lds: pattern column 6")});
+    row("gpus argument", {QStringLiteral("gpus"), QStringLiteral("fiji")}, {QStringLiteral("gpus: unexpected argument 'fiji'")});
+}
+
+void TestCli::usageErrors()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QStringList, mentions);
+    const Run run = runCli(args);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.out.isEmpty(), run.out.constData());
+    const QString err = QString::fromUtf8(run.err);
+    QVERIFY2(err.startsWith(QLatin1String("gcnlens-cli")) || err.startsWith(QLatin1String("usage:")), qPrintable(err));
+    for (const QString& mention : mentions)
+        QVERIFY2(err.contains(mention), qPrintable(QStringLiteral("'%1' not in: %2").arg(mention, err)));
+}
+
+// COMMAND --help (and `help COMMAND`) lists every option the command takes, on stdout, exit 0.
+void TestCli::help_data()
+{
+    QTest::addColumn<QString>("command");
+    QTest::addColumn<QStringList>("options");
+    QTest::addRow("listing") << QStringLiteral("listing")
+                             << QStringList {QStringLiteral("FILE"), QStringLiteral("--gpu NAME"), QStringLiteral("-I DIR"),
+                                             QStringLiteral("--defsym NAME=VALUE"), QStringLiteral("--json")};
+    QTest::addRow("analyze") << QStringLiteral("analyze")
+                             << QStringList {QStringLiteral("FILE"), QStringLiteral("--gpu"), QStringLiteral("-I"),
+                                             QStringLiteral("--defsym"), QStringLiteral("--option NAME=VALUE"),
+                                             QStringLiteral("--taken LINE"), QStringLiteral("--not-taken LINE"),
+                                             QStringLiteral("--json")};
+    QTest::addRow("occupancy") << QStringLiteral("occupancy")
+                               << QStringList {QStringLiteral("--gpu"), QStringLiteral("--vgprs N"),
+                                               QStringLiteral("--agprs N"), QStringLiteral("--sgprs N"),
+                                               QStringLiteral("--lds BYTES"), QStringLiteral("--workgroup N"),
+                                               QStringLiteral("--scratch"), QStringLiteral("--trap"),
+                                               QStringLiteral("--no-vcc"), QStringLiteral("--flat-scratch"),
+                                               QStringLiteral("--xnack"), QStringLiteral("--option"),
+                                               QStringLiteral("--json")};
+    QTest::addRow("lds") << QStringLiteral("lds")
+                         << QStringList {QStringLiteral("--pattern EXPR"), QStringLiteral("--width"),
+                                         QStringLiteral("--op"), QStringLiteral("--set NAME=VALUE"),
+                                         QStringLiteral("--option"), QStringLiteral("--json")};
+    QTest::addRow("gpus") << QStringLiteral("gpus") << QStringList {};
+}
+
+void TestCli::help()
+{
+    QFETCH(QString, command);
+    QFETCH(QStringList, options);
+    const Run run = runCli({command, QStringLiteral("--help")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(run.err.isEmpty());
+    const QString out = QString::fromUtf8(run.out);
+    QVERIFY2(out.startsWith(QStringLiteral("usage: gcnlens-cli %1").arg(command)), qPrintable(out));
+    for (const QString& option : options)
+        QVERIFY2(out.contains(option), qPrintable(QStringLiteral("'%1' not in: %2").arg(option, out)));
+    QVERIFY(out.contains(QLatin1String("--help")));
+    // The same text from `help COMMAND`, from -h, and when --help follows a bad option.
+    QCOMPARE(runCli({QStringLiteral("help"), command}).out, run.out);
+    QCOMPARE(runCli({command, QStringLiteral("-h")}).out, run.out);
+    const Run late = runCli({command, QStringLiteral("--bogus"), QStringLiteral("--help")});
+    QCOMPARE(late.exitCode, 0);
+    QCOMPARE(late.out, run.out);
+    // The general usage names the command.
+    QVERIFY(QString::fromUtf8(runCli({QStringLiteral("--help")}).out).contains(QStringLiteral("  %1").arg(command)));
+}
+
+// "-" as FILE reads standard input: the same result as the file itself; messages name <stdin>.
+void TestCli::standardInput_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("exitCode");
+    const QString listing = QStringLiteral("listing"), analyze = QStringLiteral("analyze"), dash = QStringLiteral("-");
+    QTest::addRow("listing") << QStringList {listing, dash} << data("clean.s") << 0;
+    QTest::addRow("listing --json") << QStringList {listing, dash, QStringLiteral("--json")} << data("clean.s") << 0;
+    QTest::addRow("listing errors") << QStringList {listing, dash} << data("bad-middle.s") << 1;
+    QTest::addRow("analyze") << QStringList {analyze, dash, QStringLiteral("--gpu"), QStringLiteral("fiji")}
+                             << data("clean.s") << 0;
+    QTest::addRow("analyze --json errors") << QStringList {analyze, QStringLiteral("--json"), dash}
+                                           << data("bad-middle.s") << 1;
+    QTest::addRow("empty") << QStringList {listing, dash} << scratch_.filePath(QStringLiteral("empty.s")) << 0;
+}
+
+void TestCli::standardInput()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, file);
+    QFETCH(int, exitCode);
+    const Run fromStdin = runCli(args, readAll(file));
+    QVERIFY2(fromStdin.exitCode == exitCode, fromStdin.err.constData());
+    QStringList fileArgs = args;
+    fileArgs.replace(fileArgs.indexOf(QStringLiteral("-")), file);
+    const Run fromFile = runCli(fileArgs);
+    QCOMPARE(fromFile.exitCode, exitCode);
+    QVERIFY(!fromStdin.out.isEmpty());
+    QCOMPARE(fromStdin.out, fromFile.out);
+    // Diagnostics are the file's, named <stdin>:LINE:COLUMN instead of FILE:LINE:COLUMN.
+    QCOMPARE(QString::fromUtf8(fromStdin.err), QString::fromUtf8(fromFile.err).replace(file, QStringLiteral("<stdin>")));
+    if (exitCode == 1 && !args.contains(QStringLiteral("--json"))) // --json carries them in the document
+        QVERIFY2(fromStdin.err.contains("<stdin>:5:"), fromStdin.err.constData()); // bad-middle.s line 5
+}
+
+// Input that is not a readable kernel source: exit 2, nothing on stdout, a message naming the
+// input and the cause, for each command that reads a FILE (report: tst_report).
+void TestCli::badInput_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QByteArray>("input");
+    QTest::addColumn<QStringList>("mentions");
+    const QString dir = QStringLiteral(GCNLENS_TESTDATA_DIR "/frontend");
+    QTest::addRow("missing") << dir + QStringLiteral("/nope.s") << QByteArray()
+                             << QStringList {dir + QStringLiteral("/nope.s"), QStringLiteral("no such file")};
+    QTest::addRow("directory") << dir << QByteArray() << QStringList {dir, QStringLiteral("is a directory")};
+    QTest::addRow("binary") << scratch_.filePath(QStringLiteral("kernel.o")) << QByteArray()
+                            << QStringList {QStringLiteral("kernel.o"), QStringLiteral("binary data at byte 7")};
+    // 200 MiB (sparse, so cheap): refused from its size, before it is read.
+    QTest::addRow("huge") << scratch_.filePath(QStringLiteral("huge.s")) << QByteArray()
+                          << QStringList {QStringLiteral("huge.s"), QStringLiteral("200 MiB is larger than the 64 MiB")};
+    // A device has no size: the read itself stops at the limit.
+    if (QFileInfo::exists(QStringLiteral("/dev/zero")))
+        QTest::addRow("endless device") << QStringLiteral("/dev/zero") << QByteArray()
+                                        << QStringList {QStringLiteral("/dev/zero"), QStringLiteral("more than 64 MiB")};
+    QTest::addRow("binary stdin") << QStringLiteral("-") << QByteArray("s_nop 0\n\0\x01\x02", 11)
+                                  << QStringList {QStringLiteral("standard input"), QStringLiteral("binary data at byte 8")};
+}
+
+void TestCli::badInput()
+{
+    QFETCH(QString, file);
+    QFETCH(QByteArray, input);
+    QFETCH(QStringList, mentions);
+    for (const QString& command : {QStringLiteral("listing"), QStringLiteral("analyze")}) {
+        const Run run = runCli({command, file}, input);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.out.isEmpty());
+        for (const QString& mention : mentions)
+            QVERIFY2(run.err.contains(mention.toUtf8()), run.err.constData());
+    }
+}
+
+// A file that exists but cannot be opened: a Unix socket (open() fails for every user, root
+// included) and, where the user is not root, a file without read permission (unreadableFile).
+void TestCli::socketFile()
+{
+    const QString socketPath = scratch_.filePath(QStringLiteral("kernel.sock"));
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    QVERIFY(fd >= 0);
+    sockaddr_un address {};
+    address.sun_family = AF_UNIX;
+    const QByteArray encoded = QFile::encodeName(socketPath);
+    QVERIFY(std::size_t(encoded.size()) < sizeof address.sun_path);
+    std::memcpy(address.sun_path, encoded.constData(), std::size_t(encoded.size()));
+    QVERIFY(::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0);
+    const Run socketRun = runCli({QStringLiteral("listing"), socketPath});
+    ::close(fd);
+    QCOMPARE(socketRun.exitCode, 2);
+    QVERIFY(socketRun.out.isEmpty());
+    QVERIFY2(socketRun.err.contains(QStringLiteral("%1: cannot open").arg(socketPath).toUtf8()), socketRun.err.constData());
+}
+
+void TestCli::unreadableFile()
+{
+    const QString path = scratch_.filePath(QStringLiteral("locked.s"));
+    QVERIFY(QFile(data("clean.s")).copy(path));
+    QVERIFY(QFile::setPermissions(path, QFileDevice::Permissions()));
+    if (QFile locked(path); locked.open(QIODevice::ReadOnly))
+        QSKIP("this user reads files without read permission (root); socketFile covers the open failure");
+    const Run run = runCli({QStringLiteral("listing"), path});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(QStringLiteral("%1: cannot open").arg(path).toUtf8()), run.err.constData());
+    QVERIFY2(run.err.contains("Permission denied"), run.err.constData());
+}
+
+// Output that cannot be written (a full disk) is an error, not a silently truncated listing.
+void TestCli::unwritableStdout()
+{
+    if (!QFileInfo::exists(QStringLiteral("/dev/full")))
+        QSKIP("no /dev/full here");
+    const Run run = runCli({QStringLiteral("listing"), data("clean.s")}, {}, QStringLiteral("/dev/full"));
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains("cannot write standard output"), run.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -65,6 +65,36 @@ Analysis analyze(const QString& source, const QString& gpu = QStringLiteral("tah
     return runAnalysis(source.toStdString(), request);
 }
 
+struct CliRun {
+    int exitCode = -1;
+    QByteArray out;
+    QString err;
+};
+
+// gcnlens-cli with no display at all (the command must pick the offscreen platform itself) and
+// `input` on its standard input.
+CliRun runCli(const QStringList& args, const QByteArray& input = {})
+{
+    CliRun run;
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(GCNLENS_BIN_DIR "/gcnlens-cli"), args);
+    if (!process.waitForStarted())
+        return run;
+    process.write(input);
+    process.closeWriteChannel();
+    if (!process.waitForFinished(60000))
+        return run;
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
+    run.out = process.readAllStandardOutput();
+    run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
 QString readFile(const QString& path)
 {
     QFile f(path);
@@ -434,6 +464,20 @@ private Q_SLOTS:
         QTest::addRow("no output") << QStringList{example} << 2 << QStringLiteral("-o OUT.pdf") << QString();
         QTest::addRow("bad page") << QStringList{example, QStringLiteral("-o"), QStringLiteral("@out"), QStringLiteral("--page"), QStringLiteral("a3")}
                                   << 2 << QStringLiteral("a4 or letter") << QString();
+        QTest::addRow("output is a directory") << QStringList{example, QStringLiteral("-o"), dir_.path()} << 2
+                                               << QStringLiteral("cannot write %1").arg(dir_.path()) << QString();
+        QTest::addRow("output is the input") << QStringList{QStringLiteral("@bad"), QStringLiteral("-o"), QStringLiteral("@bad")} << 2
+                                             << QStringLiteral("is the input file") << QString();
+        QTest::addRow("-o without value") << QStringList{example, QStringLiteral("-o")} << 2 << QStringLiteral("report: -o needs a value")
+                                          << QString();
+        QTest::addRow("--json") << QStringList{example, QStringLiteral("-o"), QStringLiteral("@out"), QStringLiteral("--json")} << 2
+                                << QStringLiteral("report: --json: does not apply") << QString();
+        QTest::addRow("directory input") << QStringList{QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples"), QStringLiteral("-o"),
+                                                        QStringLiteral("@out")}
+                                         << 2 << QStringLiteral("examples: is a directory") << QString();
+        QTest::addRow("bad --defsym") << QStringList{example, QStringLiteral("--defsym"), QStringLiteral("N=x"), QStringLiteral("-o"),
+                                                     QStringLiteral("@out")}
+                                      << 2 << QStringLiteral("--defsym 'N=x'") << QString();
         QTest::addRow("assembler errors") << QStringList{QStringLiteral("@bad"), QStringLiteral("-o"), QStringLiteral("@out")} << 1
                                           << QStringLiteral("lists them on its first page") << QStringLiteral("595 x 842");
     }
@@ -456,17 +500,9 @@ private Q_SLOTS:
             else if (a == QLatin1String("@bad"))
                 a = bad;
         }
-        QProcess process;
-        // No display at all: the command must pick the offscreen platform itself.
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("DISPLAY"));
-        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
-        process.setProcessEnvironment(env);
-        process.start(QStringLiteral(GCNLENS_BIN_DIR "/gcnlens-cli"), QStringList{QStringLiteral("report")} + args);
-        QVERIFY(process.waitForFinished(60000));
-        const QString err = QString::fromUtf8(process.readAllStandardError());
-        QCOMPARE(process.exitCode(), exitCode);
+        const CliRun run = runCli(QStringList{QStringLiteral("report")} + args);
+        const QString& err = run.err;
+        QCOMPARE(run.exitCode, exitCode);
         if (!stderrContains.isEmpty())
             QVERIFY2(err.contains(stderrContains), qPrintable(err));
         if (pageSize.isEmpty()) {
@@ -474,6 +510,58 @@ private Q_SLOTS:
         } else {
             QVERIFY2(pdfInfo(out).pageSize.startsWith(pageSize), qPrintable(err));
         }
+    }
+
+    // "-" as FILE reads the kernel from standard input, "-o -" writes the PDF to standard output;
+    // either way the report is the file's (the same listing), named <stdin> when read from stdin.
+    void cliStandardStreams_data()
+    {
+        QTest::addColumn<bool>("fromStdin");
+        QTest::addColumn<bool>("toStdout");
+        QTest::addRow("stdin to file") << true << false;
+        QTest::addRow("stdin to stdout") << true << true;
+        QTest::addRow("file to stdout") << false << true;
+    }
+    void cliStandardStreams()
+    {
+        QFETCH(bool, fromStdin);
+        QFETCH(bool, toStdout);
+        const QString example = QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s");
+        const QString out = dir_.filePath(QStringLiteral("streams-%1%2.pdf").arg(int(fromStdin)).arg(int(toStdout)));
+        const QString source = readFile(example);
+        QVERIFY(!source.isEmpty());
+        const CliRun run = runCli({QStringLiteral("report"), fromStdin ? QStringLiteral("-") : example, QStringLiteral("-o"),
+                                   toStdout ? QStringLiteral("-") : out},
+                                  fromStdin ? source.toUtf8() : QByteArray());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        if (toStdout) {
+            QVERIFY(run.out.startsWith("%PDF-"));
+            QFile file(out);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(run.out);
+        } else {
+            QVERIFY(run.out.isEmpty());
+        }
+        QVERIFY(pdfInfo(out).pageSize.startsWith(QStringLiteral("595 x 842")));
+        const QString text = pdfText(out);
+        QVERIFY(text.contains(fromStdin ? QStringLiteral("<stdin>") : QStringLiteral("saxpy-gfx6.s")));
+        // The listing is the source's: the rows list every instruction line of the example.
+        const Analysis analysis = analyze(source);
+        QVERIFY(!analysis.program.instructions.empty());
+        const std::set<int> listed = listedLineNumbers(text);
+        for (const Instruction& inst : analysis.program.instructions)
+            QVERIFY2(listed.count(inst.line), qPrintable(QStringLiteral("line %1 not listed").arg(inst.line)));
+    }
+
+    void cliHelp()
+    {
+        const CliRun run = runCli({QStringLiteral("report"), QStringLiteral("--help")});
+        QCOMPARE(run.exitCode, 0);
+        const QString out = QString::fromUtf8(run.out);
+        QVERIFY2(out.startsWith(QStringLiteral("usage: gcnlens-cli report")), qPrintable(out));
+        for (const char* option : {"FILE", "-o, --output OUT.pdf", "--page a4|letter", "--gpu", "-I DIR", "--defsym", "--option"})
+            QVERIFY2(out.contains(QLatin1String(option)), option);
+        QVERIFY(!out.contains(QLatin1String("--json"))); // refused, so not offered
     }
 
 private:

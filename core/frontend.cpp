@@ -156,6 +156,8 @@ std::optional<RegRange> classifyRegister(std::string_view name)
 }
 
 std::size_t countNewlines(std::string_view text);
+bool isWordChar(char c);
+std::string_view trimmedFront(std::string_view text);
 
 // Everything LLVM needs that does not depend on the source: made once per target.
 struct TargetKit {
@@ -206,7 +208,18 @@ struct TargetKit {
     }
 };
 
-std::unique_ptr<TargetKit> makeTargetKit(const GpuTarget& gpu)
+// LLVM 19 takes the code object v2 directives (.amdgpu_hsa_kernel, .amd_kernel_code_t) only
+// without the amdhsa OS, and the .amdhsa_* ones only with it: a source gets the triple its
+// directives need, amdhsa when it has neither (or, wrongly, both: then the v2 ones are reported).
+std::string tripleFor(std::string_view source)
+{
+    const bool v2 = source.find(".amdgpu_hsa_kernel") != std::string_view::npos
+        || source.find(".amd_kernel_code_t") != std::string_view::npos;
+    const bool hsa = source.find(".amdhsa_") != std::string_view::npos;
+    return v2 && !hsa ? "amdgcn--" : "amdgcn-amd-amdhsa";
+}
+
+std::unique_ptr<TargetKit> makeTargetKit(const GpuTarget& gpu, const std::string& triple)
 {
     static std::once_flag initialised;
     std::call_once(initialised, [] {
@@ -215,8 +228,7 @@ std::unique_ptr<TargetKit> makeTargetKit(const GpuTarget& gpu)
         LLVMInitializeAMDGPUAsmParser();
     });
     auto kit = std::make_unique<TargetKit>();
-    // amdhsa: real kernels carry .amdhsa_* directives, which the assembler accepts only for this OS.
-    kit->triple = llvm::Triple("amdgcn-amd-amdhsa");
+    kit->triple = llvm::Triple(triple);
     std::string error;
     kit->target = llvm::TargetRegistry::lookupTarget(kit->triple.getTriple(), error);
     if (!kit->target) {
@@ -239,7 +251,7 @@ struct Emission {
     int size = 0;
     unsigned bufferId = 0;
     const char* loc = nullptr;           // where the parser stood (statement end)
-    std::vector<int> expansionLines;     // main-file lines of macro/rept instantiations, outermost last
+    std::vector<const char*> expansionLocs; // where the enclosing macro/.rept expansions were instantiated, innermost first
     // instructions
     unsigned opcode = 0;
     std::vector<std::uint8_t> bytes;
@@ -278,7 +290,7 @@ struct RawDiagnostic {
     int column;
     const char* loc;
     std::string message;
-    std::vector<int> expansionLines; // filled by the "while in macro instantiation" notes that follow
+    std::vector<const char*> expansionLocs; // from the "while in macro instantiation" notes that follow
 };
 
 class CollectingStreamer final : public llvm::MCStreamer {
@@ -294,7 +306,7 @@ public:
     std::vector<Emission> emissions;
     std::vector<std::string> functionSymbols;
     std::vector<RawDiagnostic>* diagnostics = nullptr;
-    std::vector<int>* probeLines = nullptr; // set while asking the parser where an expansion came from
+    std::vector<const char*>* probeLocs = nullptr; // set while asking the parser where an expansion came from
     bool keepInsts = false;                 // keep each MCInst in its Emission
     ShapePlan* plan = nullptr;
 
@@ -439,10 +451,10 @@ private:
             e.bufferId = sources->FindBufferContainingLoc(loc);
             // Text produced by a macro or .rept has no include location; ask the parser which
             // instantiations are active (its notes name their lines).
-            if (e.bufferId > 1 && !sources->getParentIncludeLoc(e.bufferId).isValid() && probeLines) {
-                probeLines->clear();
+            if (e.bufferId > 1 && !sources->getParentIncludeLoc(e.bufferId).isValid() && probeLocs) {
+                probeLocs->clear();
                 parser->Note(loc, kProbeMessage);
-                e.expansionLines = *probeLines;
+                e.expansionLocs = *probeLocs;
             }
         }
         return e;
@@ -549,7 +561,7 @@ private:
 struct DiagnosticContext {
     llvm::SourceMgr* sources = nullptr;
     std::vector<RawDiagnostic>* diagnostics = nullptr;
-    std::vector<int>* probeLines = nullptr;
+    std::vector<const char*>* probeLocs = nullptr;
     bool probing = false;
     CollectingStreamer* streamer = nullptr;
     const SourceMap* map = nullptr;
@@ -580,11 +592,10 @@ void handleDiagnostic(const llvm::SMDiagnostic& d, void* contextPtr)
     const llvm::SourceMgr& sources = *context->sources;
     const llvm::SMLoc loc = d.getLoc();
     if (d.getKind() == llvm::SourceMgr::DK_Note && d.getMessage() == "while in macro instantiation") {
-        const int line = mainLineOf(sources, loc);
         if (context->probing) {
-            context->probeLines->push_back(line);
+            context->probeLocs->push_back(loc.getPointer());
         } else if (!context->diagnostics->empty()) {
-            context->diagnostics->back().expansionLines.push_back(line);
+            context->diagnostics->back().expansionLocs.push_back(loc.getPointer());
         }
         return;
     }
@@ -758,28 +769,87 @@ private:
     std::vector<Counts> kernels_;
 };
 
+// The body lines of .rept/.irp/.irpc directives, in whatever buffer they are written (the main
+// file, an include, or the expansion of an enclosing .rept), found once per directive.
+class RepeatBodies {
+public:
+    explicit RepeatBodies(const llvm::SourceMgr& sources) : sources_(sources) {}
+
+    // Start of the body line that produced line `lineInExpansion` (1-based) of the expansion of
+    // the directive at `directive`; null when that is not a repetition directive (a macro call).
+    const char* lineStart(const char* directive, unsigned lineInExpansion)
+    {
+        auto it = bodies_.find(directive);
+        if (it == bodies_.end())
+            it = bodies_.emplace(directive, bodyOf(directive)).first;
+        const auto& lines = it->second;
+        return lines.empty() || lineInExpansion == 0 ? nullptr : lines[(lineInExpansion - 1) % lines.size()];
+    }
+
+private:
+    static std::string lowerWord(std::string_view line)
+    {
+        line = trimmedFront(line);
+        std::string word;
+        for (const char c : line) {
+            if (!isWordChar(c))
+                break;
+            word += char(std::tolower(static_cast<unsigned char>(c)));
+        }
+        return word;
+    }
+
+    std::vector<const char*> bodyOf(const char* directive) const
+    {
+        const unsigned buffer = sources_.FindBufferContainingLoc(llvm::SMLoc::getFromPointer(directive));
+        if (buffer == 0)
+            return {};
+        const llvm::MemoryBuffer* memory = sources_.getMemoryBuffer(buffer);
+        const std::string_view text(memory->getBufferStart(), memory->getBufferSize());
+        const auto repetition = [](const std::string& word) { return word == ".rept" || word == ".irp" || word == ".irpc"; };
+        std::size_t at = std::size_t(directive - text.data());
+        if (!repetition(lowerWord(text.substr(at))))
+            return {};
+        // The body runs from the next line to the matching .endr; nested repetitions count.
+        std::vector<const char*> lines;
+        int depth = 1;
+        for (at = text.find('\n', at); at != std::string_view::npos && at + 1 <= text.size(); at = text.find('\n', at)) {
+            ++at;
+            const std::size_t end = std::min(text.find('\n', at), text.size());
+            const std::string word = lowerWord(text.substr(at, end - at));
+            if (repetition(word))
+                ++depth;
+            else if (word == ".endr" && --depth == 0)
+                break;
+            lines.push_back(text.data() + at);
+        }
+        return lines;
+    }
+
+    const llvm::SourceMgr& sources_;
+    std::unordered_map<const char*, std::vector<const char*>> bodies_;
+};
+
 // Turns the streamer's emissions into the Program: lines, kernels, labels, branch targets.
 void buildProgram(Program& program, std::vector<Emission>& emissions, const std::vector<RawDiagnostic>& rawDiagnostics,
                   const std::vector<std::string>& functionSymbols, const SourceMap& map, const llvm::SourceMgr& sources)
 {
-    const auto lineOf = [&](unsigned bufferId, const char* loc, const std::vector<int>& expansionLines,
+    // Line of a statement: out of each enclosing expansion, innermost first, to where it came
+    // from: a .rept/.irp body line for repetitions (nested ones too), the invoking line for macros.
+    RepeatBodies bodies(sources);
+    const auto lineOf = [&](unsigned bufferId, const char* loc, const std::vector<const char*>& expansionLocs,
                             bool& fromExpansion) -> int {
         fromExpansion = bufferId > 1;
-        if (!expansionLines.empty()) {
-            // Outermost instantiation in the main file. For .rept/.irp bodies written in the main
-            // file, point at the body line that produced the statement rather than the directive.
-            const int outer = expansionLines.back();
-            if (expansionLines.size() == 1 && loc) {
-                const llvm::SMLoc at = llvm::SMLoc::getFromPointer(loc);
-                const int lineInBuffer = int(sources.FindLineNumber(at, bufferId));
-                if (const int body = map.repeatBodyLine(outer, lineInBuffer); body > 0)
-                    return body;
-            }
-            return outer;
+        const char* at = loc;
+        for (const char* instantiation : expansionLocs) {
+            if (!at || !instantiation)
+                return 0;
+            const llvm::SMLoc where = llvm::SMLoc::getFromPointer(at);
+            const unsigned lineInExpansion = sources.FindLineNumber(where, sources.FindBufferContainingLoc(where));
+            const char* body = bodies.lineStart(instantiation, lineInExpansion);
+            at = body ? body : instantiation;
         }
-        if (!loc)
-            return 0;
-        return mainLineOf(sources, llvm::SMLoc::getFromPointer(loc));
+        return at ? mainLineOf(sources, llvm::SMLoc::getFromPointer(at)) : 0;
     };
 
     // Diagnostics first: placeholders refer to them.
@@ -787,7 +857,7 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
         Diagnostic d;
         d.severity = raw.severity;
         bool fromExpansion = false;
-        d.line = lineOf(raw.bufferId, raw.loc, raw.expansionLines, fromExpansion);
+        d.line = lineOf(raw.bufferId, raw.loc, raw.expansionLocs, fromExpansion);
         d.column = fromExpansion ? map.firstColumn(d.line) : raw.column;
         d.message = raw.message;
         if (fromExpansion) {
@@ -826,7 +896,7 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
         bool fromExpansion = false;
         const int line = e.kind == Emission::Placeholder
             ? program.diagnostics[std::size_t(e.diagnostic)].line
-            : lineOf(e.bufferId, e.loc, e.expansionLines, fromExpansion);
+            : lineOf(e.bufferId, e.loc, e.expansionLocs, fromExpansion);
         if (e.kind == Emission::Label) {
             const bool isKernel = std::find(kernelNames.begin(), kernelNames.end(), e.label) != kernelNames.end();
             if (isKernel || (currentKernel < 0 && program.instructions.empty() && kernelNames.empty()))
@@ -1205,7 +1275,7 @@ public:
 
         diagnosticContext_.sources = &sources;
         diagnosticContext_.diagnostics = &diagnostics;
-        diagnosticContext_.probeLines = &probeLines_;
+        diagnosticContext_.probeLocs = &probeLocs_;
         diagnosticContext_.streamer = streamer.get();
         sources.setDiagHandler(handleDiagnostic, &diagnosticContext_);
         context_.setDiagnosticHandler([this](const llvm::SMDiagnostic& d, bool, const llvm::SourceMgr&,
@@ -1221,7 +1291,7 @@ public:
         streamer->parser = parser_.get();
         streamer->sources = &sources;
         streamer->diagnostics = &diagnostics;
-        streamer->probeLines = &probeLines_;
+        streamer->probeLocs = &probeLocs_;
         for (const auto& [name, value] : options.defsyms) {
             llvm::MCSymbol* symbol = context_.getOrCreateSymbol(name);
             symbol->setVariableValue(llvm::MCConstantExpr::create(value, context_));
@@ -1241,7 +1311,7 @@ private:
     std::unique_ptr<llvm::MCObjectFileInfo> objectFileInfo_;
     std::unique_ptr<llvm::MCCodeEmitter> emitter_;
     std::unique_ptr<llvm::MCInstPrinter> printer_;
-    std::vector<int> probeLines_;
+    std::vector<const char*> probeLocs_;
     DiagnosticContext diagnosticContext_;
     std::unique_ptr<llvm::MCAsmParser> parser_;
     std::unique_ptr<llvm::MCTargetAsmParser> targetParser_;
@@ -1427,8 +1497,9 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
     return parsed;
 }
 
+// whole: the text is the user's whole source (not a region the incremental path re-assembles).
 Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view source, const AssembleOptions& options,
-                     const LineScan* scan = nullptr)
+                     bool whole, const LineScan* scan = nullptr)
 {
     Program program;
     program.gpu = gpu;
@@ -1466,6 +1537,10 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
     session.run();
     buildProgram(program, session.streamer->emissions, session.diagnostics, session.streamer->functionSymbols, map,
                  session.sources);
+    if (whole && program.instructions.empty() && !program.hasErrors())
+        program.diagnostics.push_back({Severity::Warning, 1, 0,
+                                       "nothing to analyse: the text has no instructions (it is empty, or only comments "
+                                       "and directives)", {}});
     return program;
 }
 
@@ -1648,6 +1723,9 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
         inst.kernel = kernel;
     }
 
+    if (insts.size() + added.size() == end - begin)
+        return false; // the program becomes empty: a full run says so
+
     // From here on the splice cannot fail.
     for (std::size_t i = begin; i < end; ++i)
         registers.add(insts[i], -1);
@@ -1778,7 +1856,8 @@ struct FrontEnd::State {
     bool spliceEdit(const LineEdit& edit, const GpuTarget& gpu, const AssembleOptions& options)
     {
         constexpr int kMaxSplicedLines = 64;
-        if (edit.oldCount > kMaxSplicedLines || edit.newCount > kMaxSplicedLines)
+        // (An empty program carries a whole-text warning that only a full run may take back.)
+        if (edit.oldCount > kMaxSplicedLines || edit.newCount > kMaxSplicedLines || program.instructions.empty())
             return false;
         const auto prefix = std::size_t(edit.prefixLines);
         const std::vector<std::string_view> oldLines = edit.oldCount ? splitLines(edit.oldText) : std::vector<std::string_view> {};
@@ -1800,7 +1879,7 @@ struct FrontEnd::State {
             region.append(line);
             region.push_back('\n');
         }
-        Program mini = assembleWith(*kit, gpu, region, options);
+        Program mini = assembleWith(*kit, gpu, region, options, /*whole=*/false);
         const bool barrierAfter = scan.lastBarrier >= int(prefix);
         if (!mini.labels.empty()
             || !splice(program, mini, int(prefix) + 1, edit.oldCount, edit.newCount, newLines, barrierAfter, registers))
@@ -1828,9 +1907,10 @@ const Program& FrontEnd::analyze(std::string_view source, const AssembleOptions&
         state.havePrevious = false;
         return state.program;
     }
-    const std::string key = gpu->processor + ':' + gpu->features;
+    const std::string triple = tripleFor(source);
+    const std::string key = gpu->processor + ':' + gpu->features + ':' + triple;
     if (!state.kit || state.processorKey != key) {
-        state.kit = makeTargetKit(*gpu);
+        state.kit = makeTargetKit(*gpu, triple);
         state.processorKey = key;
         state.havePrevious = false;
     }
@@ -1856,7 +1936,7 @@ const Program& FrontEnd::analyze(std::string_view source, const AssembleOptions&
 
     state.source.assign(source);
     state.scan = scanLines(splitLines(state.source));
-    state.program = assembleWith(*state.kit, *gpu, source, options, &state.scan);
+    state.program = assembleWith(*state.kit, *gpu, source, options, /*whole=*/true, &state.scan);
     state.registers.rebuild(state.program);
     state.optionsKey = currentKey;
     state.havePrevious = true;

@@ -191,28 +191,6 @@ std::pair<int, int> SourceMap::statementSpan(int lineNo) const
     return {int(begin), int(end)};
 }
 
-int SourceMap::repeatBodyLine(int directiveLine, int lineInExpansion) const
-{
-    const std::string_view code = trimmed(line(directiveLine));
-    const std::string word = lowerCopy(firstWord(code));
-    if (word != ".rept" && word != ".irp" && word != ".irpc")
-        return 0;
-    // The body runs to the matching .endr; nested .rept/.irp count.
-    int depth = 1;
-    int bodyLines = 0;
-    for (int l = directiveLine + 1; l <= int(lines_.size()); ++l) {
-        const std::string w = lowerCopy(firstWord(trimmed(line(l))));
-        if (w == ".rept" || w == ".irp" || w == ".irpc")
-            ++depth;
-        else if (w == ".endr" && --depth == 0)
-            break;
-        ++bodyLines;
-    }
-    if (bodyLines == 0 || lineInExpansion < 1)
-        return 0;
-    return directiveLine + 1 + (lineInExpansion - 1) % bodyLines;
-}
-
 std::string SourceMap::kernelForLine(int lineNo) const
 {
     for (const auto& scope : scopes_)

@@ -29,10 +29,6 @@ public:
     std::pair<int, int> statementSpan(int line) const;
     int firstColumn(int line) const { return statementSpan(line).first; }
 
-    // For a .rept/.irp/.irpc directive on directiveLine: the main-file line of the body that
-    // produced line `lineInExpansion` (1-based) of the expanded text; 0 if not such a directive.
-    int repeatBodyLine(int directiveLine, int lineInExpansion) const;
-
     // The kernel a line belongs to by the source's own declarations (.amdhsa_kernel blocks,
     // CLRX .kernel, the nearest preceding kernel label); empty when none.
     std::string kernelForLine(int line) const;

@@ -1946,7 +1946,8 @@ const Program& FrontEnd::analyze(std::string_view source, const AssembleOptions&
 Program assemble(std::string_view source, const AssembleOptions& options)
 {
     FrontEnd frontEnd;
-    return frontEnd.analyze(source, options);
+    frontEnd.analyze(source, options);
+    return std::move(frontEnd.state_->program); // the FrontEnd ends here: no copy
 }
 
 } // namespace gcnlens

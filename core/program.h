@@ -156,6 +156,7 @@ public:
     const Program& analyze(std::string_view source, const AssembleOptions& options);
 
 private:
+    friend Program assemble(std::string_view source, const AssembleOptions& options);
     struct State;
     State* state_;
 };

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <sys/resource.h>
 #include <string>
 #include <vector>
 
@@ -132,5 +133,9 @@ int main(int argc, char** argv)
                     rc == 0 ? "" : "  (llvm-mc failed)");
         std::remove(path.c_str());
     }
+    // Peak memory of the whole run (the largest kernel's Program, FrontEnd copy and LLVM state).
+    rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    std::printf("peak resident memory: %.0f MiB\n", double(usage.ru_maxrss) / 1024.0);
     return 0;
 }

@@ -5,11 +5,15 @@
 // kernel's own VALU code (see analyzeLdsInProgram below).
 #include "core/lds.h"
 
+#include "core/commonends.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cctype>
-#include <set>
+#include <memory>
+#include <string_view>
+#include <unordered_map>
 
 namespace gcnlens {
 
@@ -170,7 +174,7 @@ private:
 
 bool startsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
-std::optional<std::int64_t> parseInteger(const std::string& text)
+std::optional<std::int64_t> parseInteger(std::string_view text)
 {
     if (text.empty())
         return std::nullopt;
@@ -321,11 +325,15 @@ namespace {
 
 void addGroups(LdsAccessResult& result, const std::vector<LaneAccess>& lanes, int dwords, int lanesPerGroup)
 {
+    // The distinct rows per bank are counted by sorting the group's (bank, row) hits: the same
+    // count a set per bank gives, without a node allocation per hit.
+    std::vector<std::pair<int, std::int64_t>> hits;
+    hits.reserve(static_cast<std::size_t>(std::max(lanesPerGroup, 1) * std::max(dwords, 1)));
     for (int first = 0; first < 64; first += lanesPerGroup) {
         LaneGroup group;
         group.firstLane = first;
         group.lanes = std::min(lanesPerGroup, 64 - first);
-        std::array<std::set<std::int64_t>, 32> rows;
+        hits.clear();
         for (int lane = first; lane < first + group.lanes; ++lane) {
             const LaneAccess& a = lanes[lane];
             if (!a.known)
@@ -333,15 +341,17 @@ void addGroups(LdsAccessResult& result, const std::vector<LaneAccess>& lanes, in
             for (int d = 0; d < dwords; ++d) {
                 const std::int64_t dword = (a.address >> 2) + d;
                 const int bank = static_cast<int>(dword & 31);
-                rows[bank].insert(dword >> 5); // addr >> 7; the same dword twice is a broadcast
+                hits.emplace_back(bank, dword >> 5); // addr >> 7; the same dword twice is a broadcast
                 ++result.bankLoad[bank];
             }
         }
+        std::sort(hits.begin(), hits.end());
         std::vector<int> perBank(32);
-        for (int b = 0; b < 32; ++b) {
-            perBank[b] = static_cast<int>(rows[b].size());
+        for (std::size_t h = 0; h < hits.size(); ++h)
+            if (h == 0 || hits[h] != hits[h - 1])
+                ++perBank[hits[h].first];
+        for (int b = 0; b < 32; ++b)
             group.degree = std::max(group.degree, perBank[b]);
-        }
         result.bankRows.push_back(std::move(perBank));
         result.groups.push_back(group);
     }
@@ -450,11 +460,13 @@ enum class State : std::uint8_t { Known, Offset, Unknown }; // Offset: k + a uni
 struct Val {
     std::int64_t k = 0;
     State state = State::Unknown;
+    bool operator==(const Val&) const = default;
 };
 
 struct Reg {
     std::array<Val, 64> lanes {};
     std::string origin; // the SGPR whose uniform unknown this carries
+    bool operator==(const Reg&) const = default;
 };
 
 Reg uniform(State state, std::int64_t k = 0, std::string origin = {})
@@ -478,27 +490,79 @@ bool isUniformKnown(const Reg& r) { return isUniform(r) && r.lanes[0].state == S
 
 std::uint32_t u32(std::int64_t v) { return static_cast<std::uint32_t>(v); }
 
+const Reg& unknownReg()
+{
+    static const Reg r = uniform(State::Unknown);
+    return r;
+}
+
+const Reg& fullExecReg()
+{
+    static const Reg r = uniform(State::Known, -1); // EXEC assumed full
+    return r;
+}
+
+// The register file of the evaluation. Registers are shared (copy on write) between the running
+// state and the checkpoints LdsProgramAnalyzer keeps, so a checkpoint costs a map of pointers.
+using RegPtr = std::shared_ptr<Reg>;
+using RegMap = std::map<int, RegPtr>;
+
+struct RegFile {
+    RegMap vgprs, sgprs;
+
+    static bool same(const RegMap& a, const RegMap& b)
+    {
+        if (a.size() != b.size())
+            return false;
+        for (auto i = a.begin(), j = b.begin(); i != a.end(); ++i, ++j)
+            if (i->first != j->first || (i->second != j->second && !(*i->second == *j->second)))
+                return false;
+        return true;
+    }
+    bool operator==(const RegFile& other) const { return same(vgprs, other.vgprs) && same(sgprs, other.sgprs); }
+
+    static void set(RegMap& map, int index, Reg&& value)
+    {
+        RegPtr& slot = map[index];
+        if (slot && slot.use_count() == 1) // held by nothing else: overwrite in place
+            *slot = std::move(value);
+        else
+            slot = std::make_shared<Reg>(std::move(value));
+    }
+    // An unknown VGPR is an absent one (value() reads absent VGPRs as unknown): states that differ
+    // only in dead unknowns then compare equal, which lets the incremental path stop early.
+    static void setUnknownVgpr(RegMap& vgprs, int index) { vgprs.erase(index); }
+};
+
 struct Operand {
     enum Kind { None, Vgpr, Sgpr, Literal, Other } kind = None;
     int index = 0;
     int count = 1;
     std::int64_t value = 0;
-    std::string text;
+    bool exec = false; // exec, exec_lo, exec_hi
 };
 
-struct ParsedOperands {
-    std::vector<Operand> ops;
-    std::vector<std::string> modifiers;
+// An instruction's operands: the first word of each comma-separated part (modifiers such as
+// "offset:16" or "offen" that follow it are not operands). Parsed from views, without allocating.
+struct Operands {
+    static constexpr int kStored = 8;
+    std::array<Operand, kStored> op {};
+    int count = 0; // every operand; only the first kStored are kept (no rule reads further)
+    void push(const Operand& o)
+    {
+        if (count < kStored)
+            op[static_cast<std::size_t>(count)] = o;
+        ++count;
+    }
 };
 
-Operand parseOperand(const std::string& text)
+Operand parseOperand(std::string_view text)
 {
     Operand op;
-    op.text = text;
     if (text.empty())
         return op;
     auto regIndex = [&](std::size_t from) -> std::optional<int> {
-        std::string digits = text.substr(from);
+        std::string_view digits = text.substr(from);
         if (!digits.empty() && digits[0] == '[')
             digits = digits.substr(1, digits.find(':') - 1);
         const auto v = parseInteger(digits);
@@ -508,7 +572,7 @@ Operand parseOperand(const std::string& text)
         if (const auto i = regIndex(1)) {
             op.kind = text[0] == 'v' ? Operand::Vgpr : Operand::Sgpr;
             op.index = *i;
-            if (const auto colon = text.find(':'); colon != std::string::npos)
+            if (const auto colon = text.find(':'); colon != std::string_view::npos)
                 if (const auto last = parseInteger(text.substr(colon + 1, text.find(']') - colon - 1)))
                     op.count = std::max(1, static_cast<int>(*last) - *i + 1);
             return op;
@@ -520,87 +584,168 @@ Operand parseOperand(const std::string& text)
         return op;
     }
     op.kind = Operand::Other;
+    op.exec = text == "exec" || text == "exec_lo" || text == "exec_hi";
     return op;
 }
 
-ParsedOperands splitOperands(const std::string& text)
+Operands splitOperands(std::string_view text)
 {
-    ParsedOperands out;
-    std::vector<std::string> parts;
-    std::string current;
-    int depth = 0;
-    for (char c : text) {
-        if (c == '[' || c == '(') ++depth;
-        if (c == ']' || c == ')') --depth;
-        if (c == ',' && depth == 0) {
-            parts.push_back(current);
-            current.clear();
-        } else {
-            current += c;
-        }
-    }
-    parts.push_back(current);
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-        std::vector<std::string> words;
-        std::string w;
+    Operands out;
+    auto part = [&](std::string_view p) {
+        // The first word at bracket depth 0 is the operand.
         int d = 0;
-        for (char c : parts[i]) {
+        std::size_t begin = std::string_view::npos, end = p.size();
+        for (std::size_t i = 0; i < p.size(); ++i) {
+            const char c = p[i];
             if (c == '[' || c == '(') ++d;
             if (c == ']' || c == ')') --d;
             if (std::isspace(static_cast<unsigned char>(c)) && d == 0) {
-                if (!w.empty()) words.push_back(w);
-                w.clear();
-            } else {
-                w += c;
+                if (begin != std::string_view::npos) {
+                    end = i;
+                    break;
+                }
+            } else if (begin == std::string_view::npos) {
+                begin = i;
             }
         }
-        if (!w.empty()) words.push_back(w);
-        if (words.empty())
-            continue;
-        out.ops.push_back(parseOperand(words[0]));
-        for (std::size_t j = 1; j < words.size(); ++j)
-            out.modifiers.push_back(words[j]);
+        if (begin != std::string_view::npos)
+            out.push(parseOperand(p.substr(begin, end - begin)));
+    };
+    int depth = 0;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '[' || c == '(') ++depth;
+        if (c == ']' || c == ')') --depth;
+        if (c == ',' && depth == 0) {
+            part(text.substr(start, i - start));
+            start = i + 1;
+        }
     }
+    part(text.substr(start));
     return out;
 }
 
-class KernelEvaluator {
-public:
-    KernelEvaluator(const Program& program, const LdsKernelOptions& options) : program_(program), options_(options) {}
+// What step() does with a mnemonic, decided once per distinct mnemonic. Each rule matches by
+// prefix (the encoding suffixes _e32/_e64/… follow); no two rules' prefixes overlap.
+enum class Rule : std::uint8_t {
+    None, Mov, Add, Sub, SubRev, Add3, LshlRev, Lshl, LshrRev, Lshr, AshrRev, Ashr, And, Or, Xor, MulLo, Mul24, Mad24,
+    LshlAdd, AddLshl, LshlOr, AndOr, Or3, Bfe, Mbcnt, ReadFirstLane
+};
 
-    void run(int first, int end, std::map<int, LdsAccessResult>& out)
-    {
-        reset();
-        // Loops: [target, branch] ranges of backward branches, to flag first-iteration results.
-        std::vector<std::pair<int, int>> loops;
-        for (int i = first; i < end; ++i) {
-            const Instruction& in = program_.instructions[i];
-            if (in.backward && in.targetIndex >= first && in.targetIndex <= i)
-                loops.emplace_back(in.targetIndex, i);
+struct MnemonicInfo {
+    Rule rule = Rule::None;
+    bool carryOut = false;  // VOP2 carry adds: the VCC/SGPR carry-out operand comes first
+    bool movk = false;      // s_movk_i32: a 16-bit signed immediate
+    bool isSigned = false;  // v_mul_i32_i24, v_mad_i32_i24, v_bfe_i32
+    bool mbcntHi = false;
+    bool ds = false;        // ds_*
+    bool dsStore = false;   // a ds_* whose first operand is the address (writes, atomics without return)
+};
+
+MnemonicInfo classify(const std::string& m)
+{
+    MnemonicInfo info;
+    auto base = [&](const char* prefix) { return startsWith(m, prefix); };
+    auto any = [&](std::initializer_list<const char*> prefixes) {
+        return std::any_of(prefixes.begin(), prefixes.end(), [&](const char* p) { return base(p); });
+    };
+    struct Entry { Rule rule; std::initializer_list<const char*> prefixes; };
+    const Entry table[] = {
+        {Rule::Mov, {"v_mov_b32", "s_mov_b32", "s_movk_i32"}},
+        {Rule::Add, {"v_add_i32", "v_add_u32", "v_add_co_u32", "s_add_u32", "s_add_i32"}},
+        {Rule::Sub, {"v_sub_i32", "v_sub_u32", "v_sub_co_u32", "s_sub_u32", "s_sub_i32"}},
+        {Rule::SubRev, {"v_subrev_i32", "v_subrev_u32", "v_subrev_co_u32"}},
+        {Rule::Add3, {"v_add3_u32"}},
+        {Rule::LshlRev, {"v_lshlrev_b32"}},
+        {Rule::Lshl, {"v_lshl_b32", "s_lshl_b32"}},
+        {Rule::LshrRev, {"v_lshrrev_b32"}},
+        {Rule::Lshr, {"v_lshr_b32", "s_lshr_b32"}},
+        {Rule::AshrRev, {"v_ashrrev_i32"}},
+        {Rule::Ashr, {"v_ashr_i32", "s_ashr_i32"}},
+        {Rule::And, {"v_and_b32", "s_and_b32"}},
+        {Rule::Or, {"v_or_b32", "s_or_b32"}},
+        {Rule::Xor, {"v_xor_b32", "s_xor_b32"}},
+        {Rule::MulLo, {"v_mul_lo_u32", "v_mul_lo_i32", "s_mul_i32"}},
+        {Rule::Mul24, {"v_mul_u32_u24", "v_mul_i32_i24"}},
+        {Rule::Mad24, {"v_mad_u32_u24", "v_mad_i32_i24"}},
+        {Rule::LshlAdd, {"v_lshl_add_u32"}},
+        {Rule::AddLshl, {"v_add_lshl_u32"}},
+        {Rule::LshlOr, {"v_lshl_or_b32"}},
+        {Rule::AndOr, {"v_and_or_b32"}},
+        {Rule::Or3, {"v_or3_b32"}},
+        {Rule::Bfe, {"v_bfe_u32", "v_bfe_i32"}},
+        {Rule::Mbcnt, {"v_mbcnt_lo_u32_b32", "v_mbcnt_hi_u32_b32"}},
+        {Rule::ReadFirstLane, {"v_readfirstlane_b32"}},
+    };
+    for (const Entry& e : table)
+        if (any(e.prefixes)) {
+            info.rule = e.rule;
+            break;
         }
-        for (int i = first; i < end; ++i) {
-            const Instruction& in = program_.instructions[i];
-            if (in.isData || in.placeholder)
-                continue;
-            if (in.family == Family::DS || startsWith(in.mnemonic, "ds_")) {
-                if (auto result = analyzeDs(in)) {
-                    for (const auto& [from, to] : loops)
-                        if (i >= from && i <= to) {
-                            appendNote(*result, "inside a loop: addresses of the first iteration");
-                            break;
-                        }
-                    out[i] = std::move(*result);
-                }
-            }
-            step(in);
+    info.carryOut = any({"v_add_i32", "v_add_u32", "v_add_co_u32", "v_sub_i32", "v_sub_u32", "v_sub_co_u32",
+                         "v_subrev_i32", "v_subrev_u32", "v_subrev_co_u32"});
+    info.movk = base("s_movk_i32");
+    info.isSigned = any({"v_mul_i32_i24", "v_mad_i32_i24", "v_bfe_i32"});
+    info.mbcntHi = base("v_mbcnt_hi");
+    info.ds = base("ds_");
+    info.dsStore = info.ds && parseLdsOp(m).addressFirst;
+    return info;
+}
+
+constexpr const char* kLoopNote = "inside a loop: addresses of the first iteration";
+
+void appendNote(LdsAccessResult& r, const std::string& text)
+{
+    if (r.note.find(text) == std::string::npos)
+        r.note += (r.note.empty() ? "" : "; ") + text;
+}
+
+// Loops: [target, branch] ranges of backward branches inside [first, end); a DS access in one is
+// flagged as evaluated for the first iteration. mask[i - first] says whether i lies in any.
+std::vector<char> loopMask(const Program& program, int first, int end)
+{
+    std::vector<int> delta(static_cast<std::size_t>(std::max(end - first, 0)) + 1, 0);
+    for (int i = first; i < end; ++i) {
+        const Instruction& in = program.instructions[static_cast<std::size_t>(i)];
+        if (in.backward && in.targetIndex >= first && in.targetIndex <= i) {
+            ++delta[static_cast<std::size_t>(in.targetIndex - first)];
+            --delta[static_cast<std::size_t>(i - first + 1)];
         }
     }
+    std::vector<char> mask(delta.size() - 1);
+    int depth = 0;
+    for (std::size_t i = 0; i < mask.size(); ++i) {
+        depth += delta[i];
+        mask[i] = depth > 0;
+    }
+    return mask;
+}
 
-private:
+// A checkpoint: the register file before the instruction at `index` when evaluating the kernel
+// that starts at `first`.
+struct Checkpoint {
+    int first = 0;
+    int index = 0;
+    std::shared_ptr<const RegFile> state;
+};
+
+class KernelEvaluator {
+public:
+    KernelEvaluator(const Program& program, const LdsKernelOptions& options,
+                    std::unordered_map<std::string, MnemonicInfo>& mnemonics, std::unordered_map<std::string, LdsOp>& ops)
+        : program_(program), options_(options), mnemonics_(mnemonics), ops_(ops) {}
+
+    // Every `interval` instructions from the kernel's first (0: never) the state is saved.
+    void setCheckpoints(std::vector<Checkpoint>* out, int interval)
+    {
+        checkpoints_ = out;
+        interval_ = interval;
+    }
+
     void reset()
     {
-        vgprs_.clear();
-        sgprs_.clear();
+        regs_ = RegFile {};
         // Entry state: work-item IDs. GFX6–9 and gfx908 pass x, y, z in v0, v1, v2 (v1/v2 only when
         // the kernel enables them); gfx90a/gfx942 pack them into v0 as 10-bit fields x | y<<10 | z<<20
         // (LLVM AMDGPUUsage, "Initial Kernel Execution State"; "packed work-item IDs" on GFX90A+).
@@ -614,59 +759,103 @@ private:
             vy.lanes[lane] = {y, State::Known};
             vz.lanes[lane] = {z, State::Known};
         }
-        vgprs_[0] = vx;
-        if (!packed && Y > 1) vgprs_[1] = vy;
-        if (!packed && Z > 1) vgprs_[2] = vz;
+        RegFile::set(regs_.vgprs, 0, std::move(vx));
+        if (!packed && Y > 1) RegFile::set(regs_.vgprs, 1, std::move(vy));
+        if (!packed && Z > 1) RegFile::set(regs_.vgprs, 2, std::move(vz));
     }
+    void restore(const RegFile& state) { regs_ = state; }
+    const RegFile& state() const { return regs_; }
 
-    static void appendNote(LdsAccessResult& r, const std::string& text)
+    // One instruction of the kernel starting at `first`: its DS result (without the loop note),
+    // then its effect on the registers.
+    void evaluate(int first, int i, const std::vector<char>& loops, std::map<int, LdsAccessResult>& out)
     {
-        if (r.note.find(text) == std::string::npos)
-            r.note += (r.note.empty() ? "" : "; ") + text;
+        if (checkpoints_ && interval_ > 0 && (i - first) % interval_ == 0
+            && (checkpoints_->empty() || checkpoints_->back().index != i || checkpoints_->back().first != first))
+            checkpoints_->push_back({first, i, std::make_shared<const RegFile>(regs_)});
+        ++evaluated;
+        const Instruction& in = program_.instructions[static_cast<std::size_t>(i)];
+        if (in.isData || in.placeholder)
+            return;
+        const MnemonicInfo& info = mnemonic(in.mnemonic);
+        const Operands ops = splitOperands(in.operands);
+        if (in.family == Family::DS || info.ds) {
+            if (auto result = analyzeDs(in, ops)) {
+                if (loops[static_cast<std::size_t>(i - first)])
+                    appendNote(*result, kLoopNote);
+                out.insert_or_assign(out.end(), i, std::move(*result));
+            }
+        }
+        step(in, info, ops);
     }
 
-    Reg value(const Operand& op)
+    void run(int first, int end, std::map<int, LdsAccessResult>& out)
+    {
+        reset();
+        const std::vector<char> loops = loopMask(program_, first, end);
+        for (int i = first; i < end; ++i)
+            evaluate(first, i, loops, out);
+    }
+
+private:
+    const MnemonicInfo& mnemonic(const std::string& m)
+    {
+        auto it = mnemonics_.find(m);
+        if (it == mnemonics_.end())
+            it = mnemonics_.emplace(m, classify(m)).first;
+        return it->second;
+    }
+
+    // The register's value; `scratch` holds it when it is not a register of the file.
+    const Reg& value(const Operand& op, Reg& scratch) const
     {
         switch (op.kind) {
         case Operand::Vgpr: {
-            const auto it = vgprs_.find(op.index);
-            return it != vgprs_.end() ? it->second : uniform(State::Unknown);
+            const auto it = regs_.vgprs.find(op.index);
+            return it != regs_.vgprs.end() ? *it->second : unknownReg();
         }
         case Operand::Sgpr: {
-            const auto it = sgprs_.find(op.index);
-            if (it != sgprs_.end())
-                return it->second;
+            const auto it = regs_.sgprs.find(op.index);
+            if (it != regs_.sgprs.end())
+                return *it->second;
             // Never written in the kernel: an entry value (kernel argument pointer, workgroup id …).
-            return uniform(State::Offset, 0, "s" + std::to_string(op.index));
+            scratch = uniform(State::Offset, 0, "s" + std::to_string(op.index));
+            return scratch;
         }
         case Operand::Literal:
-            return uniform(State::Known, op.value);
+            scratch = uniform(State::Known, op.value);
+            return scratch;
         default:
-            if (op.text == "exec" || op.text == "exec_lo" || op.text == "exec_hi")
-                return uniform(State::Known, -1); // EXEC assumed full
-            return uniform(State::Unknown);
+            return op.exec ? fullExecReg() : unknownReg();
         }
     }
 
-    // Applies f lane by lane. `linear` says how uniform unknowns propagate through the operation.
+    // Applies f lane by lane. `kind` says how uniform unknowns propagate through the operation.
     enum class Kind { Additive, Scale, Other };
+    using Inputs = std::array<const Reg*, 3>;
     template <typename F>
-    Reg apply(const std::vector<Reg>& in, Kind kind, F f, int scaledOperand = 0)
+    Reg apply(const Inputs& in, std::size_t count, Kind kind, F f, int scaledOperand = 0)
     {
         Reg out;
-        for (const Reg& r : in)
-            if (!r.origin.empty()) {
-                out.origin = r.origin;
+        for (std::size_t j = 0; j < count; ++j)
+            if (!in[j]->origin.empty()) {
+                out.origin = in[j]->origin;
                 break;
             }
         bool allUniform = true;
-        for (const Reg& r : in)
-            allUniform = allUniform && isUniform(r);
+        for (std::size_t j = 0; j < count; ++j)
+            allUniform = allUniform && isUniform(*in[j]);
+        // (k + U)·c stays "known + uniform" only when the other factors are known and uniform.
+        bool othersUniformKnown = true;
+        if (kind == Kind::Scale)
+            for (std::size_t j = 0; j < count; ++j)
+                if (static_cast<int>(j) != scaledOperand)
+                    othersUniformKnown = othersUniformKnown && isUniformKnown(*in[j]);
         for (int lane = 0; lane < 64; ++lane) {
             std::array<std::int64_t, 4> k {};
             bool unknown = false, offset = false;
-            for (std::size_t j = 0; j < in.size(); ++j) {
-                const Val& v = in[j].lanes[lane];
+            for (std::size_t j = 0; j < count; ++j) {
+                const Val& v = in[j]->lanes[lane];
                 k[j] = v.k;
                 unknown = unknown || v.state == State::Unknown;
                 offset = offset || v.state == State::Offset;
@@ -682,12 +871,7 @@ private:
             } else if (kind == Kind::Additive) {
                 o.state = State::Offset;
             } else if (kind == Kind::Scale) {
-                // (k + U)·c stays "known + uniform" only when the other factors are known and uniform.
-                bool ok = true;
-                for (std::size_t j = 0; j < in.size(); ++j)
-                    if (static_cast<int>(j) != scaledOperand)
-                        ok = ok && isUniformKnown(in[j]);
-                o.state = ok ? State::Offset : State::Unknown;
+                o.state = othersUniformKnown ? State::Offset : State::Unknown;
             } else {
                 o.state = State::Unknown;
             }
@@ -700,167 +884,219 @@ private:
         return out;
     }
 
-    void setDefsUnknown(const Instruction& in)
+    void setDefsUnknown(const Instruction& in, const MnemonicInfo& info, const Operands& ops)
     {
-        std::vector<RegRange> defs = in.defs;
-        if (defs.empty()) {
-            // Hand-built or unresolved instructions without def lists: the first register operand is
-            // the destination, except for stores and atomics without return (their first is the address).
-            const ParsedOperands p = splitOperands(in.operands);
-            const bool store = startsWith(in.mnemonic, "ds_") && parseLdsOp(in.mnemonic).addressFirst;
-            if (!store && !p.ops.empty() && (p.ops[0].kind == Operand::Vgpr || p.ops[0].kind == Operand::Sgpr))
-                defs.push_back({p.ops[0].kind == Operand::Vgpr ? RegKind::VGPR : RegKind::SGPR, p.ops[0].index, p.ops[0].count});
-        }
-        for (const RegRange& d : defs) {
+        auto setUnknown = [&](const RegRange& d) {
             for (int r = d.first; r < d.first + d.count; ++r) {
                 if (d.kind == RegKind::VGPR)
-                    vgprs_[r] = uniform(State::Unknown);
+                    RegFile::setUnknownVgpr(regs_.vgprs, r);
                 else if (d.kind == RegKind::SGPR) // SGPRs are uniform by nature
-                    sgprs_[r] = uniform(State::Offset, 0, "s" + std::to_string(r) + " (" + in.mnemonic + ")");
+                    RegFile::set(regs_.sgprs, r, uniform(State::Offset, 0, "s" + std::to_string(r) + " (" + in.mnemonic + ")"));
             }
-        }
-    }
-
-    void step(const Instruction& in)
-    {
-        const std::string& m = in.mnemonic;
-        const ParsedOperands p = splitOperands(in.operands);
-        auto base = [&](const char* prefix) { return startsWith(m, prefix); };
-        const std::vector<Operand>& ops = p.ops;
-        if (ops.empty() || (ops[0].kind != Operand::Vgpr && ops[0].kind != Operand::Sgpr)) {
-            setDefsUnknown(in);
+        };
+        if (!in.defs.empty()) {
+            for (const RegRange& d : in.defs)
+                setUnknown(d);
             return;
         }
-        const Operand dst = ops[0];
+        // Hand-built or unresolved instructions without def lists: the first register operand is
+        // the destination, except for stores and atomics without return (their first is the address).
+        const bool store = info.dsStore;
+        if (!store && ops.count > 0 && (ops.op[0].kind == Operand::Vgpr || ops.op[0].kind == Operand::Sgpr))
+            setUnknown({ops.op[0].kind == Operand::Vgpr ? RegKind::VGPR : RegKind::SGPR, ops.op[0].index, ops.op[0].count});
+    }
+
+    void step(const Instruction& in, const MnemonicInfo& info, const Operands& ops)
+    {
+        const std::string& m = in.mnemonic;
+        if (ops.count == 0 || (ops.op[0].kind != Operand::Vgpr && ops.op[0].kind != Operand::Sgpr)) {
+            setDefsUnknown(in, info, ops);
+            return;
+        }
+        const Operand dst = ops.op[0];
         // Operands after the destination; VOPC-style carry outs (vcc, s[0:1]) dropped for add/sub.
-        std::vector<Operand> src(ops.begin() + 1, ops.end());
-        const bool carryOut = base("v_add_i32") || base("v_add_u32") || base("v_add_co_u32") || base("v_sub_i32") ||
-                              base("v_sub_u32") || base("v_sub_co_u32") || base("v_subrev_i32") || base("v_subrev_u32") ||
-                              base("v_subrev_co_u32");
-        if (carryOut && src.size() == 3)
-            src.erase(src.begin());
-        std::vector<Reg> v;
-        for (const Operand& o : src)
-            v.push_back(value(o));
+        int firstSrc = 1;
+        int n = ops.count - 1;
+        if (info.carryOut && n == 3) {
+            ++firstSrc;
+            --n;
+        }
+        // Every rule takes one to three sources.
+        if (info.rule == Rule::None || n < 1 || n > 3) {
+            setDefsUnknown(in, info, ops);
+            return;
+        }
+        std::array<Reg, 3> scratch;
+        Inputs v {};
+        for (int j = 0; j < n; ++j)
+            v[static_cast<std::size_t>(j)] = &value(ops.op[static_cast<std::size_t>(firstSrc + j)], scratch[static_cast<std::size_t>(j)]);
+        const Operand& src0 = ops.op[static_cast<std::size_t>(firstSrc)];
+        const std::size_t count = static_cast<std::size_t>(n);
         using K = std::array<std::int64_t, 4>;
         std::optional<Reg> result;
-        auto n = [&](std::size_t count) { return v.size() == count; };
         const bool scalar = dst.kind == Operand::Sgpr;
         auto u24 = [](std::int64_t x) { return static_cast<std::int64_t>(u32(x) & 0xffffffu); };
         auto i24 = [](std::int64_t x) { return static_cast<std::int64_t>(static_cast<std::int32_t>(u32(x) << 8) >> 8); };
+        const bool sign = info.isSigned;
 
-        if ((base("v_mov_b32") || base("s_mov_b32") || base("s_movk_i32")) && n(1)) {
-            result = v[0];
-            if (base("s_movk_i32") && src[0].kind == Operand::Literal)
-                result = uniform(State::Known, static_cast<std::int16_t>(src[0].value));
-        } else if ((base("v_add_i32") || base("v_add_u32") || base("v_add_co_u32") || base("s_add_u32") || base("s_add_i32")) && n(2)) {
-            result = apply(v, Kind::Additive, [](K k) { return k[0] + k[1]; });
-        } else if ((base("v_sub_i32") || base("v_sub_u32") || base("v_sub_co_u32") || base("s_sub_u32") || base("s_sub_i32")) && n(2)) {
-            result = apply(v, Kind::Additive, [](K k) { return k[0] - k[1]; });
-        } else if ((base("v_subrev_i32") || base("v_subrev_u32") || base("v_subrev_co_u32")) && n(2)) {
-            result = apply(v, Kind::Additive, [](K k) { return k[1] - k[0]; });
-        } else if (base("v_add3_u32") && n(3)) {
-            result = apply(v, Kind::Additive, [](K k) { return k[0] + k[1] + k[2]; });
-        } else if (base("v_lshlrev_b32") && n(2)) {
-            result = apply(v, Kind::Scale, [](K k) { return static_cast<std::int64_t>(u32(k[1]) << (k[0] & 31)); }, 1);
-        } else if ((base("v_lshl_b32") || base("s_lshl_b32")) && n(2)) {
-            result = apply(v, Kind::Scale, [](K k) { return static_cast<std::int64_t>(u32(k[0]) << (k[1] & 31)); }, 0);
-        } else if (base("v_lshrrev_b32") && n(2)) {
-            result = apply(v, Kind::Other, [](K k) { return static_cast<std::int64_t>(u32(k[1]) >> (k[0] & 31)); });
-        } else if ((base("v_lshr_b32") || base("s_lshr_b32")) && n(2)) {
-            result = apply(v, Kind::Other, [](K k) { return static_cast<std::int64_t>(u32(k[0]) >> (k[1] & 31)); });
-        } else if (base("v_ashrrev_i32") && n(2)) {
-            result = apply(v, Kind::Other, [](K k) { return static_cast<std::int64_t>(static_cast<std::int32_t>(u32(k[1])) >> (k[0] & 31)); });
-        } else if ((base("v_ashr_i32") || base("s_ashr_i32")) && n(2)) {
-            result = apply(v, Kind::Other, [](K k) { return static_cast<std::int64_t>(static_cast<std::int32_t>(u32(k[0])) >> (k[1] & 31)); });
-        } else if ((base("v_and_b32") || base("s_and_b32")) && n(2)) {
-            result = apply(v, Kind::Other, [](K k) { return k[0] & k[1]; });
-        } else if ((base("v_or_b32") || base("s_or_b32")) && n(2)) {
-            result = apply(v, Kind::Other, [](K k) { return k[0] | k[1]; });
-        } else if ((base("v_xor_b32") || base("s_xor_b32")) && n(2)) {
-            result = apply(v, Kind::Other, [](K k) { return k[0] ^ k[1]; });
-        } else if ((base("v_mul_lo_u32") || base("v_mul_lo_i32") || base("s_mul_i32")) && n(2)) {
-            // Either factor may carry the uniform unknown when the other is a known constant.
-            const int scaled = isUniformKnown(v[1]) ? 0 : 1;
-            result = apply(v, Kind::Scale, [](K k) { return k[0] * k[1]; }, scaled);
-        } else if ((base("v_mul_u32_u24") || base("v_mul_i32_i24")) && n(2)) {
-            const bool sign = base("v_mul_i32_i24");
-            result = apply(v, Kind::Other, [&](K k) { return sign ? i24(k[0]) * i24(k[1]) : u24(k[0]) * u24(k[1]); });
-        } else if ((base("v_mad_u32_u24") || base("v_mad_i32_i24")) && n(3)) {
-            const bool sign = base("v_mad_i32_i24");
-            const Reg product = apply({v[0], v[1]}, Kind::Other, [&](K k) { return sign ? i24(k[0]) * i24(k[1]) : u24(k[0]) * u24(k[1]); });
-            result = apply({product, v[2]}, Kind::Additive, [](K k) { return k[0] + k[1]; });
-        } else if (base("v_lshl_add_u32") && n(3)) {
-            const Reg shifted = apply({v[0], v[1]}, Kind::Scale, [](K k) { return static_cast<std::int64_t>(u32(k[0]) << (k[1] & 31)); }, 0);
-            result = apply({shifted, v[2]}, Kind::Additive, [](K k) { return k[0] + k[1]; });
-        } else if (base("v_add_lshl_u32") && n(3)) {
-            const Reg sum = apply({v[0], v[1]}, Kind::Additive, [](K k) { return k[0] + k[1]; });
-            result = apply({sum, v[2]}, Kind::Scale, [](K k) { return static_cast<std::int64_t>(u32(k[0]) << (k[1] & 31)); }, 0);
-        } else if (base("v_lshl_or_b32") && n(3)) {
-            result = apply(v, Kind::Other, [](K k) { return static_cast<std::int64_t>(u32(k[0]) << (k[1] & 31)) | k[2]; });
-        } else if (base("v_and_or_b32") && n(3)) {
-            result = apply(v, Kind::Other, [](K k) { return (k[0] & k[1]) | k[2]; });
-        } else if (base("v_or3_b32") && n(3)) {
-            result = apply(v, Kind::Other, [](K k) { return k[0] | k[1] | k[2]; });
-        } else if ((base("v_bfe_u32") || base("v_bfe_i32")) && n(3)) {
-            const bool sign = base("v_bfe_i32");
-            result = apply(v, Kind::Other, [sign](K k) {
-                const int offset = static_cast<int>(k[1] & 31), width = static_cast<int>(k[2] & 31);
-                if (width == 0)
-                    return std::int64_t {0};
-                const std::uint32_t field = (u32(k[0]) >> offset) & ((1u << width) - 1u);
-                if (sign && (field >> (width - 1)) & 1u)
-                    return static_cast<std::int64_t>(static_cast<std::int32_t>(field | ~((1u << width) - 1u)));
-                return static_cast<std::int64_t>(field);
-            });
-        } else if ((base("v_mbcnt_lo_u32_b32") || base("v_mbcnt_hi_u32_b32")) && n(2)) {
+        switch (info.rule) {
+        case Rule::Mov:
+            if (n == 1) {
+                result = *v[0];
+                if (info.movk && src0.kind == Operand::Literal)
+                    result = uniform(State::Known, static_cast<std::int16_t>(src0.value));
+            }
+            break;
+        case Rule::Add:
+            if (n == 2) result = apply(v, count, Kind::Additive, [](K k) { return k[0] + k[1]; });
+            break;
+        case Rule::Sub:
+            if (n == 2) result = apply(v, count, Kind::Additive, [](K k) { return k[0] - k[1]; });
+            break;
+        case Rule::SubRev:
+            if (n == 2) result = apply(v, count, Kind::Additive, [](K k) { return k[1] - k[0]; });
+            break;
+        case Rule::Add3:
+            if (n == 3) result = apply(v, count, Kind::Additive, [](K k) { return k[0] + k[1] + k[2]; });
+            break;
+        case Rule::LshlRev:
+            if (n == 2) result = apply(v, count, Kind::Scale, [](K k) { return static_cast<std::int64_t>(u32(k[1]) << (k[0] & 31)); }, 1);
+            break;
+        case Rule::Lshl:
+            if (n == 2) result = apply(v, count, Kind::Scale, [](K k) { return static_cast<std::int64_t>(u32(k[0]) << (k[1] & 31)); }, 0);
+            break;
+        case Rule::LshrRev:
+            if (n == 2) result = apply(v, count, Kind::Other, [](K k) { return static_cast<std::int64_t>(u32(k[1]) >> (k[0] & 31)); });
+            break;
+        case Rule::Lshr:
+            if (n == 2) result = apply(v, count, Kind::Other, [](K k) { return static_cast<std::int64_t>(u32(k[0]) >> (k[1] & 31)); });
+            break;
+        case Rule::AshrRev:
+            if (n == 2)
+                result = apply(v, count, Kind::Other, [](K k) { return static_cast<std::int64_t>(static_cast<std::int32_t>(u32(k[1])) >> (k[0] & 31)); });
+            break;
+        case Rule::Ashr:
+            if (n == 2)
+                result = apply(v, count, Kind::Other, [](K k) { return static_cast<std::int64_t>(static_cast<std::int32_t>(u32(k[0])) >> (k[1] & 31)); });
+            break;
+        case Rule::And:
+            if (n == 2) result = apply(v, count, Kind::Other, [](K k) { return k[0] & k[1]; });
+            break;
+        case Rule::Or:
+            if (n == 2) result = apply(v, count, Kind::Other, [](K k) { return k[0] | k[1]; });
+            break;
+        case Rule::Xor:
+            if (n == 2) result = apply(v, count, Kind::Other, [](K k) { return k[0] ^ k[1]; });
+            break;
+        case Rule::MulLo:
+            if (n == 2) {
+                // Either factor may carry the uniform unknown when the other is a known constant.
+                const int scaled = isUniformKnown(*v[1]) ? 0 : 1;
+                result = apply(v, count, Kind::Scale, [](K k) { return k[0] * k[1]; }, scaled);
+            }
+            break;
+        case Rule::Mul24:
+            if (n == 2) result = apply(v, count, Kind::Other, [&](K k) { return sign ? i24(k[0]) * i24(k[1]) : u24(k[0]) * u24(k[1]); });
+            break;
+        case Rule::Mad24:
+            if (n == 3) {
+                const Reg product = apply(v, 2, Kind::Other, [&](K k) { return sign ? i24(k[0]) * i24(k[1]) : u24(k[0]) * u24(k[1]); });
+                result = apply({&product, v[2]}, 2, Kind::Additive, [](K k) { return k[0] + k[1]; });
+            }
+            break;
+        case Rule::LshlAdd:
+            if (n == 3) {
+                const Reg shifted = apply(v, 2, Kind::Scale, [](K k) { return static_cast<std::int64_t>(u32(k[0]) << (k[1] & 31)); }, 0);
+                result = apply({&shifted, v[2]}, 2, Kind::Additive, [](K k) { return k[0] + k[1]; });
+            }
+            break;
+        case Rule::AddLshl:
+            if (n == 3) {
+                const Reg sum = apply(v, 2, Kind::Additive, [](K k) { return k[0] + k[1]; });
+                result = apply({&sum, v[2]}, 2, Kind::Scale, [](K k) { return static_cast<std::int64_t>(u32(k[0]) << (k[1] & 31)); }, 0);
+            }
+            break;
+        case Rule::LshlOr:
+            if (n == 3) result = apply(v, count, Kind::Other, [](K k) { return static_cast<std::int64_t>(u32(k[0]) << (k[1] & 31)) | k[2]; });
+            break;
+        case Rule::AndOr:
+            if (n == 3) result = apply(v, count, Kind::Other, [](K k) { return (k[0] & k[1]) | k[2]; });
+            break;
+        case Rule::Or3:
+            if (n == 3) result = apply(v, count, Kind::Other, [](K k) { return k[0] | k[1] | k[2]; });
+            break;
+        case Rule::Bfe:
+            if (n == 3)
+                result = apply(v, count, Kind::Other, [sign](K k) {
+                    const int offset = static_cast<int>(k[1] & 31), width = static_cast<int>(k[2] & 31);
+                    if (width == 0)
+                        return std::int64_t {0};
+                    const std::uint32_t field = (u32(k[0]) >> offset) & ((1u << width) - 1u);
+                    if (sign && (field >> (width - 1)) & 1u)
+                        return static_cast<std::int64_t>(static_cast<std::int32_t>(field | ~((1u << width) - 1u)));
+                    return static_cast<std::int64_t>(field);
+                });
+            break;
+        case Rule::Mbcnt:
             // Lane id idiom: mbcnt_lo(mask, c) counts mask bits of lanes below this one (0–31),
             // mbcnt_hi the lanes 32–63 below it.
-            const bool hi = base("v_mbcnt_hi");
-            if (isUniformKnown(v[0])) {
-                const std::uint32_t mask = u32(v[0].lanes[0].k);
-                Reg r = v[1];
+            if (n == 2 && isUniformKnown(*v[0])) {
+                const bool hi = info.mbcntHi;
+                const std::uint32_t mask = u32(v[0]->lanes[0].k);
+                Reg r = *v[1];
                 for (int lane = 0; lane < 64; ++lane) {
                     const int below = hi ? std::clamp(lane - 32, 0, 32) : std::min(lane, 32);
                     const std::uint32_t bits = below >= 32 ? mask : mask & ((1u << below) - 1u);
                     r.lanes[lane].k = static_cast<std::int64_t>(u32(r.lanes[lane].k + std::popcount(bits)));
                 }
-                result = r;
+                result = std::move(r);
             }
-        } else if (base("v_readfirstlane_b32") && n(1)) {
-            const Val first = v[0].lanes[0];
-            result = uniform(first.state == State::Unknown ? State::Offset : first.state, first.state == State::Unknown ? 0 : first.k,
-                             "s" + std::to_string(dst.index) + " (v_readfirstlane_b32)");
+            break;
+        case Rule::ReadFirstLane:
+            if (n == 1) {
+                const Val first = v[0]->lanes[0];
+                result = uniform(first.state == State::Unknown ? State::Offset : first.state, first.state == State::Unknown ? 0 : first.k,
+                                 "s" + std::to_string(dst.index) + " (v_readfirstlane_b32)");
+            }
+            break;
+        case Rule::None:
+            break;
         }
 
         if (!result) {
-            setDefsUnknown(in);
+            setDefsUnknown(in, info, ops);
             return;
         }
         if (scalar && !isUniform(*result))
             *result = uniform(State::Offset, 0, "s" + std::to_string(dst.index) + " (" + m + ")");
         if (scalar && result->lanes[0].state == State::Unknown)
             *result = uniform(State::Offset, 0, "s" + std::to_string(dst.index) + " (" + m + ")");
-        (scalar ? sgprs_ : vgprs_)[dst.index] = *result;
+        RegFile::set(scalar ? regs_.sgprs : regs_.vgprs, dst.index, std::move(*result));
         // Other defs (carry outs, SCC) are not tracked; a second VGPR of a 64-bit result is unknown.
         for (const RegRange& d : in.defs)
             if (d.kind == RegKind::VGPR && d.count > 1)
                 for (int r = d.first + 1; r < d.first + d.count; ++r)
-                    vgprs_[r] = uniform(State::Unknown);
+                    RegFile::setUnknownVgpr(regs_.vgprs, r);
     }
 
-    std::optional<LdsAccessResult> analyzeDs(const Instruction& in)
+    std::optional<LdsAccessResult> analyzeDs(const Instruction& in, const Operands& ops)
     {
-        LdsOp op = parseLdsOp(in.mnemonic + " " + in.operands);
+        std::string key = in.mnemonic + " " + in.operands;
+        auto cached = ops_.find(key);
+        if (cached == ops_.end()) {
+            LdsOp parsed = parseLdsOp(key);
+            cached = ops_.emplace(std::move(key), std::move(parsed)).first;
+        }
+        const LdsOp& op = cached->second;
         if (!op.error.empty())
             return std::nullopt; // no per-lane LDS address (swizzle, permute, gds, …)
-        const ParsedOperands p = splitOperands(in.operands);
-        const std::size_t index = op.addressFirst ? 0 : 1;
+        const int index = op.addressFirst ? 0 : 1;
         std::vector<std::optional<std::int64_t>> base(64);
         std::string origin;
         bool anyOffset = false;
-        if (index < p.ops.size() && p.ops[index].kind == Operand::Vgpr) {
-            const Reg addr = value(p.ops[index]);
+        if (index < std::min(ops.count, Operands::kStored) && ops.op[static_cast<std::size_t>(index)].kind == Operand::Vgpr) {
+            Reg scratch;
+            const Reg& addr = value(ops.op[static_cast<std::size_t>(index)], scratch);
             origin = addr.origin;
             for (int lane = 0; lane < 64; ++lane) {
                 const Val& v = addr.lanes[lane];
@@ -879,23 +1115,194 @@ private:
         return result;
     }
 
+public:
+    int evaluated = 0; // instructions evaluate() ran on
+
+private:
     const Program& program_;
     LdsKernelOptions options_;
-    std::map<int, Reg> vgprs_, sgprs_;
+    std::unordered_map<std::string, MnemonicInfo>& mnemonics_;
+    std::unordered_map<std::string, LdsOp>& ops_;
+    RegFile regs_;
+    std::vector<Checkpoint>* checkpoints_ = nullptr;
+    int interval_ = 0;
 };
+
+// The instruction ranges evaluated: each kernel, or the whole program when it has none.
+std::vector<std::pair<int, int>> kernelRanges(const Program& program)
+{
+    const int count = static_cast<int>(program.instructions.size());
+    std::vector<std::pair<int, int>> ranges;
+    if (program.kernels.empty())
+        ranges.emplace_back(0, count);
+    for (const Kernel& k : program.kernels)
+        ranges.emplace_back(k.firstInstruction, std::min(k.endInstruction, count));
+    return ranges;
+}
+
+// What the evaluator reads of an instruction (the loop flags are recomputed every run).
+bool sameForLds(const Instruction& a, const Instruction& b)
+{
+    return a.isData == b.isData && a.placeholder == b.placeholder && a.family == b.family && a.mnemonic == b.mnemonic
+        && a.operands == b.operands && a.defs == b.defs;
+}
+
+// A copied result's loop note follows the new program's loops (the note is always appended last).
+void setLoopNote(LdsAccessResult& r, bool had, bool has)
+{
+    if (had == has)
+        return;
+    if (has) {
+        appendNote(r, kLoopNote);
+        return;
+    }
+    const std::string tail = std::string("; ") + kLoopNote;
+    if (r.note == kLoopNote)
+        r.note.clear();
+    else if (r.note.size() >= tail.size() && r.note.compare(r.note.size() - tail.size(), tail.size(), tail) == 0)
+        r.note.resize(r.note.size() - tail.size());
+}
 
 } // namespace
 
 std::map<int, LdsAccessResult> analyzeLdsInProgram(const Program& program, const LdsKernelOptions& options)
 {
     std::map<int, LdsAccessResult> out;
-    KernelEvaluator evaluator(program, options);
-    if (program.kernels.empty()) {
-        evaluator.run(0, static_cast<int>(program.instructions.size()), out);
+    std::unordered_map<std::string, MnemonicInfo> mnemonics;
+    std::unordered_map<std::string, LdsOp> ops;
+    KernelEvaluator evaluator(program, options, mnemonics, ops);
+    for (const auto& [first, end] : kernelRanges(program))
+        evaluator.run(first, end, out);
+    return out;
+}
+
+// --- the incremental path ------------------------------------------------------------------------
+
+struct LdsProgramAnalyzer::Cache {
+    static constexpr int kInterval = 32; // instructions between checkpoints
+    bool valid = false;
+    LdsKernelOptions options;
+    Generation generation = Generation::GFX6;
+    std::string processor;
+    std::size_t instructions = 0;
+    std::size_t results = 0;
+    int evaluated = 0;
+    std::vector<Checkpoint> checkpoints; // of the last program, by index
+    std::unordered_map<std::string, MnemonicInfo> mnemonics;
+    std::unordered_map<std::string, LdsOp> ops;
+};
+
+LdsProgramAnalyzer::LdsProgramAnalyzer() : cache_(std::make_unique<Cache>()) {}
+LdsProgramAnalyzer::~LdsProgramAnalyzer() = default;
+
+int LdsProgramAnalyzer::evaluatedInstructions() const
+{
+    return cache_->evaluated;
+}
+
+std::map<int, LdsAccessResult> LdsProgramAnalyzer::analyze(const Program& program, const LdsKernelOptions& options,
+                                                           const Program* previous,
+                                                           const std::map<int, LdsAccessResult>* previousResult)
+{
+    Cache& c = *cache_;
+    const auto sameOptions = [&](const LdsKernelOptions& a) {
+        return a.workgroupX == options.workgroupX && a.workgroupY == options.workgroupY && a.workgroupZ == options.workgroupZ
+            && a.groupDwords == options.groupDwords;
+    };
+    const bool incremental = c.valid && previous && previousResult && sameOptions(c.options)
+        && c.generation == program.gpu.generation && c.processor == program.gpu.processor
+        && previous->gpu.generation == program.gpu.generation && previous->gpu.processor == program.gpu.processor
+        && c.instructions == previous->instructions.size() && c.results == previousResult->size();
+
+    std::map<int, LdsAccessResult> out;
+    std::vector<Checkpoint> checkpoints;
+    KernelEvaluator evaluator(program, options, c.mnemonics, c.ops);
+    evaluator.setCheckpoints(&checkpoints, Cache::kInterval);
+    const auto ranges = kernelRanges(program);
+    const auto oldRanges = incremental ? kernelRanges(*previous) : decltype(ranges) {};
+
+    if (!incremental || ranges.size() != oldRanges.size()) {
+        for (const auto& [first, end] : ranges)
+            evaluator.run(first, end, out);
     } else {
-        for (const Kernel& k : program.kernels)
-            evaluator.run(k.firstInstruction, std::min(k.endInstruction, static_cast<int>(program.instructions.size())), out);
+        // The unchanged head (p instructions) and tail (s instructions), and the tail's shift.
+        const int n = static_cast<int>(program.instructions.size());
+        const auto [p, s, delta] = detail::commonEnds(program.instructions, previous->instructions, sameForLds);
+        const std::vector<Checkpoint>& old = c.checkpoints;
+        const auto byIndex = [](const Checkpoint& k, int i) { return k.index < i; };
+
+        for (std::size_t k = 0; k < ranges.size(); ++k) {
+            const auto [first, end] = ranges[k];
+            const auto [oldFirst, oldEnd] = oldRanges[k];
+            const std::vector<char> loops = loopMask(program, first, end);
+            const std::vector<char> oldLoops = loopMask(*previous, oldFirst, oldEnd);
+            // Copies the previous results and checkpoints of this kernel's old indices [from, to),
+            // moved to index + shift, with the loop notes of the new program.
+            auto reuse = [&](int from, int to, int shift) {
+                for (auto it = previousResult->lower_bound(from); it != previousResult->end() && it->first < to; ++it) {
+                    LdsAccessResult r = it->second;
+                    setLoopNote(r, oldLoops[static_cast<std::size_t>(it->first - oldFirst)],
+                                loops[static_cast<std::size_t>(it->first + shift - first)]);
+                    out.insert_or_assign(out.end(), it->first + shift, std::move(r));
+                }
+                for (auto cp = std::lower_bound(old.begin(), old.end(), from, byIndex); cp != old.end() && cp->index < to; ++cp)
+                    if (cp->first == oldFirst)
+                        checkpoints.push_back({first, cp->index + shift, cp->state});
+            };
+            if (end <= p && first == oldFirst && end == oldEnd) { // wholly before the edit
+                reuse(oldFirst, oldEnd, 0);
+                continue;
+            }
+            if (first >= n - s && first - delta == oldFirst && end - delta == oldEnd) { // wholly after it
+                reuse(oldFirst, oldEnd, delta);
+                continue;
+            }
+            // The kernel holding the edit. Its instructions before p are unchanged, so the registers
+            // at a checkpoint there are this program's too: resume from the last one.
+            int i = first;
+            evaluator.reset();
+            if (first == oldFirst) {
+                const int limit = std::min({p, end, oldEnd});
+                auto cp = std::upper_bound(old.begin(), old.end(), limit, [](int at, const Checkpoint& k) { return at < k.index; });
+                if (cp != old.begin() && std::prev(cp)->first == oldFirst && std::prev(cp)->index >= first
+                    && std::prev(cp)->index <= limit) {
+                    const Checkpoint& resume = *std::prev(cp);
+                    reuse(first, resume.index, 0);
+                    checkpoints.push_back({first, resume.index, resume.state});
+                    evaluator.restore(*resume.state);
+                    i = resume.index;
+                }
+            }
+            // In the unchanged tail of the same kernel, meeting the previous run's registers at the
+            // same instruction means the rest of the kernel is the previous result, moved by delta.
+            const bool tailInKernel = end - delta == oldEnd;
+            auto next = std::lower_bound(old.begin(), old.end(), std::max(n - s, i) - delta, byIndex);
+            for (; i < end; ++i) {
+                if (tailInKernel && i >= n - s) {
+                    while (next != old.end() && next->index < i - delta)
+                        ++next;
+                    if (next != old.end() && next->index == i - delta && next->first == oldFirst
+                        && *next->state == evaluator.state()) {
+                        reuse(i - delta, oldEnd, delta);
+                        break;
+                    }
+                }
+                evaluator.evaluate(first, i, loops, out);
+            }
+        }
     }
+
+    c.valid = true;
+    c.evaluated = evaluator.evaluated;
+    c.options = options;
+    c.generation = program.gpu.generation;
+    c.processor = program.gpu.processor;
+    c.instructions = program.instructions.size();
+    c.results = out.size();
+    // Kernels come in program order, so this is sorted; the searches above rely on it.
+    if (!std::is_sorted(checkpoints.begin(), checkpoints.end(), [](const Checkpoint& a, const Checkpoint& b) { return a.index < b.index; }))
+        checkpoints.clear(); // overlapping kernel ranges: no checkpoints, the next run is a full one
+    c.checkpoints = std::move(checkpoints);
     return out;
 }
 

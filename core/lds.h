@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -85,5 +86,30 @@ LdsAccessResult analyzeLdsPattern(const std::string& pattern, const std::string&
 // Per DS instruction of the program: addresses derived from the kernel's VALU code.
 struct LdsKernelOptions { int workgroupX = 64, workgroupY = 1, workgroupZ = 1; int groupDwords = 32; };
 std::map<int, LdsAccessResult> analyzeLdsInProgram(const Program& program, const LdsKernelOptions& options = {});
+
+// analyzeLdsInProgram over a sequence of edited programs (the editor's path): the evaluator's
+// registers are kept at checkpoints of the last program; the next program is evaluated from the
+// last checkpoint before its first changed instruction until the registers match the last run's
+// again at the same instruction after the change, and the rest is the last result. The result
+// equals analyzeLdsInProgram(program, options).
+class LdsProgramAnalyzer {
+public:
+    LdsProgramAnalyzer();
+    ~LdsProgramAnalyzer();
+    LdsProgramAnalyzer(const LdsProgramAnalyzer&) = delete;
+    LdsProgramAnalyzer& operator=(const LdsProgramAnalyzer&) = delete;
+
+    // `previous` and `previousResult` must be the program and the result of this object's last
+    // call (or nullptr: a full run, as after any change of options or GPU).
+    std::map<int, LdsAccessResult> analyze(const Program& program, const LdsKernelOptions& options,
+                                           const Program* previous = nullptr,
+                                           const std::map<int, LdsAccessResult>* previousResult = nullptr);
+    // Instructions the last analyze() evaluated; the others' results were the previous ones.
+    int evaluatedInstructions() const;
+
+private:
+    struct Cache;
+    std::unique_ptr<Cache> cache_;
+};
 
 } // namespace gcnlens

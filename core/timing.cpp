@@ -3,6 +3,7 @@
 // resources/timings.tsv (GcnTimings.md as data); everything else here is the spec's arithmetic.
 #include "core/timing.h"
 
+#include "core/commonends.h"
 #include "core/text.h"
 
 #include <algorithm>
@@ -253,26 +254,6 @@ CycleCount cyclesOfRow(int row, int dpfactor, bool glc)
     return out;
 }
 
-void add(Totals& totals, const Instruction& in, const InstructionTiming& t)
-{
-    totals.bytes += static_cast<std::uint64_t>(std::max(in.size, 0));
-    if (in.isData)
-        return;
-    ++totals.instructions;
-    if (in.placeholder)
-        return;
-    totals.baseCycles += t.cycles;
-    if (t.vectorIssue)
-        totals.hiddenCycles += t.cycles;
-    if (t.base.unknown || t.base.noData)
-        ++totals.unknownTimings;
-    for (const Penalty& p : t.penalties) {
-        totals.penaltyCycles += p.cycles;
-        totals.byRule[p.rule] += p.cycles;
-        ++totals.countByRule[p.rule];
-    }
-}
-
 void finish(Totals& totals)
 {
     totals.singleWaveCycles = totals.baseCycles + totals.penaltyCycles; // section 5
@@ -493,245 +474,379 @@ const std::vector<RuleInfo>& ruleLegend()
 
 // ---- the model (sections 2–5) ----
 
-TimingResult analyzeTiming(const Program& program, const TimingOptions& options, const BranchOverrides& overrides)
+namespace {
+
+// Appends std::format's "{}" (integers, text) and "{:#x}" output without parsing a format string:
+// the rule details are written for thousands of instructions per run.
+class Text {
+public:
+    struct Hex { std::uint64_t value; };
+
+    Text() { out_.reserve(200); } // one allocation: the longest detail is under 200 bytes
+    Text& operator<<(std::string_view text)
+    {
+        out_.append(text);
+        return *this;
+    }
+    Text& operator<<(const char* text) { return *this << std::string_view(text); }
+    Text& operator<<(const std::string& text) { return *this << std::string_view(text); }
+    Text& operator<<(long long value) { return number(value, 10); }
+    Text& operator<<(int value) { return number(value, 10); }
+    Text& operator<<(Hex hex)
+    {
+        out_.append("0x");
+        return number(hex.value, 16);
+    }
+    std::string take() { return std::move(out_); }
+
+private:
+    template <typename T>
+    Text& number(T value, int base)
+    {
+        char buffer[24];
+        const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value, base);
+        out_.append(buffer, end);
+        return *this;
+    }
+    std::string out_;
+};
+
+Text::Hex hex(std::uint64_t value)
 {
-    TimingResult result;
-    result.options = options;
-    const auto& instructions = program.instructions;
-    const std::size_t count = instructions.size();
-    result.instructions.resize(count);
+    return {value};
+}
 
-    const Generation generation = program.gpu.generation;
-    const bool gfx67 = generation == Generation::GFX6 || generation == Generation::GFX7; // §2 and §3–4 placement/hazards
-    const bool straddleRule = generation == Generation::GFX9 || generation == Generation::CDNA;
+// The linear pass's state before an instruction. `prev` is the previous real instruction of the
+// same kernel: data words and placeholders are transparent (they hold no executable instruction
+// the model could time).
+struct PassState {
+    int kernel = -2;
+    int prev = -1;
+    std::uint64_t block = ~std::uint64_t {0};
+    int blockMaxCycles = 0, blockMaxIndex = -1;   // long-rule=whole-block
+    int valuWriter = -1;                          // pending H-valu-salu writer, -1 when none
+    long long sinceValu = 0;                      // cycles elapsed since that writer completed
+};
 
-    const int takenRow = [] {
+class Pass {
+public:
+    Pass(const Program& program, const TimingOptions& options, const BranchOverrides& overrides,
+         std::vector<InstructionTiming>& out)
+        : program_(program), options_(options), overrides_(overrides), out_(out)
+    {
+        const Generation generation = program.gpu.generation;
+        gfx67_ = generation == Generation::GFX6 || generation == Generation::GFX7; // §2 and §3–4 placement/hazards
+        straddleRule_ = generation == Generation::GFX9 || generation == Generation::CDNA;
         const auto it = table().classes.find("<SOPP jump taken>");
-        return it == table().classes.end() ? -1 : it->second;
-    }();
+        takenRow_ = it == table().classes.end() ? -1 : it->second;
+    }
 
+    // Times instruction i (out[i]) and advances the state past it.
+    void step(std::size_t i, PassState& s);
+
+private:
+    const Program& program_;
+    const TimingOptions& options_;
+    const BranchOverrides& overrides_;
+    std::vector<InstructionTiming>& out_;
+    bool gfx67_ = false, straddleRule_ = false;
+    int takenRow_ = -1;
     // Lookups repeat per mnemonic: cache the row by (mnemonic, family).
     struct Cached { CycleCount count; std::string canonical; };
-    std::unordered_map<std::string, Cached> rowCache;
-    std::string key;
+    std::unordered_map<std::string, Cached> rowCache_;
+    std::string key_;
+};
 
+void Pass::step(std::size_t i, PassState& s)
+{
+    const auto& instructions = program_.instructions;
+    const Instruction& in = instructions[i];
+    InstructionTiming& t = out_[i];
+    t = InstructionTiming {};
+    t.slot = static_cast<int>((in.offset >> 2) & 7);
+    t.block = in.offset & ~std::uint64_t {31};
+
+    if (in.kernel != s.kernel) {
+        s.kernel = in.kernel;
+        s.prev = -1;
+        s.valuWriter = -1;
+        s.block = ~std::uint64_t {0};
+    }
+    if (t.block != s.block) {
+        s.block = t.block;
+        s.blockMaxCycles = 0;
+        s.blockMaxIndex = -1;
+    }
+
+    // Data words and placeholders take no cycles and pay no penalty: they are not executed
+    // (data is jumped over) or not known (a line that did not assemble).
+    if (in.isData || in.placeholder) {
+        t.base = CycleCount {};
+        t.base.low = t.base.high = 0;
+        t.base.table = in.isData ? "data" : "placeholder";
+        t.cycles = 0;
+        return;
+    }
+
+    // Section 1: C(I).
+    key_.assign(in.mnemonic);
+    key_.push_back('\x1f');
+    key_.push_back(static_cast<char>('A' + static_cast<int>(in.family)));
+    key_.push_back(in.glc ? 'g' : '-');
+    auto cached = rowCache_.find(key_);
+    if (cached == rowCache_.end()) {
+        Normalized n = normalize(in.mnemonic, program_.gpu.generation);
+        CycleCount count = cyclesOfRow(findRow(n, in.family), program_.gpu.dpfactor, in.glc);
+        cached = rowCache_.emplace(key_, Cached {std::move(count), std::move(n.name)}).first;
+    }
+    const std::string& canonical = cached->second.canonical;
+    t.base = cached->second.count;
+    t.cycles = t.base.low;
+    t.vectorIssue = isVectorIssue(in.family);
+
+    // Section 3: direction and B-cost. The taken cost is the option, the not-taken cost the row.
+    const bool jump = isJump(in);
+    if (jump) {
+        if (in.branch == BranchKind::Unconditional) {
+            t.direction = Direction::Taken; // s_branch always jumps: overrides do not apply
+        } else {
+            t.direction = in.backward ? Direction::Taken : Direction::NotTaken;
+            if (const auto it = overrides_.byLine.find(in.line);
+                it != overrides_.byLine.end() && it->second != Direction::NotABranch) {
+                t.directionOverridden = t.direction != it->second;
+                t.direction = it->second;
+            }
+        }
+        if (t.direction == Direction::Taken) {
+            CycleCount taken = cyclesOfRow(takenRow_, program_.gpu.dpfactor, false);
+            if (options_.takenBranchCycles != taken.low)
+                taken.source = (Text() << options_.takenBranchCycles << " (taken-branch-cycles)").take();
+            taken.low = taken.high = options_.takenBranchCycles;
+            t.base = std::move(taken);
+            t.cycles = options_.takenBranchCycles;
+        }
+    }
+
+    const std::uint64_t block = t.block;
+
+    // Section 2: instruction fetch of 2-dword instructions.
+    const int cycles = t.cycles;
+    if (cycles > s.blockMaxCycles) {
+        s.blockMaxCycles = cycles;
+        s.blockMaxIndex = static_cast<int>(i);
+    }
+    if (in.size >= 8 && gfx67_) {
+        const int p = t.slot;
+        const bool wholeBlock = options_.longRule == TimingOptions::LongRule::WholeBlock;
+        const int longCycles = wholeBlock ? s.blockMaxCycles : cycles;
+        const Instruction* j = s.prev >= 0 ? &instructions[static_cast<std::size_t>(s.prev)] : nullptr;
+        const int jCycles = s.prev >= 0 ? out_[static_cast<std::size_t>(s.prev)].cycles : 0;
+        const bool pairAdjacent = j && j->size >= 8 && jCycles >= 16 && in.offset == j->offset + j->size;
+        const bool pairQuad = options_.pairRule == TimingOptions::PairRule::Adjacent
+            || (j && (j->offset >> 4) == (in.offset >> 4));
+        Text detail;
+        detail << "2-dword instruction at slot " << p << " of block " << hex(block) << ": ";
+        if (p <= 2) {
+            t.freedBy = "R-first16";
+            t.freedDetail = (detail << "inside the first 16 bytes (R-first16) → no penalty").take();
+        } else if (longCycles > 4 && p >= 8 - longCycles / 4) {
+            t.freedBy = "R-long";
+            if (wholeBlock && s.blockMaxIndex != static_cast<int>(i)) {
+                const Instruction& longest = instructions[static_cast<std::size_t>(s.blockMaxIndex)];
+                t.freedDetail = (detail << "the " << longCycles << "-cycle " << longest.mnemonic << " (line " << longest.line
+                                        << ") in this block hides the fetch of its last " << std::min(8, longCycles / 4)
+                                        << " dwords (R-long, whole-block) → no penalty")
+                                    .take();
+            } else {
+                t.freedDetail = (detail << "its " << longCycles << " cycles hide the fetch of the last "
+                                        << std::min(8, longCycles / 4) << " dwords (R-long) → no penalty")
+                                    .take();
+            }
+        } else if (pairAdjacent && pairQuad) {
+            t.freedBy = "R-pair";
+            t.freedDetail = (detail << "starts where the " << jCycles << "-cycle 2-dword " << j->mnemonic << " (line "
+                                    << j->line << ") ends (R-pair"
+                                    << (options_.pairRule == TimingOptions::PairRule::SameQuad ? ", same-quad" : "")
+                                    << ") → no penalty")
+                                .take();
+        } else {
+            detail << "outside the first 16 bytes, not freed by ";
+            if (wholeBlock)
+                detail << "the block's longest " << longCycles << " cycles";
+            else
+                detail << "its " << cycles << " cycles";
+            t.penalties.push_back({"fetch-align", kPenalty, (detail << " → +" << kPenalty).take()});
+        }
+    } else if (in.size >= 8 && straddleRule_ && t.slot == 7) {
+        t.penalties.push_back({"fetch-straddle", kPenalty,
+                               (Text() << "2-dword instruction at slot 7 of block " << hex(block) << ": straddles into block "
+                                       << hex(t.block + 32) << " (R-straddle, GFX9+) → +" << kPenalty)
+                                   .take()});
+    }
+
+    if (gfx67_ && jump) {
+        // B-target: max(0, p(T) - 4) penalties for a taken jump (forward only unless the option).
+        if (t.direction == Direction::Taken && in.targetOffset
+            && (!in.backward || options_.backwardBranchTargetPenalty)) {
+            const int targetSlot = static_cast<int>((*in.targetOffset >> 2) & 7);
+            if (const int n = std::max(0, targetSlot - 4); n > 0) {
+                Text detail;
+                detail << "taken " << (in.backward ? "backward" : "forward") << " jump to slot " << targetSlot << " of block "
+                       << hex(*in.targetOffset & ~std::uint64_t {31});
+                if (!in.targetLabel.empty())
+                    detail << " (" << in.targetLabel << ")";
+                detail << ": " << n << " dword" << (n == 1 ? "" : "s") << " past the first 5 of the block (B-target) → +"
+                       << n * kPenalty;
+                t.penalties.push_back({"branch-target", n * kPenalty, detail.take()});
+            }
+        }
+        // B-position: max(0, p - 3) penalties for a conditional jump that falls through.
+        if (in.branch == BranchKind::Conditional && t.direction == Direction::NotTaken) {
+            if (const int n = std::max(0, t.slot - 3); n > 0)
+                t.penalties.push_back({"branch-position", n * kPenalty,
+                                       (Text() << "conditional jump at slot " << t.slot << " of block " << hex(block)
+                                               << " not taken: in the second half of the block, slot − 3 = " << n
+                                               << " (B-position) → +" << n * kPenalty)
+                                           .take()});
+        }
+    }
+
+    if (gfx67_) {
+        // H-vcc-exec-branch / H-scc-branch: "directly" = the immediately preceding instruction.
+        const Instruction* before = s.prev >= 0 ? &instructions[static_cast<std::size_t>(s.prev)] : nullptr;
+        if (before && in.family == Family::SOPP && in.branch == BranchKind::Conditional) {
+            const bool vcc = canonical == "S_CBRANCH_VCCZ" || canonical == "S_CBRANCH_VCCNZ";
+            const bool exec = canonical == "S_CBRANCH_EXECZ" || canonical == "S_CBRANCH_EXECNZ";
+            const bool scc = canonical == "S_CBRANCH_SCC0" || canonical == "S_CBRANCH_SCC1";
+            if ((vcc && writes(*before, RegKind::VCC)) || (exec && writes(*before, RegKind::EXEC)))
+                t.penalties.push_back({"vcc-exec-branch", kPenalty,
+                                       (Text() << in.mnemonic << " directly after " << before->mnemonic << " (line "
+                                               << before->line << "), which writes " << (vcc ? "VCC" : "EXEC")
+                                               << " (H-vcc-exec-branch) → +" << kPenalty)
+                                           .take()});
+            if (scc) {
+                const char* what = writes(*before, RegKind::SCC) ? "SCC"
+                    : writes(*before, RegKind::EXEC)             ? "EXEC"
+                    : writes(*before, RegKind::VCC)              ? "VCC"
+                                                                 : nullptr;
+                if (what)
+                    t.penalties.push_back({"scc-branch", kPenalty,
+                                           (Text() << in.mnemonic << " directly after " << before->mnemonic << " (line "
+                                                   << before->line << "), which writes " << what << " (H-scc-branch) → +"
+                                                   << kPenalty)
+                                               .take()});
+            }
+        }
+
+        // H-valu-salu: the SALU may issue no earlier than 16 cycles after the writer completes.
+        // The time that has passed is what the instructions in between took (their cycles and
+        // penalties); the shortfall 16 − elapsed is charged to the SALU, rounded up to whole
+        // 4-cycle penalties (issue is on a 4-cycle cadence). 0 between → 16, 1 → 12, … 4 → 0.
+        if (isSalu(in.family) && s.valuWriter >= 0) {
+            const long long shortfall = kValuSaluDelay - s.sinceValu;
+            if (shortfall > 0) {
+                const int charged = static_cast<int>((shortfall + kPenalty - 1) / kPenalty * kPenalty);
+                const Instruction& writer = instructions[static_cast<std::size_t>(s.valuWriter)];
+                t.penalties.push_back({"valu-salu", charged,
+                                       (Text() << in.mnemonic << " issues 16 cycles after " << writer.mnemonic << " (line "
+                                               << writer.line << ") completes; " << s.sinceValu
+                                               << " cycles of instructions in between → 16 − " << s.sinceValu << " = +"
+                                               << charged << " (H-valu-salu)")
+                                           .take()});
+            }
+            s.valuWriter = -1; // only the next SALU waits
+        }
+        const bool writer = isValu(in.family)
+            && (options_.valuSaluWriters == TimingOptions::ValuSaluWriters::Listed ? isListedValuSaluWriter(canonical)
+                                                                                    : writesScalar(in));
+        if (writer) {
+            s.valuWriter = static_cast<int>(i);
+            s.sinceValu = 0;
+        } else if (s.valuWriter >= 0) {
+            s.sinceValu += t.cycles + t.penaltyCycles();
+        }
+        // After a jump that always leaves, the next instruction in program order is reached
+        // from elsewhere: the pending writer no longer precedes it.
+        if (in.branch == BranchKind::Unconditional || in.branch == BranchKind::Return
+            || in.branch == BranchKind::Indirect)
+            s.valuWriter = -1;
+    }
+    s.prev = static_cast<int>(i);
+}
+
+// Per-rule sums of a basic block, kept in a small list while the block is summed (a handful of
+// rules occur) and turned into the Totals maps once per block.
+struct RuleSums {
+    struct Entry { const std::string* rule; long long cycles; int count; };
+    std::vector<Entry> entries;
+    void add(const Penalty& p)
+    {
+        for (Entry& e : entries)
+            if (*e.rule == p.rule) {
+                e.cycles += p.cycles;
+                ++e.count;
+                return;
+            }
+        entries.push_back({&p.rule, p.cycles, 1});
+    }
+};
+
+// A basic block's totals from its instructions (add() of each, in order).
+void sumBlock(const Program& program, const std::vector<InstructionTiming>& timings, BasicBlock& b, RuleSums& rules)
+{
+    Totals& totals = b.totals;
+    rules.entries.clear();
+    for (int i = b.firstInstruction; i < b.endInstruction; ++i) {
+        const Instruction& in = program.instructions[static_cast<std::size_t>(i)];
+        const InstructionTiming& t = timings[static_cast<std::size_t>(i)];
+        totals.bytes += static_cast<std::uint64_t>(std::max(in.size, 0));
+        if (in.isData)
+            continue;
+        ++totals.instructions;
+        if (in.placeholder)
+            continue;
+        totals.baseCycles += t.cycles;
+        if (t.vectorIssue)
+            totals.hiddenCycles += t.cycles;
+        if (t.base.unknown || t.base.noData)
+            ++totals.unknownTimings;
+        for (const Penalty& p : t.penalties) {
+            totals.penaltyCycles += p.cycles;
+            rules.add(p);
+        }
+    }
+    for (const auto& e : rules.entries) {
+        totals.byRule[*e.rule] += e.cycles;
+        totals.countByRule[*e.rule] += e.count;
+    }
+}
+
+// Adds one block's sums to a kernel's or the file's (every instruction is in exactly one block).
+void addTotals(Totals& to, const Totals& from)
+{
+    to.instructions += from.instructions;
+    to.bytes += from.bytes;
+    to.baseCycles += from.baseCycles;
+    to.penaltyCycles += from.penaltyCycles;
+    to.hiddenCycles += from.hiddenCycles;
+    to.unknownTimings += from.unknownTimings;
+    for (const auto& [rule, cycles] : from.byRule)
+        to.byRule[rule] += cycles;
+    for (const auto& [rule, count] : from.countByRule)
+        to.countByRule[rule] += count;
+}
+
+// Basic blocks and the totals (section 5) of timed instructions.
+void blocksAndTotals(const Program& program, TimingResult& result)
+{
+    const auto& instructions = program.instructions;
+    const std::size_t count = instructions.size();
     std::vector<char> isTarget(count, 0);
     for (const Instruction& in : instructions)
         if (in.branch != BranchKind::None && in.targetIndex >= 0 && static_cast<std::size_t>(in.targetIndex) < count)
             isTarget[static_cast<std::size_t>(in.targetIndex)] = 1;
 
-    // Linear state. `prev` is the previous real instruction of the same kernel: data words and
-    // placeholders are transparent (they hold no executable instruction the model could time).
-    int currentKernel = -2;
-    int prev = -1;
-    std::uint64_t currentBlock = ~std::uint64_t {0};
-    int blockMaxCycles = 0, blockMaxIndex = -1;   // long-rule=whole-block
-    int valuWriter = -1;                          // pending H-valu-salu writer, -1 when none
-    long long sinceValu = 0;                      // cycles elapsed since that writer completed
-
-    for (std::size_t i = 0; i < count; ++i) {
-        const Instruction& in = instructions[i];
-        InstructionTiming& t = result.instructions[i];
-        t.slot = static_cast<int>((in.offset >> 2) & 7);
-        t.block = in.offset & ~std::uint64_t {31};
-
-        if (in.kernel != currentKernel) {
-            currentKernel = in.kernel;
-            prev = -1;
-            valuWriter = -1;
-            currentBlock = ~std::uint64_t {0};
-        }
-        if (t.block != currentBlock) {
-            currentBlock = t.block;
-            blockMaxCycles = 0;
-            blockMaxIndex = -1;
-        }
-
-        // Data words and placeholders take no cycles and pay no penalty: they are not executed
-        // (data is jumped over) or not known (a line that did not assemble).
-        if (in.isData || in.placeholder) {
-            t.base = CycleCount {};
-            t.base.low = t.base.high = 0;
-            t.base.table = in.isData ? "data" : "placeholder";
-            t.cycles = 0;
-            continue;
-        }
-
-        // Section 1: C(I).
-        key.assign(in.mnemonic);
-        key.push_back('\x1f');
-        key.push_back(static_cast<char>('A' + static_cast<int>(in.family)));
-        key.push_back(in.glc ? 'g' : '-');
-        auto cached = rowCache.find(key);
-        if (cached == rowCache.end()) {
-            Normalized n = normalize(in.mnemonic, generation);
-            CycleCount count = cyclesOfRow(findRow(n, in.family), program.gpu.dpfactor, in.glc);
-            cached = rowCache.emplace(key, Cached {std::move(count), std::move(n.name)}).first;
-        }
-        const std::string& canonical = cached->second.canonical;
-        t.base = cached->second.count;
-        t.cycles = t.base.low;
-        t.vectorIssue = isVectorIssue(in.family);
-
-        // Section 3: direction and B-cost. The taken cost is the option, the not-taken cost the row.
-        const bool jump = isJump(in);
-        if (jump) {
-            if (in.branch == BranchKind::Unconditional) {
-                t.direction = Direction::Taken; // s_branch always jumps: overrides do not apply
-            } else {
-                t.direction = in.backward ? Direction::Taken : Direction::NotTaken;
-                if (const auto it = overrides.byLine.find(in.line);
-                    it != overrides.byLine.end() && it->second != Direction::NotABranch) {
-                    t.directionOverridden = t.direction != it->second;
-                    t.direction = it->second;
-                }
-            }
-            if (t.direction == Direction::Taken) {
-                CycleCount taken = cyclesOfRow(takenRow, program.gpu.dpfactor, false);
-                if (options.takenBranchCycles != taken.low)
-                    taken.source = std::format("{} (taken-branch-cycles)", options.takenBranchCycles);
-                taken.low = taken.high = options.takenBranchCycles;
-                t.base = std::move(taken);
-                t.cycles = options.takenBranchCycles;
-            }
-        }
-
-        const std::uint64_t block = t.block;
-
-        // Section 2: instruction fetch of 2-dword instructions.
-        const int cycles = t.cycles;
-        if (cycles > blockMaxCycles) {
-            blockMaxCycles = cycles;
-            blockMaxIndex = static_cast<int>(i);
-        }
-        if (in.size >= 8 && gfx67) {
-            const int p = t.slot;
-            const bool wholeBlock = options.longRule == TimingOptions::LongRule::WholeBlock;
-            const int longCycles = wholeBlock ? blockMaxCycles : cycles;
-            const Instruction* j = prev >= 0 ? &instructions[static_cast<std::size_t>(prev)] : nullptr;
-            const int jCycles = prev >= 0 ? result.instructions[static_cast<std::size_t>(prev)].cycles : 0;
-            const bool pairAdjacent = j && j->size >= 8 && jCycles >= 16 && in.offset == j->offset + j->size;
-            const bool pairQuad = options.pairRule == TimingOptions::PairRule::Adjacent
-                || (j && (j->offset >> 4) == (in.offset >> 4));
-            if (p <= 2) {
-                t.freedBy = "R-first16";
-                t.freedDetail = std::format("2-dword instruction at slot {} of block {:#x}: inside the first 16 bytes "
-                                            "(R-first16) → no penalty", p, block);
-            } else if (longCycles > 4 && p >= 8 - longCycles / 4) {
-                t.freedBy = "R-long";
-                if (wholeBlock && blockMaxIndex != static_cast<int>(i))
-                    t.freedDetail = std::format(
-                        "2-dword instruction at slot {} of block {:#x}: the {}-cycle {} (line {}) in this block hides "
-                        "the fetch of its last {} dwords (R-long, whole-block) → no penalty",
-                        p, block, longCycles, instructions[static_cast<std::size_t>(blockMaxIndex)].mnemonic,
-                        instructions[static_cast<std::size_t>(blockMaxIndex)].line, std::min(8, longCycles / 4));
-                else
-                    t.freedDetail = std::format("2-dword instruction at slot {} of block {:#x}: its {} cycles hide the "
-                                                "fetch of the last {} dwords (R-long) → no penalty",
-                                                p, block, longCycles, std::min(8, longCycles / 4));
-            } else if (pairAdjacent && pairQuad) {
-                t.freedBy = "R-pair";
-                t.freedDetail = std::format("2-dword instruction at slot {} of block {:#x}: starts where the {}-cycle "
-                                            "2-dword {} (line {}) ends (R-pair{}) → no penalty",
-                                            p, block, jCycles, j->mnemonic, j->line,
-                                            options.pairRule == TimingOptions::PairRule::SameQuad ? ", same-quad" : "");
-            } else {
-                std::string why = std::format("outside the first 16 bytes, not freed by its {} cycles", cycles);
-                if (wholeBlock)
-                    why = std::format("outside the first 16 bytes, not freed by the block's longest {} cycles",
-                                      longCycles);
-                t.penalties.push_back({"fetch-align", kPenalty,
-                                       std::format("2-dword instruction at slot {} of block {:#x}: {} → +{}", p, block,
-                                                   why, kPenalty)});
-            }
-        } else if (in.size >= 8 && straddleRule && t.slot == 7) {
-            t.penalties.push_back({"fetch-straddle", kPenalty,
-                                   std::format("2-dword instruction at slot 7 of block {:#x}: straddles into block {:#x} "
-                                               "(R-straddle, GFX9+) → +{}", block, t.block + 32, kPenalty)});
-        }
-
-        if (gfx67 && jump) {
-            // B-target: max(0, p(T) - 4) penalties for a taken jump (forward only unless the option).
-            if (t.direction == Direction::Taken && in.targetOffset
-                && (!in.backward || options.backwardBranchTargetPenalty)) {
-                const int targetSlot = static_cast<int>((*in.targetOffset >> 2) & 7);
-                if (const int n = std::max(0, targetSlot - 4); n > 0)
-                    t.penalties.push_back({"branch-target", n * kPenalty,
-                        std::format("taken {} jump to slot {} of block {:#x}{}: {} dword{} past the first 5 of the "
-                                    "block (B-target) → +{}",
-                                    in.backward ? "backward" : "forward", targetSlot, *in.targetOffset & ~std::uint64_t {31},
-                                    in.targetLabel.empty() ? std::string {} : " (" + in.targetLabel + ")", n,
-                                    n == 1 ? "" : "s", n * kPenalty)});
-            }
-            // B-position: max(0, p - 3) penalties for a conditional jump that falls through.
-            if (in.branch == BranchKind::Conditional && t.direction == Direction::NotTaken) {
-                if (const int n = std::max(0, t.slot - 3); n > 0)
-                    t.penalties.push_back({"branch-position", n * kPenalty,
-                        std::format("conditional jump at slot {} of block {:#x} not taken: in the second half of the "
-                                    "block, slot − 3 = {} (B-position) → +{}",
-                                    t.slot, block, n, n * kPenalty)});
-            }
-        }
-
-        if (gfx67) {
-            // H-vcc-exec-branch / H-scc-branch: "directly" = the immediately preceding instruction.
-            const Instruction* before = prev >= 0 ? &instructions[static_cast<std::size_t>(prev)] : nullptr;
-            if (before && in.family == Family::SOPP && in.branch == BranchKind::Conditional) {
-                const bool vcc = canonical == "S_CBRANCH_VCCZ" || canonical == "S_CBRANCH_VCCNZ";
-                const bool exec = canonical == "S_CBRANCH_EXECZ" || canonical == "S_CBRANCH_EXECNZ";
-                const bool scc = canonical == "S_CBRANCH_SCC0" || canonical == "S_CBRANCH_SCC1";
-                if ((vcc && writes(*before, RegKind::VCC)) || (exec && writes(*before, RegKind::EXEC)))
-                    t.penalties.push_back({"vcc-exec-branch", kPenalty,
-                        std::format("{} directly after {} (line {}), which writes {} (H-vcc-exec-branch) → +{}",
-                                    in.mnemonic, before->mnemonic, before->line, vcc ? "VCC" : "EXEC", kPenalty)});
-                if (scc) {
-                    const char* what = writes(*before, RegKind::SCC) ? "SCC"
-                        : writes(*before, RegKind::EXEC)             ? "EXEC"
-                        : writes(*before, RegKind::VCC)              ? "VCC"
-                                                                     : nullptr;
-                    if (what)
-                        t.penalties.push_back({"scc-branch", kPenalty,
-                            std::format("{} directly after {} (line {}), which writes {} (H-scc-branch) → +{}",
-                                        in.mnemonic, before->mnemonic, before->line, what, kPenalty)});
-                }
-            }
-
-            // H-valu-salu: the SALU may issue no earlier than 16 cycles after the writer completes.
-            // The time that has passed is what the instructions in between took (their cycles and
-            // penalties); the shortfall 16 − elapsed is charged to the SALU, rounded up to whole
-            // 4-cycle penalties (issue is on a 4-cycle cadence). 0 between → 16, 1 → 12, … 4 → 0.
-            if (isSalu(in.family) && valuWriter >= 0) {
-                const long long shortfall = kValuSaluDelay - sinceValu;
-                if (shortfall > 0) {
-                    const int charged = static_cast<int>((shortfall + kPenalty - 1) / kPenalty * kPenalty);
-                    const Instruction& writer = instructions[static_cast<std::size_t>(valuWriter)];
-                    t.penalties.push_back({"valu-salu", charged,
-                        std::format("{} issues 16 cycles after {} (line {}) completes; {} cycles of instructions "
-                                    "in between → 16 − {} = +{} (H-valu-salu)",
-                                    in.mnemonic, writer.mnemonic, writer.line, sinceValu, sinceValu, charged)});
-                }
-                valuWriter = -1; // only the next SALU waits
-            }
-            const bool writer = isValu(in.family)
-                && (options.valuSaluWriters == TimingOptions::ValuSaluWriters::Listed ? isListedValuSaluWriter(canonical)
-                                                                                       : writesScalar(in));
-            if (writer) {
-                valuWriter = static_cast<int>(i);
-                sinceValu = 0;
-            } else if (valuWriter >= 0) {
-                sinceValu += t.cycles + t.penaltyCycles();
-            }
-            // After a jump that always leaves, the next instruction in program order is reached
-            // from elsewhere: the pending writer no longer precedes it.
-            if (in.branch == BranchKind::Unconditional || in.branch == BranchKind::Return
-                || in.branch == BranchKind::Indirect)
-                valuWriter = -1;
-        }
-        prev = static_cast<int>(i);
-    }
-
     // Basic blocks: a new block at each branch target, after each branch, at each kernel change.
-    result.kernelTotals.resize(program.kernels.size());
     for (std::size_t i = 0; i < count; ++i) {
         const Instruction& in = instructions[i];
         const bool start = i == 0 || isTarget[i] || in.kernel != instructions[i - 1].kernel
@@ -744,19 +859,189 @@ TimingResult analyzeTiming(const Program& program, const TimingOptions& options,
             b.kernel = in.kernel;
             result.blocks.push_back(std::move(b));
         }
-        const InstructionTiming& t = result.instructions[i];
-        add(result.blocks.back().totals, in, t);
-        add(result.totals, in, t);
-        if (in.kernel >= 0 && static_cast<std::size_t>(in.kernel) < result.kernelTotals.size())
-            add(result.kernelTotals[static_cast<std::size_t>(in.kernel)], in, t);
     }
     if (!result.blocks.empty())
         result.blocks.back().endInstruction = static_cast<int>(count);
+
+    // A block never spans kernels, so the kernel and file totals are sums of block totals.
+    result.kernelTotals.resize(program.kernels.size());
+    RuleSums rules;
+    for (BasicBlock& b : result.blocks) {
+        sumBlock(program, result.instructions, b, rules);
+        addTotals(result.totals, b.totals);
+        if (b.kernel >= 0 && static_cast<std::size_t>(b.kernel) < result.kernelTotals.size())
+            addTotals(result.kernelTotals[static_cast<std::size_t>(b.kernel)], b.totals);
+    }
     for (BasicBlock& b : result.blocks)
         finish(b.totals);
     for (Totals& k : result.kernelTotals)
         finish(k);
     finish(result.totals);
+}
+
+} // namespace
+
+TimingResult analyzeTiming(const Program& program, const TimingOptions& options, const BranchOverrides& overrides)
+{
+    TimingResult result;
+    result.options = options;
+    result.instructions.resize(program.instructions.size());
+    Pass pass(program, options, overrides, result.instructions);
+    PassState state;
+    for (std::size_t i = 0; i < program.instructions.size(); ++i)
+        pass.step(i, state);
+    blocksAndTotals(program, result);
+    return result;
+}
+
+// ---- the incremental path ----
+
+namespace {
+
+// What the pass reads of an instruction (its own fields, or as prev / writer / the block's longest).
+bool sameForTiming(const Instruction& a, const Instruction& b)
+{
+    return a.offset == b.offset && a.size == b.size && a.kernel == b.kernel && a.line == b.line && a.isData == b.isData
+        && a.placeholder == b.placeholder && a.family == b.family && a.glc == b.glc && a.branch == b.branch
+        && a.backward == b.backward && a.targetOffset == b.targetOffset && a.mnemonic == b.mnemonic
+        && a.targetLabel == b.targetLabel && a.defs == b.defs;
+}
+
+// The options the pass reads (the rest only travel in TimingResult::options).
+bool samePassOptions(const TimingOptions& a, const TimingOptions& b)
+{
+    return a.backwardBranchTargetPenalty == b.backwardBranchTargetPenalty && a.takenBranchCycles == b.takenBranchCycles
+        && a.longRule == b.longRule && a.pairRule == b.pairRule && a.valuSaluWriters == b.valuSaluWriters;
+}
+
+struct PassCheckpoint {
+    int index = 0;     // the state before this instruction
+    PassState state;
+};
+
+} // namespace
+
+struct TimingAnalyzer::Cache {
+    static constexpr int kInterval = 16; // instructions between checkpoints
+    bool valid = false;
+    TimingOptions options;
+    std::map<int, Direction> overrides;
+    Generation generation = Generation::GFX6;
+    int dpfactor = 0;
+    std::size_t instructions = 0;
+    int timed = 0;
+    std::vector<PassCheckpoint> checkpoints; // of the last program, by index
+};
+
+TimingAnalyzer::TimingAnalyzer() : cache_(std::make_unique<Cache>()) {}
+TimingAnalyzer::~TimingAnalyzer() = default;
+
+int TimingAnalyzer::timedInstructions() const
+{
+    return cache_->timed;
+}
+
+TimingResult TimingAnalyzer::analyze(const Program& program, const TimingOptions& options, const BranchOverrides& overrides,
+                                     const Program* previous, const TimingResult* previousResult)
+{
+    Cache& c = *cache_;
+    const bool incremental = c.valid && previous && previousResult && samePassOptions(c.options, options)
+        && c.overrides == overrides.byLine && c.generation == program.gpu.generation && c.dpfactor == program.gpu.dpfactor
+        && previous->gpu.generation == program.gpu.generation && previous->gpu.dpfactor == program.gpu.dpfactor
+        && c.instructions == previous->instructions.size() && previousResult->instructions.size() == c.instructions;
+    c.valid = false; // until this run completes
+
+    TimingResult result;
+    result.options = options;
+    const int n = static_cast<int>(program.instructions.size());
+    result.instructions.resize(static_cast<std::size_t>(n));
+    Pass pass(program, options, overrides, result.instructions);
+    std::vector<PassCheckpoint> checkpoints;
+    PassState state;
+    int i = 0, timed = 0;
+
+    // Without a previous run: the whole pass, saving checkpoints.
+    auto runTo = [&](int end, auto&& before) {
+        for (; i < end; ++i) {
+            if (before())
+                return;
+            if (i % Cache::kInterval == 0 && (checkpoints.empty() || checkpoints.back().index != i))
+                checkpoints.push_back({i, state});
+            pass.step(static_cast<std::size_t>(i), state);
+            ++timed;
+        }
+    };
+    if (!incremental) {
+        runTo(n, [] { return false; });
+    } else {
+        // The unchanged head (p instructions) and tail (s), and the tail's shift.
+        const int m = static_cast<int>(previous->instructions.size());
+        const auto [p, s, delta] = detail::commonEnds(program.instructions, previous->instructions, sameForTiming);
+        const std::vector<PassCheckpoint>& old = c.checkpoints;
+        // An old instruction index in this program: the same in the head, moved in the tail, and
+        // -2 (matches nothing) for an instruction the edit replaced.
+        const auto map = [&](int x) { return x < 0 ? x : x < p ? x : x >= m - s ? x + delta : -2; };
+        // Equal states up to that mapping time the rest alike: every instruction a state refers to
+        // is then unchanged, and an instruction's cycles depend only on itself. The block's longest
+        // instruction is read only under long-rule=whole-block, the time since a writer only while
+        // one is pending.
+        const bool wholeBlock = options.longRule == TimingOptions::LongRule::WholeBlock;
+        const auto equivalent = [&](const PassState& o, const PassState& now) {
+            return o.kernel == now.kernel && o.block == now.block && map(o.prev) == now.prev
+                && (!wholeBlock || (map(o.blockMaxIndex) == now.blockMaxIndex && o.blockMaxCycles == now.blockMaxCycles))
+                && map(o.valuWriter) == now.valuWriter && (now.valuWriter < 0 || o.sinceValu == now.sinceValu);
+        };
+
+        // Resume at the last checkpoint at or before the first change: the head's timings and the
+        // state there are this program's too.
+        auto resume = std::upper_bound(old.begin(), old.end(), p, [](int at, const PassCheckpoint& k) { return at < k.index; });
+        if (resume != old.begin()) {
+            const PassCheckpoint& from = *std::prev(resume);
+            std::copy(previousResult->instructions.begin(), previousResult->instructions.begin() + from.index,
+                      result.instructions.begin());
+            checkpoints.assign(old.begin(), resume);
+            state = from.state;
+            i = from.index;
+        }
+        // In the unchanged tail, meeting an equivalent state at an old checkpoint means the rest is
+        // the previous result, moved by delta.
+        auto next = std::lower_bound(old.begin(), old.end(), std::max(n - s, i) - delta,
+                                     [](const PassCheckpoint& k, int j) { return k.index < j; });
+        runTo(n, [&] {
+            if (i < n - s)
+                return false;
+            while (next != old.end() && next->index < i - delta)
+                ++next;
+            if (next == old.end() || next->index != i - delta || !equivalent(next->state, state))
+                return false;
+            const int j = i - delta;
+            std::copy(previousResult->instructions.begin() + j, previousResult->instructions.end(),
+                      result.instructions.begin() + i);
+            for (auto k = next; k != old.end(); ++k) {
+                PassCheckpoint moved {k->index + delta, k->state};
+                moved.state.prev = map(k->state.prev);
+                moved.state.blockMaxIndex = map(k->state.blockMaxIndex);
+                moved.state.valuWriter = map(k->state.valuWriter);
+                if (!wholeBlock && moved.state.blockMaxIndex == -2)
+                    moved.state.blockMaxIndex = -1; // never read under these options (a change of them is a full run)
+                if (moved.state.prev == -2 || moved.state.blockMaxIndex == -2 || moved.state.valuWriter == -2)
+                    continue; // refers to a replaced instruction: of no use later
+                if (checkpoints.empty() || checkpoints.back().index < moved.index)
+                    checkpoints.push_back(moved);
+            }
+            return true;
+        });
+    }
+    blocksAndTotals(program, result);
+
+    c.valid = true;
+    c.options = options;
+    c.overrides = overrides.byLine;
+    c.generation = program.gpu.generation;
+    c.dpfactor = program.gpu.dpfactor;
+    c.instructions = program.instructions.size();
+    c.timed = timed;
+    c.checkpoints = std::move(checkpoints);
     return result;
 }
 

@@ -7,6 +7,7 @@
 #include "core/program.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -115,6 +116,30 @@ struct BranchOverrides {
 // - Basic blocks start at branch targets, after any branch and at kernel changes.
 TimingResult analyzeTiming(const Program& program, const TimingOptions& options = {},
                            const BranchOverrides& overrides = {});
+
+// analyzeTiming over a sequence of edited programs (the editor's path): the pass's state is kept
+// at checkpoints of the last program; the next program is timed from the last checkpoint before
+// its first changed instruction until the state matches the last run's again at the same
+// instruction after the change, and the rest is the last result. The result equals
+// analyzeTiming(program, options, overrides).
+class TimingAnalyzer {
+public:
+    TimingAnalyzer();
+    ~TimingAnalyzer();
+    TimingAnalyzer(const TimingAnalyzer&) = delete;
+    TimingAnalyzer& operator=(const TimingAnalyzer&) = delete;
+
+    // `previous` and `previousResult` must be the program and the result of this object's last
+    // call (or nullptr: a full run, as after any change of options, overrides or GPU).
+    TimingResult analyze(const Program& program, const TimingOptions& options, const BranchOverrides& overrides,
+                         const Program* previous = nullptr, const TimingResult* previousResult = nullptr);
+    // Instructions the last analyze() timed; the others' timings were the previous ones.
+    int timedInstructions() const;
+
+private:
+    struct Cache;
+    std::unique_ptr<Cache> cache_;
+};
 
 // The cycle count row for a mnemonic (LLVM canonical name) on a target; for tests and tooltips.
 CycleCount lookupCycles(const std::string& mnemonic, Family family, const GpuTarget& gpu, bool glc = false);

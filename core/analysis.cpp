@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis.h"
 
+#include <atomic>
+
 namespace gcnlens {
 
-Analysis analyzeProgram(Program program, const AnalysisRequest& request)
+namespace {
+
+// Resources and occupancy per kernel: a few numbers each, recomputed every time.
+void analyzeKernels(Analysis& analysis, const AnalysisRequest& request)
 {
-    Analysis analysis;
-    analysis.program = std::move(program);
     const Program& p = analysis.program;
-    analysis.timing = analyzeTiming(p, request.timing, request.branches);
     for (int k = 0; k < int(p.kernels.size()); ++k) {
         analysis.resources.push_back(kernelResources(p, k));
         OccupancyInput input = occupancyInputFor(p, k);
@@ -16,9 +18,27 @@ Analysis analyzeProgram(Program program, const AnalysisRequest& request)
         analysis.occupancyInputs.push_back(input);
         analysis.occupancy.push_back(computeOccupancy(p.gpu, input, request.timing));
     }
+}
+
+LdsKernelOptions ldsOptions(const AnalysisRequest& request)
+{
     LdsKernelOptions lds = request.lds;
     lds.groupDwords = request.timing.ldsGroupDwords;
-    analysis.lds = analyzeLdsInProgram(p, lds);
+    return lds;
+}
+
+std::atomic<std::uint64_t> serials {0};
+
+} // namespace
+
+Analysis analyzeProgram(Program program, const AnalysisRequest& request)
+{
+    Analysis analysis;
+    analysis.program = std::move(program);
+    const Program& p = analysis.program;
+    analysis.timing = analyzeTiming(p, request.timing, request.branches);
+    analyzeKernels(analysis, request);
+    analysis.lds = analyzeLdsInProgram(p, ldsOptions(request));
     return analysis;
 }
 
@@ -27,6 +47,38 @@ Analysis runAnalysis(std::string_view source, const AnalysisRequest& request, Fr
     if (frontEnd)
         return analyzeProgram(frontEnd->analyze(source, request.assemble), request);
     return analyzeProgram(assemble(source, request.assemble), request);
+}
+
+struct Analyzer::State {
+    std::uint64_t lastSerial = 0;
+    TimingAnalyzer timing;
+    LdsProgramAnalyzer lds;
+};
+
+Analyzer::Analyzer() : state_(std::make_unique<State>()) {}
+Analyzer::~Analyzer() = default;
+
+Analyzer::Work Analyzer::lastWork() const
+{
+    return {state_->timing.timedInstructions(), state_->lds.evaluatedInstructions()};
+}
+
+Analysis Analyzer::analyze(const Program& program, const AnalysisRequest& request, const Analysis* previous)
+{
+    State& s = *state_;
+    if (previous && (previous->serial == 0 || previous->serial != s.lastSerial))
+        previous = nullptr;
+    s.lastSerial = 0; // until this run completes: a throw leaves nothing to build on
+    Analysis analysis;
+    analysis.program = program;
+    const Program& p = analysis.program;
+    analysis.timing = s.timing.analyze(p, request.timing, request.branches, previous ? &previous->program : nullptr,
+                                       previous ? &previous->timing : nullptr);
+    analyzeKernels(analysis, request);
+    analysis.lds = s.lds.analyze(p, ldsOptions(request), previous ? &previous->program : nullptr,
+                                 previous ? &previous->lds : nullptr);
+    analysis.serial = s.lastSerial = ++serials;
+    return analysis;
 }
 
 } // namespace gcnlens

@@ -8,7 +8,9 @@
 #include "core/program.h"
 #include "core/timing.h"
 
+#include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
 namespace gcnlens {
@@ -27,6 +29,7 @@ struct Analysis {
     std::vector<OccupancyInput> occupancyInputs; // per kernel (from declared/used resources)
     std::vector<OccupancyResult> occupancy;   // per kernel
     std::map<int, LdsAccessResult> lds;       // instruction index → DS access
+    std::uint64_t serial = 0;                 // which Analyzer run made it (0: none), see below
 };
 
 // Runs every model on the source. The FrontEnd, when given, keeps its caches between calls
@@ -36,5 +39,32 @@ Analysis runAnalysis(std::string_view source, const AnalysisRequest& request, Fr
 // Recomputes the models on an already assembled program (e.g. after a branch-direction or option
 // change, which does not need the assembler again).
 Analysis analyzeProgram(Program program, const AnalysisRequest& request);
+
+// The models for a sequence of edited programs (the editor's path). Each result equals
+// analyzeProgram(program, request); what the previous result already holds is reused where the
+// program did not change: the timing pass and the LDS evaluation restart near the edit and stop
+// as soon as their state matches the previous run's again (TimingAnalyzer, LdsProgramAnalyzer).
+class Analyzer {
+public:
+    Analyzer();
+    ~Analyzer();
+    Analyzer(const Analyzer&) = delete;
+    Analyzer& operator=(const Analyzer&) = delete;
+
+    // `previous` is reused only when it is this object's last result (its serial says so);
+    // anything else, or nullptr, means a full run.
+    Analysis analyze(const Program& program, const AnalysisRequest& request, const Analysis* previous = nullptr);
+
+    // How much of the last analyze() was computed rather than reused (tests and benchmarks).
+    struct Work {
+        int timedInstructions = 0;
+        int ldsEvaluatedInstructions = 0;
+    };
+    Work lastWork() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
 
 } // namespace gcnlens

@@ -28,6 +28,16 @@ PenaltyClass LineAnnotation::markClass() const
     return PenaltyClass::None;
 }
 
+bool LineAnnotation::drawnAlike(const LineAnnotation* a, const LineAnnotation* b)
+{
+    if (!a || !b)
+        return !a && !b;
+    return a->offset == b->offset && a->size == b->size && a->cycles + a->penaltyCycles == b->cycles + b->penaltyCycles
+        && a->position.slot == b->position.slot && a->position.oddBand == b->position.oddBand
+        && a->markClass() == b->markClass() && a->direction == b->direction
+        && a->directionOverridden == b->directionOverridden && a->freedBy.isEmpty() == b->freedBy.isEmpty();
+}
+
 static QString cycleText(const CycleCount& c)
 {
     QString text = c.low == c.high ? QString::number(c.low) : QStringLiteral("%1–%2").arg(c.low).arg(c.high);
@@ -40,6 +50,25 @@ static QString cycleText(const CycleCount& c)
     return text;
 }
 
+namespace {
+
+// Rule ids repeat on thousands of lines: convert each once and share the QString (implicitly shared).
+class RuleNames {
+public:
+    const QString& operator()(const std::string& rule)
+    {
+        for (const auto& [id, name] : m_names)
+            if (id == rule)
+                return name;
+        return m_names.emplace_back(rule, QString::fromStdString(rule)).second;
+    }
+
+private:
+    std::vector<std::pair<std::string, QString>> m_names;
+};
+
+} // namespace
+
 LineAnnotations LineAnnotations::build(const Analysis& analysis)
 {
     LineAnnotations out;
@@ -49,6 +78,7 @@ LineAnnotations LineAnnotations::build(const Analysis& analysis)
     for (const auto& i : instructions)
         maxLine = std::max(maxLine, i.line);
     out.m_lines.resize(size_t(maxLine));
+    RuleNames names;
 
     for (size_t index = 0; index < instructions.size(); ++index) {
         const Instruction& ins = instructions[index];
@@ -62,58 +92,80 @@ LineAnnotations LineAnnotations::build(const Analysis& analysis)
             a.position = FetchPosition::at(ins.offset, ins.size);
             a.isData = ins.isData;
             a.placeholder = ins.placeholder;
-        } else {
-            a.tooltip += QStringLiteral("\n");
         }
         ++a.instructionCount;
         a.size += ins.size;
         a.twoDword = a.twoDword || ins.size == 8;
         out.m_maxOffset = std::max(out.m_maxOffset, ins.offset);
-
-        QString tip = QStringLiteral("%1 %2\noffset 0x%3 · slot %4 · %5 bytes")
-                          .arg(QString::fromStdString(ins.mnemonic), QString::fromStdString(ins.operands))
-                          .arg(ins.offset, 0, 16)
-                          .arg((ins.offset >> 2) & 7)
-                          .arg(ins.size);
-        if (ins.placeholder)
-            tip += QStringLiteral(" (did not assemble: assumed size)");
-        if (t) {
-            a.cycles += t->cycles;
-            tip += QStringLiteral("\ncycles %1 (C = %2)").arg(t->cycles).arg(cycleText(t->base));
-            if (t->direction != Direction::NotABranch) {
-                a.direction = t->direction;
-                a.directionOverridden = t->directionOverridden;
-                a.conditionalBranch = a.conditionalBranch || ins.branch == BranchKind::Conditional;
-                tip += QStringLiteral("\nassumed %1%2").arg(t->direction == Direction::Taken ? QStringLiteral("taken") : QStringLiteral("not taken"),
-                                                            t->directionOverridden ? QStringLiteral(" (set by you)") : QString());
-                if (ins.branch == BranchKind::Conditional)
-                    tip += QStringLiteral(" — click the marker to flip");
-            }
-            for (const Penalty& p : t->penalties) {
-                a.penaltyCycles += p.cycles;
-                switch (penaltyClass(p.rule)) {
-                case PenaltyClass::Fetch: a.fetchPenalty = true; break;
-                case PenaltyClass::Branch: a.branchPenalty = true; break;
-                case PenaltyClass::Hazard: a.hazardPenalty = true; break;
-                case PenaltyClass::None: break;
-                }
-                tip += QStringLiteral("\n%1 +%2: %3").arg(QString::fromStdString(p.rule)).arg(p.cycles).arg(QString::fromStdString(p.detail));
-                auto& lines = out.m_linesByRule[QString::fromStdString(p.rule)];
-                if (lines.empty() || lines.back() != ins.line)
-                    lines.push_back(ins.line);
-            }
-            if (!t->freedBy.empty()) {
-                a.freedBy = QString::fromStdString(t->freedBy);
-                tip += QStringLiteral("\nsaved by %1: %2").arg(a.freedBy, QString::fromStdString(t->freedDetail));
-            }
+        if (!t)
+            continue;
+        a.cycles += t->cycles;
+        if (t->direction != Direction::NotABranch) {
+            a.direction = t->direction;
+            a.directionOverridden = t->directionOverridden;
+            a.conditionalBranch = a.conditionalBranch || ins.branch == BranchKind::Conditional;
         }
-        a.tooltip += tip;
+        for (const Penalty& p : t->penalties) {
+            a.penaltyCycles += p.cycles;
+            switch (penaltyClass(p.rule)) {
+            case PenaltyClass::Fetch: a.fetchPenalty = true; break;
+            case PenaltyClass::Branch: a.branchPenalty = true; break;
+            case PenaltyClass::Hazard: a.hazardPenalty = true; break;
+            case PenaltyClass::None: break;
+            }
+            auto& lines = out.m_linesByRule[names(p.rule)];
+            if (lines.empty() || lines.back() != ins.line)
+                lines.push_back(ins.line);
+        }
+        if (!t->freedBy.empty())
+            a.freedBy = names(t->freedBy);
     }
     for (auto& [rule, lines] : out.m_linesByRule) {
         std::sort(lines.begin(), lines.end());
         lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
     }
     return out;
+}
+
+QString LineAnnotations::tooltip(int line, const Analysis& analysis) const
+{
+    const LineAnnotation* a = at(line);
+    if (!a)
+        return {};
+    const auto& instructions = analysis.program.instructions;
+    const auto& timings = analysis.timing.instructions;
+    QString text;
+    int found = 0;
+    // The line's instructions, in program order from its first one (they need not be adjacent).
+    for (size_t index = size_t(a->firstInstruction); index < instructions.size() && found < a->instructionCount; ++index) {
+        const Instruction& ins = instructions[index];
+        if (ins.line != line)
+            continue;
+        if (found++)
+            text += QStringLiteral("\n");
+        text += QStringLiteral("%1 %2\noffset 0x%3 · slot %4 · %5 bytes")
+                    .arg(QString::fromStdString(ins.mnemonic), QString::fromStdString(ins.operands))
+                    .arg(ins.offset, 0, 16)
+                    .arg((ins.offset >> 2) & 7)
+                    .arg(ins.size);
+        if (ins.placeholder)
+            text += QStringLiteral(" (did not assemble: assumed size)");
+        if (index >= timings.size())
+            continue;
+        const InstructionTiming& t = timings[index];
+        text += QStringLiteral("\ncycles %1 (C = %2)").arg(t.cycles).arg(cycleText(t.base));
+        if (t.direction != Direction::NotABranch) {
+            text += QStringLiteral("\nassumed %1%2").arg(t.direction == Direction::Taken ? QStringLiteral("taken") : QStringLiteral("not taken"),
+                                                         t.directionOverridden ? QStringLiteral(" (set by you)") : QString());
+            if (ins.branch == BranchKind::Conditional)
+                text += QStringLiteral(" — click the marker to flip");
+        }
+        for (const Penalty& p : t.penalties)
+            text += QStringLiteral("\n%1 +%2: %3").arg(QString::fromStdString(p.rule)).arg(p.cycles).arg(QString::fromStdString(p.detail));
+        if (!t.freedBy.empty())
+            text += QStringLiteral("\nsaved by %1: %2").arg(QString::fromStdString(t.freedBy), QString::fromStdString(t.freedDetail));
+    }
+    return text;
 }
 
 const LineAnnotation* LineAnnotations::at(int line) const

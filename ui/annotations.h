@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Per-source-line view of an Analysis: what the gutter, the band painter and the tooltips show.
-// Built off the UI thread together with the analysis, so painting only indexes a vector.
+// Per-source-line view of an Analysis: what the gutter and the band painter show, and the tooltips.
+// Built off the UI thread together with the analysis, so painting only indexes a vector. Only
+// numbers and flags are built per line: the tooltip text is composed when one is shown, because
+// formatting it for every line cost more than everything else the editor does per keystroke.
 #pragma once
 
 #include "core/analysis.h"
@@ -32,10 +34,12 @@ struct LineAnnotation {
     Direction direction = Direction::NotABranch;
     bool directionOverridden = false;
     bool isData = false, placeholder = false;
-    QString tooltip;             // rule ids, cycles and the one-line explanations
 
     bool isInstruction() const { return firstInstruction >= 0; }
     PenaltyClass markClass() const; // the most important penalty on the line, for the marker
+    // Whether two lines are drawn alike (bands, shading, outline, gutter cells, marker); either
+    // may be nullptr (no instruction on the line).
+    static bool drawnAlike(const LineAnnotation* a, const LineAnnotation* b);
 };
 
 class LineAnnotations {
@@ -48,6 +52,9 @@ public:
     // rule id → lines charged with it, ascending (the summary steps through these).
     const std::map<QString, std::vector<int>>& linesByRule() const { return m_linesByRule; }
     std::uint64_t maxOffset() const { return m_maxOffset; }
+    // The tooltip of a 1-based line: per instruction its rule ids, cycles and the one-line
+    // explanations (timing-model.md section 8). `analysis` must be the one this was built from.
+    QString tooltip(int line, const Analysis& analysis) const;
 
 private:
     std::vector<LineAnnotation> m_lines; // index line - 1

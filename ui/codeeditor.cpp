@@ -15,6 +15,8 @@
 #include <QTextBlock>
 #include <QToolTip>
 
+#include <utility>
+
 namespace gcnlens::ui {
 
 class EditorGutter : public QWidget {
@@ -145,11 +147,43 @@ void CodeEditor::changeEvent(QEvent* event)
 
 void CodeEditor::setSnapshot(SnapshotPtr snapshot)
 {
-    m_snapshot = std::move(snapshot);
+    const SnapshotPtr old = std::exchange(m_snapshot, std::move(snapshot));
+    const double gutterWidth = m_layout.width();
     updateGutterGeometry();
-    updateExtraSelections();
-    viewport()->update();
-    m_gutter->update();
+    updateExtraSelections(); // repaints only the underlines that changed
+    if (!old || !m_snapshot || m_layout.width() != gutterWidth) {
+        viewport()->update();
+        m_gutter->update();
+        return;
+    }
+    // Repaint only the visible lines drawn differently: text is laid out and shaped again on
+    // every paint, so a whole-viewport repaint per analysis would cost more than the analysis.
+    const QRegion region = changedLines(*old, *m_snapshot);
+    if (region.isEmpty()) {
+        // What is on screen is already this snapshot's: say so once the event loop turns.
+        m_paintedJob = m_snapshot->job;
+        QMetaObject::invokeMethod(this, [this, job = m_paintedJob] { Q_EMIT highlightsPainted(job); }, Qt::QueuedConnection);
+        return;
+    }
+    viewport()->update(region);
+    m_gutter->update(region); // the gutter's rows share the viewport's y coordinates
+}
+
+QRegion CodeEditor::changedLines(const AnalysisSnapshot& before, const AnalysisSnapshot& after) const
+{
+    QRegion region;
+    const QPointF offset = contentOffset();
+    const int width = std::max(viewport()->width(), m_gutter->width());
+    const int height = viewport()->height();
+    for (QTextBlock block = firstVisibleBlock(); block.isValid(); block = block.next()) {
+        const QRectF r = blockBoundingGeometry(block).translated(offset);
+        if (r.top() > height)
+            break;
+        const int line = block.blockNumber() + 1;
+        if (block.isVisible() && !LineAnnotation::drawnAlike(before.lines.at(line), after.lines.at(line)))
+            region += QRect(0, int(std::floor(r.top())), width, int(std::ceil(r.bottom()) - std::floor(r.top())) + 1);
+    }
+    return region;
 }
 
 void CodeEditor::setShowFreed(bool show)
@@ -414,8 +448,7 @@ void CodeEditor::gutterPressed(QPoint pos)
 
 QString CodeEditor::gutterToolTip(QPoint pos) const
 {
-    const LineAnnotation* a = annotationAt(lineAtY(pos.y()));
-    return a ? a->tooltip : QString();
+    return m_snapshot ? m_snapshot->lines.tooltip(lineAtY(pos.y()), m_snapshot->analysis) : QString();
 }
 
 bool CodeEditor::viewportEvent(QEvent* event)
@@ -431,8 +464,8 @@ bool CodeEditor::viewportEvent(QEvent* event)
                     parts << QStringLiteral("%1: %2").arg(QString::fromStdString(std::string(severityName(d.severity))),
                                                           QString::fromStdString(d.message));
         }
-        if (const LineAnnotation* a = annotationAt(line))
-            parts << a->tooltip;
+        if (m_snapshot && annotationAt(line))
+            parts << m_snapshot->lines.tooltip(line, m_snapshot->analysis);
         if (parts.isEmpty())
             QToolTip::hideText();
         else

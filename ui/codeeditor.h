@@ -64,6 +64,8 @@ private:
     void gutterPressed(QPoint pos);
     QString gutterToolTip(QPoint pos) const;
     int lineAtY(double y) const;
+    // The rows of the visible lines the two snapshots draw differently (viewport coordinates).
+    QRegion changedLines(const AnalysisSnapshot& before, const AnalysisSnapshot& after) const;
 
     QWidget* m_gutter = nullptr;
     KSyntaxHighlighting::SyntaxHighlighter* m_highlighter = nullptr;

@@ -5,16 +5,25 @@
 #include <QElapsedTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <utility>
+
 namespace gcnlens::ui {
+
+// What the jobs build on, used by one job at a time (the pool has one thread).
+struct AnalysisBridge::Engine {
+    std::unique_ptr<FrontEnd> frontEnd = std::make_unique<FrontEnd>();
+    Analyzer analyzer;
+    SnapshotPtr last; // the last job's result, delivered or not: the Analyzer's reference point
+    std::vector<SnapshotPtr> garbage; // results replaced as `last`, freed after the job is out
+};
 
 AnalysisBridge::AnalysisBridge(QObject* parent)
     : QObject(parent)
-    , m_frontEnd(std::make_shared<FrontEnd>())
+    , m_engine(std::make_shared<Engine>())
 {
     qRegisterMetaType<SnapshotPtr>();
     m_pool.setMaxThreadCount(1);
     m_debounce.setSingleShot(true);
-    m_debounce.setInterval(150);
     connect(&m_debounce, &QTimer::timeout, this, &AnalysisBridge::start);
 }
 
@@ -30,7 +39,15 @@ void AnalysisBridge::setSource(const QString& source)
     if (source == m_source && m_current)
         return;
     m_source = source;
-    schedule(m_debounce.interval());
+    if (m_lastJobMs <= kImmediateMs && !m_running && !m_paused) {
+        // Start now rather than at the next event loop turn: the job then runs while the UI
+        // thread repaints the keystroke, instead of after it.
+        ++m_requested;
+        m_debounce.stop();
+        start();
+        return;
+    }
+    schedule(m_lastJobMs <= kImmediateMs ? 0 : m_debounceInterval);
 }
 
 void AnalysisBridge::setRequest(const AnalysisRequest& request)
@@ -96,49 +113,66 @@ void AnalysisBridge::start()
     const quint64 job = m_requested;
     Q_EMIT analysisStarted(job);
 
-    // Re-assembling is only needed when the text or the assembler options changed; branch and
-    // model-option changes re-run the models on the program we have (core's analyzeProgram).
-    const SnapshotPtr previous = m_current;
-    const bool reuseProgram = previous && previous->source == m_source
-        && previous->request.assemble.gpu == m_request.assemble.gpu
-        && previous->request.assemble.includeDirs == m_request.assemble.includeDirs
-        && previous->request.assemble.defsyms == m_request.assemble.defsyms
-        && previous->request.assemble.fileName == m_request.assemble.fileName;
-
-    auto work = [source = m_source, request = m_request, frontEnd = m_frontEnd, previous, reuseProgram, job]() {
+    auto work = [source = m_source, request = m_request, engine = m_engine, job]() {
         QElapsedTimer timer;
         timer.start();
         auto snapshot = std::make_shared<AnalysisSnapshot>();
         snapshot->job = job;
         snapshot->source = source;
         snapshot->request = request;
+        const SnapshotPtr last = engine->last;
         try {
-            if (reuseProgram) {
-                snapshot->analysis = analyzeProgram(previous->analysis.program, request);
+            // Re-assembling is only needed when the text or the assembler options changed; branch
+            // and model-option changes re-run the models on the program we have.
+            const bool sameProgram = last && last->source == source && last->request.assemble.gpu == request.assemble.gpu
+                && last->request.assemble.includeDirs == request.assemble.includeDirs
+                && last->request.assemble.defsyms == request.assemble.defsyms
+                && last->request.assemble.fileName == request.assemble.fileName;
+            const Analysis* previous = last ? &last->analysis : nullptr;
+            if (sameProgram) {
+                snapshot->analysis = engine->analyzer.analyze(last->analysis.program, request, previous);
             } else {
                 const QByteArray utf8 = source.toUtf8();
-                snapshot->analysis = runAnalysis(std::string_view(utf8.constData(), size_t(utf8.size())), request, frontEnd.get());
+                const Program& program = engine->frontEnd->analyze(std::string_view(utf8.constData(), size_t(utf8.size())), request.assemble);
+                snapshot->analysis = engine->analyzer.analyze(program, request, previous);
             }
+            snapshot->lines = LineAnnotations::build(snapshot->analysis);
+            engine->last = snapshot;
         } catch (const std::exception& e) {
             // The core reports bad input as diagnostics; anything thrown is a bug, shown rather than lost.
             snapshot->analysis = Analysis{};
             snapshot->analysis.program.diagnostics.push_back({Severity::Error, 1, 0, std::string("internal error: ") + e.what(), {}});
+            snapshot->lines = LineAnnotations::build(snapshot->analysis);
+            engine->last.reset(); // nothing consistent to build on
+            engine->frontEnd = std::make_unique<FrontEnd>();
         }
-        snapshot->lines = LineAnnotations::build(snapshot->analysis);
+        if (last)
+            engine->garbage.push_back(last);
         snapshot->milliseconds = double(timer.nsecsElapsed()) / 1e6;
         return SnapshotPtr(std::move(snapshot));
     };
 
     QtConcurrent::run(&m_pool, std::move(work)).then(this, [this](SnapshotPtr snapshot) {
         m_running = false;
+        m_lastJobMs = snapshot->milliseconds;
         qCDebug(lcBridge) << "job" << snapshot->job << "took" << snapshot->milliseconds << "ms; newest" << m_requested;
         if (snapshot->job != m_requested) { // newest request wins: drop and run the newer one
             if (!m_debounce.isActive() && !m_paused)
                 start();
             return;
         }
-        m_current = snapshot;
+        SnapshotPtr replaced = std::exchange(m_current, snapshot);
         Q_EMIT analysisReady(snapshot);
+        if (replaced)
+            m_garbage.push_back(std::move(replaced));
+    });
+    // Freeing a 10k-line analysis is not the UI's work, nor the next result's: the snapshots the
+    // views let go of are freed on the worker right after this job, once its result is out.
+    auto garbage = std::make_shared<std::vector<SnapshotPtr>>(std::move(m_garbage));
+    m_garbage.clear();
+    m_pool.start([garbage, engine = m_engine] {
+        garbage->clear();
+        engine->garbage.clear();
     });
 }
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The one QObject between the Qt-free core and the views: takes the editor's text and the request
-// (GPU, model options, branch overrides), runs core's runAnalysis() on a worker thread and hands the
-// result back as a typed signal. Debounced; at most one job runs, and only the newest request's
-// result is ever delivered (older ones are dropped on arrival), so the UI never shows stale lines.
+// (GPU, model options, branch overrides), runs the core on a worker thread and hands the result
+// back as a typed signal. Debounced; at most one job runs, and only the newest request's result is
+// ever delivered (older ones are dropped on arrival), so the UI never shows stale lines.
+// Each job builds on the one before it: the FrontEnd re-assembles only the edited lines and the
+// Analyzer re-runs the models only near the edit (core/analysis.h); results equal a fresh run.
 #pragma once
 
 #include "core/analysis.h"
@@ -14,6 +16,7 @@
 #include <QTimer>
 
 #include <memory>
+#include <vector>
 
 namespace gcnlens::ui {
 
@@ -33,8 +36,11 @@ public:
     explicit AnalysisBridge(QObject* parent = nullptr);
     ~AnalysisBridge() override;
 
-    // Text changes are debounced (typing); request changes run at the next event loop turn.
+    // Text changes start at once while analyses are quick (the last one took at most
+    // kImmediateMs: the editor's incremental path), else after the debounce interval; request
+    // changes run at the next event loop turn (so that several of them make one job).
     void setSource(const QString& source);
+    static constexpr double kImmediateMs = 16;
     void setRequest(const AnalysisRequest& request);
     const AnalysisRequest& request() const { return m_request; }
     void setGpu(const QString& name);
@@ -43,7 +49,7 @@ public:
     void setBranchDirection(int line, Direction direction);
     void clearBranchOverrides();
 
-    void setDebounceInterval(int milliseconds) { m_debounce.setInterval(milliseconds); }
+    void setDebounceInterval(int milliseconds) { m_debounceInterval = milliseconds; }
     // Suspends analysis while a large file streams into the editor.
     void setPaused(bool paused);
     // Skips the debounce and starts now (tests, file open).
@@ -60,15 +66,19 @@ private:
     void schedule(int delay);
     void start();
 
-    QThreadPool m_pool;         // one thread: the FrontEnd's caches are used by one job at a time
-    std::shared_ptr<FrontEnd> m_frontEnd;
+    struct Engine;
+    QThreadPool m_pool;         // one thread: the engine's caches are used by one job at a time
+    std::shared_ptr<Engine> m_engine;
     QTimer m_debounce;
+    int m_debounceInterval = 150;
+    double m_lastJobMs = 0;     // wall time of the last finished job
     QString m_source;
     AnalysisRequest m_request;
     quint64 m_requested = 0;    // id of the newest request
     bool m_running = false;
     bool m_paused = false;
     SnapshotPtr m_current;
+    std::vector<SnapshotPtr> m_garbage; // snapshots the views let go of, freed on the worker
 };
 
 } // namespace gcnlens::ui

@@ -10,56 +10,117 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QBoxLayout>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressDialog>
+#include <QPushButton>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
+#include <QSyntaxHighlighter>
 #include <QTextBlock>
 #include <QTimer>
+#include <QToolButton>
 #include <QTreeView>
 
 namespace gcnlens::ui {
 
 static constexpr int MaxRecentFiles = 10;
+// A slice of text insertion aims at this many milliseconds, so the window repaints and reacts to
+// Cancel between slices (highlighting and layout run inside each insertion).
+static constexpr double TargetSliceMs = 10.0;
+static constexpr qint64 ReadChunk = 2 * 1024 * 1024;
+
+static QString native(const QString& path)
+{
+    return QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath());
+}
+
+// The QSettings group of a file's own options (include paths, defsyms).
+static QString fileKey(const QString& path)
+{
+    if (path.isEmpty())
+        return QStringLiteral("untitled");
+    return QString::fromLatin1(QFileInfo(path).absoluteFilePath().toUtf8().toBase64(QByteArray::Base64UrlEncoding));
+}
+
+// --defsym NAME=VALUE as GNU as takes it; VALUE an integer in C notation (0x40, 010, -3).
+static bool parseDefsym(const QString& entry, std::pair<std::string, std::int64_t>* out)
+{
+    static const QRegularExpression name(QStringLiteral("^[A-Za-z_.$][A-Za-z0-9_.$]*$"));
+    const qsizetype eq = entry.indexOf(QLatin1Char('='));
+    if (eq < 1)
+        return false;
+    const QString key = entry.left(eq).trimmed();
+    bool ok = false;
+    const qint64 value = entry.mid(eq + 1).trimmed().toLongLong(&ok, 0);
+    if (!ok || !name.match(key).hasMatch())
+        return false;
+    *out = {key.toStdString(), value};
+    return true;
+}
+
+struct MainWindow::Loaded {
+    QString text;
+    qsizetype lines = 0;
+    QStringConverter::Encoding encoding = QStringConverter::Utf8;
+    bool bom = false;
+    bool latin1Fallback = false;
+    bool crlf = false;
+    std::unique_ptr<QProgressDialog> progress;
+};
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
-    , m_editor(new CodeEditor(this))
+    , m_editor(new CodeEditor)
     , m_bridge(new AnalysisBridge(this))
     , m_autosave(new QTimer(this))
     , m_recovery(std::make_unique<RecoveryStore>())
 {
     setObjectName(QStringLiteral("MainWindow"));
-    setCentralWidget(m_editor);
+    // The highlighter lives on the editor's document; large texts open without it (see header).
+    m_highlighter = m_editor->document()->findChild<QSyntaxHighlighter*>();
+    createBanner();
+    auto* central = new QWidget;
+    auto* column = new QVBoxLayout(central);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    column->addWidget(m_banner);
+    column->addWidget(m_editor, 1);
+    setCentralWidget(central);
     setAcceptDrops(true);
     m_editor->setAcceptDrops(false); // files dropped on the editor open rather than paste a path
+    m_editor->installEventFilter(this); // large pastes
     createDocks();
     createActions();
     m_status = new QLabel;
     statusBar()->addWidget(m_status, 1);
 
-    connect(m_editor, &QPlainTextEdit::textChanged, this, [this] {
-        if (m_loading)
-            return;
-        m_bridge->setSource(m_editor->toPlainText());
-        m_autosave->start();
-    });
+    connect(m_editor->document(), &QTextDocument::contentsChange, this, &MainWindow::documentEdited);
     connect(m_editor->document(), &QTextDocument::modificationChanged, this, [this] { updateTitle(); });
-    connect(m_bridge, &AnalysisBridge::analysisStarted, this, [this] { m_status->setText(tr("Analysing…")); });
+    connect(m_bridge, &AnalysisBridge::analysisStarted, this, [this] {
+        if (!m_analysisCapped)
+            m_status->setText(tr("Analysing…"));
+    });
     connect(m_bridge, &AnalysisBridge::analysisReady, this, &MainWindow::applySnapshot);
     connect(m_editor, &CodeEditor::branchToggleRequested, m_bridge, &AnalysisBridge::setBranchDirection);
     connect(m_editor, &CodeEditor::currentLineChanged, m_lds, &LdsDock::setCursorLine);
@@ -71,10 +132,34 @@ MainWindow::MainWindow(QWidget* parent)
 
     readSettings();
     m_bridge->setGpu(m_summary->gpu());
+    loadFileSettings();
     updateTitle();
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::createBanner()
+{
+    // Says why a large text has no colours or analysis, with the way out next to it.
+    m_banner = new QFrame;
+    m_banner->setObjectName(QStringLiteral("LargeTextBanner"));
+    m_banner->setFrameShape(QFrame::StyledPanel);
+    m_banner->setAutoFillBackground(true);
+    QPalette pal = m_banner->palette();
+    pal.setColor(QPalette::Window, pal.color(QPalette::ToolTipBase));
+    pal.setColor(QPalette::WindowText, pal.color(QPalette::ToolTipText));
+    m_banner->setPalette(pal);
+    auto* row = new QHBoxLayout(m_banner);
+    m_bannerText = new QLabel;
+    m_bannerText->setWordWrap(true);
+    row->addWidget(m_bannerText, 1);
+    auto* analyse = new QPushButton(tr("Analyse Anyway"));
+    analyse->setObjectName(QStringLiteral("AnalyseAnyway"));
+    analyse->setToolTip(tr("Runs the analysis in the background and again after each edit; the window stays responsive"));
+    connect(analyse, &QPushButton::clicked, this, &MainWindow::analyseAnyway);
+    row->addWidget(analyse);
+    m_banner->setVisible(false);
+}
 
 void MainWindow::createDocks()
 {
@@ -99,8 +184,10 @@ void MainWindow::createDocks()
     m_occupancy = new OccupancyDock;
     m_lds = new LdsDock;
     auto* summaryDock = dock(tr("Summary"), QStringLiteral("SummaryDock"), m_summary, Qt::LeftDockWidgetArea, true);
-    auto* occupancyDock = dock(tr("Occupancy"), QStringLiteral("OccupancyDock"), m_occupancy, Qt::RightDockWidgetArea, false);
-    auto* ldsDock = dock(tr("LDS banks"), QStringLiteral("LdsDock"), m_lds, Qt::RightDockWidgetArea, false);
+    // In scroll areas too: stacked, their minimum heights (chart, heatmap) would make the window
+    // at least ~980 px tall, more than a 768-px laptop screen; now they scroll when space is short.
+    auto* occupancyDock = dock(tr("Occupancy"), QStringLiteral("OccupancyDock"), m_occupancy, Qt::RightDockWidgetArea, true);
+    auto* ldsDock = dock(tr("LDS banks"), QStringLiteral("LdsDock"), m_lds, Qt::RightDockWidgetArea, true);
     // Occupancy above LDS on the right; the problems pane only under the editor.
     splitDockWidget(occupancyDock, ldsDock, Qt::Vertical);
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
@@ -124,11 +211,21 @@ void MainWindow::createDocks()
 
     connect(m_summary, &SummaryDock::gpuChanged, this, &MainWindow::setGpu);
     connect(m_summary, &SummaryDock::optionsChanged, this, [this](const TimingOptions& options) {
-        m_bridge->setTimingOptions(options);
-        m_occupancy->setOptions(options);
-        m_lds->setGroupDwords(options.ldsGroupDwords);
+        applyOptions(options);
+        // Remembered: the model options are settings of the window, not of a file.
+        QSettings settings;
+        settings.beginGroup(QStringLiteral("model"));
+        for (const auto& [name, value] : options.values())
+            settings.setValue(QString::fromStdString(name), QString::fromStdString(value));
     });
     connect(m_summary, &SummaryDock::jumpToLine, this, [this](int line) { m_editor->jumpToLine(line); });
+}
+
+void MainWindow::applyOptions(const TimingOptions& options)
+{
+    m_bridge->setTimingOptions(options);
+    m_occupancy->setOptions(options);
+    m_lds->setGroupDwords(options.ldsGroupDwords);
 }
 
 void MainWindow::createActions()
@@ -138,7 +235,12 @@ void MainWindow::createActions()
         if (!maybeSave())
             return;
         m_editor->clear();
+        setHighlighting(true);
+        setCapped(false, 0);
+        m_encoding = QStringConverter::Utf8;
+        m_crlf = false;
         setCurrentFile({});
+        loadFileSettings();
     });
     file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
         if (!maybeSave())
@@ -157,10 +259,11 @@ void MainWindow::createActions()
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
-    QAction* freed = m_viewMenu->addAction(tr("Show Instructions Saved by Freeing Rules"));
-    freed->setCheckable(true);
-    freed->setToolTip(tr("Outline 2-dword instructions that R-first16, R-long or R-pair kept from paying a fetch penalty"));
-    connect(freed, &QAction::toggled, m_editor, &CodeEditor::setShowFreed);
+    m_showFreed = m_viewMenu->addAction(tr("Show Instructions Saved by Freeing Rules"));
+    m_showFreed->setCheckable(true);
+    m_showFreed->setToolTip(tr("Outline 2-dword instructions that R-first16, R-long or R-pair kept from paying a fetch penalty"));
+    connect(m_showFreed, &QAction::toggled, m_editor, &CodeEditor::setShowFreed);
+    connect(m_showFreed, &QAction::toggled, this, [](bool on) { QSettings().setValue(QStringLiteral("view/showFreed"), on); });
     m_viewMenu->addAction(tr("Reset Branch Directions"), m_bridge, &AnalysisBridge::clearBranchOverrides);
     m_viewMenu->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>())
@@ -176,18 +279,51 @@ void MainWindow::applySnapshot(const SnapshotPtr& snapshot)
     m_lds->setSnapshot(snapshot);
     m_lds->setCursorLine(m_editor->currentLine());
     m_problems->setDiagnostics(snapshot->analysis.program.diagnostics);
-    const auto& t = snapshot->analysis.timing.totals;
-    int errors = 0;
-    for (const auto& d : snapshot->analysis.program.diagnostics)
-        errors += d.severity == Severity::Error;
-    m_status->setText(tr("%1 · %2 instructions · %3 single-wave cycles · %4 error(s) · analysed in %5 ms")
-                          .arg(QString::fromStdString(snapshot->analysis.program.gpu.targetId.empty() ? snapshot->request.assemble.gpu
-                                                                                                      : snapshot->analysis.program.gpu.targetId))
-                          .arg(t.instructions)
-                          .arg(t.singleWaveCycles)
-                          .arg(errors)
-                          .arg(snapshot->milliseconds, 0, 'f', 1));
+    if (m_analysisCapped) {
+        m_status->setText(tr("Analysis off: %L1 lines (more than %L2)").arg(m_editor->blockCount()).arg(m_largeTextLines));
+    } else {
+        const auto& t = snapshot->analysis.timing.totals;
+        int errors = 0;
+        for (const auto& d : snapshot->analysis.program.diagnostics)
+            errors += d.severity == Severity::Error;
+        m_status->setText(tr("%1 · %2 instructions · %3 single-wave cycles · %4 error(s) · analysed in %5 ms")
+                              .arg(QString::fromStdString(snapshot->analysis.program.gpu.targetId.empty() ? snapshot->request.assemble.gpu
+                                                                                                          : snapshot->analysis.program.gpu.targetId))
+                              .arg(t.instructions)
+                              .arg(t.singleWaveCycles)
+                              .arg(errors)
+                              .arg(snapshot->milliseconds, 0, 'f', 1));
+    }
     Q_EMIT snapshotApplied(snapshot->job);
+}
+
+void MainWindow::documentEdited(int position, int removed, int added)
+{
+    if (m_loading) // the loader sets m_text itself when it is done
+        return;
+    QTextDocument* doc = m_editor->document();
+    QTextCursor cursor(doc);
+    const int end = std::min(position + added, doc->characterCount() - 1);
+    cursor.setPosition(std::min(position, end));
+    cursor.setPosition(end, QTextCursor::KeepAnchor);
+    QString inserted = cursor.selectedText();
+    // The conversions toPlainText() makes.
+    inserted.replace(QChar::ParagraphSeparator, QLatin1Char('\n'))
+        .replace(QChar::LineSeparator, QLatin1Char('\n'))
+        .replace(QChar::Nbsp, QLatin1Char(' '));
+    // Format-only changes (re-highlighting) report the same characters: leave the text, and the
+    // copy the analysis holds, alone.
+    if (removed == added && QStringView(m_text).mid(position, added) == inserted)
+        return;
+    m_text.replace(position, removed, inserted);
+    if (m_text.size() != doc->characterCount() - 1) {
+        // Edits at the document's end can count its final separator; a full read puts it right.
+        qCDebug(lcFiles) << "text mirror resynchronised after" << position << removed << added;
+        m_text = doc->toPlainText();
+    }
+    if (!m_analysisCapped)
+        m_bridge->setSource(m_text);
+    m_autosave->start();
 }
 
 void MainWindow::setGpu(const QString& name)
@@ -197,64 +333,304 @@ void MainWindow::setGpu(const QString& name)
     QSettings().setValue(QStringLiteral("gpu"), name);
 }
 
-bool MainWindow::openFile(const QString& path)
+void MainWindow::reportError(const QString& title, const QString& message)
 {
+    m_lastError = message;
+    qCWarning(lcFiles).noquote() << message;
+    m_status->setText(message.section(QLatin1Char('\n'), 0, 0));
+    QMessageBox::warning(this, title, message);
+}
+
+bool MainWindow::readFile(const QString& path, Loaded* out)
+{
+    const QFileInfo info(path);
+    const QString name = native(path);
+    if (!info.exists()) {
+        removeRecentFile(path);
+        reportError(tr("Open"), tr("Cannot open %1:\nthe file does not exist.").arg(name));
+        return false;
+    }
+    if (info.isDir()) {
+        reportError(tr("Open"), tr("Cannot open %1:\nit is a folder, not a file.").arg(name));
+        return false;
+    }
+    const QLocale locale;
+    if (info.size() > m_maxFileSize) {
+        reportError(tr("Open"), tr("Cannot open %1:\nit is %2, and gcnlens opens files of up to %3 (about %L4 lines of assembly).")
+                                    .arg(name, locale.formattedDataSize(info.size()), locale.formattedDataSize(m_maxFileSize))
+                                    .arg(m_maxFileSize / 32));
+        return false;
+    }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        QMessageBox::warning(this, tr("Open"), tr("Cannot open %1:\n%2").arg(path, file.errorString()));
+        reportError(tr("Open"), tr("Cannot open %1:\n%2.").arg(name, file.errorString()));
         return false;
     }
-    const qint64 size = file.size();
-    m_loading = true;
-    m_bridge->setPaused(true);
-    bool ok = true;
-    if (size <= chunkThreshold()) {
-        m_editor->setPlainText(QString::fromUtf8(file.readAll()));
-    } else {
-        // A large file streams in chunk by chunk with the event loop running: the window stays
-        // responsive, shows progress and can be cancelled.
-        qCInfo(lcFiles) << "loading" << path << size << "bytes in chunks";
-        QProgressDialog progress(tr("Opening %1…").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 1000, this);
-        progress.setWindowModality(Qt::WindowModal);
-        progress.setMinimumDuration(0);
-        m_editor->clear();
-        m_editor->document()->setUndoRedoEnabled(false);
-        QTextCursor cursor(m_editor->document());
-        QByteArray carry;
-        while (!file.atEnd()) {
-            QByteArray chunk = carry + file.read(1 << 20);
-            const qsizetype cut = file.atEnd() ? chunk.size() : chunk.lastIndexOf('\n') + 1;
-            carry = chunk.mid(cut);
-            chunk.truncate(cut);
-            cursor.movePosition(QTextCursor::End);
-            cursor.insertText(QString::fromUtf8(chunk));
-            progress.setValue(int(1000 * file.pos() / std::max<qint64>(size, 1)));
+    const qint64 size = info.size();
+    if (size > chunkThreshold()) {
+        out->progress = std::make_unique<QProgressDialog>(tr("Opening %1…").arg(info.fileName()), tr("Cancel"), 0, 1000, this);
+        out->progress->setWindowModality(Qt::WindowModal);
+        out->progress->setMinimumDuration(0);
+        out->progress->setAutoReset(false);
+        out->progress->setAutoClose(false);
+        out->progress->setValue(0);
+    }
+    // Read, check and decode chunk by chunk, so that a big file keeps the window responsive.
+    QByteArray bytes;
+    bytes.reserve(size);
+    out->text.reserve(size);
+    QStringDecoder decoder;
+    for (;;) {
+        const QByteArray chunk = file.read(ReadChunk);
+        if (chunk.isEmpty()) {
+            if (file.error() != QFileDevice::NoError) {
+                reportError(tr("Open"), tr("Cannot read %1:\n%2.").arg(name, file.errorString()));
+                return false;
+            }
+            break;
+        }
+        if (bytes.isEmpty()) {
+            // A BOM names the encoding (UTF-16/32 text has NUL bytes); otherwise UTF-8.
+            const auto bom = QStringConverter::encodingForData(chunk);
+            out->encoding = bom.value_or(QStringConverter::Utf8);
+            out->bom = bom.has_value();
+            decoder = QStringDecoder(out->encoding);
+        }
+        const bool wide = out->encoding != QStringConverter::Utf8;
+        if (const qsizetype nul = chunk.indexOf('\0'); nul >= 0 && !wide) {
+            reportError(tr("Open"), tr("Cannot open %1:\nit is not a text file (a NUL byte at offset %L2). gcnlens opens assembly source; "
+                                       "disassemble a code object first (llvm-objdump -d).")
+                                        .arg(name)
+                                        .arg(bytes.size() + nul));
+            return false;
+        }
+        bytes += chunk;
+        const QString part = decoder.decode(chunk);
+        out->lines += part.count(QLatin1Char('\n'));
+        out->text += part;
+        if (out->progress) {
+            out->progress->setValue(int(100 * bytes.size() / std::max<qint64>(size, 1)));
             QCoreApplication::processEvents();
-            if (progress.wasCanceled()) {
-                ok = false;
-                break;
+            if (out->progress->wasCanceled()) {
+                m_lastError = tr("Opening %1 was cancelled.").arg(name);
+                return false;
             }
         }
-        if (ok && !carry.isEmpty()) {
-            cursor.movePosition(QTextCursor::End);
-            cursor.insertText(QString::fromUtf8(carry));
-        }
-        m_editor->document()->setUndoRedoEnabled(true);
-        if (!ok)
-            m_editor->clear();
     }
+    if (decoder.hasError()) {
+        // Not UTF-8: Latin-1 keeps every byte, and saving writes them back the same way.
+        out->text = QString::fromLatin1(bytes);
+        out->encoding = QStringConverter::Latin1;
+        out->latin1Fallback = true;
+    }
+    ++out->lines; // the line after the last line break
+    if (out->text.contains(QLatin1Char('\r'))) {
+        // The editor takes CR LF (and a lone CR) as one line break: the text we keep must match
+        // it; saving writes CR LF back.
+        out->crlf = out->text.contains(QStringLiteral("\r\n"));
+        out->text.replace(QStringLiteral("\r\n"), QStringLiteral("\n")).replace(QLatin1Char('\r'), QLatin1Char('\n'));
+        out->lines = out->text.count(QLatin1Char('\n')) + 1;
+    }
+
+    return true;
+}
+
+bool MainWindow::insertText(const QString& text, QProgressDialog* progress, int from, int to, Undo undo)
+{
+    // In slices ending at a line break, each sized so that inserting it (with highlighting and
+    // layout) takes about TargetSliceMs; the event loop runs in between. A paste inserts at the
+    // cursor, every slice joined to one undo step.
+    const bool paste = undo != Undo::None;
+    QTextCursor cursor = paste ? m_editor->textCursor() : QTextCursor(m_editor->document());
+    if (!paste)
+        cursor.movePosition(QTextCursor::End);
+    const qsizetype n = text.size();
+    qsizetype pos = 0;
+    qsizetype step = progress ? 16 * 1024 : n;
+    QElapsedTimer slice;
+    while (pos < n) {
+        slice.start();
+        qsizetype end = n;
+        if (pos + step < n) {
+            const qsizetype newline = text.indexOf(QLatin1Char('\n'), pos + step);
+            end = newline < 0 ? n : newline + 1;
+        }
+        if (paste) {
+            if (pos == 0 && undo == Undo::NewStep)
+                cursor.beginEditBlock();
+            else
+                cursor.joinPreviousEditBlock();
+        }
+        cursor.insertText(text.sliced(pos, end - pos));
+        if (paste)
+            cursor.endEditBlock(); // lays out and highlights this slice now, not the whole paste at the end
+        pos = end;
+        if (!progress)
+            continue;
+        const double spent = double(slice.nsecsElapsed()) / 1e6;
+        step = std::clamp(qsizetype(double(step) * TargetSliceMs / std::max(spent, 0.1)), qsizetype(1024), step * 2);
+        progress->setValue(from + int(double(to - from) * double(pos) / double(n)));
+        QCoreApplication::processEvents();
+        if (progress->wasCanceled() && progress->property("cancellable").toBool())
+            return false;
+    }
+    return true;
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    // A large paste would insert, lay out and highlight everything in one go, freezing the window
+    // for seconds (about 15 s for 1M lines): it goes in slices instead.
+    if (watched == m_editor && event->type() == QEvent::KeyPress && static_cast<QKeyEvent*>(event)->matches(QKeySequence::Paste)
+        && !m_editor->isReadOnly()) {
+        const QMimeData* mime = QGuiApplication::clipboard()->mimeData();
+        if (mime && mime->hasText()) {
+            QString text = mime->text();
+            if (text.size() > chunkThreshold()) {
+                pasteLarge(std::move(text));
+                return true;
+            }
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::pasteLarge(QString text)
+{
+    text.replace(QStringLiteral("\r\n"), QStringLiteral("\n")).replace(QLatin1Char('\r'), QLatin1Char('\n'));
+    QTextCursor cursor = m_editor->textCursor();
+    const qsizetype lines = m_editor->blockCount() - (cursor.selectedText().count(QChar::ParagraphSeparator)) + text.count(QLatin1Char('\n'));
+    if (lines > m_largeTextLines && !m_analysisCapped) {
+        // The same rule as for opening: no colours, no live analysis (the banner says so).
+        setHighlighting(false);
+        setCapped(true, lines);
+        m_bridge->setSource(QString());
+    }
+    // The selection goes first; the slices join its undo step (or make a new one).
+    const Undo undo = cursor.hasSelection() ? Undo::JoinPrevious : Undo::NewStep;
+    if (cursor.hasSelection()) {
+        cursor.beginEditBlock();
+        cursor.removeSelectedText();
+        cursor.endEditBlock();
+        m_editor->setTextCursor(cursor);
+    }
+    const int position = cursor.position();
+    QProgressDialog progress(tr("Pasting %L1 lines…").arg(text.count(QLatin1Char('\n')) + 1), QString(), 0, 1000, this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(0);
+    m_loading = true;
+    insertText(text, &progress, 0, 1000, undo);
     m_loading = false;
-    if (!ok) {
+    m_text.insert(position, text);
+    if (m_text.size() != m_editor->document()->characterCount() - 1)
+        m_text = m_editor->toPlainText();
+    if (!m_analysisCapped)
+        m_bridge->setSource(m_text);
+    m_autosave->start();
+}
+
+void MainWindow::setHighlighting(bool on)
+{
+    if (!m_highlighter)
+        return;
+    QTextDocument* doc = on ? m_editor->document() : nullptr;
+    if (m_highlighter->document() == doc)
+        return;
+    m_highlighter->setDocument(doc);
+    // setDocument() queues a full re-highlight, and until it runs each insertion is left
+    // unhighlighted; run it now (the document is empty here) so that inserts highlight as they go.
+    if (on)
+        QCoreApplication::sendPostedEvents(m_highlighter, QEvent::MetaCall);
+}
+
+void MainWindow::setCapped(bool capped, qsizetype lines)
+{
+    m_analysisCapped = capped;
+    if (capped) {
+        const QString name = m_file.isEmpty() ? tr("This text") : QFileInfo(m_file).fileName();
+        m_bannerText->setText(tr("%1 has %L2 lines. Syntax colours and live analysis are off above %L3 lines so that the window "
+                                 "stays responsive: analysing a million lines takes about 40 s and 5 GB, again after every edit. "
+                                 "For the figures, run gcnlens-cli analyze on the file, or analyse it here anyway.")
+                                  .arg(name)
+                                  .arg(lines)
+                                  .arg(m_largeTextLines));
+    }
+    m_banner->setVisible(capped);
+}
+
+void MainWindow::analyseAnyway()
+{
+    if (!m_analysisCapped)
+        return;
+    // Colours stay off: re-highlighting the whole text at once would block the window for seconds.
+    setCapped(false, 0);
+    m_bridge->setSource(m_text);
+    m_bridge->analyzeNow();
+}
+
+bool MainWindow::openFile(const QString& path)
+{
+    Loaded loaded;
+    if (!readFile(path, &loaded))
+        return false;
+    const bool large = loaded.lines > m_largeTextLines;
+
+    // What to put back if the user cancels half way.
+    QTextDocument* doc = m_editor->document();
+    const QString previousText = m_text;
+    const bool previousModified = doc->isModified();
+    const bool previousHighlighting = m_highlighter && m_highlighter->document();
+    const int previousPosition = m_editor->textCursor().position();
+    const int previousScroll = m_editor->verticalScrollBar()->value();
+
+    m_loading = true;
+    m_bridge->setPaused(true);
+    doc->setUndoRedoEnabled(false); // opening is not an edit to undo (and the stack would hold it all)
+    m_editor->clear();
+    setHighlighting(!large);
+    if (loaded.progress) {
+        qCInfo(lcFiles) << "loading" << path << loaded.text.size() << "characters," << loaded.lines << "lines in slices";
+        loaded.progress->setProperty("cancellable", true);
+    }
+    if (!insertText(loaded.text, loaded.progress.get(), 100, 1000)) {
+        m_editor->clear();
+        setHighlighting(previousHighlighting);
+        std::unique_ptr<QProgressDialog> restoring;
+        if (previousText.size() > chunkThreshold()) {
+            restoring = std::make_unique<QProgressDialog>(tr("Restoring the previous text…"), QString(), 0, 1000, this);
+            restoring->setWindowModality(Qt::WindowModal);
+            restoring->setMinimumDuration(0);
+        }
+        insertText(previousText, restoring.get(), 0, 1000);
+        doc->setUndoRedoEnabled(true);
+        QTextCursor cursor(doc);
+        cursor.setPosition(std::min(previousPosition, doc->characterCount() - 1));
+        m_editor->setTextCursor(cursor);
+        m_editor->verticalScrollBar()->setValue(previousScroll);
+        doc->setModified(previousModified);
+        m_loading = false;
         m_bridge->setPaused(false);
-        setCurrentFile({});
+        m_lastError = tr("Opening %1 was cancelled; the previous text is unchanged.").arg(native(path));
+        m_status->setText(m_lastError);
         return false;
     }
+    doc->setUndoRedoEnabled(true);
+    m_editor->setTextCursor(QTextCursor(doc));
+    m_text = std::move(loaded.text);
+    m_encoding = loaded.encoding;
+    m_crlf = loaded.crlf;
+    m_loading = false;
+    loaded.progress.reset();
+
     setCurrentFile(path);
     addRecentFile(path);
     loadFileSettings();
-    m_bridge->setSource(m_editor->toPlainText());
+    setCapped(large, loaded.lines);
+    m_bridge->setSource(large ? QString() : m_text); // capped: empty panels rather than the previous file's
     m_bridge->setPaused(false);
     m_bridge->analyzeNow();
+    if (loaded.latin1Fallback)
+        m_status->setText(tr("%1 is not valid UTF-8: read as Latin-1, and saved back the same way.").arg(QFileInfo(path).fileName()));
     return true;
 }
 
@@ -270,15 +646,41 @@ bool MainWindow::saveAs(const QString& target)
         path = QFileDialog::getSaveFileName(this, tr("Save kernel"), m_file, tr("Assembly (*.s *.asm);;All files (*)"));
     if (path.isEmpty())
         return false;
+    QStringEncoder encoder(m_encoding, m_encoding != QStringConverter::Utf8 && m_encoding != QStringConverter::Latin1
+                                          ? QStringConverter::Flag::WriteBom
+                                          : QStringConverter::Flag::Default);
+    const QString text = m_crlf ? QString(m_text).replace(QLatin1Char('\n'), QStringLiteral("\r\n")) : m_text;
+    QByteArray bytes = encoder.encode(text);
+    if (encoder.hasError()) { // typed characters Latin-1 cannot hold: UTF-8 rather than losing them
+        bytes = text.toUtf8();
+        m_encoding = QStringConverter::Utf8;
+    }
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(m_editor->toPlainText().toUtf8()) < 0 || !file.commit()) {
-        QMessageBox::warning(this, tr("Save"), tr("Cannot save %1:\n%2").arg(path, file.errorString()));
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        autosaveNow(); // the text stays in the editor, and in the recovery file
+        reportError(tr("Save"), tr("Cannot save %1:\n%2.\nThe text is still in the editor, unsaved.").arg(native(path), file.errorString()));
         return false;
     }
-    m_recovery->discard(m_file);
+    const QString previous = m_file;
+    if (fileKey(previous) != fileKey(path)) {
+        // The assembler options follow the text to its new name (unless that file has its own).
+        QSettings settings;
+        settings.beginGroup(QStringLiteral("files"));
+        if (!settings.childGroups().contains(fileKey(path))) {
+            for (const QString& key : {QStringLiteral("includeDirs"), QStringLiteral("defsyms")}) {
+                const QVariant value = settings.value(fileKey(previous) + QLatin1Char('/') + key);
+                if (value.isValid())
+                    settings.setValue(fileKey(path) + QLatin1Char('/') + key, value);
+            }
+        }
+    }
+    m_recovery->discard(previous);
     setCurrentFile(path);
     addRecentFile(path);
     m_recovery->discard(path);
+    if (fileKey(previous) != fileKey(path))
+        loadFileSettings();
+    m_status->setText(tr("Saved %1").arg(native(path)));
     return true;
 }
 
@@ -318,7 +720,7 @@ bool MainWindow::maybeSave()
 void MainWindow::autosaveNow()
 {
     if (m_editor->document()->isModified())
-        m_recovery->save(m_file, m_editor->toPlainText());
+        m_recovery->save(m_file, m_text);
 }
 
 void MainWindow::setRecoveryStore(std::unique_ptr<RecoveryStore> store)
@@ -341,12 +743,10 @@ bool MainWindow::offerRecovery()
                                                       .arg(name, QLocale().toString(entry.saved, QLocale::ShortFormat)),
                                                   QMessageBox::Yes | QMessageBox::Discard | QMessageBox::Ignore);
         if (answer == QMessageBox::Yes && !restored) {
-            m_loading = true;
             m_editor->setPlainText(entry.text);
-            m_loading = false;
             setCurrentFile(entry.originalFile);
+            loadFileSettings();
             m_editor->document()->setModified(true);
-            m_bridge->setSource(entry.text);
             m_bridge->analyzeNow();
             restored = true;
         } else if (answer == QMessageBox::Discard) {
@@ -369,66 +769,113 @@ void MainWindow::addRecentFile(const QString& path)
     updateRecentMenu();
 }
 
+void MainWindow::removeRecentFile(const QString& path)
+{
+    QSettings settings;
+    QStringList files = settings.value(QStringLiteral("recentFiles")).toStringList();
+    if (files.removeAll(QFileInfo(path).absoluteFilePath()) == 0)
+        return;
+    settings.setValue(QStringLiteral("recentFiles"), files);
+    updateRecentMenu();
+}
+
 void MainWindow::updateRecentMenu()
 {
     m_recentMenu->clear();
     const QStringList files = QSettings().value(QStringLiteral("recentFiles")).toStringList();
     for (const QString& f : files) {
         m_recentMenu->addAction(QFileInfo(f).fileName(), this, [this, f] {
-            if (maybeSave())
-                openFile(f);
+            // Later: opening rebuilds this menu, which deletes the action being triggered.
+            QTimer::singleShot(0, this, [this, f] {
+                if (maybeSave())
+                    openFile(f);
+            });
         })->setToolTip(f);
     }
     m_recentMenu->setEnabled(!files.isEmpty());
 }
 
+QStringList MainWindow::includeDirs() const
+{
+    return QSettings().value(QStringLiteral("files/%1/includeDirs").arg(fileKey(m_file))).toStringList();
+}
+
+QStringList MainWindow::defsyms() const
+{
+    return QSettings().value(QStringLiteral("files/%1/defsyms").arg(fileKey(m_file))).toStringList();
+}
+
 void MainWindow::loadFileSettings()
 {
-    // Include paths and --defsym values are remembered per file.
-    QSettings settings;
-    settings.beginGroup(QStringLiteral("files"));
-    settings.beginGroup(QString::fromLatin1(QFileInfo(m_file).absoluteFilePath().toUtf8().toBase64(QByteArray::Base64UrlEncoding)));
+    // Include paths and --defsym values are remembered per file; the file's own directory is
+    // searched first, as the assembler does for a relative .include.
     AnalysisRequest request = m_bridge->request();
     request.assemble.includeDirs.clear();
-    const QString base = QFileInfo(m_file).absolutePath();
-    request.assemble.includeDirs.push_back(base.toStdString());
-    for (const QString& dir : settings.value(QStringLiteral("includeDirs")).toStringList())
+    if (!m_file.isEmpty())
+        request.assemble.includeDirs.push_back(QFileInfo(m_file).absolutePath().toStdString());
+    for (const QString& dir : includeDirs())
         request.assemble.includeDirs.push_back(dir.toStdString());
     request.assemble.defsyms.clear();
-    for (const QString& def : settings.value(QStringLiteral("defsyms")).toStringList()) {
-        const auto kv = def.split(QLatin1Char('='));
-        bool ok = false;
-        const qint64 v = kv.size() == 2 ? kv[1].toLongLong(&ok, 0) : 0;
-        if (ok)
-            request.assemble.defsyms.emplace_back(kv[0].trimmed().toStdString(), v);
+    for (const QString& def : defsyms()) {
+        std::pair<std::string, std::int64_t> parsed;
+        if (parseDefsym(def, &parsed))
+            request.assemble.defsyms.push_back(std::move(parsed));
     }
     m_bridge->setRequest(request);
 }
 
+bool MainWindow::setAssemblerOptions(const QStringList& includeDirs, const QStringList& defsyms, QString* error)
+{
+    for (const QString& def : defsyms) {
+        std::pair<std::string, std::int64_t> parsed;
+        if (!parseDefsym(def, &parsed)) {
+            if (error)
+                *error = tr("“%1” is not NAME=VALUE with an integer VALUE (for example WAVES=4 or OFFSET=0x40).").arg(def);
+            return false;
+        }
+    }
+    QSettings settings;
+    settings.beginGroup(QStringLiteral("files/%1").arg(fileKey(m_file)));
+    settings.setValue(QStringLiteral("includeDirs"), includeDirs);
+    settings.setValue(QStringLiteral("defsyms"), defsyms);
+    settings.endGroup();
+    loadFileSettings();
+    return true;
+}
+
 void MainWindow::editAssemblerOptions()
 {
-    QSettings settings;
-    settings.beginGroup(QStringLiteral("files"));
-    settings.beginGroup(QString::fromLatin1(QFileInfo(m_file).absoluteFilePath().toUtf8().toBase64(QByteArray::Base64UrlEncoding)));
     QDialog dialog(this);
+    dialog.setObjectName(QStringLiteral("AssemblerOptions"));
     dialog.setWindowTitle(tr("Assembler options for %1").arg(m_file.isEmpty() ? tr("untitled") : QFileInfo(m_file).fileName()));
     auto* form = new QFormLayout(&dialog);
-    auto* includes = new QLineEdit(settings.value(QStringLiteral("includeDirs")).toStringList().join(QLatin1Char(';')));
+    auto* includes = new QLineEdit(includeDirs().join(QLatin1Char(';')));
+    includes->setObjectName(QStringLiteral("includeDirs"));
     includes->setPlaceholderText(tr("dir1;dir2 (the file's own directory is always searched)"));
-    auto* defsyms = new QLineEdit(settings.value(QStringLiteral("defsyms")).toStringList().join(QLatin1Char(' ')));
-    defsyms->setPlaceholderText(QStringLiteral("NAME=1 OTHER=0x40"));
+    auto* defs = new QLineEdit(defsyms().join(QLatin1Char(' ')));
+    defs->setObjectName(QStringLiteral("defsyms"));
+    defs->setPlaceholderText(QStringLiteral("NAME=1 OTHER=0x40"));
+    auto* error = new QLabel;
+    error->setObjectName(QStringLiteral("error"));
+    error->setWordWrap(true);
+    error->setVisible(false);
     form->addRow(tr("Include paths"), includes);
-    form->addRow(tr("--defsym"), defsyms);
+    form->addRow(tr("--defsym"), defs);
+    form->addRow(error);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     form->addRow(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
+        QString message;
+        if (setAssemblerOptions(includes->text().split(QLatin1Char(';'), Qt::SkipEmptyParts),
+                                defs->text().split(QLatin1Char(' '), Qt::SkipEmptyParts), &message)) {
+            dialog.accept();
+        } else {
+            error->setText(message); // stays open with the bad entry named
+            error->setVisible(true);
+        }
+    });
     connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    settings.setValue(QStringLiteral("includeDirs"), includes->text().split(QLatin1Char(';'), Qt::SkipEmptyParts));
-    settings.setValue(QStringLiteral("defsyms"), defsyms->text().split(QLatin1Char(' '), Qt::SkipEmptyParts));
-    settings.sync();
-    loadFileSettings();
+    dialog.exec();
 }
 
 void MainWindow::readSettings()
@@ -438,6 +885,17 @@ void MainWindow::readSettings()
         resize(1500, 920);
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_summary->setGpu(settings.value(QStringLiteral("gpu"), QStringLiteral("tahiti")).toString());
+    m_showFreed->setChecked(settings.value(QStringLiteral("view/showFreed"), false).toBool());
+    TimingOptions options;
+    settings.beginGroup(QStringLiteral("model"));
+    for (const auto& [name, value] : options.values()) {
+        const QString key = QString::fromStdString(name);
+        if (settings.contains(key) && !options.set(name, settings.value(key).toString().toStdString()).empty())
+            qCWarning(lcFiles) << "ignoring the saved model option" << key << settings.value(key);
+    }
+    settings.endGroup();
+    m_summary->setOptions(options);
+    applyOptions(options);
 }
 
 void MainWindow::writeSettings()
@@ -460,7 +918,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 {
-    if (event->mimeData()->hasUrls())
+    const auto urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.first().isLocalFile())
         event->acceptProposedAction();
 }
 
@@ -469,9 +928,9 @@ void MainWindow::dropEvent(QDropEvent* event)
     const auto urls = event->mimeData()->urls();
     if (urls.isEmpty() || !urls.first().isLocalFile())
         return;
-    if (maybeSave())
-        openFile(urls.first().toLocalFile());
     event->acceptProposedAction();
+    if (maybeSave() && openFile(urls.first().toLocalFile()) && urls.size() > 1)
+        m_status->setText(tr("Opened the first of %1 dropped files").arg(urls.size()));
 }
 
 } // namespace gcnlens::ui

@@ -79,7 +79,7 @@ int main(int argc, char** argv)
         window.setGpu(parser.value(gpu));
     const QStringList files = parser.positionalArguments();
     if (!files.isEmpty() && !window.openFile(files.first())) {
-        std::fprintf(stderr, "gcnlens: cannot open %s\n", qPrintable(files.first()));
+        std::fprintf(stderr, "gcnlens: %s\n", qPrintable(window.lastError().replace(QLatin1Char('\n'), QLatin1Char(' '))));
         if (parser.isSet(screenshot))
             return 1;
     }

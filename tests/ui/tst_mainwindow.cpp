@@ -25,6 +25,8 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QTimer>
+#include <QToolTip>
+#include <QTreeView>
 
 using namespace gcnlens;
 using namespace gcnlens::ui;
@@ -44,6 +46,14 @@ class TestMainWindow : public QObject {
         return s && !w->bridge()->busy() && s->source == w->editor()->toPlainText();
     }
     const Analysis& analysis() const { return w->bridge()->current()->analysis; }
+    // Adds a line that does not assemble after a 1-based line and waits for its analysis.
+    bool insertBogusLineAfter(int line)
+    {
+        QTextCursor cursor(w->editor()->document()->findBlockByNumber(line - 1));
+        cursor.movePosition(QTextCursor::EndOfBlock);
+        cursor.insertText(QStringLiteral("\n    v_bogus_op v0, v1"));
+        return QTest::qWaitFor([this] { return settled(); }, 20000);
+    }
     int instructionOnLine(int line) const
     {
         const auto& map = analysis().program.lineToInstructions;
@@ -242,10 +252,7 @@ private Q_SLOTS:
     void diagnosticsUnderlinedAndListed()
     {
         CodeEditor* editor = w->editor();
-        QTextCursor cursor(editor->document()->findBlockByNumber(16));
-        cursor.movePosition(QTextCursor::EndOfBlock);
-        cursor.insertText(QStringLiteral("\n    v_bogus_op v0, v1"));
-        QTRY_VERIFY_WITH_TIMEOUT(settled(), 20000);
+        QVERIFY(insertBogusLineAfter(17));
         const int rows = w->problemsModel()->rowCount();
         QVERIFY(rows >= 1);
         bool onLine = false;
@@ -256,6 +263,99 @@ private Q_SLOTS:
         for (const auto& sel : editor->extraSelections())
             underlined = underlined || (sel.format.underlineStyle() == QTextCharFormat::WaveUnderline && sel.cursor.blockNumber() == 17);
         QVERIFY(underlined);
+    }
+
+    // Section 1: a tooltip on a gutter line or its penalty marker names the rule id, the cycles
+    // and the one-line explanation.
+    void gutterTooltipNamesRuleCyclesAndExplanation_data()
+    {
+        QTest::addColumn<int>("x"); // where in the gutter to hover
+        QTest::addRow("marker") << int(GutterLayout::Marker);
+        QTest::addRow("line number") << int(GutterLayout::LineNumber);
+        QTest::addRow("cycles") << int(GutterLayout::Cycles);
+    }
+    void gutterTooltipNamesRuleCyclesAndExplanation()
+    {
+        QFETCH(int, x);
+        // Offsets (section 1): three 4-byte s_nop at 0, 4, 8; v_mov_b32 with a 32-bit literal is
+        // 8 bytes at 12, slot p = 12 >> 2 = 3. Section 2: R-first16 needs p <= 2, R-long needs
+        // C > 4 (V_MOV_B32 is 4), R-pair needs a 2-dword predecessor (s_nop is 1-dword), so it
+        // pays fetch-align: one penalty, 4 cycles.
+        CodeEditor* editor = w->editor();
+        editor->setPlainText(QStringLiteral(".text\nk:\n    s_nop 0\n    s_nop 0\n    s_nop 0\n    v_mov_b32 v0, 0x12345678\n    s_endpgm\n"));
+        QTRY_VERIFY_WITH_TIMEOUT(settled(), 20000);
+        const int index = instructionOnLine(6);
+        QVERIFY(index >= 0);
+        const auto& penalties = analysis().timing.instructions[size_t(index)].penalties;
+        QCOMPARE(penalties.size(), size_t(1));
+        QCOMPARE(penalties[0].rule, std::string("fetch-align"));
+        QCOMPARE(penalties[0].cycles, 4);
+
+        const auto layout = editor->gutterLayout();
+        const auto column = GutterLayout::Column(x);
+        auto hover = [&](int line) {
+            const QPoint pos(int(layout.left(column) + layout.columnWidth(column) / 2), int(editor->lineRect(line).center().y()));
+            QHelpEvent help(QEvent::ToolTip, pos, editor->gutter()->mapToGlobal(pos));
+            QApplication::sendEvent(editor->gutter(), &help);
+            return QToolTip::isVisible() ? QToolTip::text() : QString();
+        };
+        QTRY_VERIFY(!QToolTip::isVisible());
+        const QString tip = hover(6);
+        QVERIFY2(tip.contains(QStringLiteral("fetch-align +4")), qPrintable(tip));
+        // The explanation is one line, and the tooltip shows it whole.
+        const QString detail = QString::fromStdString(penalties[0].detail);
+        QVERIFY(!detail.isEmpty() && !detail.contains(QLatin1Char('\n')));
+        QVERIFY2(tip.contains(detail), qPrintable(tip));
+        QVERIFY(tip.contains(QStringLiteral("v_mov_b32")));
+        // A 1-dword line pays nothing: its tooltip names no rule; a line without code has none.
+        const QString plain = hover(4);
+        QVERIFY2(plain.contains(QStringLiteral("s_nop")) && !plain.contains(QStringLiteral("fetch-align")), qPrintable(plain));
+        hover(2); // the tip of line 4 was up: it goes (after a short fade) rather than showing text
+        QTRY_VERIFY(!QToolTip::isVisible());
+    }
+
+    // Section 1: a diagnostic is underlined where it occurs and its message shows on hover.
+    void diagnosticMessageOnHover()
+    {
+        CodeEditor* editor = w->editor();
+        QVERIFY(insertBogusLineAfter(17));
+        QString message;
+        for (const auto& d : analysis().program.diagnostics)
+            if (d.line == 18 && d.severity == Severity::Error)
+                message = QString::fromStdString(d.message);
+        QVERIFY(!message.isEmpty());
+        // Hover over the middle of the underlined token.
+        QTextCursor at(editor->document()->findBlockByNumber(17));
+        at.setPosition(at.block().position() + 8);
+        const QPoint pos = editor->cursorRect(at).center();
+        QToolTip::hideText();
+        QHelpEvent help(QEvent::ToolTip, pos, editor->viewport()->mapToGlobal(pos));
+        QApplication::sendEvent(editor->viewport(), &help);
+        QVERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().contains(message), qPrintable(QToolTip::text()));
+        QVERIFY(QToolTip::text().contains(QStringLiteral("error")));
+        QToolTip::hideText();
+    }
+
+    // Section 1: clicking a row of the problems pane puts the cursor on the line (and column).
+    void problemsClickJumpsToLine()
+    {
+        CodeEditor* editor = w->editor();
+        QVERIFY(insertBogusLineAfter(31));
+        editor->jumpToLine(1);
+        QCOMPARE(editor->currentLine(), 1);
+        QTreeView* view = w->problemsView();
+        int row = -1;
+        for (int r = 0; r < w->problemsModel()->rowCount(); ++r)
+            if (w->problemsModel()->index(r, 0).data(ProblemsModel::LineRole).toInt() == 32)
+                row = r;
+        QVERIFY(row >= 0);
+        const QModelIndex index = w->problemsModel()->index(row, ProblemsModel::MessageColumn);
+        view->scrollTo(index);
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(index).center());
+        QCOMPARE(editor->currentLine(), 32);
+        QCOMPARE(editor->textCursor().positionInBlock(),
+                 std::min(index.data(ProblemsModel::ColumnRole).toInt(), int(editor->textCursor().block().length() - 1)));
     }
 
     void largeFileStreamsInChunks()

@@ -892,6 +892,8 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
         kernelStart = at;
     };
 
+    std::vector<std::pair<int, int>> byLine; // (line, instruction)
+    byLine.reserve(emissions.size());
     for (auto& e : emissions) {
         bool fromExpansion = false;
         const int line = e.kind == Emission::Placeholder
@@ -960,9 +962,10 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
         case Emission::Label:
             break;
         }
-        program.lineToInstructions[inst.line].push_back(int(program.instructions.size()));
+        byLine.emplace_back(inst.line, int(program.instructions.size()));
         program.instructions.push_back(std::move(inst));
     }
+    program.lineToInstructions.assign(std::move(byLine));
     if (currentKernel >= 0)
         program.kernels[std::size_t(currentKernel)].endInstruction = int(program.instructions.size());
     for (auto& label : program.labels)
@@ -1647,7 +1650,7 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
     const int lastOld = first + oldCount - 1; // 1-based lines
     // The instructions of the old lines: one contiguous run.
     std::size_t begin = insts.size(), end = 0, onLines = 0;
-    for (auto it = byLine.lower_bound(first); it != byLine.end() && it->first <= lastOld; ++it)
+    for (auto it = byLine.lowerBound(first); it != byLine.end() && it->first <= lastOld; ++it)
         for (const int index : it->second) {
             begin = std::min(begin, std::size_t(index));
             end = std::max(end, std::size_t(index) + 1);
@@ -1655,7 +1658,7 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
         }
     if (onLines == 0) {
         // Nothing was emitted from the old lines: insert before the first instruction after them.
-        const auto next = byLine.upper_bound(lastOld);
+        const auto next = byLine.lowerBound(lastOld + 1);
         begin = end = next == byLine.end() ? insts.size() : std::size_t(next->second.front());
     } else if (onLines != end - begin) {
         return false; // not contiguous
@@ -1752,23 +1755,10 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
     const std::size_t addedEnd = begin + (end - begin) + std::size_t(deltaCount);
 
     // line → instructions: drop the old lines, renumber what follows, add the new lines.
-    byLine.erase(byLine.lower_bound(first), byLine.upper_bound(lastOld));
-    if (deltaCount != 0)
-        for (auto& entry : byLine)
-            for (int& index : entry.second)
-                if (index >= int(end))
-                    index += deltaCount;
-    if (deltaLines != 0) {
-        std::map<int, std::vector<int>> moved;
-        for (auto it = byLine.upper_bound(lastOld); it != byLine.end();) {
-            auto node = byLine.extract(it++);
-            node.key() += deltaLines;
-            moved.insert(moved.end(), std::move(node));
-        }
-        byLine.merge(moved);
-    }
+    std::vector<std::pair<int, int>> addedByLine;
     for (std::size_t i = begin; i < addedEnd; ++i)
-        byLine[insts[i].line].push_back(int(i));
+        addedByLine.emplace_back(insts[i].line, int(i));
+    byLine.splice(first, lastOld, deltaLines, int(end), deltaCount, addedByLine);
 
     for (auto& label : program.labels)
         if (label.line > lastOld) {

@@ -71,4 +71,80 @@ bool Program::hasErrors() const
                        [](const Diagnostic& d) { return d.severity == Severity::Error; });
 }
 
+LineIndex::const_iterator LineIndex::lowerBound(int line) const
+{
+    return {this, std::size_t(std::lower_bound(lines_.begin(), lines_.end(), line) - lines_.begin())};
+}
+
+LineIndex::const_iterator LineIndex::find(int line) const
+{
+    const auto it = std::lower_bound(lines_.begin(), lines_.end(), line);
+    return it != lines_.end() && *it == line ? const_iterator(this, std::size_t(it - lines_.begin())) : end();
+}
+
+void LineIndex::assign(std::vector<std::pair<int, int>> lineAndInstruction)
+{
+    // Usually in order already (instructions follow the text, except inside .rept bodies).
+    if (!std::is_sorted(lineAndInstruction.begin(), lineAndInstruction.end()))
+        std::sort(lineAndInstruction.begin(), lineAndInstruction.end());
+    lines_.clear();
+    starts_.assign(1, 0);
+    indices_.clear();
+    indices_.reserve(lineAndInstruction.size());
+    for (const auto& [line, instruction] : lineAndInstruction) {
+        if (lines_.empty() || lines_.back() != line) {
+            if (!lines_.empty())
+                starts_.push_back(int(indices_.size()));
+            lines_.push_back(line);
+        }
+        indices_.push_back(instruction);
+    }
+    if (!lines_.empty())
+        starts_.push_back(int(indices_.size()));
+}
+
+void LineIndex::splice(int first, int last, int lineDelta, int firstMoved, int indexDelta,
+                       const std::vector<std::pair<int, int>>& added)
+{
+    const auto from = std::size_t(std::lower_bound(lines_.begin(), lines_.end(), first) - lines_.begin());
+    const auto to = std::size_t(std::upper_bound(lines_.begin(), lines_.end(), last) - lines_.begin());
+    // The new entries, grouped by line (`added` comes in instruction order).
+    std::vector<std::pair<int, int>> sorted = added;
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<int> newLines, newCounts, newIndices;
+    for (const auto& [line, instruction] : sorted) {
+        if (newLines.empty() || newLines.back() != line) {
+            newLines.push_back(line);
+            newCounts.push_back(0);
+        }
+        ++newCounts.back();
+        newIndices.push_back(instruction);
+    }
+    // Replace entries [from, to) and their indices by the new ones.
+    const int oldIndexBegin = starts_[from], oldIndexEnd = starts_[to];
+    indices_.erase(indices_.begin() + oldIndexBegin, indices_.begin() + oldIndexEnd);
+    indices_.insert(indices_.begin() + oldIndexBegin, newIndices.begin(), newIndices.end());
+    lines_.erase(lines_.begin() + std::ptrdiff_t(from), lines_.begin() + std::ptrdiff_t(to));
+    lines_.insert(lines_.begin() + std::ptrdiff_t(from), newLines.begin(), newLines.end());
+    std::vector<int> newStarts;
+    int start = oldIndexBegin;
+    for (const int n : newCounts) {
+        newStarts.push_back(start);
+        start += n;
+    }
+    starts_.erase(starts_.begin() + std::ptrdiff_t(from), starts_.begin() + std::ptrdiff_t(to));
+    starts_.insert(starts_.begin() + std::ptrdiff_t(from), newStarts.begin(), newStarts.end());
+    // What follows moves: its starts by the change in index count, its lines by lineDelta.
+    const int startDelta = int(newIndices.size()) - (oldIndexEnd - oldIndexBegin);
+    for (std::size_t i = from + newLines.size(); i < starts_.size(); ++i)
+        starts_[i] += startDelta;
+    if (lineDelta != 0)
+        for (std::size_t i = from + newLines.size(); i < lines_.size(); ++i)
+            lines_[i] += lineDelta;
+    if (indexDelta != 0)
+        for (std::size_t i = 0; i < indices_.size(); ++i)
+            if (indices_[i] >= firstMoved && !(i >= std::size_t(oldIndexBegin) && i < std::size_t(oldIndexBegin) + newIndices.size()))
+                indices_[i] += indexDelta;
+}
+
 } // namespace gcnlens

@@ -7,8 +7,8 @@
 #include "core/gpu.h"
 
 #include <cstdint>
-#include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -114,6 +114,67 @@ struct Diagnostic {
     std::string origin; // where it really arose when not the main file ("inc.s:12", "macro foo")
 };
 
+// Line → the instructions on it (indices into Program::instructions, ascending), for lookups
+// from the editor, the report and the CLI. Flat arrays rather than a tree of vectors: a
+// million-instruction program costs a few bytes per instruction, and an edit that adds a line
+// shifts plain integers instead of re-keying nodes. Reads like a std::map<int, indices>.
+class LineIndex {
+public:
+    struct Entry {
+        int first;                  // the line
+        std::span<const int> second; // its instructions
+    };
+    class const_iterator {
+    public:
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = Entry;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = Entry;
+        const_iterator() = default;
+        const_iterator(const LineIndex* index, std::size_t at) : index_(index), at_(at) {}
+        Entry operator*() const { return index_->entry(at_); }
+        // Points into the iterator itself, so `for (int i : it->second)` is safe while `it` lives.
+        const Entry* operator->() const
+        {
+            current_ = index_->entry(at_);
+            return &current_;
+        }
+        const_iterator& operator++() { ++at_; return *this; }
+        const_iterator operator++(int) { auto old = *this; ++at_; return old; }
+        bool operator==(const const_iterator& other) const { return at_ == other.at_; }
+    private:
+        const LineIndex* index_ = nullptr;
+        std::size_t at_ = 0;
+        mutable Entry current_ {0, {}};
+    };
+
+    const_iterator begin() const { return {this, 0}; }
+    const_iterator end() const { return {this, lines_.size()}; }
+    const_iterator find(int line) const;
+    const_iterator lowerBound(int line) const; // the first entry at or after the line
+    std::size_t count(int line) const { return find(line) == end() ? 0 : 1; }
+    std::size_t size() const { return lines_.size(); }
+    bool empty() const { return lines_.empty(); }
+
+    // For the front-end. (line, instruction) pairs in any order.
+    void assign(std::vector<std::pair<int, int>> lineAndInstruction);
+    // After an edit of lines [first, last]: those lines' entries go, later lines move by
+    // lineDelta, instruction indices from firstMoved on move by indexDelta, and `added`
+    // (line, instruction) pairs, all on lines of the edit, come in.
+    void splice(int first, int last, int lineDelta, int firstMoved, int indexDelta,
+                const std::vector<std::pair<int, int>>& added);
+
+private:
+    Entry entry(std::size_t at) const
+    {
+        return {lines_[at], std::span<const int>(indices_).subspan(starts_[at], starts_[at + 1] - starts_[at])};
+    }
+    std::vector<int> lines_;        // ascending
+    std::vector<int> starts_ {0};   // entry i's indices are indices_[starts_[i], starts_[i + 1])
+    std::vector<int> indices_;
+};
+
 struct Program {
     GpuTarget gpu;
     std::vector<Instruction> instructions;
@@ -123,7 +184,7 @@ struct Program {
     std::vector<Diagnostic> diagnostics;
     std::vector<RegisterUsage> kernelRegisters; // per kernel, same order as kernels
     RegisterUsage registers;                    // whole file
-    std::map<int, std::vector<int>> lineToInstructions; // line → instruction indices
+    LineIndex lineToInstructions; // line → instruction indices
     int shapeReused = 0; // instructions encoded from their shape's assembler run (AssembleOptions::reuseShapes)
 
     bool hasErrors() const;

@@ -886,7 +886,7 @@ private:
         for (const Diagnostic& d : program.diagnostics)
             diagnosticsByLine[d.line].push_back(&d);
 
-        auto addInstructionRows = [&](const std::vector<int>& indices, std::size_t from, int& rowLines) {
+        auto addInstructionRows = [&](std::span<const int> indices, std::size_t from, int& rowLines) {
             for (std::size_t i = from; i < indices.size(); ++i) {
                 const int index = indices[i];
                 const Instruction& ins = program.instructions[std::size_t(index)];
@@ -930,8 +930,8 @@ private:
             expanded_.push_back(expandTabs(sourceLines_[l]));
             const QString& text = expanded_.back();
             const auto found = program.lineToInstructions.find(lineNo);
-            static const std::vector<int> none;
-            const std::vector<int>& indices = found != program.lineToInstructions.end() ? found->second : none;
+            const std::span<const int> indices =
+                found != program.lineToInstructions.end() ? found->second : std::span<const int>();
             const int first = indices.empty() ? -1 : indices.front();
             const QStringList rules = rulesFor(first);
             const auto pieces = report::wrapLine(text, wrapCols, 4);

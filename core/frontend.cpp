@@ -480,9 +480,41 @@ private:
         if (padding == 0 || (maxBytes && padding > maxBytes))
             return;
         Emission e = located(Emission::Padding);
+        e.loc = alignmentStatement(e.loc);
         e.size = int(padding);
         offset_ = aligned;
         emissions.push_back(std::move(e));
+    }
+
+    // The parser emits alignment after reading the directive's end of line, so it stands at the
+    // next statement: the directive is the nearest line above with code on it.
+    const char* alignmentStatement(const char* at) const
+    {
+        if (!at || !sources)
+            return at;
+        const unsigned buffer = sources->FindBufferContainingLoc(llvm::SMLoc::getFromPointer(at));
+        if (buffer == 0)
+            return at;
+        const llvm::MemoryBuffer* memory = sources->getMemoryBuffer(buffer);
+        const std::string_view text(memory->getBufferStart(), memory->getBufferSize());
+        const auto codeOfLineAt = [&](std::size_t lineStart) {
+            const std::size_t end = std::min(text.find('\n', lineStart), text.size());
+            return SourceMap::code(text.substr(lineStart, end - lineStart));
+        };
+        const auto startOfLine = [&](std::size_t offset) {
+            const std::size_t newline = offset == 0 ? std::string_view::npos : text.rfind('\n', offset - 1);
+            return newline == std::string_view::npos ? 0 : newline + 1;
+        };
+        std::size_t line = startOfLine(std::size_t(at - text.data()));
+        const std::string_view here = codeOfLineAt(line);
+        if (here.starts_with('.') && here.find("align") != std::string_view::npos)
+            return at; // still on the directive's own line
+        while (line > 0) {
+            line = startOfLine(line - 1);
+            if (!codeOfLineAt(line).empty())
+                return text.data() + line;
+        }
+        return at;
     }
 
     void printInstruction(const llvm::MCInst& inst, const llvm::MCSubtargetInfo& sti, Emission& e)

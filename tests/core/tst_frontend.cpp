@@ -892,6 +892,11 @@ void TestFrontEnd::amdhsaKernels()
     QCOMPARE(k1Code, (QStringList {QStringLiteral("v_add_co_u32_e32"), QStringLiteral("s_mov_b32"),
                                    QStringLiteral("s_endpgm")}));
     QCOMPARE(program.instructions[2].offset, std::uint64_t(12));
+    // k1's padding up to 256 bytes belongs to the .p2align on line 11 (not to what follows it).
+    const Instruction& padding = program.instructions[3];
+    QVERIFY(padding.isData);
+    QCOMPARE(padding.size, 256 - 16);
+    QCOMPARE(padding.line, 11);
     std::uint64_t expected = 0;
     for (int i = k2.firstInstruction; i < k2.endInstruction; ++i) {
         const Instruction& inst = program.instructions[std::size_t(i)];

@@ -116,7 +116,7 @@ private Q_SLOTS:
     void generated_data()
     {
         QTest::addColumn<QString>("gpu");
-        for (const char* gpu : {"tahiti", "hawaii", "fiji", "gfx900", "gfx906", "gfx908", "gfx90a"})
+        for (const char* gpu : {"tahiti", "hawaii", "fiji", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx942"})
             QTest::newRow(gpu) << QString::fromLatin1(gpu);
     }
     void generated()

@@ -24,6 +24,7 @@
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -87,6 +88,63 @@ struct MainWindow::Loaded {
     bool latin1Fallback = false;
     bool crlf = false;
     std::unique_ptr<QProgressDialog> progress;
+};
+
+// A dock's scroll area: the content fills it and scrolls vertically only when the window is too
+// short for the content's minimum height; the area is always as wide as the content needs (which
+// grows with the text shown), so nothing is cut off on the right. (QScrollArea's own resizing
+// gives word-wrapping content its preferred height, which scrolls even when there is room.)
+class DockScrollArea : public QScrollArea {
+public:
+    QSize minimumSizeHint() const override
+    {
+        return {widget() ? widget()->minimumSizeHint().width() + verticalScrollBar()->sizeHint().width() + 2 * frameWidth() : 0,
+                QScrollArea::minimumSizeHint().height()};
+    }
+    QSize sizeHint() const override
+    {
+        return widget() ? widget()->sizeHint() + QSize(verticalScrollBar()->sizeHint().width() + 2 * frameWidth(), 2 * frameWidth())
+                        : QScrollArea::sizeHint();
+    }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override
+    {
+        QScrollArea::resizeEvent(event);
+        fit();
+    }
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (watched == widget() && event->type() == QEvent::LayoutRequest) {
+            updateGeometry(); // the content's minimum size may have changed: let the dock follow
+            fit();
+        }
+        return QScrollArea::eventFilter(watched, event);
+    }
+
+private:
+    void fit()
+    {
+        QWidget* w = widget();
+        if (!w)
+            return;
+        // Word-wrapped labels need more lines when narrower: the minimum height at a width.
+        auto least = [w](int width) {
+            int h = w->minimumSizeHint().height();
+            if (QLayout* layout = w->layout(); layout && layout->hasHeightForWidth())
+                h = std::max(h, layout->totalMinimumHeightForWidth(width));
+            return h;
+        };
+        // Decided on the whole area, so that the scroll bar (which narrows the content and so
+        // lengthens it) does not come and go: without it if the content fits, else with it.
+        const QRect area = contentsRect();
+        if (least(area.width()) <= area.height()) {
+            w->resize(area.size());
+        } else {
+            const int width = area.width() - verticalScrollBar()->sizeHint().width();
+            w->resize(width, least(width));
+        }
+    }
 };
 
 MainWindow::MainWindow(QWidget* parent)
@@ -167,12 +225,10 @@ void MainWindow::createDocks()
         auto* d = new QDockWidget(title, this);
         d->setObjectName(name); // saveState() keys on it
         if (scroll) {
-            auto* area = new QScrollArea;
+            auto* area = new DockScrollArea;
             area->setWidget(widget);
-            area->setWidgetResizable(true);
             area->setFrameShape(QFrame::NoFrame);
             area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-            area->setMinimumWidth(widget->minimumSizeHint().width() + 20);
             d->setWidget(area);
         } else {
             d->setWidget(widget);
@@ -192,7 +248,7 @@ void MainWindow::createDocks()
     splitDockWidget(occupancyDock, ldsDock, Qt::Vertical);
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-    resizeDocks({occupancyDock, ldsDock}, {600, 380}, Qt::Vertical);
+    resizeDocks({occupancyDock, ldsDock}, {565, 390}, Qt::Vertical); // both whole in a 1000-px window
     resizeDocks({summaryDock, occupancyDock}, {summaryDock->widget()->sizeHint().width() + 24, 430}, Qt::Horizontal);
 
     m_problems = new ProblemsModel(this);

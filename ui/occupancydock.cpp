@@ -151,7 +151,7 @@ OccupancyDock::OccupancyDock(QWidget* parent)
     mapSeries(m_pointSeries, m_point, this);
     m_chartView = new QChartView(m_chart);
     m_chartView->setRenderHint(QPainter::Antialiasing);
-    m_chartView->setMinimumHeight(230);
+    m_chartView->setMinimumHeight(160); // with the LDS dock below, both fit a 1000-px window without scrolling
     layout->addWidget(m_chartView, 1);
     applyChartColors();
 

@@ -17,12 +17,15 @@
 #include <QDockWidget>
 #include <QFrame>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressDialog>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -576,6 +579,36 @@ private Q_SLOTS:
         QCOMPARE(next->summary()->options().takenBranchCycles, 24);
         QCOMPARE(next->bridge()->request().timing.takenBranchCycles, 24);
         QVERIFY(next->editor()->showFreed());
+    }
+
+    // The docks show everything without scroll bars in a 1600x1000 window (the screenshots'), and
+    // a 1366x700 window (a laptop screen) stays that size, its right-hand docks scrolling instead.
+    void docksFitTheWindow_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("scrolls");
+        QTest::addRow("1600x1000") << QSize(1600, 1000) << false;
+        QTest::addRow("1366x700") << QSize(1366, 700) << true;
+    }
+    void docksFitTheWindow()
+    {
+        QFETCH(QSize, size);
+        QFETCH(bool, scrolls);
+        QVERIFY(w->openFile(QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s")));
+        w->resize(size);
+        QTRY_VERIFY_WITH_TIMEOUT(settled(w.get()), 20000);
+        QTest::qWait(50); // layout after the snapshot's texts
+        QCOMPARE(w->size(), size);
+        bool anyScrolls = false;
+        for (const char* name : {"OccupancyDock", "LdsDock"}) {
+            auto* dock = w->findChild<QDockWidget*>(QLatin1String(name));
+            auto* area = qobject_cast<QScrollArea*>(dock->widget());
+            QVERIFY(area);
+            anyScrolls = anyScrolls || area->verticalScrollBar()->isVisible();
+            // Never cut off on the right: the content is as wide as it needs.
+            QVERIFY(area->widget()->width() >= area->widget()->minimumSizeHint().width());
+        }
+        QCOMPARE(anyScrolls, scrolls);
     }
 
     void badInputNamesFileAndCause_data()

@@ -1306,6 +1306,7 @@ public:
             return;
         }
         streamer = std::make_unique<CollectingStreamer>(context_, kit, gpu, *emitter_, *printer_);
+        streamer->emissions.reserve(countNewlines(text) + 1); // about one per line: no regrowth of big entries
         kit.target->createNullTargetStreamer(*streamer);
 
         diagnosticContext_.sources = &sources;
@@ -1474,6 +1475,8 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
     for (std::size_t l = 0, offset = 0; l < lines.size(); offset += lines[l].size() + 1, ++l)
         lineStarts[l] = offset;
     std::vector<std::int64_t> plannedSize(lines.size(), -1);
+    plan.instructions.reserve(candidates.size());
+    plan.lineOffsets.reserve(candidates.size());
     for (auto& candidate : candidates) {
         const Shape& shape = shapes[std::size_t(candidate.shape)];
         if (!shape.usable)

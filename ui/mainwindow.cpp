@@ -394,7 +394,8 @@ void MainWindow::reportError(const QString& title, const QString& message)
     m_lastError = message;
     qCWarning(lcFiles).noquote() << message;
     m_status->setText(message.section(QLatin1Char('\n'), 0, 0));
-    QMessageBox::warning(this, title, message);
+    if (!m_quiet)
+        QMessageBox::warning(this, title, message);
 }
 
 bool MainWindow::readFile(const QString& path, Loaded* out)

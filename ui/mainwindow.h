@@ -88,6 +88,9 @@ public:
     // ~0.4 µs per line, 400 ms on a 1M-line text: too much for every keystroke).
     const QString& text() const { return m_text; }
     QString lastError() const { return m_lastError; }
+    // Batch runs (--screenshot): problems go to lastError(), the status bar and the log only; no
+    // message box waits for a click that never comes.
+    void setQuiet(bool quiet) { m_quiet = quiet; }
     RecoveryStore* recoveryStore() const { return m_recovery.get(); }
     void autosaveNow();
 
@@ -149,6 +152,7 @@ private:
     int m_largeTextLines = 100000;
     bool m_crlf = false; // the file had CR LF line breaks: saved back with them
     bool m_loading = false;
+    bool m_quiet = false;
     bool m_analysisCapped = false;
 };
 

@@ -75,6 +75,7 @@ int main(int argc, char** argv)
     }
 
     gcnlens::ui::MainWindow window;
+    window.setQuiet(parser.isSet(screenshot));
     if (parser.isSet(gpu))
         window.setGpu(parser.value(gpu));
     const QStringList files = parser.positionalArguments();

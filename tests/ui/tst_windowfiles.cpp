@@ -16,12 +16,14 @@
 #include <QDialog>
 #include <QDockWidget>
 #include <QFrame>
+#include <QImage>
 #include <QLabel>
 #include <QLayout>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProcess>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QScrollArea>
@@ -609,6 +611,38 @@ private Q_SLOTS:
             QVERIFY(area->widget()->width() >= area->widget()->minimumSizeHint().width());
         }
         QCOMPARE(anyScrolls, scrolls);
+    }
+
+    // `gcnlens [FILE] [--gpu NAME]`: the binary opens the file for that GPU (its --screenshot mode
+    // renders the window once analysed, then exits); a file it cannot open is named with the cause.
+    void commandLine()
+    {
+        auto run = [&](const QStringList& args, QString* err) {
+            QProcess p;
+            p.start(QStringLiteral(GCNLENS_BIN_DIR "/gcnlens"), args);
+            if (!p.waitForFinished(60000))
+                return -1;
+            *err = QString::fromLocal8Bit(p.readAllStandardError());
+            return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+        };
+        const QString example = QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s");
+        QString err;
+        const QString tahiti = path(QStringLiteral("tahiti.png")), fiji = path(QStringLiteral("fiji.png"));
+        QCOMPARE(run({example, QStringLiteral("--gpu"), QStringLiteral("tahiti"), QStringLiteral("--screenshot"), tahiti}, &err), 0);
+        QCOMPARE(run({example, QStringLiteral("--gpu"), QStringLiteral("fiji"), QStringLiteral("--screenshot"), fiji}, &err), 0);
+        const QImage a(tahiti), b(fiji);
+        QVERIFY(!a.isNull() && !b.isNull());
+        // Fiji (GFX8) has no fetch-align penalties (section 2): the window shows other figures.
+        QVERIFY(a != b);
+
+        const QString missing = path(QStringLiteral("nowhere.s"));
+        QCOMPARE(run({missing, QStringLiteral("--screenshot"), path(QStringLiteral("x.png"))}, &err), 1);
+        QVERIFY2(err.contains(missing) && err.contains(QStringLiteral("does not exist")), qPrintable(err));
+        const QString object = path(QStringLiteral("object.o"));
+        QVERIFY(writeFile(object, QByteArray("\x7f" "ELF\0\0", 6)));
+        QCOMPARE(run({object, QStringLiteral("--screenshot"), path(QStringLiteral("x.png"))}, &err), 1);
+        QVERIFY2(err.contains(object) && err.contains(QStringLiteral("not a text file")), qPrintable(err));
+        QVERIFY(!QFile::exists(path(QStringLiteral("x.png"))));
     }
 
     void badInputNamesFileAndCause_data()

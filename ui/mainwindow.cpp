@@ -424,14 +424,8 @@ bool MainWindow::readFile(const QString& path, Loaded* out)
         return false;
     }
     const qint64 size = info.size();
-    if (size > chunkThreshold()) {
-        out->progress = std::make_unique<QProgressDialog>(tr("Opening %1…").arg(info.fileName()), tr("Cancel"), 0, 1000, this);
-        out->progress->setWindowModality(Qt::WindowModal);
-        out->progress->setMinimumDuration(0);
-        out->progress->setAutoReset(false);
-        out->progress->setAutoClose(false);
-        out->progress->setValue(0);
-    }
+    if (size > chunkThreshold())
+        out->progress = makeProgress(tr("Opening %1…").arg(info.fileName()), true);
     // Read, check and decode chunk by chunk, so that a big file keeps the window responsive.
     QByteArray bytes;
     bytes.reserve(size);
@@ -572,11 +566,9 @@ void MainWindow::pasteLarge(QString text)
         m_editor->setTextCursor(cursor);
     }
     const int position = cursor.position();
-    QProgressDialog progress(tr("Pasting %L1 lines…").arg(text.count(QLatin1Char('\n')) + 1), QString(), 0, 1000, this);
-    progress.setWindowModality(Qt::WindowModal);
-    progress.setMinimumDuration(0);
+    const auto progress = makeProgress(tr("Pasting %L1 lines…").arg(text.count(QLatin1Char('\n')) + 1), false);
     m_loading = true;
-    insertText(text, &progress, 0, 1000, undo);
+    insertText(text, progress.get(), 0, 1000, undo);
     m_loading = false;
     m_text.insert(position, text);
     if (m_text.size() != m_editor->document()->characterCount() - 1)
@@ -625,13 +617,20 @@ void MainWindow::analyseAnyway()
     m_bridge->analyzeNow();
 }
 
-bool MainWindow::openFile(const QString& path)
+std::unique_ptr<QProgressDialog> MainWindow::makeProgress(const QString& label, bool cancellable)
 {
-    Loaded loaded;
-    if (!readFile(path, &loaded))
-        return false;
-    const bool large = loaded.lines > m_largeTextLines;
+    auto progress = std::make_unique<QProgressDialog>(label, cancellable ? tr("Cancel") : QString(), 0, 1000, this);
+    progress->setWindowModality(Qt::WindowModal);
+    progress->setMinimumDuration(0); // a text this size takes a moment: show at once
+    progress->setAutoReset(false);
+    progress->setAutoClose(false);
+    progress->setProperty("cancellable", cancellable);
+    progress->setValue(0);
+    return progress;
+}
 
+bool MainWindow::showText(Loaded& loaded, const QString& name)
+{
     // What to put back if the user cancels half way.
     QTextDocument* doc = m_editor->document();
     const QString previousText = m_text;
@@ -640,24 +639,21 @@ bool MainWindow::openFile(const QString& path)
     const int previousPosition = m_editor->textCursor().position();
     const int previousScroll = m_editor->verticalScrollBar()->value();
 
+    if (!loaded.progress && loaded.text.size() > chunkThreshold())
+        loaded.progress = makeProgress(tr("Opening %1…").arg(name), true);
     m_loading = true;
     m_bridge->setPaused(true);
     doc->setUndoRedoEnabled(false); // opening is not an edit to undo (and the stack would hold it all)
     m_editor->clear();
-    setHighlighting(!large);
-    if (loaded.progress) {
-        qCInfo(lcFiles) << "loading" << path << loaded.text.size() << "characters," << loaded.lines << "lines in slices";
-        loaded.progress->setProperty("cancellable", true);
-    }
+    setHighlighting(loaded.lines <= m_largeTextLines);
+    if (loaded.progress)
+        qCInfo(lcFiles) << "loading" << name << loaded.text.size() << "characters," << loaded.lines << "lines in slices";
     if (!insertText(loaded.text, loaded.progress.get(), 100, 1000)) {
         m_editor->clear();
         setHighlighting(previousHighlighting);
         std::unique_ptr<QProgressDialog> restoring;
-        if (previousText.size() > chunkThreshold()) {
-            restoring = std::make_unique<QProgressDialog>(tr("Restoring the previous text…"), QString(), 0, 1000, this);
-            restoring->setWindowModality(Qt::WindowModal);
-            restoring->setMinimumDuration(0);
-        }
+        if (previousText.size() > chunkThreshold())
+            restoring = makeProgress(tr("Restoring the previous text…"), false);
         insertText(previousText, restoring.get(), 0, 1000);
         doc->setUndoRedoEnabled(true);
         QTextCursor cursor(doc);
@@ -667,7 +663,7 @@ bool MainWindow::openFile(const QString& path)
         doc->setModified(previousModified);
         m_loading = false;
         m_bridge->setPaused(false);
-        m_lastError = tr("Opening %1 was cancelled; the previous text is unchanged.").arg(native(path));
+        m_lastError = tr("Opening %1 was cancelled; the previous text is unchanged.").arg(name);
         m_status->setText(m_lastError);
         return false;
     }
@@ -678,14 +674,27 @@ bool MainWindow::openFile(const QString& path)
     m_crlf = loaded.crlf;
     m_loading = false;
     loaded.progress.reset();
+    return true;
+}
 
-    setCurrentFile(path);
-    addRecentFile(path);
-    loadFileSettings();
-    setCapped(large, loaded.lines);
+void MainWindow::analyseShownText(qsizetype lines)
+{
+    const bool large = lines > m_largeTextLines;
+    setCapped(large, lines);
     m_bridge->setSource(large ? QString() : m_text); // capped: empty panels rather than the previous file's
     m_bridge->setPaused(false);
     m_bridge->analyzeNow();
+}
+
+bool MainWindow::openFile(const QString& path)
+{
+    Loaded loaded;
+    if (!readFile(path, &loaded) || !showText(loaded, native(path)))
+        return false;
+    setCurrentFile(path);
+    addRecentFile(path);
+    loadFileSettings();
+    analyseShownText(loaded.lines);
     if (loaded.latin1Fallback)
         m_status->setText(tr("%1 is not valid UTF-8: read as Latin-1, and saved back the same way.").arg(QFileInfo(path).fileName()));
     return true;
@@ -800,11 +809,16 @@ bool MainWindow::offerRecovery()
                                                       .arg(name, QLocale().toString(entry.saved, QLocale::ShortFormat)),
                                                   QMessageBox::Yes | QMessageBox::Discard | QMessageBox::Ignore);
         if (answer == QMessageBox::Yes && !restored) {
-            m_editor->setPlainText(entry.text);
+            // Like opening a file: in slices, with the large-text rule.
+            Loaded loaded;
+            loaded.text = entry.text;
+            loaded.lines = entry.text.count(QLatin1Char('\n')) + 1;
+            if (!showText(loaded, tr("the recovered text")))
+                continue; // kept on disk: offered again next time
             setCurrentFile(entry.originalFile);
             loadFileSettings();
             m_editor->document()->setModified(true);
-            m_bridge->analyzeNow();
+            analyseShownText(loaded.lines);
             restored = true;
         } else if (answer == QMessageBox::Discard) {
             m_recovery->discardEntry(entry);

@@ -111,6 +111,10 @@ private:
     void applySnapshot(const SnapshotPtr& snapshot);
     void documentEdited(int position, int removed, int added);
     bool readFile(const QString& path, Loaded* out);
+    std::unique_ptr<QProgressDialog> makeProgress(const QString& label, bool cancellable);
+    // Puts a loaded text in the editor (in slices; Cancel puts the previous text back).
+    bool showText(Loaded& loaded, const QString& name);
+    void analyseShownText(qsizetype lines);
     enum class Undo { None, NewStep, JoinPrevious }; // how a sliced insertion appears on the undo stack
     bool insertText(const QString& text, QProgressDialog* progress, int from, int to, Undo undo = Undo::None);
     void pasteLarge(QString text);

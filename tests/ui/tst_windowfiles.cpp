@@ -823,6 +823,29 @@ private Q_SLOTS:
         QCOMPARE(w->bridge()->current()->analysis.timing.totals.instructions, 9);
     }
 
+    // A recovered text goes the same way as an opened one: above the cap, without colours or
+    // live analysis; it comes back whole and unsaved.
+    void largeRecovery()
+    {
+        const QString text = QString::fromUtf8(nopKernel(3000));
+        QVERIFY(w->recoveryStore()->save(QString(), text));
+        auto second = makeWindow();
+        second->setLargeTextLines(2000);
+        second->show();
+        {
+            BoxAnswerer yes(QMessageBox::Yes);
+            QVERIFY(second->offerRecovery());
+            QCOMPARE(yes.texts.size(), 1);
+        }
+        QCOMPARE(second->editor()->toPlainText(), text);
+        QCOMPARE(second->text(), text);
+        QVERIFY(second->analysisCapped());
+        QVERIFY(!highlighted(second.get()));
+        QVERIFY(second->isWindowModified());
+        second->editor()->document()->setModified(false);
+        second->recoveryStore()->discard({});
+    }
+
     // The real thing, with the default limits: a 1M-line file opens whole, capped, with the event
     // loop running throughout; cancelling it half way leaves the previous text.
     void millionLines()

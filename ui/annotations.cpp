@@ -28,13 +28,20 @@ PenaltyClass LineAnnotation::markClass() const
     return PenaltyClass::None;
 }
 
-bool LineAnnotation::drawnAlike(const LineAnnotation* a, const LineAnnotation* b)
+bool LineAnnotation::textAreaAlike(const LineAnnotation* a, const LineAnnotation* b)
+{
+    if (!a || !b)
+        return !a && !b;
+    return a->position.oddBand == b->position.oddBand && (a->position.slot == 0) == (b->position.slot == 0)
+        && a->markClass() == b->markClass() && a->freedBy.isEmpty() == b->freedBy.isEmpty();
+}
+
+bool LineAnnotation::gutterAlike(const LineAnnotation* a, const LineAnnotation* b)
 {
     if (!a || !b)
         return !a && !b;
     return a->offset == b->offset && a->size == b->size && a->cycles + a->penaltyCycles == b->cycles + b->penaltyCycles
-        && a->position.slot == b->position.slot && a->position.oddBand == b->position.oddBand
-        && a->markClass() == b->markClass() && a->direction == b->direction
+        && a->position.slot == b->position.slot && a->markClass() == b->markClass() && a->direction == b->direction
         && a->directionOverridden == b->directionOverridden && a->freedBy.isEmpty() == b->freedBy.isEmpty();
 }
 

@@ -37,9 +37,10 @@ struct LineAnnotation {
 
     bool isInstruction() const { return firstInstruction >= 0; }
     PenaltyClass markClass() const; // the most important penalty on the line, for the marker
-    // Whether two lines are drawn alike (bands, shading, outline, gutter cells, marker); either
-    // may be nullptr (no instruction on the line).
-    static bool drawnAlike(const LineAnnotation* a, const LineAnnotation* b);
+    // Whether two lines are drawn alike behind the text (band, shading, block rule, outline) and
+    // in the gutter (cells, marker); either may be nullptr (no instruction on the line).
+    static bool textAreaAlike(const LineAnnotation* a, const LineAnnotation* b);
+    static bool gutterAlike(const LineAnnotation* a, const LineAnnotation* b);
 };
 
 class LineAnnotations {

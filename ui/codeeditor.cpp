@@ -10,11 +10,14 @@
 #include <QFontDatabase>
 #include <QGuiApplication>
 #include <QHelpEvent>
+#include <QImage>
 #include <QPainter>
 #include <QPainterPath>
 #include <QTextBlock>
+#include <QTextLayout>
 #include <QToolTip>
 
+#include <algorithm>
 #include <utility>
 
 namespace gcnlens::ui {
@@ -56,10 +59,31 @@ static QColor mix(const QColor& a, const QColor& b, double t)
                             float(a.blueF() * (1 - t) + b.blueF() * t));
 }
 
+// QPlainTextDocumentLayout takes a change of charsRemoved + charsAdded characters from `from` as
+// reaching that far into the new text. QSyntaxHighlighter reports a line whose colours changed as
+// the whole line removed and re-added, so every keystroke that recolours its line (most do) made
+// it relayout the next line too and repaint the whole view. The changed text of the new document
+// is [from, from + charsAdded) (at least the character at `from`); handing it that repaints one
+// line. Which lines are laid out again and what is repainted otherwise stays the base class's.
+class EditorDocumentLayout : public QPlainTextDocumentLayout {
+public:
+    using QPlainTextDocumentLayout::QPlainTextDocumentLayout;
+
+protected:
+    void documentChanged(int from, int charsRemoved, int charsAdded) override
+    {
+        Q_UNUSED(charsRemoved);
+        QPlainTextDocumentLayout::documentChanged(from, 0, std::max(charsAdded, 1));
+    }
+};
+
 CodeEditor::CodeEditor(QWidget* parent)
     : QPlainTextEdit(parent)
     , m_gutter(new EditorGutter(this))
 {
+    auto* doc = new QTextDocument(this);
+    doc->setDocumentLayout(new EditorDocumentLayout(doc));
+    setDocument(doc);
     setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     setLineWrapMode(QPlainTextEdit::NoWrap);
     setTabStopDistance(fontMetrics().horizontalAdvance(QLatin1Char(' ')) * 8);
@@ -67,12 +91,33 @@ CodeEditor::CodeEditor(QWidget* parent)
     m_highlighter->setDefinition(gcnDefinition());
     applyTheme();
 
-    connect(this, &QPlainTextEdit::blockCountChanged, this, [this] { updateGutterGeometry(); });
+    connect(this, &QPlainTextEdit::blockCountChanged, this, [this] {
+        updateGutterGeometry();
+        m_gutter->update(); // the line numbers below the edit moved
+    });
     connect(this, &QPlainTextEdit::updateRequest, this, [this](const QRect& rect, int dy) {
-        if (dy)
+        if (dy) {
             m_gutter->scroll(0, dy);
-        else
+        } else if (!rect.contains(viewport()->rect()) || firstVisibleBlock().blockNumber() != m_gutterFirstBlock) {
             m_gutter->update(0, rect.y(), m_gutter->width(), rect.height());
+        }
+        // A whole-viewport update with the same lines in view is a re-highlight or a horizontal
+        // scroll (every keystroke that changes a line's colours re-lays out the view): nothing in
+        // the gutter changes; line count changes and new analyses update it themselves.
+    });
+    // Keeps the visible blocks' glyph caches in step with the document's block numbers.
+    m_glyphBlockCount = document()->blockCount();
+    connect(document(), &QTextDocument::contentsChange, this, [this](int from, int, int) {
+        const int count = document()->blockCount();
+        if (count != m_glyphBlockCount) {
+            // Blocks after the one holding the change moved by the difference (removed ones are
+            // gone with their layouts; their numbers then name other blocks, which is harmless).
+            const int changed = document()->findBlock(from).blockNumber();
+            for (int& number : m_glyphBlocks)
+                if (number > changed)
+                    number += count - m_glyphBlockCount;
+            m_glyphBlockCount = count;
+        }
     });
     connect(this, &QPlainTextEdit::cursorPositionChanged, this, [this] {
         const int line = currentLine();
@@ -156,34 +201,42 @@ void CodeEditor::setSnapshot(SnapshotPtr snapshot)
         m_gutter->update();
         return;
     }
-    // Repaint only the visible lines drawn differently: text is laid out and shaped again on
-    // every paint, so a whole-viewport repaint per analysis would cost more than the analysis.
-    const QRegion region = changedLines(*old, *m_snapshot);
-    if (region.isEmpty()) {
+    // Repaint only the visible lines drawn differently, and the text area only where bands or
+    // shading change: each paint of a line draws its text again.
+    const auto [textArea, gutter] = changedLines(*old, *m_snapshot);
+    if (textArea.isEmpty() && gutter.isEmpty()) {
         // What is on screen is already this snapshot's: say so once the event loop turns.
         m_paintedJob = m_snapshot->job;
         QMetaObject::invokeMethod(this, [this, job = m_paintedJob] { Q_EMIT highlightsPainted(job); }, Qt::QueuedConnection);
         return;
     }
-    viewport()->update(region);
-    m_gutter->update(region); // the gutter's rows share the viewport's y coordinates
+    viewport()->update(textArea);
+    m_gutter->update(gutter); // the gutter's rows share the viewport's y coordinates
 }
 
-QRegion CodeEditor::changedLines(const AnalysisSnapshot& before, const AnalysisSnapshot& after) const
+std::pair<QRegion, QRegion> CodeEditor::changedLines(const AnalysisSnapshot& before, const AnalysisSnapshot& after) const
 {
-    QRegion region;
+    QRegion textArea, gutter;
     const QPointF offset = contentOffset();
-    const int width = std::max(viewport()->width(), m_gutter->width());
     const int height = viewport()->height();
     for (QTextBlock block = firstVisibleBlock(); block.isValid(); block = block.next()) {
         const QRectF r = blockBoundingGeometry(block).translated(offset);
         if (r.top() > height)
             break;
+        if (!block.isVisible())
+            continue;
         const int line = block.blockNumber() + 1;
-        if (block.isVisible() && !LineAnnotation::drawnAlike(before.lines.at(line), after.lines.at(line)))
-            region += QRect(0, int(std::floor(r.top())), width, int(std::ceil(r.bottom()) - std::floor(r.top())) + 1);
+        const LineAnnotation *a = before.lines.at(line), *b = after.lines.at(line);
+        const int top = int(std::floor(r.top())), rowHeight = int(std::ceil(r.bottom()) - std::floor(r.top())) + 1;
+        // One pixel row of the line above too: QPlainTextEdit then draws that line as well, and
+        // for the current line (its full-width highlight clips its text to its own rows) a
+        // repaint that starts exactly below it would let its glyphs overhang into this line.
+        if (!LineAnnotation::textAreaAlike(a, b))
+            textArea += QRect(0, top - 1, viewport()->width(), rowHeight + 1);
+        if (!LineAnnotation::gutterAlike(a, b))
+            gutter += QRect(0, top, m_gutter->width(), rowHeight);
     }
-    return region;
+    return {textArea, gutter};
 }
 
 void CodeEditor::setShowFreed(bool show)
@@ -307,8 +360,41 @@ void CodeEditor::updateExtraSelections()
     setExtraSelections(selections);
 }
 
+void CodeEditor::keepGlyphsOnScreen()
+{
+    // QTextLayout::draw lays a line's text out into glyphs again on every paint unless its layout
+    // keeps them (QTextLayout::setCacheEnabled), and every keystroke that changes a line's colours
+    // repaints the whole view: keep the glyphs of the blocks on screen, and free those of the
+    // blocks that left it (a draw outside all lines frees an uncached layout's glyphs).
+    std::vector<int> visible;
+    const QPointF offset = contentOffset();
+    const int height = viewport()->height();
+    for (QTextBlock block = firstVisibleBlock(); block.isValid(); block = block.next()) {
+        if (blockBoundingGeometry(block).translated(offset).top() > height)
+            break;
+        block.layout()->setCacheEnabled(true);
+        visible.push_back(block.blockNumber());
+    }
+    static QImage sink(1, 1, QImage::Format_ARGB32_Premultiplied);
+    for (const int number : m_glyphBlocks) {
+        if (std::binary_search(visible.begin(), visible.end(), number))
+            continue;
+        const QTextBlock block = document()->findBlockByNumber(number);
+        QTextLayout* layout = block.isValid() ? block.layout() : nullptr;
+        if (!layout || !layout->cacheEnabled())
+            continue;
+        layout->setCacheEnabled(false);
+        if (layout->lineCount() > 0) {
+            QPainter painter(&sink);
+            layout->draw(&painter, QPointF(0, 0), {}, QRectF(0, -1e9, 1, 1));
+        }
+    }
+    m_glyphBlocks = std::move(visible);
+}
+
 void CodeEditor::paintEvent(QPaintEvent* event)
 {
+    keepGlyphsOnScreen();
     // Bands and penalty shading go under the text: paint them first, then let QPlainTextEdit draw
     // the text over them (it does not clear the viewport itself).
     if (m_snapshot) {
@@ -346,6 +432,11 @@ void CodeEditor::paintEvent(QPaintEvent* event)
         }
     }
     QPlainTextEdit::paintEvent(event);
+    reportPainted();
+}
+
+void CodeEditor::reportPainted()
+{
     if (m_snapshot && m_paintedJob != m_snapshot->job) {
         m_paintedJob = m_snapshot->job;
         Q_EMIT highlightsPainted(m_paintedJob);
@@ -354,6 +445,7 @@ void CodeEditor::paintEvent(QPaintEvent* event)
 
 void CodeEditor::paintGutter(QPaintEvent* event)
 {
+    m_gutterFirstBlock = firstVisibleBlock().blockNumber();
     QPainter painter(m_gutter);
     painter.fillRect(event->rect(), m_colors.gutterBg);
     painter.setFont(font());
@@ -428,6 +520,8 @@ void CodeEditor::paintGutter(QPaintEvent* event)
     }
     painter.setPen(m_colors.separator);
     painter.drawLine(m_gutter->width() - 1, event->rect().top(), m_gutter->width() - 1, event->rect().bottom());
+    painter.end();
+    reportPainted();
 }
 
 void CodeEditor::gutterPressed(QPoint pos)

@@ -11,6 +11,9 @@
 #include <QColor>
 #include <QPlainTextEdit>
 
+#include <utility>
+#include <vector>
+
 namespace KSyntaxHighlighting {
 class SyntaxHighlighter;
 }
@@ -46,7 +49,8 @@ public:
 Q_SIGNALS:
     void branchToggleRequested(int line, gcnlens::Direction direction);
     void currentLineChanged(int line);
-    // After a paint that showed the current snapshot's highlights (the benchmark waits for this).
+    // After the first paint that showed the current snapshot's highlights, or at once when they
+    // look like the previous snapshot's (the benchmark waits for this).
     void highlightsPainted(quint64 job);
 
 protected:
@@ -64,8 +68,11 @@ private:
     void gutterPressed(QPoint pos);
     QString gutterToolTip(QPoint pos) const;
     int lineAtY(double y) const;
-    // The rows of the visible lines the two snapshots draw differently (viewport coordinates).
-    QRegion changedLines(const AnalysisSnapshot& before, const AnalysisSnapshot& after) const;
+    // The rows of the visible lines the two snapshots draw differently, behind the text and in the
+    // gutter (viewport coordinates; the gutter's rows have the same y).
+    std::pair<QRegion, QRegion> changedLines(const AnalysisSnapshot& before, const AnalysisSnapshot& after) const;
+    void keepGlyphsOnScreen();
+    void reportPainted(); // highlightsPainted once per snapshot, after the first paint showing it
 
     QWidget* m_gutter = nullptr;
     KSyntaxHighlighting::SyntaxHighlighter* m_highlighter = nullptr;
@@ -77,6 +84,9 @@ private:
     bool m_darkPalette = false;
     int m_lastLine = 0;
     quint64 m_paintedJob = 0;
+    int m_gutterFirstBlock = -1;    // first line the gutter showed when it last painted
+    std::vector<int> m_glyphBlocks; // blocks whose layouts keep their glyphs (the ones on screen)
+    int m_glyphBlockCount = 0;      // the document's block count those numbers refer to
 };
 
 } // namespace gcnlens::ui

@@ -50,7 +50,8 @@ class TestAnalysisBridge : public QObject
         // The editor's per-line view is built from that analysis.
         const LineAnnotations lines = LineAnnotations::build(fresh);
         for (int line = 1; line <= lines.lineCount(); ++line)
-            QVERIFY(LineAnnotation::drawnAlike(s->lines.at(line), lines.at(line)));
+            QVERIFY(LineAnnotation::textAreaAlike(s->lines.at(line), lines.at(line))
+                    && LineAnnotation::gutterAlike(s->lines.at(line), lines.at(line)));
     }
 
 private Q_SLOTS:

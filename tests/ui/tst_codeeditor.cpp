@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+// CodeEditor repaints only what a keystroke or a new analysis changes (rows whose bands, shading or
+// gutter cells differ; one line for a typed character) and keeps the glyphs of the lines on screen.
+// Whatever it left unpainted must still be right: after a typing session, the pixels on screen
+// must equal those of a fresh editor showing the final text and analysis.
+#include "ui/codeeditor.h"
+
+#include <QApplication>
+#include <QScreen>
+#include <QScrollBar>
+#include <QTest>
+#include <QTextBlock>
+
+#include <format>
+
+using namespace gcnlens;
+using namespace gcnlens::ui;
+
+namespace {
+
+// 200 lines mixing 1- and 2-dword instructions (fetch bands, shading, gutter offsets).
+QString kernel()
+{
+    static const char* body[] = {"    v_add_f32 v4, v2, v6", "    v_mov_b32 v5, 0x3dcccccd", "    s_add_u32 s11, s9, 0x1000",
+                                 "    v_lshlrev_b32 v7, 2, v0", "    ds_read_b32 v8, v7", "    v_fma_f32 v9, v2, v8, v4",
+                                 "    s_mov_b32 s10, 6", "    v_add_i32 v3, vcc, s4, v1", "    s_waitcnt lgkmcnt(0)"};
+    std::string text = ".text\n.globl k\n.p2align 8\n.type k,@function\nk:\n";
+    for (int i = 0; i < 200; ++i)
+        text += std::string(body[i % 9]) + "\n";
+    text += "    s_endpgm\n";
+    return QString::fromStdString(text);
+}
+
+SnapshotPtr snapshotOf(const QString& text, quint64 job)
+{
+    auto s = std::make_shared<AnalysisSnapshot>();
+    s->job = job;
+    s->source = text;
+    s->analysis = runAnalysis(text.toStdString(), s->request);
+    s->lines = LineAnnotations::build(s->analysis);
+    return s;
+}
+
+// What the window shows: its backing store, not a fresh render (which would repaint everything).
+QImage onScreen(QWidget* window)
+{
+    return window->screen()->grabWindow(window->winId()).toImage();
+}
+
+} // namespace
+
+class TestCodeEditor : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QApplication::setCursorFlashTime(0); }
+
+    // Keystroke kinds the editor repaints differently: a character that keeps the line's colours,
+    // one that changes them, a literal that grows an instruction (everything below moves), Enter,
+    // Backspace over a line break, and a new analysis after each.
+    void typingLeavesNothingStale()
+    {
+        QWidget windowA;
+        auto* editorA = new CodeEditor(&windowA);
+        editorA->setCursorWidth(0); // no caret: it blinks
+        windowA.resize(700, 500);
+        editorA->resize(700, 500);
+        QString text = kernel();
+        editorA->setPlainText(text);
+        quint64 job = 1;
+        editorA->setSnapshot(snapshotOf(text, job));
+        windowA.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&windowA));
+        editorA->jumpToLine(100);
+        QTest::qWait(20);
+
+        // After every step the window must show what a complete repaint of the same state shows.
+        int step = 0;
+        QString failure;
+        // Scrolling moves pixels: glyphs that overhang from a line scrolled out of view stay on the
+        // line below it, which a complete repaint (it starts at the first visible line) does not
+        // draw. That is QPlainTextEdit's own; after a scroll only the gutter is compared.
+        auto check = [&](bool gutterOnly = false) {
+            QTest::qWait(20);
+            QImage shown = onScreen(&windowA);
+            QImage fresh = windowA.grab().toImage().convertToFormat(shown.format());
+            if (gutterOnly) {
+                const QRect strip(0, 0, editorA->gutter()->geometry().right() + 1, shown.height());
+                shown = shown.copy(strip);
+                fresh = fresh.copy(strip);
+                editorA->viewport()->repaint();
+            }
+            ++step;
+            if (!failure.isEmpty() || shown == fresh)
+                return;
+            int firstRow = -1;
+            for (int y = 0; y < std::min(shown.height(), fresh.height()) && firstRow < 0; ++y)
+                for (int x = 0; x < std::min(shown.width(), fresh.width()); ++x)
+                    if (shown.pixel(x, y) != fresh.pixel(x, y)) {
+                        firstRow = y;
+                        break;
+                    }
+            shown.save(QStringLiteral("tst_codeeditor-shown.png"));
+            fresh.save(QStringLiteral("tst_codeeditor-fresh.png"));
+            failure = QStringLiteral("step %1: the window differs from a complete repaint from pixel row %2 "
+                                     "(saved tst_codeeditor-shown.png / -fresh.png)").arg(step).arg(firstRow);
+        };
+        auto type = [&](Qt::Key key, int times = 1) {
+            for (int i = 0; i < times; ++i) {
+                QTest::keyClick(editorA, key);
+                check(); // the keystroke's own repaint, the analysis still the previous one
+                text = editorA->toPlainText();
+                editorA->setSnapshot(snapshotOf(text, ++job));
+                check(); // the analysis' repaint
+            }
+        };
+        // Line 102 is `s_mov_b32 s10, 6` (5 header lines, then body[(102 - 6) % 9] = body[6]).
+        QCOMPARE(editorA->document()->findBlockByNumber(101).text(), QStringLiteral("    s_mov_b32 s10, 6"));
+        QTextCursor cursor(editorA->document()->findBlockByNumber(101));
+        cursor.movePosition(QTextCursor::EndOfBlock);
+        editorA->setTextCursor(cursor);
+        check();
+        type(Qt::Key_Space);                 // same colours
+        type(Qt::Key_Backspace);
+        type(Qt::Key_5);                     // 6 → 65: a literal, 4 bytes more, everything below moves
+        type(Qt::Key_Return);                // a new line
+        type(Qt::Key_S);                     // half-typed: a placeholder
+        type(Qt::Key_Backspace, 2);          // and gone again, with the line break
+        type(Qt::Key_Backspace);             // 65 → 6: back to an inline constant
+        type(Qt::Key_Period);                // garbage: a diagnostic underline
+        type(Qt::Key_Up, 3);                 // the current line moves
+        editorA->verticalScrollBar()->setValue(editorA->verticalScrollBar()->value() + 7);
+        check(true);
+        type(Qt::Key_Down);                  // the snapshots after a scroll
+        editorA->verticalScrollBar()->setValue(editorA->verticalScrollBar()->value() - 30);
+        check(true);
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        QCOMPARE(step, 1 + 2 * 8 + 2 + 2 * 3 + 1 + 2 + 1);
+    }
+};
+
+QTEST_MAIN(TestCodeEditor)
+#include "tst_codeeditor.moc"

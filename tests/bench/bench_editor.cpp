@@ -2,9 +2,16 @@
 // Drives the real gcnlens window on a generated 10k-instruction kernel and prints medians of:
 //   keystroke → repaint (UI thread: key handling + repaint of the edited view),
 //   analysis result → repainted highlights (snapshot applied to every panel + repaint),
-//   keystroke → highlights of the new text painted, debounce 0 (the whole round trip),
+//   keystroke → highlights of the new text on screen (the whole round trip with the window's own
+//     debounce, up to the end of the window repaint that shows them), for three kinds of
+//     keystroke in the middle of the file:
+//       a trailing space (the program does not change),
+//       an operand digit (v6 → v61: the instruction and the kernel's VGPR count change),
+//       a literal digit (6 → 65: an inline constant becomes a 32-bit literal, the instruction
+//         grows by 4 bytes and every instruction after it moves: timing and gutter change below),
 //   slider drag step → occupancy readout and chart repainted (VGPR and SGPR axes).
-// Usage: bench_editor [instructions=10000] [samples=40]   (offscreen platform unless set)
+// Usage: bench_editor [instructions=10000] [samples=40] [kinds=space,operand,literal]
+//        (offscreen platform unless set; kinds picks the keystrokes, e.g. to profile one)
 #include "ui/codeeditor.h"
 #include "ui/mainwindow.h"
 #include "ui/occupancydock.h"
@@ -33,7 +40,7 @@ static QString kernel(int instructions)
         "    v_lshlrev_b32 v7, 2, v0",
         "    ds_read_b32 v8, v7",
         "    v_fma_f32 v9, v2, v8, v4",
-        "    s_mov_b32 s10, 0",
+        "    s_mov_b32 s10, 6",
         "    v_add_i32 v3, vcc, s4, v1",
         "    s_waitcnt lgkmcnt(0)",
         "    buffer_load_dword v12, v1, s[4:7], 0 offen",
@@ -75,6 +82,7 @@ int main(int argc, char** argv)
     QStandardPaths::setTestModeEnabled(true);
     const int count = argc > 1 ? std::atoi(argv[1]) : 10000;
     const int samples = argc > 2 ? std::atoi(argv[2]) : 40;
+    const QString only = argc > 3 ? QString::fromLocal8Bit(argv[3]) : QString();
 
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("bench.s"));
@@ -106,14 +114,20 @@ int main(int argc, char** argv)
     std::printf("kernel: %d instructions, %d lines, first analysis %.1f ms (open→settled %.1f ms)\n",
                 first->analysis.timing.totals.instructions, editor->blockCount(), first->milliseconds, openMs);
 
-    // Edit in the middle of the file, on screen: type a space at the end of a line, then delete it
+    // Edit in the middle of the file, on screen: type at the end of a line, then delete it again
     // (the program stays valid; each keystroke is a new request).
-    const int line = editor->blockCount() / 2;
-    editor->jumpToLine(line);
-    QTextCursor cursor(editor->document()->findBlockByNumber(line - 1));
-    cursor.movePosition(QTextCursor::EndOfBlock);
-    editor->setTextCursor(cursor);
-    QTest::qWait(50);
+    auto placeCursor = [&](const QString& lineText) {
+        int line = editor->blockCount() / 2;
+        while (line < editor->blockCount() && editor->document()->findBlockByNumber(line - 1).text() != lineText)
+            ++line;
+        editor->jumpToLine(line);
+        QTextCursor cursor(editor->document()->findBlockByNumber(line - 1));
+        cursor.movePosition(QTextCursor::EndOfBlock);
+        editor->setTextCursor(cursor);
+        QTest::qWait(50);
+        return line;
+    };
+    placeCursor(QStringLiteral("    v_add_f32 v4, v2, v6"));
 
     // (1) keystroke → repaint of the edit on the UI thread.
     std::vector<double> keyPaint;
@@ -128,34 +142,61 @@ int main(int argc, char** argv)
             QTest::qWait(1);
     }
 
-    // (2) analysis result → highlights repainted, and (3) keystroke → new highlights painted
-    // with no debounce (the background analysis included).
-    bridge->setDebounceInterval(0);
-    std::vector<double> applyPaint, roundTrip, analysisMs;
-    for (int i = 0; i < samples; ++i) {
-        QElapsedTimer key, ready;
-        bool painted = false;
-        quint64 job = 0;
-        auto c1 = QObject::connect(bridge, &AnalysisBridge::analysisReady, &window, [&](SnapshotPtr s) {
-            ready.start();
-            job = s->job;
-            analysisMs.push_back(s->milliseconds);
-        }, Qt::DirectConnection);
-        auto c2 = QObject::connect(editor, &CodeEditor::highlightsPainted, &window, [&](quint64 j) {
-            if (j == job && job) {
-                painted = true;
-                applyPaint.push_back(ms(ready));
-                roundTrip.push_back(ms(key));
-            }
+    // (2) analysis result → highlights repainted, and (3) keystroke → new highlights painted,
+    // with the window's own debounce (it starts at once while analyses are quick), the background
+    // analysis included.
+    struct RoundTrip {
+        const char* name; // for the kinds argument
+        const char* what;
+        QString line;
+        Qt::Key key;
+        std::vector<double> applyPaint, roundTrip, analysisMs;
+    };
+    std::vector<RoundTrip> kinds = {
+        {"space", "trailing space", QStringLiteral("    v_add_f32 v4, v2, v6"), Qt::Key_Space, {}, {}, {}},
+        {"operand", "operand digit ", QStringLiteral("    v_add_f32 v4, v2, v6"), Qt::Key_1, {}, {}, {}},
+        {"literal", "literal digit ", QStringLiteral("    s_mov_b32 s10, 6"), Qt::Key_5, {}, {}, {}},
+    };
+    if (!only.isEmpty())
+        std::erase_if(kinds, [&](const RoundTrip& k) {
+            return !only.split(QLatin1Char(',')).contains(QLatin1String(k.name));
         });
-        key.start();
-        QTest::keyClick(editor, i % 2 ? Qt::Key_Backspace : Qt::Key_Space);
-        QElapsedTimer guard;
-        guard.start();
-        while (!painted && guard.elapsed() < 10000)
-            QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
-        QObject::disconnect(c1);
-        QObject::disconnect(c2);
+    for (RoundTrip& kind : kinds) {
+        placeCursor(kind.line);
+        for (int i = 0; i < samples; ++i) {
+            QElapsedTimer key, ready;
+            bool painted = false;
+            quint64 job = 0;
+            auto c1 = QObject::connect(bridge, &AnalysisBridge::analysisReady, &window, [&](SnapshotPtr s) {
+                ready.start();
+                job = s->job;
+                kind.analysisMs.push_back(s->milliseconds);
+            }, Qt::DirectConnection);
+            auto c2 = QObject::connect(editor, &CodeEditor::highlightsPainted, &window, [&](quint64 j) {
+                if (j != job || !job)
+                    return;
+                // The editor paints inside the window's repaint, which then paints the other
+                // panels that changed and flushes: the highlights are on screen when that is
+                // done, i.e. when the event loop runs the next posted call.
+                QMetaObject::invokeMethod(&window, [&] {
+                    painted = true;
+                    kind.applyPaint.push_back(ms(ready));
+                    kind.roundTrip.push_back(ms(key));
+                }, Qt::QueuedConnection);
+            });
+            key.start();
+            QTest::keyClick(editor, i % 2 ? Qt::Key_Backspace : kind.key);
+            QElapsedTimer guard;
+            guard.start();
+            while (!painted && guard.elapsed() < 10000)
+                QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
+            QObject::disconnect(c1);
+            QObject::disconnect(c2);
+            while (!settled())
+                QTest::qWait(1);
+        }
+        if (samples % 2) // leave the line as it was
+            QTest::keyClick(editor, Qt::Key_Backspace);
         while (!settled())
             QTest::qWait(1);
     }
@@ -184,9 +225,11 @@ int main(int argc, char** argv)
     }
 
     std::printf("keystroke → repaint (UI thread)               median %7.2f ms  (n=%zu)\n", median(keyPaint), keyPaint.size());
-    std::printf("analysis result → highlights repainted        median %7.2f ms  (n=%zu)\n", median(applyPaint), applyPaint.size());
-    std::printf("background analysis (worker thread)           median %7.2f ms  (n=%zu)\n", median(analysisMs), analysisMs.size());
-    std::printf("keystroke → new highlights painted, debounce 0 median %7.2f ms  (n=%zu)\n", median(roundTrip), roundTrip.size());
+    for (const RoundTrip& kind : kinds) {
+        std::printf("%s: analysis result → highlights repainted        median %7.2f ms  (n=%zu)\n", kind.what, median(kind.applyPaint), kind.applyPaint.size());
+        std::printf("%s: background analysis (worker thread)           median %7.2f ms  (n=%zu)\n", kind.what, median(kind.analysisMs), kind.analysisMs.size());
+        std::printf("%s: keystroke → new highlights painted            median %7.2f ms  (n=%zu)\n", kind.what, median(kind.roundTrip), kind.roundTrip.size());
+    }
     std::printf("slider drag → readout + chart repainted (VGPR axis) median %7.2f ms  (n=%zu)\n", median(dragVgpr), dragVgpr.size());
     std::printf("slider drag → readout + chart repainted (SGPR axis) median %7.2f ms  (n=%zu)\n", median(dragSgpr), dragSgpr.size());
     editor->document()->setModified(false);

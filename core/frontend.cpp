@@ -293,6 +293,40 @@ struct RawDiagnostic {
     std::vector<const char*> expansionLocs; // from the "while in macro instantiation" notes that follow
 };
 
+// The parser reads a statement's end of line before it emits (alignment) or matches (some
+// warnings), so where it stands is the next statement. When `at` starts its line's code (or is the
+// end of the text), this is the nearest line above with code on it; otherwise `at` itself.
+const char* statementBefore(const llvm::SourceMgr& sources, const char* at)
+{
+    if (!at)
+        return at;
+    const unsigned buffer = sources.FindBufferContainingLoc(llvm::SMLoc::getFromPointer(at));
+    if (buffer == 0)
+        return at;
+    const llvm::MemoryBuffer* memory = sources.getMemoryBuffer(buffer);
+    const std::string_view text(memory->getBufferStart(), memory->getBufferSize());
+    const auto startOfLine = [&](std::size_t offset) {
+        const std::size_t newline = offset == 0 ? std::string_view::npos : text.rfind('\n', offset - 1);
+        return newline == std::string_view::npos ? 0 : newline + 1;
+    };
+    const auto codeOfLineAt = [&](std::size_t lineStart) {
+        const std::size_t end = std::min(text.find('\n', lineStart), text.size());
+        return SourceMap::code(text.substr(lineStart, end - lineStart));
+    };
+    const auto offset = std::size_t(at - text.data());
+    std::size_t line = startOfLine(offset);
+    const std::string_view code = codeOfLineAt(line);
+    const bool atCodeStart = offset >= text.size() || code.empty() || code.data() == text.data() + offset;
+    if (!atCodeStart)
+        return at;
+    while (line > 0) {
+        line = startOfLine(line - 1);
+        if (!codeOfLineAt(line).empty())
+            return text.data() + line;
+    }
+    return at;
+}
+
 class CollectingStreamer final : public llvm::MCStreamer {
 public:
     CollectingStreamer(llvm::MCContext& context, TargetKit& kit, const GpuTarget& gpu, llvm::MCCodeEmitter& emitter,
@@ -486,35 +520,15 @@ private:
         emissions.push_back(std::move(e));
     }
 
-    // The parser emits alignment after reading the directive's end of line, so it stands at the
-    // next statement: the directive is the nearest line above with code on it.
+    // Alignment is emitted after the directive's end of line (see statementBefore), unless the
+    // parser still stands on the directive.
     const char* alignmentStatement(const char* at) const
     {
         if (!at || !sources)
             return at;
-        const unsigned buffer = sources->FindBufferContainingLoc(llvm::SMLoc::getFromPointer(at));
-        if (buffer == 0)
-            return at;
-        const llvm::MemoryBuffer* memory = sources->getMemoryBuffer(buffer);
-        const std::string_view text(memory->getBufferStart(), memory->getBufferSize());
-        const auto codeOfLineAt = [&](std::size_t lineStart) {
-            const std::size_t end = std::min(text.find('\n', lineStart), text.size());
-            return SourceMap::code(text.substr(lineStart, end - lineStart));
-        };
-        const auto startOfLine = [&](std::size_t offset) {
-            const std::size_t newline = offset == 0 ? std::string_view::npos : text.rfind('\n', offset - 1);
-            return newline == std::string_view::npos ? 0 : newline + 1;
-        };
-        std::size_t line = startOfLine(std::size_t(at - text.data()));
-        const std::string_view here = codeOfLineAt(line);
-        if (here.starts_with('.') && here.find("align") != std::string_view::npos)
-            return at; // still on the directive's own line
-        while (line > 0) {
-            line = startOfLine(line - 1);
-            if (!codeOfLineAt(line).empty())
-                return text.data() + line;
-        }
-        return at;
+        const std::string_view rest(at, std::strcspn(at, "\n"));
+        const bool onDirective = rest.find("align") != std::string_view::npos && rest.find('.') != std::string_view::npos;
+        return onDirective ? at : statementBefore(*sources, at);
     }
 
     void printInstruction(const llvm::MCInst& inst, const llvm::MCSubtargetInfo& sti, Emission& e)
@@ -622,12 +636,11 @@ void handleDiagnostic(const llvm::SMDiagnostic& d, void* contextPtr)
 {
     auto* context = static_cast<DiagnosticContext*>(contextPtr);
     const llvm::SourceMgr& sources = *context->sources;
-    const llvm::SMLoc loc = d.getLoc();
     if (d.getKind() == llvm::SourceMgr::DK_Note && d.getMessage() == "while in macro instantiation") {
         if (context->probing) {
-            context->probeLocs->push_back(loc.getPointer());
+            context->probeLocs->push_back(d.getLoc().getPointer());
         } else if (!context->diagnostics->empty()) {
-            context->diagnostics->back().expansionLocs.push_back(loc.getPointer());
+            context->diagnostics->back().expansionLocs.push_back(d.getLoc().getPointer());
         }
         return;
     }
@@ -637,13 +650,22 @@ void handleDiagnostic(const llvm::SMDiagnostic& d, void* contextPtr)
         return;
     }
     context->probing = false;
+    // Some warnings come without a location (LLVM 19's inexact 64-bit literal, for one): they
+    // belong to the statement the parser is on.
+    llvm::SMLoc loc = d.getLoc();
+    int bufferLine = d.getLineNo();
+    if (!loc.isValid() && context->streamer && context->streamer->parser) {
+        loc = llvm::SMLoc::getFromPointer(statementBefore(sources, context->streamer->parser->getTok().getLoc().getPointer()));
+        if (loc.isValid())
+            bufferLine = int(sources.FindLineNumber(loc, sources.FindBufferContainingLoc(loc)));
+    }
     RawDiagnostic raw;
     raw.severity = d.getKind() == llvm::SourceMgr::DK_Error ? Severity::Error
         : d.getKind() == llvm::SourceMgr::DK_Warning        ? Severity::Warning
                                                             : Severity::Note;
     raw.bufferId = loc.isValid() ? sources.FindBufferContainingLoc(loc) : 0;
-    raw.bufferLine = d.getLineNo();
-    raw.column = std::max(0, d.getColumnNo());
+    raw.bufferLine = bufferLine;
+    raw.column = d.getLoc().isValid() ? std::max(0, d.getColumnNo()) : -1; // -1: the statement's start
     raw.loc = loc.getPointer();
     raw.message = d.getMessage().str();
     context->diagnostics->push_back(std::move(raw));
@@ -890,7 +912,7 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
         d.severity = raw.severity;
         bool fromExpansion = false;
         d.line = lineOf(raw.bufferId, raw.loc, raw.expansionLocs, fromExpansion);
-        d.column = fromExpansion ? map.firstColumn(d.line) : raw.column;
+        d.column = fromExpansion || raw.column < 0 ? map.firstColumn(d.line) : raw.column;
         d.message = raw.message;
         if (fromExpansion) {
             const auto* buffer = raw.bufferId ? sources.getMemoryBuffer(raw.bufferId) : nullptr;
@@ -1233,7 +1255,7 @@ bool parseRegisterToken(std::string_view code, std::size_t at, RegToken& token, 
 }
 
 // The shape of an instruction line: its text with each plain register replaced by its kind, its
-// width, its start modulo 4 (SGPR tuples must be aligned) and how it overlaps the registers
+// width, its alignment (SGPR tuples, GFX90A VGPRs) and how it overlaps the registers
 // before it (the constant-bus limit counts distinct SGPRs). Lines of one shape differ only in
 // register numbers, which the encoder puts into fixed fields; everything the assembler decides
 // from the text (encoding, VOP3 promotion, literal, size, errors) depends only on the shape.
@@ -1254,8 +1276,8 @@ bool lineShape(std::string_view code, const std::unordered_set<std::string_view>
             key += '\x01';
             key += code[i];
             key += std::to_string(token.count);
-            if (token.count > 1)
-                key += char('0' + token.first % 4);
+            // Alignment: tuples start at a multiple of 2 or 4; GFX90A wants even single VGPRs in places (ds_gws_*).
+            key += char('0' + token.first % (token.count > 1 ? 4 : 2));
             for (std::size_t j = 0; j < tokens.size(); ++j) {
                 const RegToken& other = tokens[j];
                 if (other.kind != token.kind || other.first + other.count <= token.first
@@ -1409,7 +1431,9 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
         ++shapes[std::size_t(it->second)].lines;
         candidates.push_back(Candidate {l, it->second, tokens});
     }
-    if (candidates.size() < kShapePassMinimumLines || shapes.size() * 2 > candidates.size())
+    // (Even when every shape is new the pass costs little: each line is parsed once, in the
+    // shape run, and the main run parses a .skip in its place.)
+    if (candidates.size() < kShapePassMinimumLines)
         return {};
 
     // One line per shape, assembled on its own.
@@ -1425,9 +1449,11 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
     session.run();
     std::vector<int> emitted(shapes.size(), 0);
     std::vector<bool> diagnosed(shapes.size(), false);
-    for (const auto& d : session.diagnostics)
-        if (d.bufferId == 1 && d.bufferLine >= 2 && std::size_t(d.bufferLine - 2) < shapes.size())
-            diagnosed[std::size_t(d.bufferLine - 2)] = true;
+    for (const auto& d : session.diagnostics) {
+        if (d.bufferId != 1 || d.bufferLine < 2 || std::size_t(d.bufferLine - 2) >= shapes.size())
+            return {}; // a diagnostic the pass cannot pin to one shape: leave everything to the assembler
+        diagnosed[std::size_t(d.bufferLine - 2)] = true;
+    }
     for (auto& e : session.streamer->emissions) {
         if (e.kind != Emission::Instr || e.bufferId != 1 || !e.mcInst)
             continue;
@@ -1451,6 +1477,7 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
         if (!lineShape(shape.code, definedNames, key, own))
             continue;
         bool usable = true;
+        std::vector<bool> used(own.size(), false);
         for (unsigned i = 0; i < shape.inst->getNumOperands() && usable; ++i) {
             const llvm::MCOperand& op = shape.inst->getOperand(i);
             if (op.isExpr() || op.isInst()) {
@@ -1465,9 +1492,13 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
                 usable = match != own.end() && kit.registerNamed(range->kind, range->first, range->count) == op.getReg();
                 if (usable)
                     shape.slots.push_back({i, std::size_t(match - own.begin()), range->count});
+                for (std::size_t t = 0; t < own.size(); ++t)
+                    used[t] = used[t] || (own[t].kind == range->kind && own[t].first == range->first && own[t].count == range->count);
             }
         }
-        shape.usable = usable;
+        // And the other way round: each register-looking word must be an operand. (In
+        // "image_load … a16", a16 is a flag; with a17 there the line is an error.)
+        shape.usable = usable && std::all_of(used.begin(), used.end(), [](bool u) { return u; });
     }
 
     // Encode every line of a usable shape, and write the text LLVM parses instead.

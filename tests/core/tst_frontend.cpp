@@ -271,6 +271,7 @@ private Q_SLOTS:
     void diagnostics();
     void badLineKeepsLaterOffsets();
     void emptySource();
+    void warningWithoutLocation();
     void binarySource();
     void registerUsage_data();
     void registerUsage();
@@ -1064,6 +1065,19 @@ void TestFrontEnd::emptySource()
         QCOMPARE(program.registers.maxVgpr, -1);
         QCOMPARE(program.registers.maxSgpr, -1);
     }
+}
+
+// LLVM 19 reports an inexact 64-bit literal without a source location: the warning still lands
+// on the statement (line 2, its first column), not on line 0.
+void TestFrontEnd::warningWithoutLocation()
+{
+    const Program program = assembleText("  s_nop 0\n  v_sqrt_f64 v[4:5], 2.2 ; pi-ish\n\n  s_endpgm\n", QStringLiteral("tahiti"));
+    QVERIFY(!program.hasErrors());
+    QCOMPARE(program.diagnostics.size(), std::size_t(1));
+    QCOMPARE(program.diagnostics[0].severity, Severity::Warning);
+    QCOMPARE(program.diagnostics[0].line, 2);
+    QCOMPARE(program.diagnostics[0].column, 2);
+    QVERIFY(QString::fromStdString(program.diagnostics[0].message).contains(QStringLiteral("64-bit")));
 }
 
 // Bytes that are not text (an object file given by mistake): errors, no crash, no fake code.

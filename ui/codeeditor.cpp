@@ -386,7 +386,7 @@ void CodeEditor::keepGlyphsOnScreen()
         layout->setCacheEnabled(false);
         if (layout->lineCount() > 0) {
             QPainter painter(&sink);
-            layout->draw(&painter, QPointF(0, 0), {}, QRectF(0, -1e9, 1, 1));
+            layout->draw(&painter, QPointF(0, 0), {}, QRectF(0, -1e6, 1, 1)); // above every line
         }
     }
     m_glyphBlocks = std::move(visible);

@@ -598,7 +598,7 @@ void MainWindow::setCapped(bool capped, qsizetype lines)
     if (capped) {
         const QString name = m_file.isEmpty() ? tr("This text") : QFileInfo(m_file).fileName();
         m_bannerText->setText(tr("%1 has %L2 lines. Syntax colours and live analysis are off above %L3 lines so that the window "
-                                 "stays responsive: analysing a million lines takes tens of seconds and several GB, again after every edit. "
+                                 "stays responsive: analysing a million lines takes about ten seconds and several GB, again after every edit. "
                                  "For the figures, run gcnlens-cli analyze on the file, or analyse it here anyway.")
                                   .arg(name)
                                   .arg(lines)

@@ -8,7 +8,7 @@
 // previous text back. A text of more than largeTextLines() lines (100,000 by default, ten times the
 // 10k-instruction kernels the window is tuned for) opens with syntax colours and live analysis
 // off: measured on a 1M-line file (tests/bench/bench_open), colouring triples the time to open it
-// and an analysis takes 20-40 s and 3-5 GB, so every edit would queue that much background work,
+// and an analysis takes about 10 s and 3.4 GB, so every edit would queue that much background work,
 // and re-colouring after a theme change would block for seconds. A banner says so and
 // offers to analyse anyway (still off the UI thread). Pasting (Ctrl+V) more than chunkThreshold()
 // characters goes the same way, as one undo step. Files above maxFileSize() are refused with a

@@ -264,7 +264,7 @@ struct Emission {
     std::string label; // labels
     int diagnostic = -1; // placeholders: the diagnostic that caused it
     // Kept only when the streamer is asked to (the shape pass reuses the instruction itself).
-    std::optional<llvm::MCInst> mcInst;
+    std::unique_ptr<llvm::MCInst> mcInst; // out of line: a million Emissions need not carry one each
     const llvm::MCSubtargetInfo* subtarget = nullptr;
 };
 
@@ -360,7 +360,7 @@ public:
         Emission e = located(Emission::Instr, inst.getLoc());
         describe(inst, sti, e);
         if (keepInsts) {
-            e.mcInst = inst;
+            e.mcInst = std::make_unique<llvm::MCInst>(inst);
             e.subtarget = &sti;
         }
         offset_ += e.size;
@@ -1405,7 +1405,7 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
     struct Shape {
         std::string_view code; // of its first line
         int lines = 0;
-        std::optional<llvm::MCInst> inst;
+        std::unique_ptr<llvm::MCInst> inst;
         const llvm::MCSubtargetInfo* subtarget = nullptr;
         struct Slot { unsigned operand; std::size_t token; int count; };
         std::vector<Slot> slots; // register operands that come from the line's own registers
@@ -1427,7 +1427,7 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
             continue;
         auto [it, added] = shapeIndex.try_emplace(key, int(shapes.size()));
         if (added)
-            shapes.push_back(Shape {code, 0, std::nullopt, nullptr, {}, false});
+            shapes.push_back(Shape {code, 0, nullptr, nullptr, {}, false});
         ++shapes[std::size_t(it->second)].lines;
         candidates.push_back(Candidate {l, it->second, tokens});
     }

@@ -18,6 +18,7 @@
 #include <QToolTip>
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 namespace gcnlens::ui {
@@ -294,7 +295,7 @@ int CodeEditor::lineAtY(double y) const
 void CodeEditor::updateGutterGeometry()
 {
     const double cw = QFontMetricsF(font()).horizontalAdvance(QLatin1Char('0'));
-    const int lineDigits = QString::number(std::max(1, blockCount())).size();
+    const int lineDigits = QString::number(std::max({1, blockCount(), m_lineCountHint})).size();
     int offsetDigits = 4;
     if (m_snapshot)
         offsetDigits = std::max(4, int(QString::number(m_snapshot->lines.maxOffset(), 16).size()));
@@ -307,6 +308,13 @@ void CodeEditor::updateGutterGeometry()
     }
     const QRect cr = contentsRect();
     m_gutter->setGeometry(QRect(cr.left(), cr.top(), int(std::ceil(m_layout.width())), cr.height()));
+}
+
+void CodeEditor::setLineCountHint(qsizetype lines)
+{
+    m_lineCountHint = int(std::clamp<qsizetype>(lines, 0, std::numeric_limits<int>::max()));
+    updateGutterGeometry();
+    m_gutter->update();
 }
 
 void CodeEditor::resizeEvent(QResizeEvent* event)

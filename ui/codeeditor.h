@@ -37,6 +37,11 @@ public:
     const LineAnnotation* annotationAt(int line) const;
     GutterLayout gutterLayout() const { return m_layout; }
     QWidget* gutter() const { return m_gutter; }
+    // While a long text streams in, the gutter is sized for this many lines (at least), so that it
+    // does not widen when the count gains a digit: that re-lays out every line (about 0.8 s at 1M
+    // lines). 0 clears the hint.
+    void setLineCountHint(qsizetype lines);
+    int lineCountHint() const { return m_lineCountHint; }
     // The y range of a 1-based line in the viewport (tests click markers through it).
     QRectF lineRect(int line) const;
 
@@ -83,6 +88,7 @@ private:
     bool m_applyingTheme = false;
     bool m_darkPalette = false;
     int m_lastLine = 0;
+    int m_lineCountHint = 0;
     quint64 m_paintedJob = 0;
     int m_gutterFirstBlock = -1;    // first line the gutter showed when it last painted
     std::vector<int> m_glyphBlocks; // blocks whose layouts keep their glyphs (the ones on screen)

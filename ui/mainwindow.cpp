@@ -568,7 +568,9 @@ void MainWindow::pasteLarge(QString text)
     const int position = cursor.position();
     const auto progress = makeProgress(tr("Pasting %L1 lines…").arg(text.count(QLatin1Char('\n')) + 1), false);
     m_loading = true;
+    m_editor->setLineCountHint(lines); // the gutter takes its final width now, not half way
     insertText(text, progress.get(), 0, 1000, undo);
+    m_editor->setLineCountHint(0);
     m_loading = false;
     m_text.insert(position, text);
     if (m_text.size() != m_editor->document()->characterCount() - 1)
@@ -638,18 +640,23 @@ bool MainWindow::showText(Loaded& loaded, const QString& name)
     const bool previousHighlighting = m_highlighter && m_highlighter->document();
     const int previousPosition = m_editor->textCursor().position();
     const int previousScroll = m_editor->verticalScrollBar()->value();
+    const int previousLines = doc->blockCount();
 
     if (!loaded.progress && loaded.text.size() > chunkThreshold())
         loaded.progress = makeProgress(tr("Opening %1…").arg(name), true);
     m_loading = true;
     m_bridge->setPaused(true);
     doc->setUndoRedoEnabled(false); // opening is not an edit to undo (and the stack would hold it all)
+    // The gutter gets the final text's width up front: widening it when the count gains a digit
+    // would re-lay out every line loaded so far in one go.
+    m_editor->setLineCountHint(loaded.lines);
     m_editor->clear();
     setHighlighting(loaded.lines <= m_largeTextLines);
     if (loaded.progress)
         qCInfo(lcFiles) << "loading" << name << loaded.text.size() << "characters," << loaded.lines << "lines in slices";
     if (!insertText(loaded.text, loaded.progress.get(), 100, 1000)) {
         m_editor->clear();
+        m_editor->setLineCountHint(previousLines);
         setHighlighting(previousHighlighting);
         std::unique_ptr<QProgressDialog> restoring;
         if (previousText.size() > chunkThreshold())
@@ -661,6 +668,7 @@ bool MainWindow::showText(Loaded& loaded, const QString& name)
         m_editor->setTextCursor(cursor);
         m_editor->verticalScrollBar()->setValue(previousScroll);
         doc->setModified(previousModified);
+        m_editor->setLineCountHint(0);
         m_loading = false;
         m_bridge->setPaused(false);
         m_lastError = tr("Opening %1 was cancelled; the previous text is unchanged.").arg(name);
@@ -668,6 +676,7 @@ bool MainWindow::showText(Loaded& loaded, const QString& name)
         return false;
     }
     doc->setUndoRedoEnabled(true);
+    m_editor->setLineCountHint(0); // the block count has the hinted digits now
     m_editor->setTextCursor(QTextCursor(doc));
     m_text = std::move(loaded.text);
     m_encoding = loaded.encoding;

@@ -15,6 +15,7 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDockWidget>
+#include <QFontMetricsF>
 #include <QFrame>
 #include <QImage>
 #include <QLabel>
@@ -38,6 +39,9 @@
 #include <QTimer>
 
 #include <unistd.h>
+
+#include <algorithm>
+#include <set>
 
 using namespace gcnlens;
 using namespace gcnlens::ui;
@@ -743,8 +747,11 @@ private Q_SLOTS:
         const QString big = path(QStringLiteral("big.s"));
         QVERIFY(writeFile(big, nopKernel(60000))); // 60k lines, ~720 KB
         QVERIFY(QFileInfo(big).size() > MainWindow::chunkThreshold());
+        const double previousGutter = w->editor()->gutterLayout().width();
         int ticks = 0, maxValue = 0;
         bool dialogSeen = false;
+        // Gutter widths seen while the text streams in (progress 100..1000; 0..100 is reading).
+        std::set<double> gutterWidths;
         QTimer heartbeat;
         heartbeat.setInterval(1);
         connect(&heartbeat, &QTimer::timeout, this, [&] {
@@ -752,6 +759,8 @@ private Q_SLOTS:
             if (auto* progress = w->findChild<QProgressDialog*>(); progress && progress->isVisible()) {
                 dialogSeen = true;
                 maxValue = std::max(maxValue, progress->value());
+                if (progress->value() > 100)
+                    gutterWidths.insert(w->editor()->gutterLayout().width());
                 if (progress->value() >= 500)
                     progress->cancel();
             }
@@ -760,6 +769,13 @@ private Q_SLOTS:
         QVERIFY(!w->openFile(big));
         heartbeat.stop();
         QVERIFY(dialogSeen);
+        // The gutter is sized for the file's 60000 lines (5 digits) up front and keeps that width
+        // while the count passes 1000 and 10000 (widening would re-lay out every line); the
+        // cancel gives the previous text its own width back.
+        QCOMPARE(gutterWidths.size(), size_t(1));
+        QCOMPARE(*gutterWidths.begin(), GutterLayout(QFontMetricsF(w->editor()->font()).horizontalAdvance(QLatin1Char('0')), 5, 4).width());
+        QCOMPARE(w->editor()->gutterLayout().width(), previousGutter);
+        QCOMPARE(w->editor()->lineCountHint(), 0);
         QVERIFY(maxValue >= 500 && maxValue < 1000);
         QVERIFY(ticks >= 5); // the event loop ran during the load
         QCOMPARE(w->editor()->toPlainText(), before);
@@ -773,7 +789,19 @@ private Q_SLOTS:
         QTest::keyClicks(w->editor(), QStringLiteral("!"));
         QCOMPARE(w->text(), w->editor()->toPlainText());
         w->editor()->document()->setModified(false);
+        gutterWidths.clear();
+        QTimer watch;
+        watch.setInterval(1);
+        connect(&watch, &QTimer::timeout, this, [&] {
+            if (auto* progress = w->findChild<QProgressDialog*>(); progress && progress->isVisible() && progress->value() > 100)
+                gutterWidths.insert(w->editor()->gutterLayout().width());
+        });
+        watch.start();
         QVERIFY(w->openFile(big));
+        watch.stop();
+        QCOMPARE(gutterWidths.size(), size_t(1));
+        QCOMPARE(*gutterWidths.begin(), w->editor()->gutterLayout().width()); // the hint is gone, the width stays
+        QCOMPARE(w->editor()->lineCountHint(), 0);
         QCOMPARE(w->editor()->blockCount(), 60000);
         QCOMPARE(w->editor()->toPlainText().toUtf8(), nopKernel(60000));
         QVERIFY(!w->findChild<QProgressDialog*>());

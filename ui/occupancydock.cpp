@@ -22,6 +22,8 @@
 #include <QVXYModelMapper>
 #include <QValueAxis>
 
+#include <tuple>
+
 namespace gcnlens::ui {
 
 static bool hasAgprs(const GpuTarget& gpu)
@@ -210,15 +212,24 @@ void OccupancyDock::setSnapshot(const SnapshotPtr& snapshot)
     m_gpu = snapshot->analysis.program.gpu;
     m_options = snapshot->request.timing;
 
-    m_updating = true;
-    const int previousKernel = m_kernel->currentIndex();
-    m_kernel->clear();
+    // The combo box is refilled only when the kernel names change: most analyses (a keystroke)
+    // keep them, and a refill re-lays out the dock.
+    QStringList names;
     for (const Kernel& k : snapshot->analysis.program.kernels)
-        m_kernel->addItem(QString::fromStdString(k.name));
-    if (m_kernel->count() == 0)
-        m_kernel->addItem(tr("(whole file)"));
-    m_kernel->setCurrentIndex(std::clamp(previousKernel, 0, m_kernel->count() - 1));
-    m_updating = false;
+        names << QString::fromStdString(k.name);
+    if (names.isEmpty())
+        names << tr("(whole file)");
+    bool sameNames = m_kernel->count() == names.size();
+    for (int i = 0; sameNames && i < names.size(); ++i)
+        sameNames = m_kernel->itemText(i) == names[i];
+    if (!sameNames) {
+        m_updating = true;
+        const int previousKernel = m_kernel->currentIndex();
+        m_kernel->clear();
+        m_kernel->addItems(names);
+        m_kernel->setCurrentIndex(std::clamp(previousKernel, 0, m_kernel->count() - 1));
+        m_updating = false;
+    }
 
     updateRanges();
     loadKernelInputs(gpuChanged);
@@ -307,11 +318,37 @@ QString OccupancyDock::readout() const
     return m_waves->text() + QLatin1Char('\n') + m_limiter->text();
 }
 
+// Every field, for comparing what recompute() last showed with what it would show now.
+static auto tieGpu(const GpuTarget& g)
+{
+    return std::tie(g.name, g.product, g.processor, g.features, g.targetId, g.generation, g.dpfactor, g.computeUnits, g.maxWavesPerSimd,
+                    g.fixedSgprs);
+}
+
+static auto tieInput(const OccupancyInput& i)
+{
+    return std::tie(i.vgprs, i.agprs, i.sgprs, i.usesVcc, i.usesFlatScratch, i.usesXnack, i.ldsBytes, i.workgroupSize, i.scratch,
+                    i.trapHandler);
+}
+
 void OccupancyDock::recompute()
 {
     if (m_updating)
         return;
     const OccupancyInput in = input();
+    // What the readout and the chart show depends on these alone: when they are what is shown
+    // already (an analysis that changed nothing here), the panel stays as it is.
+    std::vector<std::pair<std::string, std::string>> options = m_options.values();
+    if (m_haveShown && tieGpu(m_shownGpu) == tieGpu(m_gpu) && tieInput(m_shownInput) == tieInput(in) && m_shownOptions == options
+        && m_shownAxis == m_axis) {
+        Q_EMIT updated();
+        return;
+    }
+    m_haveShown = true;
+    m_shownGpu = m_gpu;
+    m_shownInput = in;
+    m_shownOptions = std::move(options);
+    m_shownAxis = m_axis;
     m_result = computeOccupancy(m_gpu, in, m_options);
     if (!m_result.error.empty()) {
         m_waves->setText(tr("—"));

@@ -11,6 +11,9 @@
 #include <QWidget>
 
 #include <array>
+#include <string>
+#include <utility>
+#include <vector>
 
 class QComboBox;
 class QLabel;
@@ -98,6 +101,13 @@ private:
     OccupancyResult m_result;
     CurveAxis m_axis = CurveAxis::Vgpr;
     bool m_updating = false;
+    // What the readout and the chart were last computed from: recompute() leaves them alone when
+    // nothing of it changed (most analyses, one per keystroke).
+    bool m_haveShown = false;
+    GpuTarget m_shownGpu;
+    OccupancyInput m_shownInput;
+    std::vector<std::pair<std::string, std::string>> m_shownOptions;
+    CurveAxis m_shownAxis = CurveAxis::Vgpr;
 };
 
 } // namespace gcnlens::ui

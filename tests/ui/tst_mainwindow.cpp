@@ -33,6 +33,21 @@ using namespace gcnlens::ui;
 
 static const QString example = QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s");
 
+// Counts the paint events a widget receives.
+class PaintCounter : public QObject {
+public:
+    explicit PaintCounter(QWidget* widget) { widget->installEventFilter(this); }
+    int count = 0;
+
+protected:
+    bool eventFilter(QObject*, QEvent* event) override
+    {
+        if (event->type() == QEvent::Paint)
+            ++count;
+        return false;
+    }
+};
+
 class TestMainWindow : public QObject {
     Q_OBJECT
 
@@ -235,6 +250,54 @@ private Q_SLOTS:
         // A line without a DS instruction clears it.
         w->editor()->jumpToLine(17);
         QCOMPARE(lds->shownInstruction(), -1);
+    }
+
+    // An analysis that changes neither the kernels, the occupancy inputs nor the DS access under
+    // the cursor (a trailing space) leaves the occupancy dock and the heatmap alone: the combo box
+    // keeps its items and selection, the chart and the heatmap do not repaint.
+    void unchangedAnalysisLeavesPanelsAlone()
+    {
+        OccupancyDock* dock = w->occupancy();
+        LdsDock* lds = w->lds();
+        auto* combo = dock->findChild<QComboBox*>();
+        auto* chart = dock->findChild<QChartView*>();
+        QVERIFY(combo && chart && combo->count() >= 1);
+        CodeEditor* editor = w->editor();
+        editor->jumpToLine(26); // ds_read_b32 v8, v7
+        QCOMPARE(lds->shownInstruction(), instructionOnLine(26));
+        QVERIFY(lds->heatmap()->isVisible() && chart->isVisible());
+        QTest::qWait(100); // the paints of the jump
+        QStringList items;
+        for (int i = 0; i < combo->count(); ++i)
+            items << combo->itemText(i);
+        const int index = combo->currentIndex();
+        QSignalSpy removed(combo->model(), &QAbstractItemModel::rowsRemoved);
+        QSignalSpy inserted(combo->model(), &QAbstractItemModel::rowsInserted);
+        QSignalSpy curveReset(dock->curveModel(), &QAbstractItemModel::modelReset);
+        PaintCounter chartPaints(chart->viewport()), heatmapPaints(lds->heatmap());
+        const quint64 job = w->bridge()->current()->job;
+
+        QTextCursor cursor = editor->textCursor();
+        cursor.movePosition(QTextCursor::EndOfBlock);
+        editor->setTextCursor(cursor);
+        QTest::keyClick(editor, Qt::Key_Space);
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && w->bridge()->current()->job != job, 20000);
+        QTest::qWait(100); // any paint the analysis queued
+        QCOMPARE(removed.count(), 0);
+        QCOMPARE(inserted.count(), 0);
+        QCOMPARE(combo->currentIndex(), index);
+        QCOMPARE(combo->itemText(index), items[index]);
+        QCOMPARE(curveReset.count(), 0);
+        QCOMPARE(chartPaints.count, 0);
+        QCOMPARE(heatmapPaints.count, 0);
+        QCOMPARE(lds->shownInstruction(), instructionOnLine(26));
+
+        // What does change still shows: another DS access, another VGPR count.
+        editor->jumpToLine(21);
+        QTRY_VERIFY(heatmapPaints.count > 0);
+        dock->setChartAxis(CurveAxis::Vgpr);
+        dock->setValue(OccupancyDock::Vgpr, dock->value(OccupancyDock::Vgpr) + 40);
+        QTRY_VERIFY(chartPaints.count > 0);
     }
 
     void typedPatternHeatmap()

@@ -78,6 +78,7 @@ std::string lower(std::string_view text)
     return out;
 }
 
+using detail::forEachTsvRow;
 using detail::trim;
 
 const ProcessorFacts* findProcessor(std::string_view name)
@@ -94,29 +95,16 @@ const ProcessorFacts* findProcessor(std::string_view name)
 std::vector<GpuPreset> parsePresets(std::string_view text)
 {
     std::vector<GpuPreset> presets;
-    while (!text.empty()) {
-        const auto end = text.find('\n');
-        std::string_view line = text.substr(0, end);
-        text = end == std::string_view::npos ? std::string_view {} : text.substr(end + 1);
-        if (trim(line).empty() || trim(line).front() == '#')
-            continue;
-        std::vector<std::string_view> cells;
-        while (true) {
-            const auto tab = line.find('\t');
-            cells.push_back(trim(line.substr(0, tab)));
-            if (tab == std::string_view::npos)
-                break;
-            line.remove_prefix(tab + 1);
-        }
+    forEachTsvRow(text, [&](const std::vector<std::string_view>& cells) {
         if (cells.size() < 4)
-            continue; // a malformed row is caught by tst_gpu, which counts rows
+            return; // a malformed row is caught by tst_gpu, which counts rows
         GpuPreset preset;
         preset.name = std::string(cells[0]);
         preset.processor = std::string(cells[1]);
         std::from_chars(cells[2].data(), cells[2].data() + cells[2].size(), preset.dpfactor);
         std::from_chars(cells[3].data(), cells[3].data() + cells[3].size(), preset.computeUnits);
         presets.push_back(std::move(preset));
-    }
+    });
     return presets;
 }
 

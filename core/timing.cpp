@@ -25,6 +25,7 @@ namespace {
 constexpr int kPenalty = 4;          // timing-model.md section 1: a penalty is 4 cycles
 constexpr int kValuSaluDelay = 16;   // section 4, H-valu-salu
 
+using detail::forEachTsvRow;
 using detail::trim;
 
 std::string upper(std::string_view text)
@@ -67,21 +68,9 @@ struct Table {
 Table loadTable()
 {
     Table table;
-    std::string_view text = embedded::timings_tsv();
-    while (!text.empty()) {
-        const auto end = text.find('\n');
-        std::string_view line = text.substr(0, end);
-        text = end == std::string_view::npos ? std::string_view {} : text.substr(end + 1);
-        if (trim(line).empty() || trim(line).front() == '#')
-            continue;
+    forEachTsvRow(embedded::timings_tsv(), [&](const std::vector<std::string_view>& found) {
         std::array<std::string_view, 5> cells {};
-        for (std::size_t column = 0; column < cells.size(); ++column) {
-            const auto tab = line.find('\t');
-            cells[column] = trim(line.substr(0, tab));
-            if (tab == std::string_view::npos)
-                break;
-            line.remove_prefix(tab + 1);
-        }
+        std::copy_n(found.begin(), std::min(found.size(), cells.size()), cells.begin());
         TimingRow row {std::string(cells[0]), std::string(cells[1]), std::string(cells[2]),
                        std::string(cells[3]), std::string(cells[4])};
         const int index = static_cast<int>(table.rows.size());
@@ -92,7 +81,7 @@ Table loadTable()
         else
             table.exact.emplace(row.mnemonic, index); // first row wins (the source repeats V_MAD_F16)
         table.rows.push_back(std::move(row));
-    }
+    });
     return table;
 }
 

@@ -514,22 +514,13 @@ private:
         if (padding == 0 || (maxBytes && padding > maxBytes))
             return;
         Emission e = located(Emission::Padding);
-        e.loc = alignmentStatement(e.loc);
+        if (sources)
+            e.loc = statementBefore(*sources, e.loc); // alignment is emitted after the directive's end of line
         e.size = int(padding);
         offset_ = aligned;
         emissions.push_back(std::move(e));
     }
 
-    // Alignment is emitted after the directive's end of line (see statementBefore), unless the
-    // parser still stands on the directive.
-    const char* alignmentStatement(const char* at) const
-    {
-        if (!at || !sources)
-            return at;
-        const std::string_view rest(at, std::strcspn(at, "\n"));
-        const bool onDirective = rest.find("align") != std::string_view::npos && rest.find('.') != std::string_view::npos;
-        return onDirective ? at : statementBefore(*sources, at);
-    }
 
     void printInstruction(const llvm::MCInst& inst, const llvm::MCSubtargetInfo& sti, Emission& e)
     {
@@ -1403,8 +1394,8 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
         std::vector<RegToken> tokens;
     };
     struct Shape {
-        std::string_view code; // of its first line
-        int lines = 0;
+        std::string_view code;      // of its first line
+        std::size_t firstCandidate; // that line, whose registers the template run saw
         std::unique_ptr<llvm::MCInst> inst;
         const llvm::MCSubtargetInfo* subtarget = nullptr;
         struct Slot { unsigned operand; std::size_t token; int count; };
@@ -1427,8 +1418,7 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
             continue;
         auto [it, added] = shapeIndex.try_emplace(key, int(shapes.size()));
         if (added)
-            shapes.push_back(Shape {code, 0, nullptr, nullptr, {}, false});
-        ++shapes[std::size_t(it->second)].lines;
+            shapes.push_back(Shape {code, candidates.size(), nullptr, nullptr, {}, false});
         candidates.push_back(Candidate {l, it->second, tokens});
     }
     // (Even when every shape is new the pass costs little: each line is parsed once, in the
@@ -1473,9 +1463,7 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
         Shape& shape = shapes[s];
         if (!shape.inst || emitted[s] != 1 || diagnosed[s])
             continue;
-        std::vector<RegToken> own;
-        if (!lineShape(shape.code, definedNames, key, own))
-            continue;
+        const std::vector<RegToken>& own = candidates[shape.firstCandidate].tokens;
         bool usable = true;
         std::vector<bool> used(own.size(), false);
         for (unsigned i = 0; i < shape.inst->getNumOperands() && usable; ++i) {

@@ -3,10 +3,10 @@
 // window and the PDF report all show. Built by runAnalysis() from the separate models.
 #pragma once
 
-#include "core/lds.h"
-#include "core/occupancy.h"
-#include "core/program.h"
-#include "core/timing.h"
+#include "core/model/lds.h"
+#include "core/model/occupancy.h"
+#include "core/asm/assembler.h"
+#include "core/model/timing.h"
 
 #include <cstdint>
 #include <map>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/gpu.h"
-#include "core/text.h"
+#include "core/support/text.h"
 
 #include <algorithm>
 #include <cctype>

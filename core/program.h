@@ -190,36 +190,4 @@ struct Program {
     bool hasErrors() const;
 };
 
-struct AssembleOptions {
-    std::string gpu = "tahiti";            // preset, LLVM processor or ROCm target ID
-    std::vector<std::string> includeDirs;  // for .include / .incbin
-    std::vector<std::pair<std::string, std::int64_t>> defsyms; // --defsym NAME=VALUE
-    std::string fileName = "<input>";      // for messages and relative .include
-    // Lines that differ only in register numbers are encoded from one assembler run of their
-    // shape (frontend.cpp, planShapes); the result is the same. Tests turn it off to compare.
-    bool reuseShapes = true;
-};
-
-// Assembles source text. Never throws for bad input: problems become diagnostics, and each line
-// that does not assemble is laid out as a placeholder (see placeholderSize below).
-Program assemble(std::string_view source, const AssembleOptions& options);
-
-// Keeps what the last assemble() learnt so that re-analysing after a small edit is cheap
-// (the editor's path). Results are identical to assemble() on the same text.
-class FrontEnd {
-public:
-    FrontEnd();
-    ~FrontEnd();
-    FrontEnd(const FrontEnd&) = delete;
-    FrontEnd& operator=(const FrontEnd&) = delete;
-
-    // The reference stays valid until the next analyze() call or the FrontEnd's destruction.
-    const Program& analyze(std::string_view source, const AssembleOptions& options);
-
-private:
-    friend Program assemble(std::string_view source, const AssembleOptions& options);
-    struct State;
-    State* state_;
-};
-
 } // namespace gcnlens

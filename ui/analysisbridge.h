@@ -7,8 +7,9 @@
 // Analyzer re-runs the models only near the edit (core/analysis.h); results equal a fresh run.
 #pragma once
 
+#include "core/asm/assembler.h"
 #include "core/analysis.h"
-#include "ui/annotations.h"
+#include "ui/editor/annotations.h"
 
 #include <QObject>
 #include <QString>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "ui/mainwindow.h"
-#include "ui/codeeditor.h"
-#include "ui/ldsdock.h"
+#include "ui/editor/codeeditor.h"
+#include "ui/docks/ldsdock.h"
 #include "ui/logging.h"
-#include "ui/occupancydock.h"
-#include "ui/problemsmodel.h"
+#include "ui/docks/occupancydock.h"
+#include "ui/docks/problemsmodel.h"
 #include "ui/recovery.h"
-#include "ui/summarydock.h"
+#include "ui/docks/summarydock.h"
 
 #include <QAction>
 #include <QApplication>

@@ -3,6 +3,7 @@
 // and `gpus` subcommands.
 #include "commands.h"
 
+#include "core/asm/assembler.h"
 #include "core/gpu.h"
 
 #include <QFile>

@@ -3,10 +3,10 @@
 // (options.h) and share the loading and JSON helpers below.
 #pragma once
 
-#include "core/lds.h"
-#include "core/occupancy.h"
+#include "core/model/lds.h"
+#include "core/model/occupancy.h"
 #include "core/program.h"
-#include "core/timing.h"
+#include "core/model/timing.h"
 
 #include "options.h"
 

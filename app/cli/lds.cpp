@@ -3,7 +3,7 @@
 // as a text heatmap (lanes × banks, each cell the dword row the lane hits there).
 #include "commands.h"
 
-#include "core/lds.h"
+#include "core/model/lds.h"
 
 #include <QJsonArray>
 #include <QTextStream>

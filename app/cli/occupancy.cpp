@@ -3,7 +3,7 @@
 // that `analyze --json` reuses.
 #include "commands.h"
 
-#include "core/occupancy.h"
+#include "core/model/occupancy.h"
 
 #include <QJsonArray>
 #include <QTextStream>

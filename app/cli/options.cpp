@@ -5,7 +5,7 @@
 #include "commands.h"
 
 #include "core/gpu.h"
-#include "core/timing.h"
+#include "core/model/timing.h"
 
 #include <QTextStream>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // gcnlens: the editor window. `gcnlens [FILE] [--gpu NAME]`; `--screenshot PNG [--dark]` renders
 // the window once the analysis has settled and exits (tools/screenshots).
-#include "ui/codeeditor.h"
-#include "ui/ldsdock.h"
+#include "ui/editor/codeeditor.h"
+#include "ui/docks/ldsdock.h"
 #include "ui/mainwindow.h"
 
 #include <QApplication>

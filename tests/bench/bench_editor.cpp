@@ -12,9 +12,9 @@
 //   slider drag step → occupancy readout and chart repainted (VGPR and SGPR axes).
 // Usage: bench_editor [instructions=10000] [samples=40] [kinds=space,operand,literal]
 //        (offscreen platform unless set; kinds picks the keystrokes, e.g. to profile one)
-#include "ui/codeeditor.h"
+#include "ui/editor/codeeditor.h"
 #include "ui/mainwindow.h"
-#include "ui/occupancydock.h"
+#include "ui/docks/occupancydock.h"
 
 #include <QApplication>
 #include <QChartView>

@@ -2,7 +2,7 @@
 // Front-end speed (issue #2 section 6): cold analysis of generated 10k/100k/1M-instruction kernels
 // against `llvm-mc -show-encoding` on the same file, and re-analysis after a one-line edit.
 // Prints its figures; not part of ctest.  Usage: bench_frontend [LLVM_MC] [--max N]
-#include "core/program.h"
+#include "core/asm/assembler.h"
 
 #include <algorithm>
 #include <chrono>

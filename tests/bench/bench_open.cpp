@@ -5,7 +5,7 @@
 // largest gap between two of its ticks is the longest the window could not repaint or react.
 // Usage: bench_open [lines=1000000] [analyse]   (offscreen platform unless QT_QPA_PLATFORM is set)
 //   analyse: also press "Analyse Anyway" on the capped text and wait for the background analysis.
-#include "ui/codeeditor.h"
+#include "ui/editor/codeeditor.h"
 #include "ui/mainwindow.h"
 #include "ui/recovery.h"
 

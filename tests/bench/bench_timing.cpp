@@ -2,7 +2,8 @@
 // Timing-model speed (issue #3 section 2: "a fast linear pass"): analyzeTiming on hand-built
 // 10k/100k/1M-instruction programs, then the front-end vs timing split on assembled sources.
 // Prints its figures; not part of ctest.  Usage: bench_timing [--max N] [--no-frontend]
-#include "core/timing.h"
+#include "core/asm/assembler.h"
+#include "core/model/timing.h"
 
 #include <algorithm>
 #include <chrono>

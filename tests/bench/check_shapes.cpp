@@ -4,7 +4,7 @@
 // the project's own inputs). Prints one line per file and the first difference, if any.
 // Usage: check_shapes [--gpu NAME] FILE...   Exit status 1 when any file differs.
 #include "../core/describeprogram.h"
-#include "core/program.h"
+#include "core/asm/assembler.h"
 
 #include <QFile>
 

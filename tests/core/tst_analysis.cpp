@@ -2,6 +2,7 @@
 // The editor's incremental analysis (Analyzer: TimingAnalyzer + LdsProgramAnalyzer) must give
 // exactly what a fresh analyzeProgram() gives on the same program, after any edit, over long
 // editing sessions, and across option, override and GPU changes; and it must really reuse work.
+#include "core/asm/assembler.h"
 #include "core/analysis.h"
 
 #include "analysisdump.h"

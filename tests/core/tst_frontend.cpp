@@ -3,7 +3,7 @@
 // `llvm-mc -show-encoding` (and the object file's .text for resolved branches) from the same LLVM is the
 // oracle. What is written here are the expectations the ISA documents give: which encoding family
 // an instruction uses on which generation, which constants are inline, when VOP2 must become VOP3.
-#include "core/program.h"
+#include "core/asm/assembler.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // FrontEnd's incremental path (issue #2 section 6) must give what a fresh assemble() gives:
 // every one-line edit of real kernels is replayed both ways and the programs compared.
-#include "core/program.h"
+#include "core/asm/assembler.h"
 #include "describeprogram.h"
 
 #include <QFile>

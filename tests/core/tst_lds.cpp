@@ -3,7 +3,8 @@
 // errors, and addresses derived from small kernels. Section 7 in short: bank = (addr >> 2) & 31,
 // row = addr >> 7; groups of 32 lanes (1 dword), 16 (2 dwords), 8 (3–4 dwords); a group's degree is
 // the most distinct rows one bank serves; cycles = sum of group degrees.
-#include "core/lds.h"
+#include "core/asm/assembler.h"
+#include "core/model/lds.h"
 
 #include <QTest>
 

@@ -6,7 +6,7 @@
 //   W_s = min(W_max, floor(SGPR_file / (alignUp(sgprs + extra, granule) + 16·trap)))
 //   workgroups = min(64 KiB / alignUp(lds, granule), 16 if > 1 wave, floor(4·min(W_v, W_s) / wpw))
 //   waves from workgroups = ceil(workgroups · wpw / 4)
-#include "core/occupancy.h"
+#include "core/model/occupancy.h"
 
 #include <QTest>
 

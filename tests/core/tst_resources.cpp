@@ -2,7 +2,8 @@
 // Kernel resource usage (issue #4 section 2): used counts from the program's register usage (highest
 // index + 1; SGPRs plus the section 6 extras), declared counts from the source's directives, the
 // warning when a declaration is smaller than use, and the occupancy input they imply.
-#include "core/occupancy.h"
+#include "core/asm/assembler.h"
+#include "core/model/occupancy.h"
 
 #include <QTest>
 

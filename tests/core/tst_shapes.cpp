@@ -5,7 +5,7 @@
 // ones that mix every encoding family with registers that repeat, overlap, are misaligned or out
 // of range, so that the assembler's register-dependent decisions (VOP3 promotion, the constant
 // bus limit, tuple alignment, index limits) are all exercised.
-#include "core/program.h"
+#include "core/asm/assembler.h"
 #include "describeprogram.h"
 
 #include <QDir>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The timing model (issue #3 section 4), on hand-built programs so every instruction sits at an
 // exact offset. Expected values are derived from timing-model.md in the comments beside them.
-#include "core/timing.h"
+#include "core/model/timing.h"
 #include "programbuilder.h"
 
 #include <QTest>

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The timing model end to end: LLVM-assembled sources through assemble() and analyzeTiming(),
 // and the `gcnlens-cli analyze --json` contract of issue #3 section 3.
-#include "core/timing.h"
+#include "core/asm/assembler.h"
+#include "core/model/timing.h"
 
 #include <QFile>
 #include <QJsonArray>

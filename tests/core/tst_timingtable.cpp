@@ -2,7 +2,7 @@
 // resources/timings.tsv against its source (issue #3 section 1): every instruction row of
 // GcnTimings.md (copied to tests/data so the test does not depend on ../shared) is present with
 // the cycles as written and parses; the prose rules are class rows; LLVM names find their rows.
-#include "core/timing.h"
+#include "core/model/timing.h"
 
 #include <QFile>
 #include <QRegularExpression>

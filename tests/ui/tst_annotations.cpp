@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // LineAnnotations: the per-line numbers the gutter and the bands paint, and the tooltip text that
 // is composed on demand from the analysis (timing-model.md section 8 rule ids and details).
-#include "ui/annotations.h"
+#include "ui/editor/annotations.h"
 
 #include "../core/programbuilder.h"
 

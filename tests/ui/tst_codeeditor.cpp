@@ -3,7 +3,7 @@
 // gutter cells differ; one line for a typed character) and keeps the glyphs of the lines on screen.
 // Whatever it left unpainted must still be right: after a typing session, the pixels on screen
 // must equal those of a fresh editor showing the final text and analysis.
-#include "ui/codeeditor.h"
+#include "ui/editor/codeeditor.h"
 
 #include <QApplication>
 #include <QScreen>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Our KSyntaxHighlighting definition (resources/syntax/gcn-asm.xml): found by the Repository under
 // the syntax-addons resource prefix, and each token class gets the style issue #5 assigns it.
-#include "ui/syntax.h"
+#include "ui/editor/syntax.h"
 
 #include <KSyntaxHighlighting/AbstractHighlighter>
 #include <KSyntaxHighlighting/Definition>

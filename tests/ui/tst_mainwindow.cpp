@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 // The editor window driven as a user would, on the offscreen platform, over the bundled example
 // (resources/examples/saxpy-gfx6.s). Expected figures are derived from timing-model.md in comments.
-#include "ui/codeeditor.h"
-#include "ui/ldsdock.h"
-#include "ui/ldsheatmap.h"
+#include "ui/editor/codeeditor.h"
+#include "ui/docks/ldsdock.h"
+#include "ui/docks/ldsheatmap.h"
 #include "ui/mainwindow.h"
-#include "ui/occupancycurvemodel.h"
-#include "ui/occupancydock.h"
-#include "ui/penaltyrulemodel.h"
-#include "ui/problemsmodel.h"
+#include "ui/docks/occupancycurvemodel.h"
+#include "ui/docks/occupancydock.h"
+#include "ui/docks/penaltyrulemodel.h"
+#include "ui/docks/problemsmodel.h"
 #include "ui/recovery.h"
-#include "ui/summarydock.h"
+#include "ui/docks/summarydock.h"
 
 #include <QChartView>
 #include <QComboBox>

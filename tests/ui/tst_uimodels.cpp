@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Every item model of the window under QAbstractItemModelTester (style.md 7), empty, filled and
 // reset, plus what their roles return.
-#include "ui/occupancycurvemodel.h"
-#include "ui/penaltyrulemodel.h"
-#include "ui/problemsmodel.h"
+#include "ui/docks/occupancycurvemodel.h"
+#include "ui/docks/penaltyrulemodel.h"
+#include "ui/docks/problemsmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>

@@ -3,11 +3,11 @@
 // platform: open / save / save as, recent files, drag and drop, paste, the unsaved-changes prompt,
 // per-file assembler options, remembered layout and settings, large files (progress, cancel, the
 // analysis cap) and bad input, which must never crash or lose the text being edited.
-#include "ui/codeeditor.h"
+#include "ui/editor/codeeditor.h"
 #include "ui/mainwindow.h"
-#include "ui/problemsmodel.h"
+#include "ui/docks/problemsmodel.h"
 #include "ui/recovery.h"
-#include "ui/summarydock.h"
+#include "ui/docks/summarydock.h"
 
 #include <QApplication>
 #include <QScreen>

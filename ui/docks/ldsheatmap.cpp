@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/ldsheatmap.h"
+#include "ui/docks/ldsheatmap.h"
 
 #include <QMouseEvent>
 #include <QPainter>

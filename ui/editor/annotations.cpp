@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/annotations.h"
+#include "ui/editor/annotations.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Kernel resource usage (issue #4 section 2): what the code uses (highest register index + 1, plus
 // the section 6 extra SGPRs) next to what the source declares, and the occupancy input they imply.
-#include "core/occupancy.h"
+#include "core/model/occupancy.h"
 
 #include <algorithm>
 

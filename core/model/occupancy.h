@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/program.h"
-#include "core/timing.h"
+#include "core/model/timing.h"
 
 #include <optional>
 #include <string>

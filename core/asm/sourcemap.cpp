@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/sourcemap.h"
+#include "core/asm/sourcemap.h"
 
 #include <algorithm>
 #include <cctype>

@@ -3,9 +3,9 @@
 // a group's degree is the most distinct rows one bank must serve (same dword = broadcast); the
 // access costs the sum of its groups' degrees. Addresses come from a typed pattern or from the
 // kernel's own VALU code (see analyzeLdsInProgram below).
-#include "core/lds.h"
+#include "core/model/lds.h"
 
-#include "core/commonends.h"
+#include "core/model/commonends.h"
 
 #include <algorithm>
 #include <array>

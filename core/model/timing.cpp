@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // timing-model.md sections 1–5, 8 and 9 as one linear pass over a Program. The cycle tables are
 // resources/timings.tsv (GcnTimings.md as data); everything else here is the spec's arithmetic.
-#include "core/timing.h"
+#include "core/model/timing.h"
 
-#include "core/commonends.h"
-#include "core/text.h"
+#include "core/model/commonends.h"
+#include "core/support/text.h"
 
 #include <algorithm>
 #include <array>

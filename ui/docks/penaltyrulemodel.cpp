@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/penaltyrulemodel.h"
+#include "ui/docks/penaltyrulemodel.h"
 
 #include <QVariant>
 

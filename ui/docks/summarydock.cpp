@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "ui/summarydock.h"
-#include "ui/penaltyrulemodel.h"
+#include "ui/docks/summarydock.h"
+#include "ui/docks/penaltyrulemodel.h"
 
 #include "core/gpu.h"
 

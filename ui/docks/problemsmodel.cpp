@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/problemsmodel.h"
+#include "ui/docks/problemsmodel.h"
 
 #include <QIcon>
 #include <QStyle>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "ui/codeeditor.h"
+#include "ui/editor/codeeditor.h"
 #include "ui/logging.h"
-#include "ui/syntax.h"
+#include "ui/editor/syntax.h"
 
 #include <KSyntaxHighlighting/Definition>
 #include <KSyntaxHighlighting/SyntaxHighlighter>

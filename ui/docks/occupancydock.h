@@ -6,7 +6,7 @@
 
 #include "ui/analysisbridge.h"
 
-#include "core/occupancy.h"
+#include "core/model/occupancy.h"
 
 #include <QWidget>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "ui/occupancydock.h"
+#include "ui/docks/occupancydock.h"
 #include "ui/geometry.h"
 #include "ui/logging.h"
-#include "ui/occupancycurvemodel.h"
+#include "ui/docks/occupancycurvemodel.h"
 
 #include <QAreaSeries>
 #include <QChart>

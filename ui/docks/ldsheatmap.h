@@ -4,7 +4,7 @@
 // drawn as unknown. Hovering reports lane, address, bank and row.
 #pragma once
 
-#include "core/lds.h"
+#include "core/model/lds.h"
 #include "ui/geometry.h"
 
 #include <QWidget>

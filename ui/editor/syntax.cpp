@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/syntax.h"
+#include "ui/editor/syntax.h"
 #include "ui/logging.h"
 
 #include <KSyntaxHighlighting/Definition>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Occupancy per timing-model.md section 6: one term per resource (waves, vgpr, agpr, sgpr, lds,
 // workgroup, scratch), the minimum is the occupancy, every term equal to it is a limiter.
-#include "core/occupancy.h"
+#include "core/model/occupancy.h"
 
 #include <algorithm>
 #include <climits>

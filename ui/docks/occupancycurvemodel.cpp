@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/occupancycurvemodel.h"
+#include "ui/docks/occupancycurvemodel.h"
 
 namespace gcnlens::ui {
 

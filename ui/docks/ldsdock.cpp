@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "ui/ldsdock.h"
-#include "ui/ldsheatmap.h"
+#include "ui/docks/ldsdock.h"
+#include "ui/docks/ldsheatmap.h"
 #include "ui/logging.h"
 
 #include <QComboBox>

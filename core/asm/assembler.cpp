@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+// The assembler stage's entry points: assemble() and the editor's FrontEnd. LLVM's AMDGPU
+// assembler (MC layer) decides every size and encoding; the files beside this one only listen to
+// what it emits (streamer), build the Program from it (programbuild), encode repeated shapes
+// (shapes) and splice edits in (splice).
+#include "core/asm/assembler.h"
+
+#include "core/asm/linescan_p.h"
+#include "core/asm/programbuild_p.h"
+#include "core/asm/shapes_p.h"
+#include "core/asm/sourcemap.h"
+#include "core/asm/splice_p.h"
+
+namespace gcnlens {
+
+using namespace detail;
+
+namespace {
+
+std::string optionsKey(const AssembleOptions& options)
+{
+    std::string key = options.gpu + '\n' + options.fileName + '\n';
+    for (const auto& dir : options.includeDirs)
+        key += "I" + dir + '\n';
+    for (const auto& [name, value] : options.defsyms)
+        key += "D" + name + '=' + std::to_string(value) + '\n';
+    key += options.reuseShapes ? "shapes\n" : "";
+    return key;
+}
+
+// whole: the text is the user's whole source (not a region the incremental path re-assembles).
+Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view source, const AssembleOptions& options,
+                     bool whole, const LineScan* scan = nullptr)
+{
+    Program program;
+    program.gpu = gpu;
+
+    SourceMap map(source);
+    for (const auto& note : map.notes())
+        program.diagnostics.push_back(note);
+
+    // The text LLVM sees: CLRX-only directives blanked (same length, so columns and lines hold),
+    // and lines the shape pass encoded replaced by skips of their size.
+    std::string_view text = map.assemblerText();
+    ShapePlan plan;
+    std::string planned;
+    if (options.reuseShapes && countNewlines(text) >= kShapePassMinimumLines) {
+        LineScan ownScan;
+        if (!scan) {
+            ownScan = scanLines(splitLines(source));
+            scan = &ownScan;
+        }
+        planned = planShapes(kit, gpu, text, *scan, options, plan);
+        if (!plan.runs.empty())
+            text = planned;
+    }
+
+    AssemblerSession session(kit, gpu, options, text, options.fileName);
+    if (!session.error.empty()) {
+        program.diagnostics.push_back({Severity::Error, 0, 0, session.error, {}});
+        return program;
+    }
+    if (!plan.runs.empty()) {
+        plan.base = session.textStart();
+        session.streamer->plan = &plan;
+        program.shapeReused = int(plan.instructions.size());
+    }
+    session.run();
+    buildProgram(program, session.streamer->emissions, session.diagnostics, session.streamer->functionSymbols, map,
+                 session.sources);
+    if (whole && program.instructions.empty() && !program.hasErrors())
+        program.diagnostics.push_back({Severity::Warning, 1, 0,
+                                       "nothing to analyse: the text has no instructions (it is empty, or only comments "
+                                       "and directives)", {}});
+    return program;
+}
+
+} // namespace
+
+struct FrontEnd::State {
+    std::string processorKey;
+    std::unique_ptr<TargetKit> kit;
+    // The last result and the text it came from: the incremental path splices into it.
+    std::string source;
+    std::string optionsKey;
+    Program program;
+    LineScan scan; // of `source`
+    RegisterTally registers; // of `program`
+    bool havePrevious = false;
+
+    // Re-assembles only the changed lines when they are plain (see LineScan) and splices them in.
+    bool spliceEdit(const LineEdit& edit, const GpuTarget& gpu, const AssembleOptions& options)
+    {
+        constexpr int kMaxSplicedLines = 64;
+        // (An empty program carries a whole-text warning that only a full run may take back.)
+        if (edit.oldCount > kMaxSplicedLines || edit.newCount > kMaxSplicedLines || program.instructions.empty())
+            return false;
+        const auto prefix = std::size_t(edit.prefixLines);
+        const std::vector<std::string_view> oldLines = edit.oldCount ? splitLines(edit.oldText) : std::vector<std::string_view> {};
+        const std::vector<std::string_view> newLines = edit.newCount ? splitLines(edit.newText) : std::vector<std::string_view> {};
+        for (std::size_t i = 0; i < oldLines.size(); ++i)
+            if (!scan.plain[prefix + i] || mentionsAny(oldLines[i], scan.assignedSymbols))
+                return false;
+        // A pure insertion must land outside macro/.rept/.if regions: a plain neighbour proves it.
+        if (oldLines.empty()) {
+            const bool beforePlain = prefix == 0 || scan.plain[prefix - 1];
+            const bool afterPlain = prefix >= scan.plain.size() || scan.plain[prefix];
+            if (!beforePlain && !afterPlain)
+                return false;
+        }
+        std::string region;
+        for (const auto line : newLines) {
+            if (!scanLines({line}).plain[0] || mentionsAny(line, scan.assignedSymbols) || mentionsAny(line, scan.macroNames))
+                return false;
+            region.append(line);
+            region.push_back('\n');
+        }
+        Program mini = assembleWith(*kit, gpu, region, options, /*whole=*/false);
+        const bool barrierAfter = scan.lastBarrier >= int(prefix);
+        if (!mini.labels.empty()
+            || !splice(program, mini, int(prefix) + 1, edit.oldCount, edit.newCount, newLines, barrierAfter, registers))
+            return false;
+        const auto at = std::ptrdiff_t(prefix);
+        scan.plain.erase(scan.plain.begin() + at, scan.plain.begin() + at + edit.oldCount);
+        scan.plain.insert(scan.plain.begin() + at, std::size_t(edit.newCount), true);
+        if (scan.lastBarrier >= int(prefix))
+            scan.lastBarrier += edit.newCount - edit.oldCount;
+        return true;
+    }
+};
+
+FrontEnd::FrontEnd() : state_(new State) {}
+FrontEnd::~FrontEnd() { delete state_; }
+
+const Program& FrontEnd::analyze(std::string_view source, const AssembleOptions& options)
+{
+    State& state = *state_;
+    std::string error;
+    const auto gpu = resolveGpu(options.gpu, &error);
+    if (!gpu) {
+        state.program = Program {};
+        state.program.diagnostics.push_back({Severity::Error, 0, 0, error, {}});
+        state.havePrevious = false;
+        return state.program;
+    }
+    const std::string triple = tripleFor(source);
+    const std::string key = gpu->processor + ':' + gpu->features + ':' + triple;
+    if (!state.kit || state.processorKey != key) {
+        state.kit = makeTargetKit(*gpu, triple);
+        state.processorKey = key;
+        state.havePrevious = false;
+    }
+    if (!state.kit->error.empty()) {
+        state.program = Program {};
+        state.program.gpu = *gpu;
+        state.program.diagnostics.push_back({Severity::Error, 0, 0, state.kit->error, {}});
+        state.havePrevious = false;
+        return state.program;
+    }
+    const std::string currentKey = optionsKey(options);
+
+    // The incremental path: one contiguous run of changed plain lines.
+    if (state.havePrevious && state.optionsKey == currentKey) {
+        const LineEdit edit = diffLines(state.source, source);
+        if (edit.identical)
+            return state.program;
+        if (state.spliceEdit(edit, *gpu, options)) {
+            state.source.assign(source);
+            return state.program;
+        }
+    }
+
+    state.source.assign(source);
+    state.scan = scanLines(splitLines(state.source));
+    state.program = assembleWith(*state.kit, *gpu, source, options, /*whole=*/true, &state.scan);
+    state.registers.rebuild(state.program);
+    state.optionsKey = currentKey;
+    state.havePrevious = true;
+    return state.program;
+}
+
+Program assemble(std::string_view source, const AssembleOptions& options)
+{
+    FrontEnd frontEnd;
+    frontEnd.analyze(source, options);
+    return std::move(frontEnd.state_->program); // the FrontEnd ends here: no copy
+}
+
+} // namespace gcnlens
+

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+#include "core/asm/linescan_p.h"
+
+#include "core/asm/sourcemap.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <cstring>
+
+namespace gcnlens::detail {
+
+bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$'; }
+
+// One set of comment rules for the scan and the source map (SourceMap::code).
+std::string_view codeOf(std::string_view line) { return SourceMap::code(line); }
+
+std::string_view trimmedFront(std::string_view text)
+{
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
+        text.remove_prefix(1);
+    return text;
+}
+
+LineScan scanLines(const std::vector<std::string_view>& lines)
+{
+    LineScan scan;
+    scan.plain.resize(lines.size(), false);
+    int macroDepth = 0, repeatDepth = 0, conditionalDepth = 0;
+    // A symbol assigned under a name a macro builds (".set \\name, 1") is not known by name. (A
+    // label's name does not matter: the shape pass never reuses a line that refers to a symbol.)
+    const auto addName = [&](std::vector<std::string>& list, std::string_view name) {
+        if (&list == &scan.assignedSymbols && (name.find('\\') != std::string_view::npos || name.find('%') != std::string_view::npos))
+            scan.computedNames = true;
+        list.emplace_back(name);
+    };
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string_view code = codeOf(lines[i]);
+        // The first word runs to a blank, comma or colon; names may carry a macro's "\" argument.
+        std::string_view first, second;
+        {
+            std::size_t end = 0;
+            while (end < code.size() && !std::isspace(static_cast<unsigned char>(code[end])) && code[end] != ','
+                   && code[end] != ':' && code[end] != '=')
+                ++end;
+            first = code.substr(0, end);
+            const std::string_view rest = trimmedFront(code.substr(end));
+            std::size_t secondEnd = 0;
+            while (secondEnd < rest.size() && !std::isspace(static_cast<unsigned char>(rest[secondEnd]))
+                   && rest[secondEnd] != ',' && rest[secondEnd] != '=')
+                ++secondEnd;
+            second = rest.substr(0, secondEnd);
+        }
+        bool plain = macroDepth == 0 && repeatDepth == 0 && conditionalDepth == 0;
+        if (first == ".macro") {
+            if (!second.empty())
+                scan.macroNames.emplace_back(second);
+            ++macroDepth;
+        } else if (first == ".endm" || first == ".endmacro") {
+            macroDepth = std::max(0, macroDepth - 1);
+        } else if (first == ".rept" || first == ".irp" || first == ".irpc") {
+            ++repeatDepth;
+        } else if (first == ".endr") {
+            repeatDepth = std::max(0, repeatDepth - 1);
+        } else if (first.starts_with(".if")) {
+            ++conditionalDepth;
+        } else if (first == ".endif") {
+            conditionalDepth = std::max(0, conditionalDepth - 1);
+        }
+        static constexpr std::string_view barriers[] = {".align", ".p2align", ".balign", ".p2alignw", ".p2alignl",
+                                                        ".balignw", ".balignl", ".org", ".include", ".incbin"};
+        if (std::find(std::begin(barriers), std::end(barriers), first) != std::end(barriers))
+            scan.lastBarrier = std::max(scan.lastBarrier, int(i));
+        if (first == ".include" || first == ".incbin")
+            scan.includes = true;
+        if ((first == ".set" || first == ".equ" || first == ".equiv" || first == ".eqv") && !second.empty())
+            addName(scan.assignedSymbols, second);
+        const std::string_view afterFirst = trimmedFront(code.substr(first.size()));
+        const bool assignment = !first.empty() && afterFirst.starts_with("=") && !afterFirst.starts_with("==");
+        if (assignment)
+            addName(scan.assignedSymbols, first);
+        const bool label = !first.empty() && afterFirst.starts_with(":");
+        if (label)
+            addName(scan.labels, first);
+        if (code.find(".kernel.") != std::string_view::npos)
+            scan.kernelScopeSymbols = true;
+        // A directive, a label (also CLRX "name:") or an assignment changes what follows.
+        if (!code.empty() && (code.front() == '.' || label || assignment || code.find('=') != std::string_view::npos))
+            plain = false;
+        scan.plain[i] = plain;
+    }
+    if (!scan.macroNames.empty())
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            if (!scan.plain[i])
+                continue;
+            bool invocation = false;
+            forEachWord(codeOf(lines[i]), [&](std::string_view word) {
+                invocation = std::find(scan.macroNames.begin(), scan.macroNames.end(), word) != scan.macroNames.end();
+                return false; // the first word only
+            });
+            if (invocation) {
+                scan.plain[i] = false;
+                scan.lastBarrier = std::max(scan.lastBarrier, int(i));
+            }
+        }
+    return scan;
+}
+
+bool mentionsAny(std::string_view line, const std::vector<std::string>& names)
+{
+    bool found = false;
+    if (!names.empty())
+        forEachWord(codeOf(line), [&](std::string_view word) {
+            found = std::find(names.begin(), names.end(), word) != names.end();
+            return !found;
+        });
+    return found;
+}
+
+std::vector<std::string_view> splitLines(std::string_view text)
+{
+    std::vector<std::string_view> lines;
+    std::size_t start = 0;
+    while (true) {
+        const auto end = text.find('\n', start);
+        if (end == std::string_view::npos) {
+            lines.push_back(text.substr(start));
+            return lines;
+        }
+        lines.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+}
+
+
+// Newlines in a text, eight bytes at a time (an exact count of zero bytes of x ^ '\n'…).
+std::size_t countNewlines(std::string_view text)
+{
+    constexpr std::uint64_t newlines = 0x0a0a0a0a0a0a0a0aull, low7 = 0x7f7f7f7f7f7f7f7full;
+    std::size_t count = 0, i = 0;
+    for (; i + 8 <= text.size(); i += 8) {
+        std::uint64_t word;
+        std::memcpy(&word, text.data() + i, 8);
+        const std::uint64_t x = word ^ newlines;
+        const std::uint64_t zeroBytes = ~(((x & low7) + low7) | x | low7);
+        count += std::size_t(__builtin_popcountll(zeroBytes));
+    }
+    for (; i < text.size(); ++i)
+        count += text[i] == '\n';
+    return count;
+}
+
+} // namespace gcnlens::detail

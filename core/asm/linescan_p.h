@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+// Private to core/asm: a light scan of source lines beside the assembler (which lines an edit may
+// touch without a full run, which names the source defines) and the text helpers it shares.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gcnlens::detail {
+
+bool isWordChar(char c);
+
+// Calls f(word) for each word of a text, in order, until f returns false.
+template <typename F>
+void forEachWord(std::string_view text, F&& f)
+{
+    std::size_t i = 0;
+    while (i < text.size()) {
+        if (!isWordChar(text[i])) {
+            ++i;
+            continue;
+        }
+        const std::size_t begin = i;
+        while (i < text.size() && isWordChar(text[i]))
+            ++i;
+        if (!f(text.substr(begin, i - begin)))
+            return;
+    }
+}
+
+// Which lines an edit may touch without re-running the whole assembler: plain instruction,
+
+// blank or comment lines outside macro, .rept/.irp and .if regions, with no label, no directive,
+// no assignment and no macro invocation. Anything else changes context for later lines.
+struct LineScan {
+    std::vector<bool> plain;
+    int lastBarrier = -1; // last line (0-based) with alignment, .org, .include or a macro call,
+                          // whose output depends on the offsets before it
+    std::vector<std::string> macroNames;
+    std::vector<std::string> assignedSymbols;
+    std::vector<std::string> labels;
+    bool includes = false;          // .include/.incbin: text the scan does not see
+    bool computedNames = false;     // an assignment whose name is built by a macro (\name)
+    bool kernelScopeSymbols = false; // .kernel.vgpr_count & co., which count registers as they are parsed
+};
+
+
+// The code of a line: one set of comment rules for the scan and the source map (SourceMap::code).
+std::string_view codeOf(std::string_view line);
+std::string_view trimmedFront(std::string_view text);
+LineScan scanLines(const std::vector<std::string_view>& lines);
+bool mentionsAny(std::string_view line, const std::vector<std::string>& names);
+std::vector<std::string_view> splitLines(std::string_view text);
+// Newlines in a text, eight bytes at a time.
+std::size_t countNewlines(std::string_view text);
+
+} // namespace gcnlens::detail

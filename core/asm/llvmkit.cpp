@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+#include "core/asm/llvmkit_p.h"
+
+#include <llvm/Support/TargetSelect.h>
+
+#include <charconv>
+#include <mutex>
+
+namespace gcnlens::detail {
+
+Family familyFromFlags(std::uint64_t flags, Generation generation)
+{
+    using namespace SIFlags;
+    if (flags & SDWA) return Family::SDWA;
+    if (flags & DPP) return Family::DPP;
+    if (flags & VOP3P) return Family::VOP3P;
+    if (flags & VOP3) return Family::VOP3;
+    if (flags & VOPC) return Family::VOPC;
+    if (flags & VOP1) return Family::VOP1;
+    if (flags & VOP2) return Family::VOP2;
+    if (flags & VINTRP) return Family::VINTRP;
+    if (flags & SOP1) return Family::SOP1;
+    if (flags & SOP2) return Family::SOP2;
+    if (flags & SOPC) return Family::SOPC;
+    if (flags & SOPK) return Family::SOPK;
+    if (flags & SOPP) return Family::SOPP;
+    // GFX6/7 scalar memory is SMRD; GFX8 onwards it is the SMEM encoding.
+    if (flags & SMRD) return generation <= Generation::GFX7 ? Family::SMRD : Family::SMEM;
+    if (flags & DS) return Family::DS;
+    if (flags & MUBUF) return Family::MUBUF;
+    if (flags & MTBUF) return Family::MTBUF;
+    if (flags & MIMG) return Family::MIMG;
+    if (flags & EXP) return Family::EXP;
+    if (flags & FLAT) {
+        if (flags & FlatGlobal) return Family::GLOBAL;
+        if (flags & FlatScratch) return Family::SCRATCH;
+        return Family::FLAT;
+    }
+    return Family::Unknown;
+}
+
+// Native size of a family without a literal: a larger encoding carries a 32-bit literal.
+int nativeSize(Family family)
+{
+    switch (family) {
+    case Family::SOP1: case Family::SOP2: case Family::SOPK: case Family::SOPC: case Family::SOPP:
+    case Family::SMRD: case Family::VOP1: case Family::VOP2: case Family::VOPC: case Family::VINTRP:
+        return 4;
+    default:
+        return 8;
+    }
+}
+
+BranchKind branchKind(std::string_view mnemonic)
+{
+    if (mnemonic == "s_branch") return BranchKind::Unconditional;
+    if (mnemonic.starts_with("s_cbranch_")) {
+        if (mnemonic == "s_cbranch_join" || mnemonic == "s_cbranch_g_fork" || mnemonic == "s_cbranch_i_fork")
+            return BranchKind::Indirect;
+        return BranchKind::Conditional;
+    }
+    if (mnemonic == "s_setpc_b64" || mnemonic == "s_swappc_b64" || mnemonic == "s_rfe_b64")
+        return BranchKind::Indirect;
+    if (mnemonic.starts_with("s_endpgm")) return BranchKind::Return;
+    return BranchKind::None;
+}
+
+// Parses LLVM register names such as "VGPR4_VGPR5", "SGPR0_SGPR1_gfx…", "VCC_LO", "FLAT_SCR_vi".
+std::optional<RegRange> classifyRegister(std::string_view name)
+{
+    struct Prefix { std::string_view text; RegKind kind; };
+    static constexpr Prefix tuples[] = {
+        {"VGPR", RegKind::VGPR}, {"SGPR", RegKind::SGPR}, {"AGPR", RegKind::AGPR}, {"TTMP", RegKind::TTMP}};
+    for (const auto& prefix : tuples) {
+        if (!name.starts_with(prefix.text))
+            continue;
+        int first = -1, last = -1;
+        std::string_view rest = name;
+        while (rest.starts_with(prefix.text)) {
+            rest.remove_prefix(prefix.text.size());
+            int index = 0;
+            const auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), index);
+            if (ec != std::errc())
+                break;
+            rest.remove_prefix(ptr - rest.data());
+            first = first < 0 ? index : std::min(first, index);
+            last = std::max(last, index);
+            if (rest.starts_with("_"))
+                rest.remove_prefix(1);
+        }
+        if (first < 0)
+            return std::nullopt;
+        // 16-bit halves (VGPR0_LO16) still occupy the whole register.
+        return RegRange {prefix.kind, first, last - first + 1};
+    }
+    const auto is = [&](std::string_view full) { return name == full || name.starts_with(std::string(full) + "_"); };
+    if (name.starts_with("VCC_LO") || name.starts_with("VCC_HI")) return RegRange {RegKind::VCC, 0, 1};
+    if (is("VCC")) return RegRange {RegKind::VCC, 0, 2};
+    if (name.starts_with("EXEC_LO") || name.starts_with("EXEC_HI")) return RegRange {RegKind::EXEC, 0, 1};
+    if (is("EXEC")) return RegRange {RegKind::EXEC, 0, 2};
+    if (is("M0")) return RegRange {RegKind::M0, 0, 1};
+    if (is("SCC")) return RegRange {RegKind::SCC, 0, 1};
+    if (name.starts_with("FLAT_SCR_LO") || name.starts_with("FLAT_SCR_HI")) return RegRange {RegKind::FlatScratch, 0, 1};
+    if (is("FLAT_SCR")) return RegRange {RegKind::FlatScratch, 0, 2};
+    if (name.starts_with("XNACK_MASK_LO") || name.starts_with("XNACK_MASK_HI")) return RegRange {RegKind::XnackMask, 0, 1};
+    if (is("XNACK_MASK")) return RegRange {RegKind::XnackMask, 0, 2};
+    return std::nullopt;
+}
+
+// directives need, amdhsa when it has neither (or, wrongly, both: then the v2 ones are reported).
+std::string tripleFor(std::string_view source)
+{
+    const bool v2 = source.find(".amdgpu_hsa_kernel") != std::string_view::npos
+        || source.find(".amd_kernel_code_t") != std::string_view::npos;
+    const bool hsa = source.find(".amdhsa_") != std::string_view::npos;
+    return v2 && !hsa ? "amdgcn--" : "amdgcn-amd-amdhsa";
+}
+
+std::unique_ptr<TargetKit> makeTargetKit(const GpuTarget& gpu, const std::string& triple)
+{
+    static std::once_flag initialised;
+    std::call_once(initialised, [] {
+        LLVMInitializeAMDGPUTargetInfo();
+        LLVMInitializeAMDGPUTargetMC();
+        LLVMInitializeAMDGPUAsmParser();
+    });
+    auto kit = std::make_unique<TargetKit>();
+    kit->triple = llvm::Triple(triple);
+    std::string error;
+    kit->target = llvm::TargetRegistry::lookupTarget(kit->triple.getTriple(), error);
+    if (!kit->target) {
+        kit->error = "LLVM has no AMDGPU target: " + error;
+        return kit;
+    }
+    kit->registerInfo.reset(kit->target->createMCRegInfo(kit->triple.getTriple()));
+    kit->asmInfo.reset(kit->target->createMCAsmInfo(*kit->registerInfo, kit->triple.getTriple(), kit->targetOptions));
+    kit->instrInfo.reset(kit->target->createMCInstrInfo());
+    kit->subtargetInfo.reset(kit->target->createMCSubtargetInfo(kit->triple.getTriple(), gpu.processor, gpu.features));
+    if (!kit->registerInfo || !kit->asmInfo || !kit->instrInfo || !kit->subtargetInfo)
+        kit->error = "LLVM could not set up the AMDGPU target for " + gpu.targetId;
+    return kit;
+}
+
+
+} // namespace gcnlens::detail

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: MIT
+#include "core/asm/programbuild_p.h"
+
+#include "core/asm/linescan_p.h"
+#include "core/asm/sourcemap.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace gcnlens::detail {
+
+void resolveBranches(Program& program, const std::unordered_map<std::string, std::size_t>& labelIndex,
+                     std::size_t from, std::size_t to)
+{
+    to = std::min(to, program.instructions.size());
+    for (std::size_t i = from; i < to; ++i) {
+        Instruction& inst = program.instructions[i];
+        if (inst.branch != BranchKind::Unconditional && inst.branch != BranchKind::Conditional)
+            continue;
+        if (!inst.targetLabel.empty()) {
+            const auto it = labelIndex.find(inst.targetLabel);
+            if (it == labelIndex.end())
+                continue;
+            const Label& label = program.labels[it->second];
+            const std::uint64_t kernelBase = inst.sectionOffset - inst.offset;
+            inst.targetOffset = label.sectionOffset - kernelBase;
+            inst.targetIndex = label.instruction;
+            const std::int64_t delta = (std::int64_t(label.sectionOffset) - std::int64_t(inst.sectionOffset + 4)) / 4;
+            if (inst.encoding.size() >= 2) {
+                inst.encoding[0] = std::uint8_t(delta & 0xff);
+                inst.encoding[1] = std::uint8_t((delta >> 8) & 0xff);
+            }
+        } else if (inst.targetOffset && inst.kernel >= 0) {
+            // A raw simm16 (disassembler output): the instruction at that offset in the same
+            // kernel, whose instructions are in offset order.
+            const Kernel& kernel = program.kernels[std::size_t(inst.kernel)];
+            const auto first = program.instructions.begin() + kernel.firstInstruction;
+            const auto last = program.instructions.begin() + kernel.endInstruction;
+            const std::uint64_t target = *inst.targetOffset;
+            const auto at = std::lower_bound(first, last, target,
+                                             [](const Instruction& candidate, std::uint64_t offset) { return candidate.offset < offset; });
+            inst.targetIndex = at != last && at->offset == target ? int(at - program.instructions.begin()) : -1;
+        }
+        if (inst.targetOffset)
+            inst.backward = *inst.targetOffset <= inst.offset;
+    }
+}
+
+namespace {
+
+// The body lines of .rept/.irp/.irpc directives, in whatever buffer they are written (the main
+// file, an include, or the expansion of an enclosing .rept), found once per directive.
+class RepeatBodies {
+public:
+    explicit RepeatBodies(const llvm::SourceMgr& sources) : sources_(sources) {}
+
+    // Start of the body line that produced line `lineInExpansion` (1-based) of the expansion of
+    // the directive at `directive`; null when that is not a repetition directive (a macro call).
+    const char* lineStart(const char* directive, unsigned lineInExpansion)
+    {
+        auto it = bodies_.find(directive);
+        if (it == bodies_.end())
+            it = bodies_.emplace(directive, bodyOf(directive)).first;
+        const auto& lines = it->second;
+        return lines.empty() || lineInExpansion == 0 ? nullptr : lines[(lineInExpansion - 1) % lines.size()];
+    }
+
+private:
+    static std::string lowerWord(std::string_view line)
+    {
+        line = trimmedFront(line);
+        std::string word;
+        for (const char c : line) {
+            if (!isWordChar(c))
+                break;
+            word += char(std::tolower(static_cast<unsigned char>(c)));
+        }
+        return word;
+    }
+
+    std::vector<const char*> bodyOf(const char* directive) const
+    {
+        const unsigned buffer = sources_.FindBufferContainingLoc(llvm::SMLoc::getFromPointer(directive));
+        if (buffer == 0)
+            return {};
+        const llvm::MemoryBuffer* memory = sources_.getMemoryBuffer(buffer);
+        const std::string_view text(memory->getBufferStart(), memory->getBufferSize());
+        const auto repetition = [](const std::string& word) { return word == ".rept" || word == ".irp" || word == ".irpc"; };
+        std::size_t at = std::size_t(directive - text.data());
+        if (!repetition(lowerWord(text.substr(at))))
+            return {};
+        // The body runs from the next line to the matching .endr; nested repetitions count.
+        std::vector<const char*> lines;
+        int depth = 1;
+        for (at = text.find('\n', at); at != std::string_view::npos && at + 1 <= text.size(); at = text.find('\n', at)) {
+            ++at;
+            const std::size_t end = std::min(text.find('\n', at), text.size());
+            const std::string word = lowerWord(text.substr(at, end - at));
+            if (repetition(word))
+                ++depth;
+            else if (word == ".endr" && --depth == 0)
+                break;
+            lines.push_back(text.data() + at);
+        }
+        return lines;
+    }
+
+    const llvm::SourceMgr& sources_;
+    std::unordered_map<const char*, std::vector<const char*>> bodies_;
+};
+
+} // namespace
+
+void buildProgram(Program& program, std::vector<Emission>& emissions, const std::vector<RawDiagnostic>& rawDiagnostics,
+                  const std::vector<std::string>& functionSymbols, const SourceMap& map, const llvm::SourceMgr& sources)
+{
+    // Line of a statement: out of each enclosing expansion, innermost first, to where it came
+    // from: a .rept/.irp body line for repetitions (nested ones too), the invoking line for macros.
+    RepeatBodies bodies(sources);
+    const auto lineOf = [&](unsigned bufferId, const char* loc, const std::vector<const char*>& expansionLocs,
+                            bool& fromExpansion) -> int {
+        fromExpansion = bufferId > 1;
+        const char* at = loc;
+        for (const char* instantiation : expansionLocs) {
+            if (!at || !instantiation)
+                return 0;
+            const llvm::SMLoc where = llvm::SMLoc::getFromPointer(at);
+            const unsigned lineInExpansion = sources.FindLineNumber(where, sources.FindBufferContainingLoc(where));
+            const char* body = bodies.lineStart(instantiation, lineInExpansion);
+            at = body ? body : instantiation;
+        }
+        return at ? mainLineOf(sources, llvm::SMLoc::getFromPointer(at)) : 0;
+    };
+
+    // Diagnostics first: placeholders refer to them.
+    for (const auto& raw : rawDiagnostics) {
+        Diagnostic d;
+        d.severity = raw.severity;
+        bool fromExpansion = false;
+        d.line = lineOf(raw.bufferId, raw.loc, raw.expansionLocs, fromExpansion);
+        d.column = fromExpansion || raw.column < 0 ? map.firstColumn(d.line) : raw.column;
+        d.message = raw.message;
+        if (fromExpansion) {
+            const auto* buffer = raw.bufferId ? sources.getMemoryBuffer(raw.bufferId) : nullptr;
+            const std::string name = buffer ? buffer->getBufferIdentifier().str() : std::string();
+            d.origin = (name == "<instantiation>" ? std::string("expansion") : name) + ":" + std::to_string(raw.bufferLine);
+        }
+        program.diagnostics.push_back(std::move(d));
+    }
+
+    // Kernel entries: .type @function symbols, .amdhsa_kernel / .amdgpu_hsa_kernel / CLRX .kernel names.
+    std::vector<std::string> kernelNames = functionSymbols;
+    for (const auto& name : map.kernelNames())
+        if (std::find(kernelNames.begin(), kernelNames.end(), name) == kernelNames.end())
+            kernelNames.push_back(name);
+
+    std::unordered_map<std::string, std::size_t> labelIndex;
+    std::uint64_t kernelStart = 0;
+    int currentKernel = -1;
+    std::vector<std::pair<std::string, int>> pendingLabels; // labels waiting for their instruction
+
+    const auto startKernel = [&](const std::string& name, std::uint64_t at, int line) {
+        if (currentKernel >= 0)
+            program.kernels[std::size_t(currentKernel)].endInstruction = int(program.instructions.size());
+        Kernel kernel;
+        kernel.name = name;
+        kernel.firstInstruction = int(program.instructions.size());
+        kernel.sectionOffset = at;
+        kernel.line = line;
+        program.kernels.push_back(kernel);
+        currentKernel = int(program.kernels.size()) - 1;
+        kernelStart = at;
+    };
+
+    std::vector<std::pair<int, int>> byLine; // (line, instruction)
+    byLine.reserve(emissions.size());
+    for (auto& e : emissions) {
+        bool fromExpansion = false;
+        const int line = e.kind == Emission::Placeholder
+            ? program.diagnostics[std::size_t(e.diagnostic)].line
+            : lineOf(e.bufferId, e.loc, e.expansionLocs, fromExpansion);
+        if (e.kind == Emission::Label) {
+            const bool isKernel = std::find(kernelNames.begin(), kernelNames.end(), e.label) != kernelNames.end();
+            if (isKernel || (currentKernel < 0 && program.instructions.empty() && kernelNames.empty()))
+                startKernel(e.label, e.sectionOffset, line);
+            Label label;
+            label.name = e.label;
+            label.sectionOffset = e.sectionOffset;
+            label.offset = e.sectionOffset - kernelStart;
+            label.line = line;
+            label.instruction = int(program.instructions.size()); // fixed below if nothing follows
+            labelIndex[label.name] = program.labels.size();
+            program.labels.push_back(std::move(label));
+            continue;
+        }
+        if (currentKernel < 0)
+            startKernel(kernelNames.empty() ? std::string("(top)") : std::string("(before first kernel)"), 0, line);
+        Instruction inst;
+        inst.line = line;
+        inst.fromExpansion = fromExpansion;
+        const auto span = map.statementSpan(line);
+        inst.columnBegin = span.first;
+        inst.columnEnd = span.second;
+        inst.sectionOffset = e.sectionOffset;
+        inst.offset = e.sectionOffset - kernelStart;
+        inst.size = e.size;
+        inst.kernel = currentKernel;
+        switch (e.kind) {
+        case Emission::Instr:
+            inst.encoding = std::move(e.bytes);
+            inst.mnemonic = std::move(e.mnemonic);
+            inst.operands = std::move(e.operands);
+            inst.family = e.family;
+            inst.hasLiteral = e.size > nativeSize(e.family);
+            inst.glc = e.glc;
+            inst.defs = std::move(e.defs);
+            inst.uses = std::move(e.uses);
+            inst.branch = branchKind(inst.mnemonic);
+            inst.targetLabel = e.branchSymbol;
+            if (inst.branch == BranchKind::Unconditional || inst.branch == BranchKind::Conditional) {
+                if (e.branchImmediate && e.branchSymbol.empty()) // raw simm16: target = pc + 4 + 4·simm
+                    inst.targetOffset = inst.offset + 4 + std::uint64_t(std::int64_t(std::int16_t(*e.branchImmediate)) * 4);
+            }
+            break;
+        case Emission::Data:
+            inst.isData = true;
+            inst.family = Family::Data;
+            inst.mnemonic = ".data";
+            inst.operands = std::to_string(e.size) + " bytes";
+            break;
+        case Emission::Padding:
+            inst.isData = true;
+            inst.family = Family::Data;
+            inst.mnemonic = ".align";
+            inst.operands = std::to_string(e.size) + " bytes of padding";
+            break;
+        case Emission::Placeholder:
+            inst.placeholder = true;
+            inst.mnemonic = "(error)";
+            inst.operands = "assumed " + std::to_string(e.size) + " bytes";
+            break;
+        case Emission::Label:
+            break;
+        }
+        byLine.emplace_back(inst.line, int(program.instructions.size()));
+        program.instructions.push_back(std::move(inst));
+    }
+    program.lineToInstructions.assign(std::move(byLine));
+    if (currentKernel >= 0)
+        program.kernels[std::size_t(currentKernel)].endInstruction = int(program.instructions.size());
+    for (auto& label : program.labels)
+        if (label.instruction >= int(program.instructions.size()))
+            label.instruction = -1;
+
+    resolveBranches(program, labelIndex);
+    RegisterTally registers;
+    registers.rebuild(program);
+    registers.store(program);
+
+    // Resource directives found by the source map, attached to the kernel they name or precede.
+    for (const auto& directive : map.resourceDirectives()) {
+        ResourceDirective d = directive;
+        d.kernel = -1;
+        for (std::size_t k = 0; k < program.kernels.size(); ++k)
+            if (!directive.name.empty() && program.kernels[k].name == map.kernelForLine(directive.line))
+                d.kernel = int(k);
+        if (d.kernel < 0 && program.kernels.size() == 1)
+            d.kernel = 0;
+        program.directives.push_back(std::move(d));
+    }
+}
+
+} // namespace gcnlens::detail

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: MIT
+#include "core/asm/shapes_p.h"
+
+#include "core/asm/sourcemap.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace gcnlens::detail {
+
+namespace {
+
+// A register operand written as a plain register: v5, s[8:11], a[0:3], v[7].
+struct RegToken {
+    RegKind kind = RegKind::VGPR;
+    int first = 0, count = 1;
+};
+
+// Parses a plain register at code[at]; false when there is none (or one LLVM would reject for
+// its index, which must then go through the assembler for its diagnostic).
+bool parseRegisterToken(std::string_view code, std::size_t at, RegToken& token, std::size_t& end)
+{
+    const char prefix = code[at];
+    token.kind = prefix == 'v' ? RegKind::VGPR : prefix == 's' ? RegKind::SGPR : RegKind::AGPR;
+    if ((prefix != 'v' && prefix != 's' && prefix != 'a') || (at > 0 && isWordChar(code[at - 1])))
+        return false;
+    const auto number = [&](std::size_t& i, int& value) {
+        const std::size_t begin = i;
+        while (i < code.size() && std::isdigit(static_cast<unsigned char>(code[i])))
+            ++i;
+        if (i == begin || i - begin > 3 || (code[begin] == '0' && i - begin > 1))
+            return false; // no digits, or a spelling (v007) a shape must not hide
+        std::from_chars(code.data() + begin, code.data() + i, value);
+        return true;
+    };
+    std::size_t i = at + 1;
+    int first = 0, last = 0;
+    if (i < code.size() && code[i] == '[') {
+        ++i;
+        if (!number(i, first))
+            return false;
+        last = first;
+        if (i < code.size() && code[i] == ':') {
+            ++i;
+            if (!number(i, last))
+                return false;
+        }
+        if (i >= code.size() || code[i] != ']')
+            return false;
+        ++i;
+    } else {
+        if (!number(i, first))
+            return false;
+        last = first;
+        if (i < code.size() && isWordChar(code[i]))
+            return false; // v1e5, s0x…: not a register
+    }
+    // Indices every GCN target accepts (VGPR/AGPR 0-255, SGPR 0-101): anything else goes to LLVM.
+    const int limit = token.kind == RegKind::SGPR ? 101 : 255;
+    if (last < first || last > limit)
+        return false;
+    token.first = first;
+    token.count = last - first + 1;
+    end = i;
+    return true;
+}
+
+// The shape of an instruction line: its text with each plain register replaced by its kind, its
+// width, its alignment (SGPR tuples, GFX90A VGPRs) and how it overlaps the registers
+// before it (the constant-bus limit counts distinct SGPRs). Lines of one shape differ only in
+// register numbers, which the encoder puts into fixed fields; everything the assembler decides
+// from the text (encoding, VOP3 promotion, literal, size, errors) depends only on the shape.
+// False when the line mentions a name the source defines (its value may change between lines).
+bool lineShape(std::string_view code, const std::unordered_set<std::string_view>& definedNames, std::string& key,
+               std::vector<RegToken>& tokens)
+{
+    key.clear();
+    tokens.clear();
+    std::size_t i = 0;
+    while (i < code.size()) {
+        const char c = code[i];
+        if (c == '"' || c == '\\')
+            return false;
+        RegToken token;
+        std::size_t end = 0;
+        if (parseRegisterToken(code, i, token, end)) {
+            key += '\x01';
+            key += code[i];
+            key += std::to_string(token.count);
+            // Alignment: tuples start at a multiple of 2 or 4; GFX90A wants even single VGPRs in places (ds_gws_*).
+            key += char('0' + token.first % (token.count > 1 ? 4 : 2));
+            for (std::size_t j = 0; j < tokens.size(); ++j) {
+                const RegToken& other = tokens[j];
+                if (other.kind != token.kind || other.first + other.count <= token.first
+                    || token.first + token.count <= other.first)
+                    continue;
+                const bool same = other.first == token.first && other.count == token.count;
+                key += same ? '=' : '~';
+                key += std::to_string(j);
+            }
+            key += '\x02';
+            tokens.push_back(token);
+            i = end;
+            continue;
+        }
+        if (!isWordChar(c)) {
+            key += c;
+            ++i;
+            continue;
+        }
+        std::size_t wordEnd = i;
+        while (wordEnd < code.size() && isWordChar(code[wordEnd]))
+            ++wordEnd;
+        const std::string_view word = code.substr(i, wordEnd - i);
+        if (definedNames.contains(word))
+            return false;
+        key.append(word);
+        i = wordEnd;
+    }
+    return true;
+}
+
+} // namespace
+
+// The shape pass (issue #2's hint): an instruction's encoding depends on its shape, not on its
+// register numbers, so each shape is assembled once, in a separate run of LLVM over one line
+// per shape, and every line of that shape is encoded by the real encoder from that MCInst with
+// its own registers put in. Lines it cannot vouch for (outside plain code, naming a symbol,
+// a shape that drew any diagnostic or came out with a symbolic operand) stay with the assembler.
+// Returns the text for the main run, with the planned lines replaced (see ShapePlan).
+std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view text, const LineScan& scan,
+                       const AssembleOptions& options, ShapePlan& plan)
+{
+    plan = ShapePlan {};
+    if (scan.includes || scan.computedNames || scan.kernelScopeSymbols)
+        return {};
+    std::unordered_set<std::string_view> definedNames;
+    for (const auto* list : {&scan.macroNames, &scan.assignedSymbols, &scan.labels})
+        for (const auto& name : *list)
+            definedNames.insert(name);
+    for (const auto& defsym : options.defsyms)
+        definedNames.insert(defsym.first);
+
+    struct Candidate {
+        std::size_t line;
+        int shape;
+        std::vector<RegToken> tokens;
+    };
+    struct Shape {
+        std::string_view code;      // of its first line
+        std::size_t firstCandidate; // that line, whose registers the template run saw
+        std::unique_ptr<llvm::MCInst> inst;
+        const llvm::MCSubtargetInfo* subtarget = nullptr;
+        struct Slot { unsigned operand; std::size_t token; int count; };
+        std::vector<Slot> slots; // register operands that come from the line's own registers
+        bool usable = false;
+    };
+    const std::vector<std::string_view> lines = splitLines(text);
+    if (lines.size() != scan.plain.size())
+        return {};
+    std::vector<Candidate> candidates;
+    std::vector<Shape> shapes;
+    std::unordered_map<std::string, int> shapeIndex;
+    std::string key;
+    std::vector<RegToken> tokens;
+    for (std::size_t l = 0; l < lines.size(); ++l) {
+        if (!scan.plain[l])
+            continue;
+        const std::string_view code = codeOf(lines[l]);
+        if (code.empty() || !SourceMap::statementIsInstruction(code) || !lineShape(code, definedNames, key, tokens))
+            continue;
+        auto [it, added] = shapeIndex.try_emplace(key, int(shapes.size()));
+        if (added)
+            shapes.push_back(Shape {code, candidates.size(), nullptr, nullptr, {}, false});
+        candidates.push_back(Candidate {l, it->second, tokens});
+    }
+    // (Even when every shape is new the pass costs little: each line is parsed once, in the
+    // shape run, and the main run parses a .skip in its place.)
+    if (candidates.size() < kShapePassMinimumLines)
+        return {};
+
+    // One line per shape, assembled on its own.
+    std::string templates = ".text\n";
+    for (const auto& shape : shapes) {
+        templates.append(shape.code);
+        templates += '\n';
+    }
+    AssemblerSession session(kit, gpu, options, templates, "<shapes>");
+    if (!session.error.empty())
+        return {};
+    session.streamer->keepInsts = true;
+    session.run();
+    std::vector<int> emitted(shapes.size(), 0);
+    std::vector<bool> diagnosed(shapes.size(), false);
+    for (const auto& d : session.diagnostics) {
+        if (d.bufferId != 1 || d.bufferLine < 2 || std::size_t(d.bufferLine - 2) >= shapes.size())
+            return {}; // a diagnostic the pass cannot pin to one shape: leave everything to the assembler
+        diagnosed[std::size_t(d.bufferLine - 2)] = true;
+    }
+    for (auto& e : session.streamer->emissions) {
+        if (e.kind != Emission::Instr || e.bufferId != 1 || !e.mcInst)
+            continue;
+        const auto line = session.sources.FindLineNumber(llvm::SMLoc::getFromPointer(e.loc), 1);
+        if (line < 2 || line - 2 >= shapes.size())
+            continue;
+        Shape& shape = shapes[line - 2];
+        if (++emitted[line - 2] == 1) {
+            shape.inst = std::move(e.mcInst);
+            shape.subtarget = e.subtarget;
+        }
+    }
+    // Which operands carry the line's registers: matched by register, through the template's own
+    // tokens (its first line). Any register LLVM made that is not one of them, and is not fixed
+    // text (vcc, exec, ttmp…), means the shape is not understood: it stays with the assembler.
+    for (std::size_t s = 0; s < shapes.size(); ++s) {
+        Shape& shape = shapes[s];
+        if (!shape.inst || emitted[s] != 1 || diagnosed[s])
+            continue;
+        const std::vector<RegToken>& own = candidates[shape.firstCandidate].tokens;
+        bool usable = true;
+        std::vector<bool> used(own.size(), false);
+        for (unsigned i = 0; i < shape.inst->getNumOperands() && usable; ++i) {
+            const llvm::MCOperand& op = shape.inst->getOperand(i);
+            if (op.isExpr() || op.isInst()) {
+                usable = false;
+            } else if (op.isReg() && op.getReg()) {
+                const auto& range = kit.reg(op.getReg());
+                if (!range || (range->kind != RegKind::VGPR && range->kind != RegKind::SGPR && range->kind != RegKind::AGPR))
+                    continue; // fixed text: the same register in every line of the shape
+                const auto match = std::find_if(own.begin(), own.end(), [&](const RegToken& t) {
+                    return t.kind == range->kind && t.first == range->first && t.count == range->count;
+                });
+                usable = match != own.end() && kit.registerNamed(range->kind, range->first, range->count) == op.getReg();
+                if (usable)
+                    shape.slots.push_back({i, std::size_t(match - own.begin()), range->count});
+                for (std::size_t t = 0; t < own.size(); ++t)
+                    used[t] = used[t] || (own[t].kind == range->kind && own[t].first == range->first && own[t].count == range->count);
+            }
+        }
+        // And the other way round: each register-looking word must be an operand. (In
+        // "image_load … a16", a16 is a flag; with a17 there the line is an error.)
+        shape.usable = usable && std::all_of(used.begin(), used.end(), [](bool u) { return u; });
+    }
+
+    // Encode every line of a usable shape, and write the text LLVM parses instead.
+    std::vector<std::size_t> lineStarts(lines.size());
+    for (std::size_t l = 0, offset = 0; l < lines.size(); offset += lines[l].size() + 1, ++l)
+        lineStarts[l] = offset;
+    std::vector<std::int64_t> plannedSize(lines.size(), -1);
+    plan.instructions.reserve(candidates.size());
+    plan.lineOffsets.reserve(candidates.size());
+    for (auto& candidate : candidates) {
+        const Shape& shape = shapes[std::size_t(candidate.shape)];
+        if (!shape.usable)
+            continue;
+        llvm::MCInst inst = *shape.inst;
+        bool ok = true;
+        for (const auto& slot : shape.slots) {
+            const RegToken& token = candidate.tokens[slot.token];
+            const unsigned reg = kit.registerNamed(token.kind, token.first, slot.count);
+            ok = ok && reg != 0;
+            if (ok)
+                inst.getOperand(slot.operand).setReg(reg);
+        }
+        if (!ok)
+            continue;
+        Emission e;
+        session.streamer->describe(inst, *shape.subtarget, e);
+        plannedSize[candidate.line] = e.size;
+        plan.instructions.push_back(std::move(e));
+        plan.lineOffsets.push_back(candidate.line);
+    }
+    if (plan.instructions.empty())
+        return {};
+
+    std::string parsed;
+    parsed.reserve(text.size());
+    std::size_t next = 0; // into plan.instructions
+    for (std::size_t l = 0; l < lines.size(); ++l) {
+        if (l > 0)
+            parsed += '\n';
+        if (plannedSize[l] < 0) {
+            parsed.append(lines[l]);
+            continue;
+        }
+        ShapePlan::Run run;
+        run.first = next;
+        std::int64_t bytes = 0;
+        std::size_t end = l;
+        while (end < lines.size() && plannedSize[end] >= 0) {
+            bytes += plannedSize[end];
+            ++end;
+        }
+        run.count = end - l;
+        // The run's first line says ".skip <its bytes>"; its other lines are left empty.
+        run.lineBegin = parsed.size();
+        plan.lineOffsets[next++] = parsed.size();
+        parsed += ".skip " + std::to_string(bytes);
+        run.lineEnd = parsed.size();
+        for (std::size_t k = l + 1; k < end; ++k) {
+            parsed += '\n';
+            plan.lineOffsets[next++] = parsed.size();
+        }
+        plan.runs.push_back(run);
+        l = end - 1;
+    }
+    return parsed;
+}
+
+} // namespace gcnlens::detail

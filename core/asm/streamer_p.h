@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: MIT
+// Private to core/asm: one run of LLVM's assembler (AssemblerSession) into a streamer that only
+// listens (CollectingStreamer): what was emitted, where, and the diagnostics, in source order.
+// Includes LLVM: only core/asm .cpp files include this header.
+#pragma once
+
+#include "core/asm/assembler.h"
+#include "core/asm/linescan_p.h"
+#include "core/asm/llvmkit_p.h"
+#include "core/asm/sourcemap.h"
+
+#include <llvm/MC/MCParser/MCAsmParser.h>
+#include <llvm/MC/MCParser/MCTargetAsmParser.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gcnlens::detail {
+
+// What the streamer saw, in order.
+struct Emission {
+    enum Kind { Instr, Data, Label, Padding, Placeholder } kind = Instr;
+    std::uint64_t sectionOffset = 0;
+    int size = 0;
+    unsigned bufferId = 0;
+    const char* loc = nullptr;           // where the parser stood (statement end)
+    std::vector<const char*> expansionLocs; // where the enclosing macro/.rept expansions were instantiated, innermost first
+    // instructions
+    unsigned opcode = 0;
+    std::vector<std::uint8_t> bytes;
+    std::string mnemonic, operands;
+    Family family = Family::Unknown;
+    bool glc = false;
+    std::string branchSymbol;
+    std::optional<std::int64_t> branchImmediate;
+    std::vector<RegRange> defs, uses;
+    std::string label; // labels
+    int diagnostic = -1; // placeholders: the diagnostic that caused it
+    // Kept only when the streamer is asked to (the shape pass reuses the instruction itself).
+    std::unique_ptr<llvm::MCInst> mcInst; // out of line: a million Emissions need not carry one each
+    const llvm::MCSubtargetInfo* subtarget = nullptr;
+};
+
+// Lines whose instructions were encoded from an earlier line of the same shape (see lineShape)
+// and replaced, in the text LLVM parses, by one ".skip N" per run of consecutive such lines; the
+// streamer puts the instructions back where the skip lands.
+struct ShapePlan {
+    struct Run {
+        std::size_t lineBegin = 0, lineEnd = 0; // offsets in the parsed text of the run's first line
+        std::size_t first = 0, count = 0;       // into instructions
+    };
+    std::vector<Emission> instructions;     // in text order, sectionOffset still to be set
+    std::vector<std::size_t> lineOffsets;    // where each instruction's line starts in the parsed text
+    std::vector<Run> runs;
+    std::size_t nextRun = 0;
+    const char* base = nullptr;              // start of the parsed text in LLVM's buffer
+};
+
+struct RawDiagnostic {
+    Severity severity;
+    unsigned bufferId;
+    int bufferLine;       // 1-based in its buffer
+    int column;
+    const char* loc;
+    std::string message;
+    std::vector<const char*> expansionLocs; // from the "while in macro instantiation" notes that follow
+};
+
+// The parser reads a statement's end of line before it emits (alignment) or matches (some
+// warnings), so where it stands is the next statement: the statement before a location.
+const char* statementBefore(const llvm::SourceMgr& sources, const char* at);
+
+class CollectingStreamer final : public llvm::MCStreamer {
+public:
+    CollectingStreamer(llvm::MCContext& context, TargetKit& kit, const GpuTarget& gpu, llvm::MCCodeEmitter& emitter,
+                       llvm::MCInstPrinter& printer)
+        : MCStreamer(context), kit_(kit), gpu_(gpu), emitter_(emitter), printer_(printer)
+    {
+    }
+
+    llvm::MCAsmParser* parser = nullptr;
+    llvm::SourceMgr* sources = nullptr;
+    std::vector<Emission> emissions;
+    std::vector<std::string> functionSymbols;
+    std::vector<RawDiagnostic>* diagnostics = nullptr;
+    std::vector<const char*>* probeLocs = nullptr; // set while asking the parser where an expansion came from
+    bool keepInsts = false;                 // keep each MCInst in its Emission
+    ShapePlan* plan = nullptr;
+
+    void changeSection(llvm::MCSection* section, uint32_t subsection) override
+    {
+        MCStreamer::changeSection(section, subsection);
+        const auto* elf = llvm::dyn_cast<llvm::MCSectionELF>(section);
+        inText_ = elf && (elf->getFlags() & llvm::ELF::SHF_EXECINSTR);
+    }
+
+    void emitInstruction(const llvm::MCInst& inst, const llvm::MCSubtargetInfo& sti) override
+    {
+        if (!inText_) {
+            MCStreamer::emitInstruction(inst, sti);
+            return;
+        }
+        Emission e = located(Emission::Instr, inst.getLoc());
+        describe(inst, sti, e);
+        if (keepInsts) {
+            e.mcInst = std::make_unique<llvm::MCInst>(inst);
+            e.subtarget = &sti;
+        }
+        offset_ += e.size;
+        emissions.push_back(std::move(e));
+    }
+
+    // Encoding, family, printed text and registers of an instruction.
+    void describe(const llvm::MCInst& inst, const llvm::MCSubtargetInfo& sti, Emission& e)
+    {
+        e.opcode = inst.getOpcode();
+        llvm::SmallVector<char, 16> bytes;
+        llvm::SmallVector<llvm::MCFixup, 2> fixups;
+        emitter_.encodeInstruction(inst, bytes, fixups, sti);
+        e.bytes.assign(bytes.begin(), bytes.end());
+        e.size = int(bytes.size());
+        const llvm::MCInstrDesc& desc = kit_.instrInfo->get(inst.getOpcode());
+        e.family = familyFromFlags(desc.TSFlags, gpu_.generation);
+        printInstruction(inst, sti, e);
+        collectOperands(inst, desc, e);
+    }
+
+    void emitLabel(llvm::MCSymbol* symbol, llvm::SMLoc loc) override
+    {
+        MCStreamer::emitLabel(symbol, loc);
+        if (!inText_)
+            return;
+        Emission e = located(Emission::Label, loc);
+        e.label = symbol->getName().str();
+        emissions.push_back(std::move(e));
+    }
+
+    bool emitSymbolAttribute(llvm::MCSymbol* symbol, llvm::MCSymbolAttr attribute) override
+    {
+        if (attribute == llvm::MCSA_ELF_TypeFunction)
+            functionSymbols.push_back(symbol->getName().str());
+        return true;
+    }
+    void emitCommonSymbol(llvm::MCSymbol*, uint64_t, llvm::Align) override {}
+    void emitZerofill(llvm::MCSection*, llvm::MCSymbol*, uint64_t, llvm::Align, llvm::SMLoc) override {}
+
+    void emitBytes(llvm::StringRef data) override { addData(data.size()); }
+    void emitIntValue(uint64_t, unsigned size) override { addData(size); }
+    void emitValueImpl(const llvm::MCExpr*, unsigned size, llvm::SMLoc) override { addData(size); }
+    void emitFill(const llvm::MCExpr& numBytes, uint64_t, llvm::SMLoc loc) override
+    {
+        if (plan && placePlannedRun(loc))
+            return;
+        int64_t count = 0;
+        if (numBytes.evaluateAsAbsolute(count) && count > 0)
+            addData(std::size_t(count));
+    }
+    void emitFill(const llvm::MCExpr& numValues, int64_t size, int64_t, llvm::SMLoc) override
+    {
+        int64_t count = 0;
+        if (numValues.evaluateAsAbsolute(count) && count > 0 && size > 0)
+            addData(std::size_t(count * size));
+    }
+    void emitValueToAlignment(llvm::Align alignment, int64_t, unsigned, unsigned maxBytes) override
+    {
+        pad(alignment, maxBytes);
+    }
+    void emitCodeAlignment(llvm::Align alignment, const llvm::MCSubtargetInfo*, unsigned maxBytes) override
+    {
+        pad(alignment, maxBytes);
+    }
+
+    // An assembler error on an instruction line: keep the layout stable with a placeholder.
+    void addPlaceholder(int diagnosticIndex, unsigned bufferId, const char* loc)
+    {
+        if (!inText_)
+            return;
+        Emission e;
+        e.kind = Emission::Placeholder;
+        e.sectionOffset = offset_;
+        e.size = kPlaceholderSize;
+        e.bufferId = bufferId;
+        e.loc = loc;
+        e.diagnostic = diagnosticIndex;
+        offset_ += e.size;
+        emissions.push_back(std::move(e));
+    }
+
+    std::uint64_t offset() const { return offset_; }
+
+private:
+    // A ".skip" that stands for a run of shape-encoded lines (ShapePlan): put them back.
+    bool placePlannedRun(llvm::SMLoc loc)
+    {
+        const char* at = loc.isValid() ? loc.getPointer() : parser ? parser->getTok().getLoc().getPointer() : nullptr;
+        if (!at || at < plan->base)
+            return false;
+        const auto offset = std::size_t(at - plan->base);
+        while (plan->nextRun < plan->runs.size() && plan->runs[plan->nextRun].lineEnd < offset)
+            ++plan->nextRun; // a run the parser never reached (after .end)
+        if (plan->nextRun == plan->runs.size() || offset < plan->runs[plan->nextRun].lineBegin)
+            return false;    // the source's own .skip/.fill
+        const ShapePlan::Run& run = plan->runs[plan->nextRun++];
+        for (std::size_t i = run.first; i < run.first + run.count; ++i) {
+            Emission& e = plan->instructions[i];
+            if (!inText_)
+                continue; // instructions outside code sections are not recorded either
+            e.kind = Emission::Instr;
+            e.sectionOffset = offset_;
+            e.bufferId = 1;
+            e.loc = plan->base + plan->lineOffsets[i];
+            offset_ += e.size;
+            emissions.push_back(std::move(e));
+        }
+        return true;
+    }
+
+    // at: the statement's own location when the caller knows it (an MCInst carries its mnemonic's
+    // location); otherwise where the parser stands, which is the end of the current statement.
+    Emission located(Emission::Kind kind, llvm::SMLoc at = llvm::SMLoc())
+    {
+        Emission e;
+        e.kind = kind;
+        e.sectionOffset = offset_;
+        const llvm::SMLoc loc = at.isValid() ? at : parser ? parser->getTok().getLoc() : llvm::SMLoc();
+        e.loc = loc.getPointer();
+        if (sources && loc.isValid()) {
+            e.bufferId = sources->FindBufferContainingLoc(loc);
+            // Text produced by a macro or .rept has no include location; ask the parser which
+            // instantiations are active (its notes name their lines).
+            if (e.bufferId > 1 && !sources->getParentIncludeLoc(e.bufferId).isValid() && probeLocs) {
+                probeLocs->clear();
+                parser->Note(loc, kProbeMessage);
+                e.expansionLocs = *probeLocs;
+            }
+        }
+        return e;
+    }
+
+    void addData(std::size_t size)
+    {
+        if (!inText_ || size == 0)
+            return;
+        // Consecutive data from one statement (".long a, b") becomes one entry per value.
+        Emission e = located(Emission::Data);
+        e.size = int(size);
+        offset_ += size;
+        emissions.push_back(std::move(e));
+    }
+
+    void pad(llvm::Align alignment, unsigned maxBytes)
+    {
+        if (!inText_)
+            return;
+        const std::uint64_t aligned = llvm::alignTo(offset_, alignment);
+        const std::uint64_t padding = aligned - offset_;
+        if (padding == 0 || (maxBytes && padding > maxBytes))
+            return;
+        Emission e = located(Emission::Padding);
+        if (sources)
+            e.loc = statementBefore(*sources, e.loc); // alignment is emitted after the directive's end of line
+        e.size = int(padding);
+        offset_ = aligned;
+        emissions.push_back(std::move(e));
+    }
+
+
+    void printInstruction(const llvm::MCInst& inst, const llvm::MCSubtargetInfo& sti, Emission& e)
+    {
+        std::string key(reinterpret_cast<const char*>(e.bytes.data()), e.bytes.size());
+        key += std::to_string(inst.getOpcode());
+        for (unsigned i = 0; i < inst.getNumOperands(); ++i)
+            if (inst.getOperand(i).isExpr()) { // symbolic operands print their symbol, not the bytes
+                key.clear();
+                break;
+            }
+        if (!key.empty()) {
+            if (const auto it = kit_.printCache.find(key); it != kit_.printCache.end()) {
+                e.mnemonic = it->second.mnemonic;
+                e.operands = it->second.operands;
+                e.glc = it->second.glc;
+                return;
+            }
+        }
+        std::string text;
+        llvm::raw_string_ostream out(text);
+        printer_.printInst(&inst, 0, "", sti, out);
+        out.flush();
+        std::string_view view(text);
+        while (!view.empty() && (view.front() == '\t' || view.front() == ' '))
+            view.remove_prefix(1);
+        const auto space = view.find_first_of(" \t");
+        e.mnemonic = std::string(view.substr(0, space));
+        if (space != std::string_view::npos) {
+            std::string_view rest = view.substr(space);
+            while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t'))
+                rest.remove_prefix(1);
+            e.operands = std::string(rest);
+        }
+        // glc is printed as a modifier on GFX6–9 memory instructions.
+        e.glc = e.operands.find(" glc") != std::string::npos || e.operands.starts_with("glc");
+        if (!key.empty())
+            kit_.printCache.emplace(std::move(key), TargetKit::Printed {e.mnemonic, e.operands, e.glc});
+    }
+
+    void collectOperands(const llvm::MCInst& inst, const llvm::MCInstrDesc& desc, Emission& e)
+    {
+        const unsigned numDefs = desc.getNumDefs();
+        for (unsigned i = 0; i < inst.getNumOperands(); ++i) {
+            const llvm::MCOperand& op = inst.getOperand(i);
+            if (op.isReg() && op.getReg()) {
+                if (const auto& range = kit_.reg(op.getReg()))
+                    (i < numDefs ? e.defs : e.uses).push_back(*range);
+            } else if (op.isExpr() && e.branchSymbol.empty()) {
+                if (const auto* ref = llvm::dyn_cast<llvm::MCSymbolRefExpr>(op.getExpr()))
+                    e.branchSymbol = ref->getSymbol().getName().str();
+            } else if (op.isImm() && desc.isBranch() && !e.branchImmediate) {
+                e.branchImmediate = op.getImm();
+            }
+        }
+        for (const auto reg : desc.implicit_defs())
+            if (const auto& range = kit_.reg(reg))
+                e.defs.push_back(*range);
+        for (const auto reg : desc.implicit_uses())
+            if (const auto& range = kit_.reg(reg))
+                e.uses.push_back(*range);
+    }
+
+public:
+    static constexpr const char* kProbeMessage = "gcnlens: where am I";
+
+private:
+    TargetKit& kit_;
+    const GpuTarget& gpu_;
+    llvm::MCCodeEmitter& emitter_;
+    llvm::MCInstPrinter& printer_;
+    std::uint64_t offset_ = 0;
+    bool inText_ = false;
+};
+
+struct DiagnosticContext {
+    llvm::SourceMgr* sources = nullptr;
+    std::vector<RawDiagnostic>* diagnostics = nullptr;
+    std::vector<const char*>* probeLocs = nullptr;
+    bool probing = false;
+    CollectingStreamer* streamer = nullptr;
+    const SourceMap* map = nullptr;
+    unsigned lastPlaceholderBuffer = 0;
+    int lastPlaceholderLine = -1;
+};
+
+// Line (1-based) in the main buffer of a location, following .include chains; 0 if it is inside
+// a macro or .rept expansion (those are resolved through the instantiation notes).
+int mainLineOf(const llvm::SourceMgr& sources, llvm::SMLoc loc);
+void handleDiagnostic(const llvm::SMDiagnostic& d, void* contextPtr);
+
+// One run of LLVM's assembler over a text into a CollectingStreamer. Everything LLVM needs lives
+// as long as the session, so the emissions' source locations stay valid.
+class AssemblerSession {
+public:
+    AssemblerSession(TargetKit& kit, const GpuTarget& gpu, const AssembleOptions& options, std::string_view text,
+                     const std::string& bufferName)
+        : context_(kit.triple, kit.asmInfo.get(), kit.registerInfo.get(), kit.subtargetInfo.get(), &sources, &kit.targetOptions)
+    {
+        sources.setIncludeDirs(options.includeDirs);
+        sources.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, bufferName), llvm::SMLoc());
+        objectFileInfo_.reset(kit.target->createMCObjectFileInfo(context_, false));
+        context_.setObjectFileInfo(objectFileInfo_.get());
+        emitter_.reset(kit.target->createMCCodeEmitter(*kit.instrInfo, context_));
+        printer_.reset(kit.target->createMCInstPrinter(kit.triple, 0, *kit.asmInfo, *kit.instrInfo, *kit.registerInfo));
+        if (!emitter_ || !printer_) {
+            error = "LLVM could not create the AMDGPU encoder";
+            return;
+        }
+        streamer = std::make_unique<CollectingStreamer>(context_, kit, gpu, *emitter_, *printer_);
+        streamer->emissions.reserve(countNewlines(text) + 1); // about one per line: no regrowth of big entries
+        kit.target->createNullTargetStreamer(*streamer);
+
+        diagnosticContext_.sources = &sources;
+        diagnosticContext_.diagnostics = &diagnostics;
+        diagnosticContext_.probeLocs = &probeLocs_;
+        diagnosticContext_.streamer = streamer.get();
+        sources.setDiagHandler(handleDiagnostic, &diagnosticContext_);
+        context_.setDiagnosticHandler([this](const llvm::SMDiagnostic& d, bool, const llvm::SourceMgr&,
+                                             std::vector<const llvm::MDNode*>&) { handleDiagnostic(d, &diagnosticContext_); });
+
+        parser_.reset(llvm::createMCAsmParser(sources, context_, *streamer, *kit.asmInfo));
+        targetParser_.reset(kit.target->createMCAsmParser(*kit.subtargetInfo, *parser_, *kit.instrInfo, kit.targetOptions));
+        if (!targetParser_) {
+            error = "LLVM could not create the AMDGPU assembler";
+            return;
+        }
+        parser_->setTargetParser(*targetParser_);
+        streamer->parser = parser_.get();
+        streamer->sources = &sources;
+        streamer->diagnostics = &diagnostics;
+        streamer->probeLocs = &probeLocs_;
+        for (const auto& [name, value] : options.defsyms) {
+            llvm::MCSymbol* symbol = context_.getOrCreateSymbol(name);
+            symbol->setVariableValue(llvm::MCConstantExpr::create(value, context_));
+        }
+    }
+
+    void run() { parser_->Run(/*NoInitialTextSection=*/false); }
+    const char* textStart() const { return sources.getMemoryBuffer(1)->getBufferStart(); }
+
+    llvm::SourceMgr sources; // first: the context refers to it
+    std::string error;       // set when LLVM could not be set up; nothing else is usable then
+    std::unique_ptr<CollectingStreamer> streamer;
+    std::vector<RawDiagnostic> diagnostics;
+
+private:
+    llvm::MCContext context_;
+    std::unique_ptr<llvm::MCObjectFileInfo> objectFileInfo_;
+    std::unique_ptr<llvm::MCCodeEmitter> emitter_;
+    std::unique_ptr<llvm::MCInstPrinter> printer_;
+    std::vector<const char*> probeLocs_;
+    DiagnosticContext diagnosticContext_;
+    std::unique_ptr<llvm::MCAsmParser> parser_;
+    std::unique_ptr<llvm::MCTargetAsmParser> targetParser_;
+};
+
+} // namespace gcnlens::detail

@@ -83,10 +83,7 @@ static bool parseDefsym(const QString& entry, std::pair<std::string, std::int64_
 struct MainWindow::Loaded {
     QString text;
     qsizetype lines = 0;
-    QStringConverter::Encoding encoding = QStringConverter::Utf8;
-    bool bom = false;
-    bool latin1Fallback = false;
-    bool crlf = false;
+    input::SourceFormat format; // how the file was written: saved back the same way
     std::unique_ptr<QProgressDialog> progress;
 };
 
@@ -293,8 +290,7 @@ void MainWindow::createActions()
         m_editor->clear();
         setHighlighting(true);
         setCapped(false, 0);
-        m_encoding = QStringConverter::Utf8;
-        m_crlf = false;
+        m_format = {};
         setCurrentFile({});
         loadFileSettings();
     });
@@ -427,10 +423,8 @@ bool MainWindow::readFile(const QString& path, Loaded* out)
     if (size > chunkThreshold())
         out->progress = makeProgress(tr("Opening %1…").arg(info.fileName()), true);
     // Read, check and decode chunk by chunk, so that a big file keeps the window responsive.
-    QByteArray bytes;
-    bytes.reserve(size);
-    out->text.reserve(size);
-    QStringDecoder decoder;
+    // The one loader's decoder (core/input/loader.h): the CLI reads files by the same rules.
+    input::SourceDecoder decoder;
     for (;;) {
         const QByteArray chunk = file.read(ReadChunk);
         if (chunk.isEmpty()) {
@@ -440,27 +434,12 @@ bool MainWindow::readFile(const QString& path, Loaded* out)
             }
             break;
         }
-        if (bytes.isEmpty()) {
-            // A BOM names the encoding (UTF-16/32 text has NUL bytes); otherwise UTF-8.
-            const auto bom = QStringConverter::encodingForData(chunk);
-            out->encoding = bom.value_or(QStringConverter::Utf8);
-            out->bom = bom.has_value();
-            decoder = QStringDecoder(out->encoding);
-        }
-        const bool wide = out->encoding != QStringConverter::Utf8;
-        if (const qsizetype nul = chunk.indexOf('\0'); nul >= 0 && !wide) {
-            reportError(tr("Open"), tr("Cannot open %1:\nit is not a text file (a NUL byte at offset %L2). gcnlens opens assembly source; "
-                                       "disassemble a code object first (llvm-objdump -d).")
-                                        .arg(name)
-                                        .arg(bytes.size() + nul));
+        if (!decoder.feed(std::string_view(chunk.constData(), std::size_t(chunk.size())))) {
+            reportError(tr("Open"), tr("Cannot open %1:\n%2.").arg(name, QString::fromStdString(decoder.error())));
             return false;
         }
-        bytes += chunk;
-        const QString part = decoder.decode(chunk);
-        out->lines += part.count(QLatin1Char('\n'));
-        out->text += part;
         if (out->progress) {
-            out->progress->setValue(int(100 * bytes.size() / std::max<qint64>(size, 1)));
+            out->progress->setValue(int(100 * qint64(decoder.bytesRead()) / std::max<qint64>(size, 1)));
             QCoreApplication::processEvents();
             if (out->progress->wasCanceled()) {
                 m_lastError = tr("Opening %1 was cancelled.").arg(name);
@@ -468,20 +447,13 @@ bool MainWindow::readFile(const QString& path, Loaded* out)
             }
         }
     }
-    if (decoder.hasError()) {
-        // Not UTF-8: Latin-1 keeps every byte, and saving writes them back the same way.
-        out->text = QString::fromLatin1(bytes);
-        out->encoding = QStringConverter::Latin1;
-        out->latin1Fallback = true;
-    }
-    ++out->lines; // the line after the last line break
-    if (out->text.contains(QLatin1Char('\r'))) {
-        // The editor takes CR LF (and a lone CR) as one line break: the text we keep must match
-        // it; saving writes CR LF back.
-        out->crlf = out->text.contains(QStringLiteral("\r\n"));
-        out->text.replace(QStringLiteral("\r\n"), QStringLiteral("\n")).replace(QLatin1Char('\r'), QLatin1Char('\n'));
-        out->lines = out->text.count(QLatin1Char('\n')) + 1;
-    }
+    // Not UTF-8: read as Latin-1 (every byte kept); CR LF and a lone CR become LF, as the editor
+    // takes them, and the format remembers them for saving.
+    decoder.finish();
+    const std::string& text = decoder.text();
+    out->text = QString::fromUtf8(text.data(), qsizetype(text.size()));
+    out->format = decoder.format();
+    out->lines = out->text.count(QLatin1Char('\n')) + 1;
 
     return true;
 }
@@ -679,8 +651,7 @@ bool MainWindow::showText(Loaded& loaded, const QString& name)
     m_editor->setLineCountHint(0); // the block count has the hinted digits now
     m_editor->setTextCursor(QTextCursor(doc));
     m_text = std::move(loaded.text);
-    m_encoding = loaded.encoding;
-    m_crlf = loaded.crlf;
+    m_format = loaded.format;
     m_loading = false;
     loaded.progress.reset();
     return true;
@@ -704,7 +675,7 @@ bool MainWindow::openFile(const QString& path)
     addRecentFile(path);
     loadFileSettings();
     analyseShownText(loaded.lines);
-    if (loaded.latin1Fallback)
+    if (loaded.format.latin1Fallback)
         m_status->setText(tr("%1 is not valid UTF-8: read as Latin-1, and saved back the same way.").arg(QFileInfo(path).fileName()));
     return true;
 }
@@ -721,15 +692,15 @@ bool MainWindow::saveAs(const QString& target)
         path = QFileDialog::getSaveFileName(this, tr("Save kernel"), m_file, tr("Assembly (*.s *.asm);;All files (*)"));
     if (path.isEmpty())
         return false;
-    QStringEncoder encoder(m_encoding, m_encoding != QStringConverter::Utf8 && m_encoding != QStringConverter::Latin1
-                                          ? QStringConverter::Flag::WriteBom
-                                          : QStringConverter::Flag::Default);
-    const QString text = m_crlf ? QString(m_text).replace(QLatin1Char('\n'), QStringLiteral("\r\n")) : m_text;
-    QByteArray bytes = encoder.encode(text);
-    if (encoder.hasError()) { // typed characters Latin-1 cannot hold: UTF-8 rather than losing them
-        bytes = text.toUtf8();
-        m_encoding = QStringConverter::Utf8;
+    const QByteArray utf8 = m_text.toUtf8();
+    bool lossy = false;
+    std::string encoded = input::encodeSource(std::string_view(utf8.constData(), std::size_t(utf8.size())), m_format, &lossy);
+    if (lossy) { // typed characters Latin-1 cannot hold: UTF-8 rather than losing them
+        m_format.encoding = input::Encoding::Utf8;
+        m_format.latin1Fallback = false;
+        encoded = input::encodeSource(std::string_view(utf8.constData(), std::size_t(utf8.size())), m_format);
     }
+    const QByteArray bytes(encoded.data(), qsizetype(encoded.size()));
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
         autosaveNow(); // the text stays in the editor, and in the recovery file

@@ -15,6 +15,7 @@
 // message, as are binary files (a NUL byte) and files that cannot be read.
 #pragma once
 
+#include "core/input/loader.h"
 #include "ui/analysisbridge.h"
 
 #include <QMainWindow>
@@ -152,10 +153,9 @@ private:
     QString m_file;
     QString m_text;
     QString m_lastError;
-    QStringConverter::Encoding m_encoding = QStringConverter::Utf8;
-    qint64 m_maxFileSize = 64 * 1024 * 1024;
+    input::SourceFormat m_format; // the open file's encoding, BOM and line breaks (saved back the same way)
+    qint64 m_maxFileSize = qint64(input::kMaxSourceBytes);
     int m_largeTextLines = 100000;
-    bool m_crlf = false; // the file had CR LF line breaks: saved back with them
     bool m_loading = false;
     bool m_quiet = false;
     bool m_analysisCapped = false;

@@ -1,34 +1,15 @@
 // SPDX-License-Identifier: MIT
 // `gcnlens-cli analyze` (issue #3 section 3): the timing model over an assembled file, as a
-// listing with per-line cycles and penalties or as the JSON contract timingToJson() defines.
+// listing with per-line cycles and penalties or as JSON (core/present/json.h).
 #include "commands.h"
 
-#include <QJsonArray>
+#include "core/present/json.h"
+
 #include <QTextStream>
 
 namespace gcnlens::cli {
 
 namespace {
-
-QJsonObject totalsToJson(const Totals& totals)
-{
-    QJsonObject o;
-    o[QStringLiteral("instructions")] = totals.instructions;
-    o[QStringLiteral("bytes")] = qint64(totals.bytes);
-    o[QStringLiteral("base_cycles")] = qint64(totals.baseCycles);
-    o[QStringLiteral("penalty_cycles")] = qint64(totals.penaltyCycles);
-    o[QStringLiteral("single_wave_cycles")] = qint64(totals.singleWaveCycles);
-    o[QStringLiteral("hidden_cycles")] = qint64(totals.hiddenCycles);
-    QJsonObject byRule, countByRule;
-    for (const auto& [rule, cycles] : totals.byRule)
-        byRule[QString::fromStdString(rule)] = qint64(cycles);
-    for (const auto& [rule, count] : totals.countByRule)
-        countByRule[QString::fromStdString(rule)] = count;
-    o[QStringLiteral("by_rule")] = byRule;
-    o[QStringLiteral("count_by_rule")] = countByRule;
-    o[QStringLiteral("unknown_timings")] = totals.unknownTimings;
-    return o;
-}
 
 // "16", "16-24", "4?" (unknown or no data, counted as 4), "18~" (a value the source doubts).
 QString cyclesText(const InstructionTiming& t)
@@ -58,96 +39,13 @@ OptionParser::Handler directionOf(BranchOverrides& overrides, Direction directio
 
 } // namespace
 
-QJsonObject timingToJson(const Program& program, const TimingResult& timing)
-{
-    // The program's own JSON, each instruction extended with its timing (fields are only added).
-    QJsonObject root = programToJson(program);
-    QJsonArray instructions = root[QStringLiteral("instructions")].toArray();
-    for (qsizetype i = 0; i < instructions.size() && std::size_t(i) < timing.instructions.size(); ++i) {
-        const InstructionTiming& t = timing.instructions[std::size_t(i)];
-        QJsonObject o = instructions[i].toObject();
-        o[QStringLiteral("slot")] = t.slot;
-        o[QStringLiteral("block")] = qint64(t.block);
-        o[QStringLiteral("cycles")] = t.cycles;
-        o[QStringLiteral("cycles_high")] = t.direction == Direction::NotABranch ? t.base.high : t.cycles;
-        o[QStringLiteral("cycles_source")] = QString::fromStdString(t.base.source);
-        o[QStringLiteral("timing_table")] = QString::fromStdString(t.base.table);
-        o[QStringLiteral("timing_row")] = QString::fromStdString(t.base.matched);
-        if (!t.base.throughput.empty())
-            o[QStringLiteral("throughput")] = QString::fromStdString(t.base.throughput);
-        o[QStringLiteral("unknown_timing")] = t.base.unknown;
-        o[QStringLiteral("no_timing_data")] = t.base.noData;
-        o[QStringLiteral("uncertain_timing")] = t.base.uncertain;
-        o[QStringLiteral("vector_issue")] = t.vectorIssue;
-        if (t.direction != Direction::NotABranch) {
-            o[QStringLiteral("taken")] = t.direction == Direction::Taken;
-            o[QStringLiteral("direction_overridden")] = t.directionOverridden;
-        }
-        QJsonArray penalties;
-        for (const Penalty& p : t.penalties) {
-            QJsonObject penalty;
-            penalty[QStringLiteral("rule")] = QString::fromStdString(p.rule);
-            penalty[QStringLiteral("cycles")] = p.cycles;
-            penalty[QStringLiteral("detail")] = QString::fromStdString(p.detail);
-            penalties.append(penalty);
-        }
-        o[QStringLiteral("penalties")] = penalties;
-        o[QStringLiteral("penalty_cycles")] = t.penaltyCycles();
-        o[QStringLiteral("freed_by")] = t.freedBy.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QString::fromStdString(t.freedBy));
-        if (!t.freedDetail.empty())
-            o[QStringLiteral("freed_detail")] = QString::fromStdString(t.freedDetail);
-        instructions[i] = o;
-    }
-    root[QStringLiteral("instructions")] = instructions;
-
-    QJsonArray blocks;
-    for (const BasicBlock& block : timing.blocks) {
-        QJsonObject o;
-        o[QStringLiteral("first_instruction")] = block.firstInstruction;
-        o[QStringLiteral("end_instruction")] = block.endInstruction;
-        o[QStringLiteral("kernel")] = block.kernel;
-        if (std::size_t(block.firstInstruction) < program.instructions.size()) {
-            const Instruction& first = program.instructions[std::size_t(block.firstInstruction)];
-            o[QStringLiteral("offset")] = qint64(first.offset);
-            o[QStringLiteral("line")] = first.line;
-        }
-        o[QStringLiteral("totals")] = totalsToJson(block.totals);
-        blocks.append(o);
-    }
-    root[QStringLiteral("blocks")] = blocks;
-
-    QJsonArray kernels = root[QStringLiteral("kernels")].toArray();
-    for (qsizetype k = 0; k < kernels.size() && std::size_t(k) < timing.kernelTotals.size(); ++k) {
-        QJsonObject o = kernels[k].toObject();
-        o[QStringLiteral("totals")] = totalsToJson(timing.kernelTotals[std::size_t(k)]);
-        kernels[k] = o;
-    }
-    root[QStringLiteral("kernels")] = kernels;
-    root[QStringLiteral("totals")] = totalsToJson(timing.totals);
-
-    QJsonObject options;
-    for (const auto& [name, value] : timing.options.values())
-        options[QString::fromStdString(name)] = QString::fromStdString(value);
-    root[QStringLiteral("options")] = options;
-
-    QJsonArray rules;
-    for (const RuleInfo& info : ruleLegend()) {
-        QJsonObject o;
-        o[QStringLiteral("id")] = QString::fromStdString(info.id);
-        o[QStringLiteral("meaning")] = QString::fromStdString(info.meaning);
-        o[QStringLiteral("source")] = QString::fromStdString(info.source);
-        rules.append(o);
-    }
-    root[QStringLiteral("rules")] = rules;
-    return root;
-}
-
 int analyzeCommand(const QStringList& args)
 {
     SourceArgs source;
-    TimingOptions options;
-    BranchOverrides overrides;
-    bool json = false;
+    AnalysisRequest request;
+    TimingOptions& options = request.timing;
+    BranchOverrides& overrides = request.branches;
+    bool asJson = false;
     OptionParser parser(QStringLiteral("analyze"));
     parser.addSource(source);
     parser.addTimingOptions(options);
@@ -157,13 +55,14 @@ int analyzeCommand(const QStringList& args)
     parser.addValue({QStringLiteral("--not-taken")}, QStringLiteral("LINE"),
                     QStringLiteral("fall through the conditional jump on source line LINE (repeatable)"),
                     directionOf(overrides, Direction::NotTaken));
-    parser.addJson(&json);
+    parser.addJson(&asJson);
     if (const auto status = parser.parse(args))
         return *status;
-    Program program;
-    if (!loadProgram(source, program))
+    Analysis analysis;
+    if (!loadAnalysis(source, request, analysis))
         return ExitUsage;
-    const TimingResult timing = analyzeTiming(program, options, overrides);
+    const Program& program = analysis.program;
+    const TimingResult& timing = analysis.timing;
     const int status = program.hasErrors() ? ExitInputErrors : ExitOk;
 
     // An override on a line without a conditional jump does nothing: say so rather than ignore it.
@@ -178,10 +77,8 @@ int analyzeCommand(const QStringList& args)
                            .arg(direction == Direction::Taken ? QStringLiteral("taken") : QStringLiteral("not-taken")));
     }
 
-    if (json) {
-        QJsonObject root = timingToJson(program, timing);
-        addOccupancyAndLdsJson(root, program, options); // issue #4
-        printJson(root);
+    if (asJson) {
+        json::writeAnalysis(stdout, analysis);
         return status;
     }
 

@@ -4,32 +4,14 @@
 #include "commands.h"
 
 #include "core/model/lds.h"
+#include "core/options.h"
+#include "core/present/json.h"
 
-#include <QJsonArray>
 #include <QTextStream>
 
 namespace gcnlens::cli {
 
 namespace {
-
-QJsonArray lanesToJson(const std::vector<LaneAccess>& lanes)
-{
-    QJsonArray array;
-    for (const LaneAccess& a : lanes) {
-        QJsonObject o;
-        o[QStringLiteral("lane")] = a.lane;
-        if (a.known) {
-            o[QStringLiteral("address")] = qint64(a.address);
-            o[QStringLiteral("bank")] = a.bank;
-            o[QStringLiteral("row")] = qint64(a.row);
-            o[QStringLiteral("dwords")] = a.dwords;
-        } else {
-            o[QStringLiteral("known")] = false;
-        }
-        array.append(o);
-    }
-    return array;
-}
 
 // One cell of the heatmap: the row in base 36, so different symbols in one bank column of a group
 // are exactly the conflicts.
@@ -81,60 +63,13 @@ void printHeatmap(QTextStream& out, const LdsAccessResult& r)
 
 } // namespace
 
-QJsonObject ldsToJson(const LdsAccessResult& result, bool detailed)
-{
-    QJsonObject o;
-    if (!result.error.empty()) {
-        o[QStringLiteral("error")] = QString::fromStdString(result.error);
-        if (result.errorColumn >= 0)
-            o[QStringLiteral("column")] = result.errorColumn;
-        return o;
-    }
-    o[QStringLiteral("op")] = QString::fromStdString(result.op);
-    o[QStringLiteral("degree")] = result.degree;
-    o[QStringLiteral("cycles")] = result.cycles;
-    o[QStringLiteral("conflict_free_cycles")] = result.conflictFreeCycles;
-    o[QStringLiteral("known")] = result.allKnown;
-    if (!result.note.empty())
-        o[QStringLiteral("note")] = QString::fromStdString(result.note);
-    if (!detailed)
-        return o;
-    o[QStringLiteral("width_bytes")] = result.widthBytes;
-    QJsonArray groups;
-    const int perAccess = result.groupsPerAccess > 0 ? result.groupsPerAccess : int(result.groups.size());
-    for (std::size_t g = 0; g < result.groups.size(); ++g) {
-        const LaneGroup& group = result.groups[g];
-        QJsonObject go;
-        QJsonArray lanes;
-        for (int lane = group.firstLane; lane < group.firstLane + group.lanes; ++lane)
-            lanes.append(lane);
-        go[QStringLiteral("lanes")] = lanes;
-        go[QStringLiteral("degree")] = group.degree;
-        go[QStringLiteral("access")] = int(g) >= perAccess ? 1 : 0;
-        QJsonArray rows;
-        for (int n : result.bankRows[g])
-            rows.append(n);
-        go[QStringLiteral("bank_rows")] = rows;
-        groups.append(go);
-    }
-    o[QStringLiteral("groups")] = groups;
-    QJsonArray load;
-    for (int v : result.bankLoad)
-        load.append(v);
-    o[QStringLiteral("bank_load")] = load;
-    o[QStringLiteral("lanes")] = lanesToJson(result.lanes);
-    if (result.twoAccesses)
-        o[QStringLiteral("second_lanes")] = lanesToJson(result.secondLanes);
-    return o;
-}
-
 int ldsCommand(const QStringList& args)
 {
     TimingOptions options;
     QString pattern;
     QString op = QStringLiteral("b32");
     std::map<std::string, std::int64_t> parameters;
-    bool json = false;
+    bool asJson = false;
     OptionParser parser(QStringLiteral("lds"));
     parser.addString({QStringLiteral("--pattern")}, QStringLiteral("EXPR"),
                      QStringLiteral("the byte address of each lane, e.g. 'lane*4*33'"), &pattern);
@@ -143,21 +78,21 @@ int ldsCommand(const QStringList& args)
     parser.addValue({QStringLiteral("--set")}, QStringLiteral("NAME=VALUE"),
                     QStringLiteral("give a name in the pattern an integer value (repeatable)"),
                     [&parameters](const QString& value) {
-                        const auto assignment = integerAssignment(value);
+                        const auto assignment = parseDefsym(value.toStdString());
                         if (!assignment)
                             return QStringLiteral("write NAME=INTEGER");
                         parameters[assignment->first] = assignment->second;
                         return QString();
                     });
     parser.addTimingOptions(options);
-    parser.addJson(&json);
+    parser.addJson(&asJson);
     parser.setRequired(QStringLiteral("--pattern"));
     if (const auto status = parser.parse(args))
         return *status;
 
     const LdsAccessResult result = analyzeLdsPattern(pattern.toStdString(), op.toStdString(), parameters, options.ldsGroupDwords);
-    if (json) {
-        printJson(ldsToJson(result, true));
+    if (asJson) {
+        json::writeLdsAccess(stdout, result);
         return result.error.empty() ? ExitOk : ExitUsage;
     }
     if (!result.error.empty()) {

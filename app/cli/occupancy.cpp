@@ -1,123 +1,21 @@
 // SPDX-License-Identifier: MIT
-// `gcnlens-cli occupancy` (issue #4 section 4) and the JSON forms of resource usage and occupancy
-// that `analyze --json` reuses.
+// `gcnlens-cli occupancy` (issue #4 section 4): waves per SIMD for given resources.
 #include "commands.h"
 
 #include "core/model/occupancy.h"
 
-#include <QJsonArray>
+#include "core/present/json.h"
+
 #include <QTextStream>
 
 namespace gcnlens::cli {
-
-namespace {
-
-QJsonArray stringsToJson(const std::vector<std::string>& list)
-{
-    QJsonArray array;
-    for (const auto& s : list)
-        array.append(QString::fromStdString(s));
-    return array;
-}
-
-} // namespace
-
-QJsonObject resourcesToJson(const ResourceUsage& usage)
-{
-    QJsonObject o;
-    o[QStringLiteral("used_vgprs")] = usage.usedVgprs;
-    o[QStringLiteral("used_agprs")] = usage.usedAgprs;
-    o[QStringLiteral("used_sgprs")] = usage.usedSgprs;
-    o[QStringLiteral("user_sgprs")] = usage.userSgprs;
-    o[QStringLiteral("extra_sgprs")] = usage.extraSgprs;
-    o[QStringLiteral("vcc")] = usage.vcc;
-    o[QStringLiteral("flat_scratch")] = usage.flatScratch;
-    o[QStringLiteral("xnack")] = usage.xnack;
-    const auto optional = [&](const char* key, const std::optional<int>& value) {
-        if (value)
-            o[QLatin1String(key)] = *value;
-    };
-    optional("declared_vgprs", usage.declaredVgprs);
-    optional("declared_agprs", usage.declaredAgprs);
-    optional("declared_sgprs", usage.declaredSgprs);
-    optional("declared_lds", usage.declaredLds);
-    optional("accum_offset", usage.accumOffset);
-    optional("declared_scratch", usage.declaredScratch);
-    if (usage.declaredSgprs)
-        o[QStringLiteral("declared_sgprs_include_extras")] = usage.declaredSgprsIncludeExtras;
-    o[QStringLiteral("warnings")] = stringsToJson(usage.warnings);
-    return o;
-}
-
-QJsonObject occupancyToJson(const OccupancyResult& result)
-{
-    QJsonObject o;
-    if (!result.error.empty()) {
-        o[QStringLiteral("error")] = QString::fromStdString(result.error);
-        return o;
-    }
-    o[QStringLiteral("waves_per_simd")] = result.wavesPerSimd;
-    o[QStringLiteral("waves_per_cu")] = result.wavesPerCu;
-    o[QStringLiteral("max_waves")] = result.maxWaves;
-    o[QStringLiteral("limiters")] = stringsToJson(result.limiters);
-    QJsonObject limits;
-    for (const auto& [resource, waves] : result.limits)
-        limits[QString::fromStdString(resource)] = waves;
-    o[QStringLiteral("limits")] = limits;
-    QJsonArray hints;
-    for (const auto& hint : result.hints) {
-        QJsonObject h;
-        h[QStringLiteral("resource")] = QString::fromStdString(hint.resource);
-        h[QStringLiteral("text")] = QString::fromStdString(hint.text);
-        hints.append(h);
-    }
-    o[QStringLiteral("hints")] = hints;
-    o[QStringLiteral("allocated_vgprs")] = result.allocatedVgprs;
-    o[QStringLiteral("allocated_sgprs")] = result.allocatedSgprs;
-    o[QStringLiteral("allocated_lds")] = result.allocatedLds;
-    o[QStringLiteral("extra_sgprs")] = result.extraSgprs;
-    o[QStringLiteral("waves_per_workgroup")] = result.wavesPerWorkgroup;
-    o[QStringLiteral("workgroups_per_cu")] = result.workgroupsPerCu;
-    o[QStringLiteral("notes")] = stringsToJson(result.notes);
-    return o;
-}
-
-void addOccupancyAndLdsJson(QJsonObject& root, const Program& program, const TimingOptions& options)
-{
-    QJsonArray kernels = root[QStringLiteral("kernels")].toArray();
-    for (qsizetype k = 0; k < kernels.size() && k < qsizetype(program.kernels.size()); ++k) {
-        QJsonObject o = kernels[k].toObject();
-        const QJsonObject resources = resourcesToJson(kernelResources(program, int(k)));
-        const QJsonObject occupancy = occupancyToJson(computeOccupancy(program.gpu, occupancyInputFor(program, int(k)), options));
-        o[QStringLiteral("resources")] = resources;
-        o[QStringLiteral("occupancy")] = occupancy;
-        kernels[k] = o;
-        if (k == 0) {
-            root[QStringLiteral("resources")] = resources;
-            root[QStringLiteral("occupancy")] = occupancy;
-        }
-    }
-    root[QStringLiteral("kernels")] = kernels;
-
-    LdsKernelOptions lds;
-    lds.groupDwords = options.ldsGroupDwords;
-    QJsonArray instructions = root[QStringLiteral("instructions")].toArray();
-    for (const auto& [index, access] : analyzeLdsInProgram(program, lds)) {
-        if (index < 0 || index >= instructions.size())
-            continue;
-        QJsonObject o = instructions[index].toObject();
-        o[QStringLiteral("lds")] = ldsToJson(access, false);
-        instructions[index] = o;
-    }
-    root[QStringLiteral("instructions")] = instructions;
-}
 
 int occupancyCommand(const QStringList& args)
 {
     QString gpuName = QStringLiteral("tahiti");
     TimingOptions options;
     OccupancyInput input;
-    bool json = false, noVcc = false;
+    bool asJson = false, noVcc = false;
     OptionParser parser(QStringLiteral("occupancy"));
     parser.addGpu(&gpuName);
     parser.addInt({QStringLiteral("--vgprs")}, QStringLiteral("N"), QStringLiteral("VGPRs per lane the kernel uses"),
@@ -138,7 +36,7 @@ int occupancyCommand(const QStringList& args)
                    &input.usesFlatScratch);
     parser.addFlag({QStringLiteral("--xnack")}, QStringLiteral("the kernel uses XNACK_MASK"), &input.usesXnack);
     parser.addTimingOptions(options);
-    parser.addJson(&json);
+    parser.addJson(&asJson);
     parser.setRequired(QStringLiteral("--vgprs"));
     parser.setRequired(QStringLiteral("--sgprs"));
     if (const auto status = parser.parse(args))
@@ -148,11 +46,8 @@ int occupancyCommand(const QStringList& args)
     const auto gpu = resolveGpu(gpuName.toStdString()); // checked by the parser
 
     const OccupancyResult result = computeOccupancy(*gpu, input, options);
-    if (json) {
-        QJsonObject o = occupancyToJson(result);
-        o[QStringLiteral("gpu")] = QString::fromStdString(gpu->targetId);
-        o[QStringLiteral("generation")] = QString::fromLatin1(generationName(gpu->generation));
-        printJson(o);
+    if (asJson) {
+        json::writeOccupancy(stdout, result, *gpu);
         return result.error.empty() ? ExitOk : ExitUsage;
     }
     if (!result.error.empty()) {

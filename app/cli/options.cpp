@@ -4,6 +4,9 @@
 
 #include "commands.h"
 
+#include "core/input/loader.h"
+#include "core/options.h"
+
 #include "core/gpu.h"
 #include "core/model/timing.h"
 
@@ -21,16 +24,6 @@ bool isHelp(const QString& arg) { return arg == QLatin1String("--help") || arg =
 bool looksLikeLongOption(const QString& arg) { return arg.startsWith(QLatin1String("--")) && arg.size() > 2; }
 
 } // namespace
-
-std::optional<std::pair<std::string, std::int64_t>> integerAssignment(const QString& text)
-{
-    const qsizetype eq = text.indexOf(QLatin1Char('='));
-    bool ok = false;
-    const qlonglong value = eq > 0 ? text.mid(eq + 1).toLongLong(&ok, 0) : 0;
-    if (!ok)
-        return std::nullopt;
-    return std::pair {text.left(eq).toStdString(), std::int64_t(value)};
-}
 
 OptionParser::OptionParser(QString command)
     : command_(std::move(command))
@@ -111,10 +104,20 @@ void OptionParser::addSource(SourceArgs& source)
     addValue({QStringLiteral("--defsym")}, QStringLiteral("NAME=VALUE"),
              QStringLiteral("define the symbol NAME as the integer VALUE before assembling (repeatable)"),
              [&source](const QString& value) {
-                 const auto assignment = integerAssignment(value);
+                 std::string error;
+                 const auto assignment = parseDefsym(value.toStdString(), &error);
                  if (!assignment)
-                     return QStringLiteral("write NAME=VALUE with an integer VALUE");
+                     return QString::fromStdString(error);
                  source.defsyms.push_back(*assignment);
+                 return QString();
+             });
+    addValue({QStringLiteral("--input")}, QStringLiteral("KIND"),
+             QStringLiteral("what FILE holds: auto (detected; the default), llvm, clrx, binary or listing"),
+             [&source](const QString& value) {
+                 input::InputKind kind;
+                 if (!input::parseInputKind(value.toStdString(), kind))
+                     return QStringLiteral("unknown kind (auto, llvm, clrx, binary, listing)");
+                 source.input = value;
                  return QString();
              });
 }

@@ -27,10 +27,8 @@ struct SourceArgs {
     QString gpu = QStringLiteral("tahiti");
     QStringList includeDirs;                                      // -I DIR
     std::vector<std::pair<std::string, std::int64_t>> defsyms;    // --defsym NAME=VALUE
+    QString input = QStringLiteral("auto");                       // --input KIND (core/input/loader.h)
 };
-
-// "NAME=INTEGER" (decimal, 0x hex or 0 octal) as a name and a value; nullopt when it is not that.
-std::optional<std::pair<std::string, std::int64_t>> integerAssignment(const QString& text);
 
 class OptionParser {
 public:
@@ -52,7 +50,7 @@ public:
 
     // The input FILE ("-" for standard input), required.
     void addInputFile(QString* into);
-    // The shared groups. addSource: FILE, --gpu, -I, --defsym (checked here: a --gpu that does not
+    // The shared groups. addSource: FILE, --gpu, -I, --defsym, --input (checked here: a --gpu that does not
     // resolve or a --defsym without an integer is a usage error before any file is read).
     void addSource(SourceArgs& source);
     void addGpu(QString* into);

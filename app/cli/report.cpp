@@ -71,13 +71,12 @@ int reportCommand(const QStringList& args)
         return ExitUsage;
     }
 
-    Program program;
+    Analysis analysis;
     QString text;
-    if (!loadProgram(source, program, &text))
+    if (!loadAnalysis(source, request, analysis, &text))
         return ExitUsage;
 
     const auto app = ensureGuiApplication();
-    const Analysis analysis = analyzeProgram(std::move(program), request);
     ReportOptions options;
     options.pageSize = pageSize;
     options.sourceName = inputName(source);

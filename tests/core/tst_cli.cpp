@@ -79,6 +79,8 @@ private Q_SLOTS:
     void badInput_data();
     void badInput();
     void socketFile();
+    void encodedSource_data();
+    void encodedSource();
     void unreadableFile();
     void unwritableStdout();
 
@@ -567,6 +569,45 @@ void TestCli::badInput()
         for (const QString& mention : mentions)
             QVERIFY2(run.err.contains(mention.toUtf8()), run.err.constData());
     }
+}
+
+// A kernel saved by another editor (a BOM, CR LF, UTF-16) reads as the same text: the CLI and the
+// window share one loader (issue #11 item 1; issue #12's "invalid character in input").
+void TestCli::encodedSource_data()
+{
+    QTest::addColumn<QByteArray>("prefix");
+    QTest::addColumn<QString>("codec"); // how the text is written: utf-8 or utf-16le
+    QTest::addColumn<bool>("crlf");
+    QTest::addRow("utf-8 bom crlf") << QByteArray("\xef\xbb\xbf") << QStringLiteral("utf-8") << true;
+    QTest::addRow("crlf") << QByteArray() << QStringLiteral("utf-8") << true;
+    QTest::addRow("utf-16le bom") << QByteArray("\xff\xfe") << QStringLiteral("utf-16le") << false;
+}
+
+void TestCli::encodedSource()
+{
+    QFETCH(QByteArray, prefix);
+    QFETCH(QString, codec);
+    QFETCH(bool, crlf);
+    QFile original(data("clean.s"));
+    QVERIFY(original.open(QIODevice::ReadOnly));
+    QString text = QString::fromUtf8(original.readAll());
+    if (crlf)
+        text.replace(QLatin1Char('\n'), QStringLiteral("\r\n"));
+    QByteArray bytes = prefix;
+    if (codec == QLatin1String("utf-16le"))
+        bytes.append(reinterpret_cast<const char*>(text.utf16()), text.size() * 2);
+    else
+        bytes += text.toUtf8();
+    const QString path = scratch_.filePath(QStringLiteral("encoded.s"));
+    QFile copy(path);
+    QVERIFY(copy.open(QIODevice::WriteOnly));
+    copy.write(bytes);
+    copy.close();
+    const Run expected = runCli({QStringLiteral("analyze"), data("clean.s")});
+    const Run actual = runCli({QStringLiteral("analyze"), path});
+    QCOMPARE(actual.exitCode, 0);
+    QCOMPARE(actual.out, expected.out);
+    QVERIFY2(actual.err.isEmpty(), actual.err.constData());
 }
 
 // A file that exists but cannot be opened: a Unix socket (open() fails for every user, root

@@ -11,19 +11,6 @@ namespace gcnlens::cli {
 
 namespace {
 
-// "16", "16-24", "4?" (unknown or no data, counted as 4), "18~" (a value the source doubts).
-QString cyclesText(const InstructionTiming& t)
-{
-    QString text = QString::number(t.cycles);
-    if (t.base.high != t.base.low && t.direction == Direction::NotABranch)
-        text += QLatin1Char('-') + QString::number(t.base.high);
-    if (t.base.unknown || t.base.noData)
-        text += QLatin1Char('?');
-    else if (t.base.uncertain)
-        text += QLatin1Char('~');
-    return text;
-}
-
 // --taken LINE / --not-taken LINE: the direction of the conditional jump on a source line.
 OptionParser::Handler directionOf(BranchOverrides& overrides, Direction direction)
 {
@@ -109,7 +96,7 @@ int analyzeCommand(const QStringList& args)
                    .arg(in.offset, 6, 16, QLatin1Char('0'))
                    .arg(t.slot, 4)
                    .arg(in.size, 4)
-                   .arg(in.isData || in.placeholder ? QStringLiteral("-") : cyclesText(t), 6)
+                   .arg(in.isData || in.placeholder ? QStringLiteral("-") : QString::fromStdString(cyclesText(in, t)), 6)
                    .arg(penalties.join(QLatin1Char(' ')), -27)
                    .arg(text);
     }

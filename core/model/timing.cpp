@@ -438,19 +438,19 @@ const std::vector<RuleInfo>& ruleLegend()
 {
     static const std::vector<RuleInfo> legend = {
         {"fetch-align", "2-dword instruction outside the first 16 bytes of its 32-byte block and not freed: +4 (GFX6/7)",
-         "timing-model.md §2 step 4"},
+         "timing-model.md §2 step 4", PenaltyClass::Fetch},
         {"fetch-straddle", "2-dword instruction at slot 7 straddles a 32-byte boundary: +4 (GFX9 and CDNA, R-straddle)",
-         "timing-model.md §2 (GFX9 and CDNA)"},
+         "timing-model.md §2 (GFX9 and CDNA)", PenaltyClass::Fetch},
         {"branch-target", "taken jump to slot 5, 6 or 7 of a block: +4 per dword past the fifth (GFX6/7, forward only by default)",
-         "timing-model.md §3 B-target"},
+         "timing-model.md §3 B-target", PenaltyClass::Branch},
         {"branch-position", "conditional jump at slot 4–7 that falls through: +4 per dword past the fourth (GFX6/7)",
-         "timing-model.md §3 B-position"},
+         "timing-model.md §3 B-position", PenaltyClass::Branch},
         {"valu-salu", "scalar ALU instruction less than 16 cycles after a carry add/sub or readlane VALU: the shortfall (GFX6/7)",
-         "timing-model.md §4 H-valu-salu"},
+         "timing-model.md §4 H-valu-salu", PenaltyClass::Hazard},
         {"vcc-exec-branch", "s_cbranch_vccz/vccnz or execz/execnz directly after a write of VCC or EXEC: +4 (GFX6/7)",
-         "timing-model.md §4 H-vcc-exec-branch"},
+         "timing-model.md §4 H-vcc-exec-branch", PenaltyClass::Hazard},
         {"scc-branch", "s_cbranch_scc0/scc1 directly after a write of SCC, EXEC or VCC: +4 (GFX6/7)",
-         "timing-model.md §4 H-scc-branch"},
+         "timing-model.md §4 H-scc-branch", PenaltyClass::Hazard},
         {"R-first16", "no fetch penalty: the 2-dword instruction lies in the first 16 bytes of its block (slot 0–2)",
          "timing-model.md §2 step 1"},
         {"R-long", "no fetch penalty: an instruction of C > 4 cycles hides the fetch of the last C/4 dwords of its block",
@@ -459,6 +459,28 @@ const std::vector<RuleInfo>& ruleLegend()
          "timing-model.md §2 step 3"},
     };
     return legend;
+}
+
+PenaltyClass penaltyClassOf(std::string_view rule)
+{
+    for (const RuleInfo& info : ruleLegend())
+        if (info.id == rule)
+            return info.penaltyClass;
+    return PenaltyClass::None;
+}
+
+std::string cyclesText(const Instruction& instruction, const InstructionTiming& t)
+{
+    if (instruction.isData || instruction.placeholder || instruction.family == Family::Data)
+        return {};
+    std::string text = std::to_string(t.cycles);
+    if (t.base.high != t.base.low && t.direction == Direction::NotABranch)
+        text += '-' + std::to_string(t.base.high);
+    if (t.base.unknown || t.base.noData)
+        text += '?';
+    else if (t.base.uncertain)
+        text += '~';
+    return text;
 }
 
 // ---- the model (sections 2–5) ----

@@ -163,7 +163,22 @@ bool evaluateCycles(std::string_view text, int dpfactor, bool glc, CycleCount& o
 std::string canonicalMnemonic(std::string_view mnemonic, Generation generation);
 
 // Rule ids with their one-line meaning and source, for legends (section 8).
-struct RuleInfo { std::string id; std::string meaning; std::string source; };
+// What a penalty rule charges for, which the views mark apart (fetch, branch placement, hazards).
+enum class PenaltyClass { None, Fetch, Branch, Hazard };
+
+struct RuleInfo {
+    std::string id;
+    std::string meaning;
+    std::string source;
+    PenaltyClass penaltyClass = PenaltyClass::None; // None for the freeing rules (R-*)
+};
 const std::vector<RuleInfo>& ruleLegend();
+// The class a rule id carries (its legend entry); None for an id that charges nothing.
+PenaltyClass penaltyClassOf(std::string_view rule);
+
+// The cycles column every presenter shows: "16", "16-24" (a range the table gives), "4?" (unknown
+// or no timing data: counted as 4), "18~" (a value the source doubts); empty for data, padding and
+// lines that did not assemble, which are not executed.
+std::string cyclesText(const Instruction& instruction, const InstructionTiming& timing);
 
 } // namespace gcnlens

@@ -5,18 +5,6 @@
 
 namespace gcnlens::ui {
 
-PenaltyClass penaltyClass(const std::string& rule)
-{
-    // timing-model.md section 8: fetch rules (section 2), branch rules (3), hazards (4).
-    if (rule == "fetch-align" || rule == "fetch-straddle")
-        return PenaltyClass::Fetch;
-    if (rule == "branch-target" || rule == "branch-position")
-        return PenaltyClass::Branch;
-    if (rule.empty())
-        return PenaltyClass::None;
-    return PenaltyClass::Hazard; // valu-salu, vcc-exec-branch, scc-branch
-}
-
 PenaltyClass LineAnnotation::markClass() const
 {
     if (hazardPenalty)
@@ -114,7 +102,7 @@ LineAnnotations LineAnnotations::build(const Analysis& analysis)
         }
         for (const Penalty& p : t->penalties) {
             a.penaltyCycles += p.cycles;
-            switch (penaltyClass(p.rule)) {
+            switch (penaltyClassOf(p.rule)) {
             case PenaltyClass::Fetch: a.fetchPenalty = true; break;
             case PenaltyClass::Branch: a.branchPenalty = true; break;
             case PenaltyClass::Hazard: a.hazardPenalty = true; break;

@@ -15,9 +15,8 @@
 
 namespace gcnlens::ui {
 
-// The penalty classes the editor marks distinctly (timing-model.md section 8 rule ids).
-enum class PenaltyClass { None, Fetch, Branch, Hazard };
-PenaltyClass penaltyClass(const std::string& rule);
+// The penalty classes the editor marks distinctly: carried by the rule (core/model/timing.h).
+using gcnlens::PenaltyClass;
 
 struct LineAnnotation {
     int firstInstruction = -1;   // index into Program::instructions

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Writes a program's man page from its --help and --version with help2man, gzipped (cmake -P).
 #   -DPROGRAM=name -DBIN_DIR=dir -DNAME="one-line description" -DOUT=file.1.gz -DHELP2MAN=path
-#   [-DGZIP=path] [-DSUBCOMMANDS=ON]
+#   [-DGZIP=path] [-DSUBCOMMANDS=ON -DSUMMARY="first paragraph of DESCRIPTION"]
 # The program runs from PATH by its bare name, so the page says `gcnlens`, not the build path.
 # With SUBCOMMANDS, each command its --help lists gets a section with that command's --help.
 cmake_minimum_required(VERSION 3.25)
@@ -56,7 +56,8 @@ if(SUBCOMMANDS)
             string(APPEND rest "${escaped}\n")
         endif()
     endforeach()
-    set(text "[SYNOPSIS]\n${synopsis}[=DESCRIPTION]\n${rest}[COMMANDS]\n${commands_text}[COMMAND OPTIONS]\n")
+    roff_escape("${SUMMARY}" summary)
+    set(text "[SYNOPSIS]\n${synopsis}[=DESCRIPTION]\n${summary}\n.PP\n${rest}[COMMANDS]\n${commands_text}[COMMAND OPTIONS]\n")
     foreach(command IN LISTS commands)
         execute_process(COMMAND ${PROGRAM} ${command} --help OUTPUT_VARIABLE help RESULT_VARIABLE status)
         if(NOT status EQUAL 0)

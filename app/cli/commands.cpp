@@ -8,6 +8,8 @@
 #include "core/input/loader.h"
 #include "core/present/json.h"
 
+#include "gcnlens-config.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QTextStream>
@@ -35,7 +37,7 @@ const CommandInfo kCommands[] = {
      "waves per SIMD and per CU, the limiting resource, next-step hints", occupancyCommand},
     {"lds", "--pattern EXPR [--width BYTES | --op NAME] [--set NAME=VALUE]... [--option N=V]... [--json]",
      "LDS bank conflicts of a per-lane address pattern", ldsCommand},
-#ifdef GCNLENS_HAVE_REPORT
+#if GCNLENS_HAVE_REPORT
     // needs gcnlens_ui (Qt Gui, PrintSupport)
     {"report",
      "FILE -o OUT.pdf [--gpu NAME] [-I DIR]... [--defsym N=V]... [--option N=V]... [--page a4|letter]",
@@ -46,7 +48,7 @@ const CommandInfo kCommands[] = {
 
 void printUsage(FILE* to)
 {
-    QString text = QStringLiteral("usage: gcnlens-cli COMMAND [ARGS]\n\ncommands:\n");
+    QString text = QStringLiteral("usage: gcnlens-cli COMMAND [ARGS]\n       gcnlens-cli --help | --version\n\ncommands:\n");
     for (const auto& command : kCommands)
         text += QStringLiteral("  %1%2\n      %3\n")
                     .arg(QLatin1String(command.name),
@@ -237,6 +239,10 @@ int run(int argc, char** argv)
     }
     if (command == QLatin1String("--help") || command == QLatin1String("-h") || command == QLatin1String("help")) {
         printUsage(stdout);
+        return ExitOk;
+    }
+    if (command == QLatin1String("--version")) { // "NAME VERSION", as help2man and the window's --version
+        std::fputs("gcnlens-cli " GCNLENS_VERSION "\n", stdout);
         return ExitOk;
     }
     const CommandInfo* entry = findCommand(command);

@@ -5,6 +5,8 @@
 #include "ui/docks/ldsdock.h"
 #include "ui/mainwindow.h"
 
+#include "gcnlens-config.h"
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -48,7 +50,9 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("gcnlens"));
     QApplication::setApplicationName(QStringLiteral("gcnlens"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setApplicationVersion(QStringLiteral(GCNLENS_VERSION));
+    // Wayland compositors find the window's icon and name through the installed desktop file.
+    QApplication::setDesktopFileName(QStringLiteral(GCNLENS_APP_ID));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("GCN kernel timing, alignment and occupancy visualizer"));

@@ -3,6 +3,8 @@
 
 #include "ui/report/reportlayout.h"
 
+#include "gcnlens-config.h"
+
 #include <QFileInfo>
 #include <QFontMetricsF>
 #include <QLocale>
@@ -17,10 +19,6 @@
 #include <set>
 
 Q_LOGGING_CATEGORY(lcReport, "gcnlens.ui.report")
-
-#ifndef GCNLENS_VERSION
-#define GCNLENS_VERSION "unknown"
-#endif
 
 namespace gcnlens {
 

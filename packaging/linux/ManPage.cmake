@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: MIT
+# Writes a program's man page from its --help and --version with help2man, gzipped (cmake -P).
+#   -DPROGRAM=name -DBIN_DIR=dir -DNAME="one-line description" -DOUT=file.1.gz -DHELP2MAN=path
+#   [-DGZIP=path] [-DSUBCOMMANDS=ON -DSUMMARY="first paragraph of DESCRIPTION"]
+# The program runs from PATH by its bare name, so the page says `gcnlens`, not the build path.
+# With SUBCOMMANDS, each command its --help lists gets a section with that command's --help.
+cmake_minimum_required(VERSION 3.25)
+set(ENV{PATH} "${BIN_DIR}:$ENV{PATH}")
+set(ENV{QT_QPA_PLATFORM} offscreen) # the window's --help constructs a QApplication
+set(ENV{LC_ALL} C.UTF-8)
+
+function(roff_escape text out)
+    string(REPLACE "\\" "\\e" text "${text}")
+    string(REGEX REPLACE "(^|\n)([.'])" "\\1\\\\&\\2" text "${text}")
+    set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+
+set(include_args)
+if(SUBCOMMANDS)
+    # The usage is "usage: SYNOPSIS" (continued on indented lines), "commands:", then per command
+    # "  NAME ARGS" and "      SUMMARY", then free text. help2man reads only Usage:/Options:
+    # layouts, so this becomes SYNOPSIS, DESCRIPTION and COMMANDS sections here.
+    execute_process(COMMAND ${PROGRAM} --help OUTPUT_VARIABLE usage RESULT_VARIABLE status)
+    if(NOT status EQUAL 0)
+        message(FATAL_ERROR "${PROGRAM} --help failed (${status})")
+    endif()
+    string(REPLACE ";" "\\;" usage "${usage}")
+    string(REPLACE "\n" ";" lines "${usage}")
+    set(synopsis "")
+    set(commands_text "")
+    set(rest "")
+    set(commands)
+    set(part "usage")
+    foreach(line IN LISTS lines)
+        roff_escape("${line}" escaped)
+        if(line MATCHES "^usage: (.*)")
+            roff_escape("${CMAKE_MATCH_1}" escaped)
+            string(APPEND synopsis "${escaped}\n")
+        elseif(part STREQUAL "usage" AND line MATCHES "^ +(${PROGRAM}.*)")
+            roff_escape("${CMAKE_MATCH_1}" escaped)
+            string(APPEND synopsis ".br\n${escaped}\n")
+        elseif(line STREQUAL "commands:")
+            set(part "commands")
+        elseif(part STREQUAL "commands" AND line MATCHES "^      (.*)")
+            roff_escape("${CMAKE_MATCH_1}" escaped)
+            string(APPEND commands_text "${escaped}\n")
+        elseif(part STREQUAL "commands" AND line MATCHES "^  ([a-z]+)(.*)")
+            list(APPEND commands ${CMAKE_MATCH_1})
+            roff_escape("${CMAKE_MATCH_2}" escaped)
+            string(APPEND commands_text ".TP\n\\fB${CMAKE_MATCH_1}\\fR${escaped}\n.br\n")
+        elseif(NOT part STREQUAL "usage" AND NOT line STREQUAL "")
+            set(part "text")
+            if(line MATCHES "^exit status")
+                string(APPEND rest ".PP\n")
+            endif()
+            string(APPEND rest "${escaped}\n")
+        endif()
+    endforeach()
+    roff_escape("${SUMMARY}" summary)
+    set(text "[SYNOPSIS]\n${synopsis}[=DESCRIPTION]\n${summary}\n.PP\n${rest}[COMMANDS]\n${commands_text}[COMMAND OPTIONS]\n")
+    foreach(command IN LISTS commands)
+        execute_process(COMMAND ${PROGRAM} ${command} --help OUTPUT_VARIABLE help RESULT_VARIABLE status)
+        if(NOT status EQUAL 0)
+            message(FATAL_ERROR "${PROGRAM} ${command} --help failed (${status})")
+        endif()
+        roff_escape("${help}" help)
+        string(APPEND text ".SS ${command}\n.nf\n${help}.fi\n")
+    endforeach()
+    file(WRITE ${OUT}.h2m "${text}")
+    set(include_args --include=${OUT}.h2m)
+endif()
+
+string(REGEX REPLACE "\\.gz$" "" page ${OUT})
+execute_process(
+    COMMAND ${HELP2MAN} --no-info --section=1 --name=${NAME} ${include_args} --output=${page} ${PROGRAM}
+    RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+    message(FATAL_ERROR "help2man failed on ${PROGRAM} (${status})")
+endif()
+if(GZIP AND NOT page STREQUAL OUT)
+    # -n: no name or time stamp in the header, so the page is reproducible.
+    execute_process(COMMAND ${GZIP} -9nf ${page} RESULT_VARIABLE status)
+    if(NOT status EQUAL 0)
+        message(FATAL_ERROR "gzip failed on ${page}")
+    endif()
+endif()

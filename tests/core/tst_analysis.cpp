@@ -2,6 +2,7 @@
 // The editor's incremental analysis (Analyzer: TimingAnalyzer + LdsProgramAnalyzer) must give
 // exactly what a fresh analyzeProgram() gives on the same program, after any edit, over long
 // editing sessions, and across option, override and GPU changes; and it must really reuse work.
+#include "testutils.h"
 #include "core/asm/assembler.h"
 #include "core/analysis.h"
 
@@ -16,13 +17,6 @@ using namespace gcnlens;
 
 namespace {
 
-QString readFile(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QString::fromUtf8(f.readAll());
-}
 
 std::vector<std::string> splitLines(const std::string& text)
 {
@@ -156,15 +150,15 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("gpu");
-        QTest::addRow("saxpy") << QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s") << "tahiti";
-        QTest::addRow("saxpy on gfx900") << QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s") << "gfx900";
-        QTest::addRow("macros") << QStringLiteral(GCNLENS_TESTDATA_DIR "/incremental-macros.s") << "gfx900";
+        QTest::addRow("saxpy") << gcnlens::test::sourcePath("resources/examples/saxpy-gfx6.s") << "tahiti";
+        QTest::addRow("saxpy on gfx900") << gcnlens::test::sourcePath("resources/examples/saxpy-gfx6.s") << "gfx900";
+        QTest::addRow("macros") << gcnlens::test::testData("data/incremental-macros.s") << "gfx900";
     }
     void everyLineEdit()
     {
         QFETCH(QString, file);
         QFETCH(QString, gpu);
-        const std::string text = readFile(file).toStdString();
+        const std::string text = gcnlens::test::readFile(file).toStdString();
         QVERIFY2(!text.empty(), qPrintable(file));
         const std::vector<std::string> lines = splitLines(text);
         AnalysisRequest request;
@@ -254,7 +248,7 @@ private Q_SLOTS:
     // typed) through the Analyzer, as the editor runs them.
     void typingThroughFrontEnd()
     {
-        const std::string text = readFile(QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s")).toStdString();
+        const std::string text = gcnlens::test::readFile(gcnlens::test::sourcePath("resources/examples/saxpy-gfx6.s")).toStdString();
         QVERIFY(!text.empty());
         AnalysisRequest request;
         FrontEnd frontEnd;

@@ -3,6 +3,7 @@
 // errors (output still produced), 2 on bad usage or unreadable input, with a message naming the
 // option, value or file and the cause; the --json fields the issue names; every command's --help,
 // its usage errors and standard input as FILE.
+#include "testutils.h"
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -51,7 +52,7 @@ QByteArray readAll(const QString& path)
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
-QString data(const char* name) { return QStringLiteral(GCNLENS_TESTDATA_DIR "/frontend/") + QString::fromLatin1(name); }
+QString data(const char* name) { return gcnlens::test::testData("data/frontend") + QLatin1Char('/') + QString::fromLatin1(name); }
 
 } // namespace
 
@@ -109,7 +110,7 @@ void TestCli::exitCodes_data()
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<int>("exitCode");
     const QString clean = data("clean.s"), bad = data("bad-middle.s");
-    const QString dir = QStringLiteral(GCNLENS_TESTDATA_DIR "/frontend");
+    const QString dir = gcnlens::test::testData("data/frontend");
     QTest::addRow("clean") << QStringList {QStringLiteral("listing"), clean} << 0;
     QTest::addRow("clean --json") << QStringList {QStringLiteral("listing"), clean, QStringLiteral("--json")} << 0;
     QTest::addRow("clean preset gpu") << QStringList {QStringLiteral("listing"), clean, QStringLiteral("--gpu"),
@@ -183,7 +184,7 @@ void TestCli::badUsageNamesTheProblem_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("mentions");
-    const QString dir = QStringLiteral(GCNLENS_TESTDATA_DIR "/frontend");
+    const QString dir = gcnlens::test::testData("data/frontend");
     QTest::addRow("missing file") << QStringList {QStringLiteral("listing"), dir + QStringLiteral("/nope.s")}
                                   << QStringLiteral("nope.s");
     QTest::addRow("directory") << QStringList {QStringLiteral("listing"), dir} << dir;
@@ -277,7 +278,7 @@ void TestCli::jsonDiagnostics()
 // -I finds the include; --defsym decides the operand (and so the size).
 void TestCli::includeAndDefsym()
 {
-    const QString inc = QStringLiteral(GCNLENS_TESTDATA_DIR "/frontend/inc");
+    const QString inc = gcnlens::test::testData("data/frontend/inc");
     const auto listing = [&](const char* defsym) {
         return runCli({QStringLiteral("listing"), data("uses-include.s"), QStringLiteral("-I"), inc,
                        QStringLiteral("--defsym"), QString::fromLatin1(defsym), QStringLiteral("--json")});
@@ -311,7 +312,7 @@ void TestCli::commands_data()
     QTest::addColumn<int>("exitCode");
     QTest::addColumn<QString>("stdoutContains");
     const QString clean = data("clean.s"), bad = data("bad-middle.s");
-    const QString inc = QStringLiteral(GCNLENS_TESTDATA_DIR "/frontend/inc");
+    const QString inc = gcnlens::test::testData("data/frontend/inc");
     QTest::addRow("analyze clean") << QStringList {QStringLiteral("analyze"), clean} << 0 << QStringLiteral("totals:");
     // Output is still produced for the rest of a file with errors.
     QTest::addRow("analyze errors") << QStringList {QStringLiteral("analyze"), bad} << 1 << QStringLiteral("s_endpgm");
@@ -540,7 +541,7 @@ void TestCli::badInput_data()
     QTest::addColumn<QString>("file");
     QTest::addColumn<QByteArray>("input");
     QTest::addColumn<QStringList>("mentions");
-    const QString dir = QStringLiteral(GCNLENS_TESTDATA_DIR "/frontend");
+    const QString dir = gcnlens::test::testData("data/frontend");
     QTest::addRow("missing") << dir + QStringLiteral("/nope.s") << QByteArray()
                              << QStringList {dir + QStringLiteral("/nope.s"), QStringLiteral("no such file")};
     QTest::addRow("directory") << dir << QByteArray() << QStringList {dir, QStringLiteral("is a directory")};

@@ -3,6 +3,7 @@
 // `llvm-mc -show-encoding` (and the object file's .text for resolved branches) from the same LLVM is the
 // oracle. What is written here are the expectations the ISA documents give: which encoding family
 // an instruction uses on which generation, which constants are inline, when VOP2 must become VOP3.
+#include "testutils.h"
 #include "core/asm/assembler.h"
 
 #include <QDir>
@@ -742,7 +743,7 @@ void TestFrontEnd::includeWithSearchPath()
     const QByteArray source = "  s_nop 0\n"                 // 1
                               ".include \"defs.inc\"\n"     // 2
                               "  clear_v lds_base\n";       // 3
-    const std::string dir = GCNLENS_TESTDATA_DIR "/frontend/inc";
+    const std::string dir = gcnlens::test::testData("data/frontend/inc").toStdString();
     const Program program = assembleText(source, QStringLiteral("hawaii"), {}, {dir});
     QVERIFY2(!program.hasErrors(), qPrintable(diagnosticsText(program)));
     QCOMPARE(program.instructions.size(), std::size_t(3));
@@ -1023,7 +1024,7 @@ void TestFrontEnd::diagnostics()
 // if the bad line were any 4-byte instruction (the placeholder rule in core/program.h).
 void TestFrontEnd::badLineKeepsLaterOffsets()
 {
-    QFile file(QStringLiteral(GCNLENS_TESTDATA_DIR "/frontend/bad-middle.s"));
+    QFile file(gcnlens::test::testData("data/frontend/bad-middle.s"));
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QByteArray source = file.readAll();
     QByteArray stand = source;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // GPU presets and target-ID parsing (issue #2 section 4).
+#include "testutils.h"
 #include "core/gpu.h"
 
 #include <QFile>
@@ -14,7 +15,7 @@ private Q_SLOTS:
     void everyPresetRowLoads()
     {
         // Count the data rows of the file itself, so a row the parser drops fails here.
-        QFile file(QStringLiteral(GCNLENS_SOURCE_DIR "/resources/gpus.tsv"));
+        QFile file(gcnlens::test::sourcePath("resources/gpus.tsv"));
         QVERIFY(file.open(QIODevice::ReadOnly));
         int rows = 0;
         while (!file.atEnd()) {

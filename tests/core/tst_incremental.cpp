@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // FrontEnd's incremental path (issue #2 section 6) must give what a fresh assemble() gives:
 // every one-line edit of real kernels is replayed both ways and the programs compared.
+#include "testutils.h"
 #include "core/asm/assembler.h"
 #include "describeprogram.h"
 
@@ -12,13 +13,6 @@ using gcnlens::test::describe;
 
 namespace {
 
-QString readFile(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QString::fromUtf8(f.readAll());
-}
 
 } // namespace
 
@@ -29,8 +23,8 @@ class TestIncremental : public QObject
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("gpu");
-        QTest::addRow("saxpy") << QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s") << "tahiti";
-        QTest::addRow("macros") << QStringLiteral(GCNLENS_TESTDATA_DIR "/incremental-macros.s") << "gfx900";
+        QTest::addRow("saxpy") << gcnlens::test::sourcePath("resources/examples/saxpy-gfx6.s") << "tahiti";
+        QTest::addRow("macros") << gcnlens::test::testData("data/incremental-macros.s") << "gfx900";
     }
 
 private Q_SLOTS:
@@ -39,7 +33,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, file);
         QFETCH(QString, gpu);
-        const QString text = readFile(file);
+        const QString text = gcnlens::test::readFile(file);
         QVERIFY2(!text.isEmpty(), qPrintable(file));
         const QStringList lines = text.split(QLatin1Char('\n'));
         AssembleOptions options;
@@ -101,7 +95,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, file);
         QFETCH(QString, gpu);
-        std::string text = readFile(file).toStdString();
+        std::string text = gcnlens::test::readFile(file).toStdString();
         QVERIFY2(!text.empty(), qPrintable(file));
         AssembleOptions options;
         options.gpu = gpu.toStdString();

@@ -3,6 +3,8 @@
 // tests/data/golden/cases.txt equals its golden document as JSON values (key order aside). The
 // goldens were written by the QJsonObject writer the streaming serializer replaced; a difference
 // prints as a unified diff of the two documents, keys sorted. GCNLENS_UPDATE_GOLDEN=1 rewrites them.
+#include "testutils.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -22,7 +24,7 @@ void TestJson::golden_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("goldenPath");
-    const QString dir = QFINDTESTDATA("data/golden");
+    const QString dir = gcnlens::test::testData("data/golden");
     QVERIFY(!dir.isEmpty());
     QFile cases(dir + QStringLiteral("/cases.txt"));
     QVERIFY(cases.open(QIODevice::ReadOnly | QIODevice::Text));
@@ -36,7 +38,7 @@ void TestJson::golden_data()
         QStringList args {fields[1]};
         for (const QString& arg : fields[2].split(QLatin1Char(' '), Qt::SkipEmptyParts))
             args << (arg.contains(QLatin1Char('/')) && !arg.startsWith(QLatin1Char('-'))
-                         ? QStringLiteral(GCNLENS_SOURCE_DIR "/") + arg
+                         ? gcnlens::test::sourcePath("") + arg
                          : arg);
         args << QStringLiteral("--json");
         QTest::addRow("%s", qPrintable(fields[0])) << args << dir + QLatin1Char('/') + fields[0] + QStringLiteral(".json");
@@ -50,7 +52,7 @@ void TestJson::golden()
     QFETCH(QStringList, args);
     QFETCH(QString, goldenPath);
     QProcess cli;
-    cli.setWorkingDirectory(QStringLiteral(GCNLENS_SOURCE_DIR));
+    cli.setWorkingDirectory(gcnlens::test::sourcePath(""));
     cli.start(QStringLiteral(GCNLENS_BIN_DIR "/gcnlens-cli"), args);
     QVERIFY(cli.waitForFinished(60000));
     QCOMPARE(cli.exitStatus(), QProcess::NormalExit);

@@ -5,6 +5,7 @@
 // ones that mix every encoding family with registers that repeat, overlap, are misaligned or out
 // of range, so that the assembler's register-dependent decisions (VOP3 promotion, the constant
 // bus limit, tuple alignment, index limits) are all exercised.
+#include "testutils.h"
 #include "core/asm/assembler.h"
 #include "describeprogram.h"
 
@@ -20,11 +21,6 @@ using gcnlens::test::firstDifference;
 
 namespace {
 
-QString readFile(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
-}
 
 // Instruction forms. {v}/{s}: one register from a small range, so that repeats and overlaps are
 // common; {v2}/{v4}: VGPR tuples at any alignment; {s2}/{s4}/{s8}: aligned SGPR tuples; {sx2}/
@@ -133,18 +129,18 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("gpu");
-        QTest::newRow("sgemm") << QStringLiteral(GCNLENS_TESTDATA_DIR "/shapes-gfx900.s") << "gfx900";
-        QTest::newRow("saxpy") << QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s") << "tahiti";
-        QTest::newRow("macros") << QStringLiteral(GCNLENS_TESTDATA_DIR "/incremental-macros.s") << "gfx900";
-        QTest::newRow("timing") << QStringLiteral(GCNLENS_TESTDATA_DIR "/timing-gfx6.s") << "tahiti";
-        QTest::newRow("bad-middle") << QStringLiteral(GCNLENS_TESTDATA_DIR "/frontend/bad-middle.s") << "tahiti";
-        QTest::newRow("clean") << QStringLiteral(GCNLENS_TESTDATA_DIR "/frontend/clean.s") << "tahiti";
+        QTest::newRow("sgemm") << gcnlens::test::testData("data/shapes-gfx900.s") << "gfx900";
+        QTest::newRow("saxpy") << gcnlens::test::sourcePath("resources/examples/saxpy-gfx6.s") << "tahiti";
+        QTest::newRow("macros") << gcnlens::test::testData("data/incremental-macros.s") << "gfx900";
+        QTest::newRow("timing") << gcnlens::test::testData("data/timing-gfx6.s") << "tahiti";
+        QTest::newRow("bad-middle") << gcnlens::test::testData("data/frontend/bad-middle.s") << "tahiti";
+        QTest::newRow("clean") << gcnlens::test::testData("data/frontend/clean.s") << "tahiti";
     }
     void realKernels()
     {
         QFETCH(QString, file);
         QFETCH(QString, gpu);
-        const QString text = readFile(file);
+        const QString text = gcnlens::test::readFile(file);
         QVERIFY2(!text.isEmpty(), qPrintable(file));
         // Below the pass's minimum the comparison is trivially equal: say so rather than pass.
         AssembleOptions options;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The timing model end to end: LLVM-assembled sources through assemble() and analyzeTiming(),
 // and the `gcnlens-cli analyze --json` contract of issue #3 section 3.
+#include "testutils.h"
 #include "core/asm/assembler.h"
 #include "core/model/timing.h"
 
@@ -15,11 +16,6 @@ using namespace gcnlens;
 
 namespace {
 
-QByteArray readFile(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 Program assembleText(const QByteArray& text, const char* gpu)
 {
@@ -28,7 +24,7 @@ Program assembleText(const QByteArray& text, const char* gpu)
     return assemble(std::string_view(text.constData(), std::size_t(text.size())), options);
 }
 
-const QString kSample = QStringLiteral(GCNLENS_TESTDATA_DIR "/timing-gfx6.s");
+const QString kSample = gcnlens::test::testData("data/timing-gfx6.s");
 
 } // namespace
 
@@ -41,7 +37,7 @@ private Q_SLOTS:
     //   penalties valu-salu 16, fetch-align 4, branch-position 16, vcc-exec-branch 4 = 40
     void sampleKernel()
     {
-        const Program program = assembleText(readFile(kSample), "tahiti");
+        const Program program = assembleText(gcnlens::test::readBytes(kSample), "tahiti");
         QVERIFY(!program.hasErrors());
         QCOMPARE(int(program.instructions.size()), 8);
         const std::uint64_t offsets[] = {0x00, 0x04, 0x08, 0x10, 0x18, 0x1c, 0x20, 0x28};

@@ -2,6 +2,7 @@
 // resources/timings.tsv against its source (issue #3 section 1): every instruction row of
 // GcnTimings.md (copied to tests/data so the test does not depend on ../shared) is present with
 // the cycles as written and parses; the prose rules are class rows; LLVM names find their rows.
+#include "testutils.h"
 #include "core/model/timing.h"
 
 #include <QFile>
@@ -20,7 +21,7 @@ struct SourceRow {
 // instructions per line; DS adds a throughput column. "DS_ORDERED_COUNT (???)" keeps its name.
 QList<SourceRow> sourceRows()
 {
-    QFile file(QStringLiteral(GCNLENS_TESTDATA_DIR "/GcnTimings.md"));
+    QFile file(gcnlens::test::testData("data/GcnTimings.md"));
     if (!file.open(QIODevice::ReadOnly))
         return {};
     static const QRegularExpression heading(QStringLiteral("^### (\\S+) Instruction timings"));

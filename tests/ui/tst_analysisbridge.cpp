@@ -2,6 +2,7 @@
 // AnalysisBridge: every job builds on the one before it (the FrontEnd's and the Analyzer's caches,
 // core/analysis.h), newest request wins. Whatever the order of edits and request changes, the
 // snapshot delivered last must be what a fresh analysis of its text and request gives.
+#include "testutils.h"
 #include "ui/analysisbridge.h"
 
 #include "../core/analysisdump.h"
@@ -15,11 +16,6 @@ using namespace gcnlens::ui;
 
 namespace {
 
-QString readFile(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
-}
 
 bool settled(const AnalysisBridge& bridge, const QString& text)
 {
@@ -59,7 +55,7 @@ private Q_SLOTS:
     // waiting for the result and sometimes not (then the older requests are dropped).
     void typingMatchesFreshAnalysis()
     {
-        const QString text = readFile(QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s"));
+        const QString text = gcnlens::test::readFile(gcnlens::test::sourcePath("resources/examples/saxpy-gfx6.s"));
         QVERIFY(!text.isEmpty());
         AnalysisBridge bridge;
         bridge.setDebounceInterval(0);
@@ -89,7 +85,7 @@ private Q_SLOTS:
     // Request changes re-run the models on the program the bridge has (no re-assembly).
     void requestChangesMatchFreshAnalysis()
     {
-        const QString text = readFile(QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s"));
+        const QString text = gcnlens::test::readFile(gcnlens::test::sourcePath("resources/examples/saxpy-gfx6.s"));
         AnalysisBridge bridge;
         bridge.setDebounceInterval(0);
         bridge.setSource(text);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The editor window driven as a user would, on the offscreen platform, over the bundled example
 // (resources/examples/saxpy-gfx6.s). Expected figures are derived from timing-model.md in comments.
+#include "testutils.h"
 #include "ui/editor/codeeditor.h"
 #include "ui/docks/ldsdock.h"
 #include "ui/docks/ldsheatmap.h"
@@ -31,7 +32,7 @@
 using namespace gcnlens;
 using namespace gcnlens::ui;
 
-static const QString example = QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s");
+static const QString example = gcnlens::test::sourcePath("resources/examples/saxpy-gfx6.s");
 
 // Counts the paint events a widget receives.
 class PaintCounter : public QObject {

@@ -2,6 +2,7 @@
 // The PDF report end to end (issue #6): reports for the bundled examples and synthetic kernels are
 // read back with poppler's pdftotext / pdfinfo / pdftoppm. Every expected value is taken from the
 // Analysis the report was made from (or from the page-size standards), never from a past report.
+#include "testutils.h"
 #include "core/analysis.h"
 #include "ui/report/reportwriter.h"
 
@@ -95,13 +96,6 @@ CliRun runCli(const QStringList& args, const QByteArray& input = {})
     return run;
 }
 
-QString readFile(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return QString();
-    return QString::fromUtf8(f.readAll());
-}
 
 // A kernel of `count` instructions alternating 1-dword and 2-dword (literal) forms, so fetch
 // penalties occur at varied slots (timing-model.md section 2).
@@ -163,7 +157,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("file");
         QTest::addColumn<QPageSize::PageSizeId>("page");
         QTest::addColumn<QString>("pdfinfoSize");
-        const QDir examples(QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples"));
+        const QDir examples(gcnlens::test::sourcePath("resources/examples"));
         const QStringList files = examples.entryList({QStringLiteral("*.s")}, QDir::Files, QDir::Name);
         QVERIFY(!files.isEmpty());
         for (const QString& f : files) {
@@ -177,7 +171,7 @@ private Q_SLOTS:
         QFETCH(QString, file);
         QFETCH(QPageSize::PageSizeId, page);
         QFETCH(QString, pdfinfoSize);
-        const QString source = readFile(file);
+        const QString source = gcnlens::test::readFile(file);
         QVERIFY(!source.isEmpty());
         // The examples say which GPU they are for in their name (saxpy-gfx6.s); the default suits GFX6.
         const Analysis analysis = analyze(source);
@@ -450,7 +444,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("stderrContains");
         QTest::addColumn<QString>("pageSize");
-        const QString example = QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s");
+        const QString example = gcnlens::test::sourcePath("resources/examples/saxpy-gfx6.s");
         QTest::addRow("a4") << QStringList{example, QStringLiteral("-o"), QStringLiteral("@out")} << 0 << QString() << QStringLiteral("595 x 842");
         QTest::addRow("letter") << QStringList{example, QStringLiteral("-o"), QStringLiteral("@out"), QStringLiteral("--page"), QStringLiteral("letter")}
                                 << 0 << QString() << QStringLiteral("612 x 792");
@@ -472,7 +466,7 @@ private Q_SLOTS:
                                           << QString();
         QTest::addRow("--json") << QStringList{example, QStringLiteral("-o"), QStringLiteral("@out"), QStringLiteral("--json")} << 2
                                 << QStringLiteral("report: --json: does not apply") << QString();
-        QTest::addRow("directory input") << QStringList{QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples"), QStringLiteral("-o"),
+        QTest::addRow("directory input") << QStringList{gcnlens::test::sourcePath("resources/examples"), QStringLiteral("-o"),
                                                         QStringLiteral("@out")}
                                          << 2 << QStringLiteral("examples: is a directory") << QString();
         QTest::addRow("bad --defsym") << QStringList{example, QStringLiteral("--defsym"), QStringLiteral("N=x"), QStringLiteral("-o"),
@@ -526,9 +520,9 @@ private Q_SLOTS:
     {
         QFETCH(bool, fromStdin);
         QFETCH(bool, toStdout);
-        const QString example = QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s");
+        const QString example = gcnlens::test::sourcePath("resources/examples/saxpy-gfx6.s");
         const QString out = dir_.filePath(QStringLiteral("streams-%1%2.pdf").arg(int(fromStdin)).arg(int(toStdout)));
-        const QString source = readFile(example);
+        const QString source = gcnlens::test::readFile(example);
         QVERIFY(!source.isEmpty());
         const CliRun run = runCli({QStringLiteral("report"), fromStdin ? QStringLiteral("-") : example, QStringLiteral("-o"),
                                    toStdout ? QStringLiteral("-") : out},

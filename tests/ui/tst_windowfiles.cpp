@@ -3,6 +3,7 @@
 // platform: open / save / save as, recent files, drag and drop, paste, the unsaved-changes prompt,
 // per-file assembler options, remembered layout and settings, large files (progress, cancel, the
 // analysis cap) and bad input, which must never crash or lose the text being edited.
+#include "testutils.h"
 #include "ui/editor/codeeditor.h"
 #include "ui/mainwindow.h"
 #include "ui/docks/problemsmodel.h"
@@ -600,7 +601,7 @@ private Q_SLOTS:
     {
         QFETCH(QSize, size);
         QFETCH(bool, scrolls);
-        QVERIFY(w->openFile(QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s")));
+        QVERIFY(w->openFile(gcnlens::test::sourcePath("resources/examples/saxpy-gfx6.s")));
         w->resize(size);
         QTRY_VERIFY_WITH_TIMEOUT(settled(w.get()), 20000);
         QTest::qWait(50); // layout after the snapshot's texts
@@ -629,7 +630,7 @@ private Q_SLOTS:
             *err = QString::fromLocal8Bit(p.readAllStandardError());
             return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
         };
-        const QString example = QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s");
+        const QString example = gcnlens::test::sourcePath("resources/examples/saxpy-gfx6.s");
         QString err;
         const QString tahiti = path(QStringLiteral("tahiti.png")), fiji = path(QStringLiteral("fiji.png"));
         QCOMPARE(run({example, QStringLiteral("--gpu"), QStringLiteral("tahiti"), QStringLiteral("--screenshot"), tahiti}, &err), 0);

@@ -38,7 +38,7 @@ const CommandInfo kCommands[] = {
     {"lds", "--pattern EXPR [--width BYTES | --op NAME] [--set NAME=VALUE]... [--option N=V]... [--json]",
      "LDS bank conflicts of a per-lane address pattern", ldsCommand},
 #if GCNLENS_HAVE_REPORT
-    // needs gcnlens_ui (Qt Gui, PrintSupport)
+    // needs gcnlens_ui (Qt Gui: QPdfWriter)
     {"report",
      "FILE -o OUT.pdf [--gpu NAME] [-I DIR]... [--defsym N=V]... [--option N=V]... [--page a4|letter]",
      "an annotated PDF report (-o - writes it to standard output)", reportCommand},

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+// SourceMap (core/asm/sourcemap.h): the light scan beside the assembler — comments and statement
+// spans, instruction vs directive, kernel scopes, resource directives, and CLRX-only directives
+// blanked to the same length (issue #11 item 8).
+#include "core/asm/sourcemap.h"
+
+#include <QTest>
+
+using namespace gcnlens;
+
+class TestSourceMap : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void code_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("code");
+        QTest::addRow("semicolon") << QStringLiteral("  s_nop 0 ; wait") << QStringLiteral("s_nop 0");
+        QTest::addRow("slashes") << QStringLiteral("v_mov_b32 v0, 1 // one") << QStringLiteral("v_mov_b32 v0, 1");
+        QTest::addRow("leading hash") << QStringLiteral("# a CLRX comment") << QString();
+        QTest::addRow("hash later is code") << QStringLiteral(".if x # y") << QStringLiteral(".if x # y");
+        QTest::addRow("semicolon in string") << QStringLiteral(".ascii \"a;b\" ; c") << QStringLiteral(".ascii \"a;b\"");
+        QTest::addRow("blank") << QStringLiteral("   ") << QString();
+    }
+    void code()
+    {
+        QFETCH(QString, line);
+        QFETCH(QString, code);
+        const std::string text = line.toStdString();
+        QCOMPARE(QString::fromStdString(std::string(SourceMap::code(text))), code);
+    }
+
+    void instruction_data()
+    {
+        QTest::addColumn<QString>("statement");
+        QTest::addColumn<bool>("instruction");
+        QTest::addRow("valu") << QStringLiteral("v_add_f32 v0, v1, v2") << true;
+        QTest::addRow("salu") << QStringLiteral("s_endpgm") << true;
+        QTest::addRow("directive") << QStringLiteral(".p2align 8") << false;
+        QTest::addRow("label") << QStringLiteral("loop:") << false;
+        QTest::addRow("assignment") << QStringLiteral("count = 4") << false;
+        QTest::addRow("empty") << QString() << false;
+    }
+    void instruction()
+    {
+        QFETCH(QString, statement);
+        QFETCH(bool, instruction);
+        QCOMPARE(SourceMap::statementIsInstruction(statement.toStdString()), instruction);
+    }
+
+    void spansAndScopes()
+    {
+        const std::string source = ".text\n"
+                                   "first:\n"
+                                   "    s_mov_b32 s0, 1 ; set\n"
+                                   ".amdhsa_kernel first\n"
+                                   "  .amdhsa_next_free_vgpr 12\n"
+                                   "  .amdhsa_next_free_sgpr 20\n"
+                                   ".end_amdhsa_kernel\n"
+                                   "second:\n"
+                                   "    s_endpgm\n";
+        const SourceMap map(source);
+        QCOMPARE(map.lineCount(), 9); // the newline at the end starts no line
+        QCOMPARE(map.statementSpan(3), std::make_pair(4, 19));
+        QCOMPARE(map.firstColumn(9), 4);
+        QCOMPARE(map.line(3), std::string_view("    s_mov_b32 s0, 1 ; set"));
+        QVERIFY(map.line(99).empty());
+        QCOMPARE(map.kernelForLine(5), std::string("first"));
+        QCOMPARE(map.kernelForLine(9), std::string("first")); // "second:" is a label, no declared kernel
+        const auto& directives = map.resourceDirectives();
+        QCOMPARE(directives.size(), std::size_t(2));
+        QCOMPARE(directives[0].name, std::string(".amdhsa_next_free_vgpr"));
+        QCOMPARE(directives[0].value, std::int64_t(12));
+        QCOMPARE(directives[1].line, 6);
+        QCOMPARE(map.assemblerText(), source); // nothing to blank
+    }
+
+    // CLRX-only directives are blanked to the same length (lines and columns hold) and noted;
+    // .vgprsnum/.sgprsnum are kept as declared resources.
+    void clrxBlanked()
+    {
+        const std::string source = ".kernel vadd\n"
+                                   "  .config\n"
+                                   "    .vgprsnum 9\n"
+                                   "    .sgprsnum 16\n"
+                                   "vadd:\n"
+                                   "  s_endpgm\n";
+        const SourceMap map(source);
+        const std::string& text = map.assemblerText();
+        QCOMPARE(text.size(), source.size());
+        QCOMPARE(std::count(text.begin(), text.end(), '\n'), std::count(source.begin(), source.end(), '\n'));
+        QVERIFY(text.find(".kernel") == std::string::npos);
+        QVERIFY(text.find(".vgprsnum") == std::string::npos);
+        QVERIFY(text.find("s_endpgm") != std::string::npos);
+        QVERIFY(!map.notes().empty());
+        QCOMPARE(map.kernelNames(), std::vector<std::string> {"vadd"});
+        bool vgprs = false;
+        for (const auto& d : map.resourceDirectives())
+            vgprs = vgprs || (d.name == ".vgprsnum" && d.value == 9);
+        QVERIFY(vgprs);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSourceMap)
+#include "tst_sourcemap.moc"

@@ -298,6 +298,11 @@ OccupancyInput OccupancyDock::input() const
     return in;
 }
 
+int OccupancyDock::kernel() const
+{
+    return std::max(0, m_kernel->currentIndex());
+}
+
 void OccupancyDock::setValue(Resource resource, int value)
 {
     m_rows[resource].slider->setValue(value);

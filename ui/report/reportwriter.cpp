@@ -364,7 +364,15 @@ private:
         QStringList optionText;
         for (const auto& [key, value] : a_.timing.options.nonDefaultValues())
             optionText << QStringLiteral("%1=%2").arg(qs(key), qs(value));
-        const std::vector<std::pair<QString, QString>> titleRows = {
+        // Branch directions the user set (the window's gutter, the CLI's --taken / --not-taken).
+        QStringList directions;
+        for (std::size_t i = 0; i < a_.timing.instructions.size() && i < program.instructions.size(); ++i) {
+            const InstructionTiming& t = a_.timing.instructions[i];
+            if (t.directionOverridden)
+                directions << QStringLiteral("line %1 %2").arg(program.instructions[i].line)
+                                  .arg(t.direction == Direction::Taken ? QStringLiteral("taken") : QStringLiteral("not taken"));
+        }
+        std::vector<std::pair<QString, QString>> titleRows = {
             {QStringLiteral("File"), options_.sourceName.isEmpty() ? name_ : options_.sourceName},
             {QStringLiteral("Kernels"), kernelNames.isEmpty() ? QStringLiteral("(none found)") : kernelNames.join(QStringLiteral(", "))},
             {QStringLiteral("GPU"), gpu.product.empty() ? QStringLiteral("%1 (a processor name, no product preset)").arg(qs(gpu.name)) : qs(gpu.product)},
@@ -373,6 +381,8 @@ private:
             {QStringLiteral("DPFACTOR"), QString::number(gpu.dpfactor)},
             {QStringLiteral("Model options"), optionText.isEmpty() ? QStringLiteral("defaults (timing-model.md section 9)")
                                                                     : optionText.join(QStringLiteral(", "))},
+            {QStringLiteral("Branch directions"), directions.isEmpty() ? QStringLiteral("as the model assumes (timing-model.md section 3)")
+                                                                        : directions.join(QStringLiteral(", "))},
             {QStringLiteral("Date"), date_.toString(QStringLiteral("yyyy-MM-dd HH:mm"))},
             {QStringLiteral("gcnlens version"), reportVersion()},
         };

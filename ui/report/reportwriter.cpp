@@ -526,11 +526,10 @@ private:
         const auto& panel = options_.occupancy;
         if (panel && panel->kernel == k && !sameInput(panel->input, in)) {
             const OccupancyInput& at = panel->input;
-            heading(flow, QStringLiteral("At the occupancy panel's values"), fonts_.subheading, 8);
             QString values = QStringLiteral("VGPRs %1, SGPRs %2, LDS %3 bytes, workgroup size %4").arg(at.vgprs).arg(at.sgprs).arg(at.ldsBytes).arg(at.workgroupSize);
             if (at.agprs > 0)
                 values += QStringLiteral(", AGPRs %1").arg(at.agprs);
-            paragraph(flow, values + QLatin1Char('.'), fonts_.body);
+            heading(flow, QStringLiteral("At the occupancy panel's values: %1").arg(values), fonts_.subheading, 8);
             const OccupancyResult what = computeOccupancy(a_.program.gpu, at, a_.timing.options);
             occupancyReadout(flow, what);
             if (what.error.empty())
@@ -583,7 +582,8 @@ private:
             charts.emplace_back(label, ui::OccupancyChart::compute(a_.program.gpu, in, axis, a_.timing.options, waves));
         const qreal gap = 12;
         const qreal chartW = (flow.width() - 2 * gap) / 3;
-        const qreal chartH = 140;
+        // 140 points tall, or down to 100 to stay on the page with the figures they illustrate.
+        const qreal chartH = flow.remaining() >= 108 ? std::min<qreal>(140, flow.remaining() - 8) : 140;
         flow.add(chartH, 8, [this, charts, chartW, chartH, gap](QPainter& p, QPointF at) {
             for (std::size_t c = 0; c < charts.size(); ++c)
                 paintChart(p, QRectF(at.x() + c * (chartW + gap), at.y(), chartW, chartH), charts[c].first, charts[c].second);
@@ -965,7 +965,7 @@ private:
             if (line.numbers < 0)
                 continue;
             if ((pos.block != previousBlock || ins.kernel != previousKernel) && (i != from || previousBlock != ~std::uint64_t(0))) {
-                p.setPen(QPen(colors_.separator, 0.3));
+                p.setPen(QPen(kRule, 0.5)); // the theme's separator is black on paper
                 p.drawLine(row.topLeft(), row.topRight());
             }
             if (pos.straddles) // an encoding that runs into the next block (section 2, R-straddle)
@@ -1150,12 +1150,12 @@ private:
                         ? r.bankRows[std::size_t(g)][std::size_t(b)] : 0;
                     const QRectF c = grid.cellRect(g, b);
                     if (v > 0)
-                        p.fillRect(c, ui::ldsRowsColor(v));
+                        p.fillRect(c, heat(v));
                     p.setPen(QPen(QColor(0xd0, 0xd0, 0xd0), 0.3));
                     p.setBrush(Qt::NoBrush);
                     p.drawRect(c);
                     if (v > 0) {
-                        p.setPen(v > 2 ? QColor(Qt::white) : kInk);
+                        p.setPen(kInk);
                         p.drawText(c, Qt::AlignCenter, QString::number(v));
                     }
                 }
@@ -1211,9 +1211,16 @@ private:
         swatches(flow, formats);
 
         heading(flow, QStringLiteral("LDS heatmaps"), fonts_.subheading, 10);
-        swatches(flow, {{ui::ldsRowsColor(1), QStringLiteral("1 row: conflict free")}, {ui::ldsRowsColor(2), QStringLiteral("2 rows")},
-                        {ui::ldsRowsColor(4), QStringLiteral("3–4 rows")}, {ui::ldsRowsColor(8), QStringLiteral("5–8 rows")},
-                        {ui::ldsRowsColor(9), QStringLiteral("more than 8 rows")}});
+        swatches(flow, {{heat(1), QStringLiteral("1 row: conflict free")}, {heat(2), QStringLiteral("2 rows")}, {heat(4), QStringLiteral("3–4 rows")},
+                        {heat(8), QStringLiteral("5–8 rows")}, {heat(9), QStringLiteral("more than 8 rows")}});
+    }
+
+    // The LDS panel's scale, lighter on paper so that the digits in the cells read.
+    static QColor heat(int rows)
+    {
+        QColor fill = ui::ldsRowsColor(rows);
+        fill.setAlpha(140);
+        return fill;
     }
 
     // Colour keys, four to a line.

@@ -314,10 +314,14 @@ void MainWindow::createActions()
                                             QKeySequence(tr("Ctrl+E")), this, [this] { ReportExport::ask(this); });
     exportReport->setObjectName(QStringLiteral("ExportReport"));
     exportReport->setToolTip(tr("Write the annotated PDF report of this kernel as the window shows it"));
-    QToolBar* tools = addToolBar(tr("Main"));
-    tools->setObjectName(QStringLiteral("MainToolBar")); // saveState() keys on it
+    // A toolbar in the menu bar's row: a row of its own would take height from the docks, which
+    // fit a 1600x1000 window without scrolling (tst_windowfiles).
+    auto* tools = new QToolBar(tr("Main"));
+    tools->setObjectName(QStringLiteral("MainToolBar"));
     tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    tools->setIconSize(QSize(16, 16));
     tools->addAction(exportReport);
+    menuBar()->setCornerWidget(tools, Qt::TopRightCorner);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

@@ -9,6 +9,7 @@
 #include "commands.h"
 
 #include "core/analysis.h"
+#include "core/options.h"
 #include "ui/report/reportwriter.h"
 
 #include <QFile>
@@ -99,7 +100,7 @@ int reportCommand(const QStringList& args)
                      QStringLiteral("the pattern's access width or DS op name (default b32)"), &options.patternOp);
     parser.addValue({QStringLiteral("--set")}, QStringLiteral("NAME=VALUE"),
                     QStringLiteral("give a name in the pattern an integer value (repeatable)"), [&options](const QString& value) {
-                        const auto assignment = integerAssignment(value);
+                        const auto assignment = parseDefsym(value.toStdString());
                         if (!assignment)
                             return QStringLiteral("write NAME=INTEGER");
                         options.patternParameters[assignment->first] = assignment->second;

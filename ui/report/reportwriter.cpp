@@ -708,24 +708,15 @@ private:
         return t ? ui::FetchPosition::of(*t, ins.size) : ui::FetchPosition::at(ins.offset, ins.size);
     }
 
-    // C(I) as the listing states it: a range, "?" when the tables do not know it, T/N for the
-    // assumed direction of a branch; "—" for what does not execute (data, lines that did not assemble).
+    // C(I) as every presenter states it (core's cyclesText), with T/N for a branch's assumed
+    // direction; "—" for what does not execute (data, lines that did not assemble).
     QString cyclesFor(int index) const
     {
-        const Instruction& ins = a_.program.instructions[std::size_t(index)];
         const InstructionTiming* t = timingOf(index);
-        if (!t || ins.placeholder || ins.isData || ins.family == Family::Data)
+        const QString cycles = t ? qs(cyclesText(a_.program.instructions[std::size_t(index)], *t)) : QString();
+        if (cycles.isEmpty())
             return QStringLiteral("—");
-        QString cycles = QString::number(t->cycles);
-        if (t->direction == Direction::NotABranch && t->base.high != t->base.low)
-            cycles = QStringLiteral("%1-%2").arg(t->base.low).arg(t->base.high);
-        if (t->base.unknown || t->base.noData)
-            cycles += QLatin1Char('?');
-        if (t->direction == Direction::Taken)
-            cycles += QStringLiteral(" T");
-        else if (t->direction == Direction::NotTaken)
-            cycles += QStringLiteral(" N");
-        return cycles;
+        return cycles + (t->direction == Direction::Taken ? QStringLiteral(" T") : t->direction == Direction::NotTaken ? QStringLiteral(" N") : QString());
     }
 
     bool progress(int percent) const { return !options_.progress || options_.progress(percent); }
@@ -1190,7 +1181,7 @@ private:
         const QStringList keys = {
             QStringLiteral("Columns, as in the window's gutter: source line, offset from the kernel entry, slot p = (offset >> 2) & 7 "
                            "in its 32-byte block, size in bytes, cycles C(I) (T/N: branch assumed taken/not taken; a-b: a range, "
-                           "the low end counted; ?: unknown, counted as 4), the marker, then the source and the rules with their cycles."),
+                           "the low end counted; ?: unknown, counted as 4; ~: a value the source doubts), the marker, then the source and the rules with their cycles."),
             QStringLiteral("Bands: every other 32-byte fetch block is tinted and a thin line marks where a new block starts; a bar "
                            "before the source marks an encoding that runs into the next block."),
             QStringLiteral("Shading and marker: the class of the costliest penalty on the instruction (hazard over branch over "

@@ -2,6 +2,7 @@
 #include "ui/report/reportwriter.h"
 
 #include "ui/docks/occupancycurvemodel.h"
+#include "ui/docks/penaltyrulemodel.h"
 #include "ui/editor/syntax.h"
 #include "ui/geometry.h"
 #include "ui/palette.h"
@@ -23,7 +24,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <set>
 
 Q_LOGGING_CATEGORY(lcReport, "gcnlens.ui.report")
 
@@ -457,24 +457,12 @@ private:
         paragraph(flow, note, fonts_.small, kMuted, 0, 3);
 
         heading(flow, QStringLiteral("Penalties by rule"), fonts_.subheading, 10);
-        const Totals& t = a_.timing.totals;
-        if (t.countByRule.empty() && t.byRule.empty()) {
+        std::vector<QStringList> prow; // the summary dock's rows
+        for (const ui::PenaltyRuleModel::Row& row : ui::PenaltyRuleModel::rowsFor(a_.timing.totals))
+            prow.push_back({row.rule, number(row.count), number(row.cycles), row.meaning});
+        if (prow.empty()) {
             paragraph(flow, QStringLiteral("No penalties."), fonts_.body);
         } else {
-            std::map<std::string, std::string> meaning;
-            for (const RuleInfo& r : ruleLegend())
-                meaning[r.id] = r.meaning;
-            std::set<std::string> ids;
-            for (const auto& [id, c] : t.byRule)
-                ids.insert(id);
-            for (const auto& [id, c] : t.countByRule)
-                ids.insert(id);
-            std::vector<QStringList> prow;
-            for (const std::string& id : ids) {
-                const auto count = t.countByRule.count(id) ? t.countByRule.at(id) : 0;
-                const auto cycles = t.byRule.count(id) ? t.byRule.at(id) : 0;
-                prow.push_back({qs(id), number(count), number(cycles), qs(meaning[id])});
-            }
             table(flow, {QStringLiteral("Rule"), QStringLiteral("Count"), QStringLiteral("Cycles"), QStringLiteral("Meaning")},
                   prow, {0.2, -0.09, -0.1, 0.61}, 4, true);
         }

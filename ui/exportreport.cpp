@@ -114,6 +114,8 @@ ReportExport* ReportExport::start(MainWindow* window, const QString& path, const
     SnapshotPtr snapshot = window->bridge()->current();
     if (snapshot && (snapshot->source != window->text() || window->analysisCapped()))
         snapshot.reset();
+    if (!snapshot) // the occupancy panel's values belong to an analysis of another text
+        options.occupancy.reset();
     const AnalysisRequest request = window->bridge()->request();
     const QString text = window->text();
 

@@ -19,6 +19,7 @@
 #include <QMessageBox>
 #include <QProcess>
 #include <QProgressDialog>
+#include <QRegularExpression>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -246,12 +247,15 @@ private Q_SLOTS:
     void largeKernel_data()
     {
         QTest::addColumn<bool>("cancel");
-        QTest::addRow("written") << false;
-        QTest::addRow("cancelled") << true;
+        QTest::addColumn<bool>("capped"); // opened as a large text: no live analysis, the export makes one
+        QTest::addRow("written") << false << false;
+        QTest::addRow("cancelled") << true << false;
+        QTest::addRow("large-text rule") << false << true;
     }
     void largeKernel()
     {
         QFETCH(bool, cancel);
+        QFETCH(bool, capped);
         QString text = QStringLiteral(".text\n.globl big\n.p2align 8\n.type big,@function\nbig:\n");
         for (int i = 0; i < 10000; ++i)
             text += i % 3 == 2 ? QStringLiteral("    v_add_f32 v1, 0x40490fdb, v1\n") : QStringLiteral("    v_mul_f32 v%1, v2, v3\n").arg(4 + i % 8);
@@ -262,8 +266,13 @@ private Q_SLOTS:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(text.toUtf8());
         }
+        if (capped)
+            w->setLargeTextLines(1000);
         QVERIFY(w->openFile(big));
-        QTRY_VERIFY_WITH_TIMEOUT(settled(), 60000);
+        if (capped)
+            QVERIFY(w->analysisCapped());
+        else
+            QTRY_VERIFY_WITH_TIMEOUT(settled(), 60000);
 
         const QString path = dir.filePath(QStringLiteral("big.pdf"));
         QFile::remove(path);
@@ -284,6 +293,11 @@ private Q_SLOTS:
             QCOMPARE(finished.at(0).at(1).toString(), QStringLiteral("cancelled"));
         if (!cancel)
             QVERIFY2(ticks > 0, "the UI thread did not run while the report was written");
+        if (capped) { // the totals of the text's own analysis (10,000 + s_endpgm), no stale panel values
+            const QString text = pdfText(path);
+            QVERIFY(text.contains(QRegularExpression(QStringLiteral("big\\s+10001\\s"))));
+            QVERIFY(!text.contains(QStringLiteral("occupancy panel's values")));
+        }
     }
 };
 

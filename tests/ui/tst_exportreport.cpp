@@ -12,6 +12,8 @@
 #include "ui/mainwindow.h"
 #include "ui/recovery.h"
 
+#include "testutils.h"
+
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -33,7 +35,6 @@ using namespace gcnlens::ui;
 
 namespace {
 
-const QString example = QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s");
 const QByteArray fixedDate = "1715941800"; // 2024-05-17 10:30 UTC
 
 QString pdfText(const QString& pdf)
@@ -87,7 +88,7 @@ private Q_SLOTS:
         QVERIFY(dir.isValid());
         qputenv("SOURCE_DATE_EPOCH", fixedDate);
         kernel = dir.filePath(QStringLiteral("saxpy-gfx6.s"));
-        QVERIFY(QFile::copy(example, kernel));
+        QVERIFY(QFile::copy(gcnlens::test::exampleKernel(), kernel));
     }
 
     void init()

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/geometry.h"
 
+#include "core/model/timing.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -17,10 +19,21 @@ FetchPosition FetchPosition::at(std::uint64_t offset, int size)
     return p;
 }
 
-GutterLayout::GutterLayout(double charWidth, int lineDigits, int offsetDigits)
+FetchPosition FetchPosition::of(const InstructionTiming& timing, int size)
+{
+    FetchPosition p;
+    p.block = timing.block;
+    p.band = timing.block >> 5;
+    p.slot = timing.slot;
+    p.oddBand = (p.band & 1) != 0;
+    p.straddles = size > 0 && timing.slot * 4 + size > 32;
+    return p;
+}
+
+GutterLayout::GutterLayout(double charWidth, int lineDigits, int offsetDigits, int cyclesChars)
 {
     // Widths in characters: line number, "0x" + offset, slot "7", size "8", cycles "9999", marker.
-    const int chars[COLUMN_COUNT] = {std::max(lineDigits, 2), offsetDigits + 2, 1, 1, 4, 2};
+    const int chars[COLUMN_COUNT] = {std::max(lineDigits, 2), offsetDigits + 2, 1, 1, cyclesChars, 2};
     m_gap = charWidth;
     m_x[0] = charWidth / 2;
     for (int c = 0; c < COLUMN_COUNT; ++c)
@@ -35,6 +48,14 @@ std::optional<GutterLayout::Column> GutterLayout::columnAt(double x) const
         if (x < m_x[c + 1])
             return Column(c);
     return std::nullopt;
+}
+
+int GutterLayout::digitsFor(std::uint64_t value, int base, int minimum)
+{
+    int digits = 1;
+    for (std::uint64_t v = value; v >= std::uint64_t(base); v /= std::uint64_t(base))
+        ++digits;
+    return std::max(minimum, digits);
 }
 
 HeatmapGeometry::HeatmapGeometry(QRectF area, int lanes, int banks, double headerWidth, double headerHeight)

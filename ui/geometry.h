@@ -10,6 +10,10 @@
 #include <optional>
 #include <vector>
 
+namespace gcnlens {
+struct InstructionTiming;
+}
+
 namespace gcnlens::ui {
 
 // Where an instruction sits in the 32-byte fetch blocks (timing-model.md section 1: slot
@@ -22,6 +26,9 @@ struct FetchPosition {
     bool straddles = false;  // the encoding crosses into the next block (GFX9+ fetch-straddle, p == 7 for 8 bytes)
 
     static FetchPosition at(std::uint64_t offset, int size);
+    // The position the timing model computed (InstructionTiming::slot and ::block): what every
+    // presenter shows, so that no view derives it from the offset again.
+    static FetchPosition of(const InstructionTiming& timing, int size);
     bool operator==(const FetchPosition&) const = default;
 };
 
@@ -30,13 +37,16 @@ class GutterLayout {
 public:
     enum Column { LineNumber, Offset, Slot, Size, Cycles, Marker, COLUMN_COUNT };
     GutterLayout() = default;
-    GutterLayout(double charWidth, int lineDigits, int offsetDigits);
+    // cyclesChars: the editor shows a number ("9999"); the report a range or a direction ("16-24", "20 T").
+    GutterLayout(double charWidth, int lineDigits, int offsetDigits, int cyclesChars = 4);
 
     double width() const { return m_x[COLUMN_COUNT]; }
     double left(Column column) const { return m_x[column]; }
     double columnWidth(Column column) const { return m_x[column + 1] - m_x[column] - m_gap; }
     // The column under an x coordinate (the gaps belong to the column on their left).
     std::optional<Column> columnAt(double x) const;
+    // Digits a column needs for a value (at least `minimum`).
+    static int digitsFor(std::uint64_t value, int base, int minimum);
 
 private:
     double m_x[COLUMN_COUNT + 1] = {};

@@ -10,3 +10,4 @@ Q_DECLARE_LOGGING_CATEGORY(lcSyntax)    // gcnlens.ui.syntax: KSyntaxHighlightin
 Q_DECLARE_LOGGING_CATEGORY(lcOccupancy) // gcnlens.ui.occupancy: the occupancy dock
 Q_DECLARE_LOGGING_CATEGORY(lcLds)       // gcnlens.ui.lds: the LDS heatmap dock
 Q_DECLARE_LOGGING_CATEGORY(lcFiles)     // gcnlens.ui.files: open/save, recovery, settings
+Q_DECLARE_LOGGING_CATEGORY(lcReportExport) // gcnlens.ui.export: File → Export Report…

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/mainwindow.h"
 #include "ui/editor/codeeditor.h"
+#include "ui/exportreport.h"
 #include "ui/docks/ldsdock.h"
 #include "ui/logging.h"
 #include "ui/docks/occupancydock.h"
@@ -38,6 +39,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QSyntaxHighlighter>
+#include <QToolBar>
 #include <QTextBlock>
 #include <QTimer>
 #include <QToolButton>
@@ -307,6 +309,19 @@ void MainWindow::createActions()
     file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this] { saveAs(); });
     file->addSeparator();
     file->addAction(tr("Assembler &Options…"), this, &MainWindow::editAssemblerOptions);
+    file->addSeparator();
+    QAction* exportReport = file->addAction(QIcon::fromTheme(QStringLiteral("document-export")), tr("&Export Report…"),
+                                            QKeySequence(tr("Ctrl+E")), this, [this] { ReportExport::ask(this); });
+    exportReport->setObjectName(QStringLiteral("ExportReport"));
+    exportReport->setToolTip(tr("Write the annotated PDF report of this kernel as the window shows it"));
+    // A toolbar in the menu bar's row: a row of its own would take height from the docks, which
+    // fit a 1600x1000 window without scrolling (tst_windowfiles).
+    auto* tools = new QToolBar(tr("Main"));
+    tools->setObjectName(QStringLiteral("MainToolBar"));
+    tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    tools->setIconSize(QSize(16, 16));
+    tools->addAction(exportReport);
+    menuBar()->setCornerWidget(tools, Qt::TopRightCorner);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

@@ -40,7 +40,9 @@ const CommandInfo kCommands[] = {
 #if GCNLENS_HAVE_REPORT
     // needs gcnlens_ui (Qt Gui: QPdfWriter)
     {"report",
-     "FILE -o OUT.pdf [--gpu NAME] [-I DIR]... [--defsym N=V]... [--option N=V]... [--page a4|letter]",
+     "FILE -o OUT.pdf [--gpu NAME] [-I DIR]... [--defsym N=V]... [--option N=V]... [--page a4|letter]\n"
+     "       [--taken LINE]... [--not-taken LINE]... [--kernel NAME] [--vgprs N] [--agprs N] [--sgprs N] [--lds BYTES]\n"
+     "       [--workgroup N] [--pattern EXPR [--op BYTES|NAME] [--set NAME=VALUE]...]",
      "an annotated PDF report (-o - writes it to standard output)", reportCommand},
 #endif
     {"gpus", "", "the GPU presets and LLVM processor names --gpu accepts", gpusCommand},

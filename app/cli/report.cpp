@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 // gcnlens-cli report FILE -o OUT.pdf [--gpu NAME] [-I DIR]… [--defsym N=V]… [--option NAME=VALUE]…
-//                    [--page a4|letter]
-// The annotated PDF report of issue #6, the same one the window exports. FILE and OUT.pdf may be
-// "-" (standard input / output).
+//                    [--page a4|letter] [--taken LINE]… [--not-taken LINE]…
+//                    [--kernel NAME] [--vgprs N] [--agprs N] [--sgprs N] [--lds BYTES] [--workgroup N]
+//                    [--pattern EXPR [--op BYTES|NAME] [--set NAME=VALUE]…]
+// The annotated PDF report of issue #6, the same one the window exports: what the window takes
+// from its panels (branch directions, the occupancy sliders, the LDS pattern) are options here.
+// FILE and OUT.pdf may be "-" (standard input / output).
 #include "commands.h"
 
 #include "core/analysis.h"
+#include "core/options.h"
 #include "ui/report/reportwriter.h"
 
 #include <QFile>
@@ -13,6 +17,7 @@
 #include <QGuiApplication>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -58,6 +63,49 @@ int reportCommand(const QStringList& args)
                             return QStringLiteral("takes a4 or letter");
                         return QString();
                     });
+    // The window's state, so that its export and this command make the same report.
+    for (const auto& [name, direction] : {std::pair{"--taken", Direction::Taken}, std::pair{"--not-taken", Direction::NotTaken}})
+        parser.addValue({QLatin1String(name)}, QStringLiteral("LINE"),
+                        QStringLiteral("assume the conditional jump on source line LINE %1 (as analyze; repeatable)")
+                            .arg(direction == Direction::Taken ? QStringLiteral("taken") : QStringLiteral("not taken")),
+                        [&request, direction](const QString& value) {
+                            bool ok = false;
+                            const int line = value.toInt(&ok);
+                            if (!ok || line <= 0)
+                                return QStringLiteral("needs a source line number");
+                            request.branches.byLine[line] = direction;
+                            return QString();
+                        });
+    QString kernel;
+    std::optional<int> panel[5]; // vgprs, agprs, sgprs, lds, workgroup: the occupancy panel's values
+    parser.addString({QStringLiteral("--kernel")}, QStringLiteral("NAME"),
+                     QStringLiteral("the kernel the occupancy values below are for (default: the first)"), &kernel);
+    const char* const panelNames[5][2] = {{"--vgprs", "VGPRs per lane"}, {"--agprs", "AGPRs per lane"}, {"--sgprs", "SGPRs per wave"},
+                                          {"--lds", "LDS bytes per workgroup"}, {"--workgroup", "work-items per workgroup"}};
+    for (int i = 0; i < 5; ++i)
+        parser.addValue({QLatin1String(panelNames[i][0])}, i == 3 ? QStringLiteral("BYTES") : QStringLiteral("N"),
+                        QStringLiteral("occupancy at this many %1 instead of the kernel's").arg(QLatin1String(panelNames[i][1])),
+                        [&panel, i](const QString& value) {
+                            bool ok = false;
+                            const int v = value.toInt(&ok);
+                            if (!ok || v < 0)
+                                return QStringLiteral("takes a whole number");
+                            panel[i] = v;
+                            return QString();
+                        });
+    ReportOptions options;
+    parser.addString({QStringLiteral("--pattern")}, QStringLiteral("EXPR"),
+                     QStringLiteral("also show the LDS heatmap of this lane address pattern (as `lds --pattern`)"), &options.patternText);
+    parser.addString({QStringLiteral("--op"), QStringLiteral("--width")}, QStringLiteral("BYTES|NAME"),
+                     QStringLiteral("the pattern's access width or DS op name (default b32)"), &options.patternOp);
+    parser.addValue({QStringLiteral("--set")}, QStringLiteral("NAME=VALUE"),
+                    QStringLiteral("give a name in the pattern an integer value (repeatable)"), [&options](const QString& value) {
+                        const auto assignment = parseDefsym(value.toStdString());
+                        if (!assignment)
+                            return QStringLiteral("write NAME=INTEGER");
+                        options.patternParameters[assignment->first] = assignment->second;
+                        return QString();
+                    });
     parser.addRefused(QStringLiteral("--json"),
                       QStringLiteral("does not apply; the report is a PDF (use analyze --json)"));
     parser.setRequired(QStringLiteral("-o"));
@@ -77,7 +125,22 @@ int reportCommand(const QStringList& args)
         return ExitUsage;
 
     const auto app = ensureGuiApplication();
-    ReportOptions options;
+    if (std::any_of(std::begin(panel), std::end(panel), [](const auto& v) { return v.has_value(); })) {
+        int k = 0;
+        while (!kernel.isEmpty() && k < int(analysis.program.kernels.size()) && analysis.program.kernels[std::size_t(k)].name != kernel.toStdString())
+            ++k;
+        if (k >= int(analysis.occupancyInputs.size())) {
+            printError(kernel.isEmpty() ? QStringLiteral("report: no kernel for the occupancy values")
+                                        : QStringLiteral("report: --kernel '%1': no such kernel").arg(kernel));
+            return ExitUsage;
+        }
+        OccupancyInput in = analysis.occupancyInputs[std::size_t(k)];
+        int* const fields[5] = {&in.vgprs, &in.agprs, &in.sgprs, &in.ldsBytes, &in.workgroupSize};
+        for (int i = 0; i < 5; ++i)
+            if (panel[i])
+                *fields[i] = *panel[i];
+        options.occupancy = ReportOptions::OccupancyValues{k, in};
+    }
     options.pageSize = pageSize;
     options.sourceName = inputName(source);
     // QPdfWriter writes to a file: for standard output, write a temporary one and copy it out.

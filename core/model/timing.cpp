@@ -461,6 +461,14 @@ const std::vector<RuleInfo>& ruleLegend()
     return legend;
 }
 
+PenaltyClass InstructionTiming::markClass() const
+{
+    PenaltyClass worst = PenaltyClass::None;
+    for (const Penalty& p : penalties)
+        worst = std::max(worst, penaltyClassOf(p.rule)); // the enum is ordered by importance
+    return worst;
+}
+
 PenaltyClass penaltyClassOf(std::string_view rule)
 {
     for (const RuleInfo& info : ruleLegend())

@@ -49,6 +49,12 @@ struct CycleCount {
     std::string table;      // which table or prose rule it came from ("VOP1", "SOP2 (all)")
 };
 
+// What kind of cost a rule id charges (timing-model.md section 8): the fetch rules of section 2,
+// the branch placement rules of section 3 and the hazards of section 4. Every presenter marks a
+// penalty by its class; the freeing rules (R-first16, R-long, R-pair) charge nothing: None.
+// Ordered by importance: where an instruction pays several, views mark the last.
+enum class PenaltyClass { None, Fetch, Branch, Hazard };
+
 struct Penalty {
     std::string rule;       // fetch-align, fetch-straddle, branch-target, branch-position,
                             // valu-salu, vcc-exec-branch, scc-branch
@@ -70,6 +76,8 @@ struct InstructionTiming {
     std::string freedDetail;
     bool vectorIssue = false;        // counts toward latency-hidden cycles (VALU, DS, VMEM issue)
     int penaltyCycles() const;
+    // The class a view marks the instruction with: hazard over branch over fetch (section 8).
+    PenaltyClass markClass() const;
 };
 
 struct Totals {
@@ -162,10 +170,7 @@ bool evaluateCycles(std::string_view text, int dpfactor, bool glc, CycleCount& o
 // GFX8 carry adds (v_add_u32) and GFX9 _co_ names mapped to the GFX6 names (V_ADD_I32, …).
 std::string canonicalMnemonic(std::string_view mnemonic, Generation generation);
 
-// Rule ids with their one-line meaning and source, for legends (section 8).
-// What a penalty rule charges for, which the views mark apart (fetch, branch placement, hazards).
-enum class PenaltyClass { None, Fetch, Branch, Hazard };
-
+// Rule ids with their one-line meaning, source and class, for legends (section 8).
 struct RuleInfo {
     std::string id;
     std::string meaning;

@@ -113,7 +113,7 @@ QString syntheticKernel(int count)
 // Lines of a -layout text that look like listing rows with an instruction: "  123 0001c 7 8  4 …".
 std::set<int> listedLineNumbers(const QString& text)
 {
-    static const QRegularExpression row(QStringLiteral("^\\s*(\\d+)\\s+[0-9a-f]{4,}\\s+[0-7]\\s+(4|8)\\s"));
+    static const QRegularExpression row(QStringLiteral("^\\s*(\\d+)\\s+0x[0-9a-f]{4,}\\s+[0-7]\\s+(4|8)\\s"));
     std::set<int> lines;
     for (const QString& line : text.split(QLatin1Char('\n'))) {
         const auto m = row.match(line);
@@ -220,7 +220,7 @@ private Q_SLOTS:
             const Instruction& ins = analysis.program.instructions[i];
             QVERIFY2(listed.count(ins.line), qPrintable(QStringLiteral("line %1 not listed").arg(ins.line)));
             // The row and its continuation lines (wrapped source, further rules) up to the next numbered row.
-            const QRegularExpression rowStart(QStringLiteral("^\\s*%1\\s+%2\\s").arg(ins.line).arg(ins.offset, 4, 16, QLatin1Char('0')));
+            const QRegularExpression rowStart(QStringLiteral("^\\s*%1\\s+0x%2\\s").arg(ins.line).arg(ins.offset, 4, 16, QLatin1Char('0')));
             static const QRegularExpression numbered(QStringLiteral("^\\s*\\d+\\s"));
             QString block;
             for (qsizetype l = 0; l < textLines.size() && block.isEmpty(); ++l) {
@@ -334,7 +334,7 @@ private Q_SLOTS:
         // Every instruction has exactly one row with offset, slot and size: a source row (with its
         // line number) or a "↳" row for the further instructions of an expanded line.
         // (Sizes above 9 bytes, the alignment padding between the kernels, show as "…".)
-        static const QRegularExpression numbersRow(QStringLiteral("^\\s*(\\d+\\s+)?[0-9a-f]{4,}\\s+[0-7]\\s+(4|8|…)\\s"));
+        static const QRegularExpression numbersRow(QStringLiteral("^\\s*(\\d+\\s+)?0x[0-9a-f]{4,}\\s+[0-7]\\s+(4|8|…)\\s"));
         int rows = 0;
         int expansionRows = 0;
         for (const QString& line : text.split(QLatin1Char('\n'))) {

@@ -139,38 +139,6 @@ private Q_SLOTS:
         QCOMPARE(covered, total);
     }
 
-    void blockBand_data()
-    {
-        QTest::addColumn<qulonglong>("offset");
-        QTest::addColumn<int>("size");
-        QTest::addColumn<qulonglong>("block");
-        QTest::addColumn<int>("slot");
-        QTest::addColumn<bool>("shaded");
-        QTest::addColumn<bool>("straddles");
-        // slot = (offset >> 2) & 7, block = offset & ~31 (timing-model.md section 1); odd blocks banded.
-        QTest::addRow("entry") << 0ull << 4 << 0ull << 0 << false << false;
-        QTest::addRow("slot 6, 8 bytes ends on the boundary") << 24ull << 8 << 0ull << 6 << false << false;
-        QTest::addRow("slot 7, 8 bytes straddles") << 28ull << 8 << 0ull << 7 << false << true;
-        QTest::addRow("slot 7, 4 bytes") << 28ull << 4 << 0ull << 7 << false << false;
-        QTest::addRow("second block") << 32ull << 4 << 32ull << 0 << true << false;
-        QTest::addRow("third block slot 3") << 76ull << 8 << 64ull << 3 << false << false;
-        QTest::addRow("0x104") << 0x104ull << 4 << 0x100ull << 1 << false << false;
-    }
-    void blockBand()
-    {
-        QFETCH(qulonglong, offset);
-        QFETCH(int, size);
-        QFETCH(qulonglong, block);
-        QFETCH(int, slot);
-        QFETCH(bool, shaded);
-        QFETCH(bool, straddles);
-        const BlockBand band = BlockBand::forInstruction(offset, size);
-        QCOMPARE(qulonglong(band.block), block);
-        QCOMPARE(band.slot, slot);
-        QCOMPARE(band.shaded, shaded);
-        QCOMPARE(band.straddles, straddles);
-    }
-
     void wrap_data()
     {
         QTest::addColumn<QString>("text");
@@ -254,83 +222,6 @@ private Q_SLOTS:
             QCOMPARE(got[i], ticks[i]);
     }
 
-    void heatmapCell_data()
-    {
-        QTest::addColumn<int>("column");
-        QTest::addColumn<int>("row");
-        QTest::addColumn<QRectF>("cell");
-        // Area 320 × 20 at (10, 5), 32 columns, 2 rows: cells 10 × 10.
-        QTest::addRow("first") << 0 << 0 << QRectF(10, 5, 10, 10);
-        QTest::addRow("last bank, second group") << 31 << 1 << QRectF(320, 15, 10, 10);
-        QTest::addRow("bank 4") << 4 << 0 << QRectF(50, 5, 10, 10);
-    }
-    void heatmapCell()
-    {
-        QFETCH(int, column);
-        QFETCH(int, row);
-        QFETCH(QRectF, cell);
-        const HeatmapGrid grid{QRectF(10, 5, 320, 20), 32, 2};
-        QCOMPARE(grid.cell(column, row), cell);
-        QCOMPARE(HeatmapGrid::heightFor(320, 32, 2), qreal(20));
-    }
-
-    void listingColumns_data()
-    {
-        QTest::addColumn<qreal>("width");
-        QTest::addColumn<qreal>("charWidth");
-        QTest::addColumn<int>("lineDigits");
-        QTest::addColumn<int>("offsetDigits");
-        QTest::addColumn<qreal>("sourceX");
-        QTest::addColumn<qreal>("rulesX");
-        QTest::addColumn<int>("sourceColumns");
-        // numberChars = line + 1 + offset + 1 + slot 1 + 1 + size 1 + 1 + cycles 7 + 2.
-        // 5/5: 25 chars → sourceX 100 at 4 pt; rules 20 chars from the right: 400 − 80 = 320;
-        // source columns: floor((320 − 100) / 4) − 1 = 54.
-        QTest::addRow("4pt") << qreal(400) << qreal(4) << 5 << 5 << qreal(100) << qreal(320) << 54;
-        // 4/6: 25 chars as well; 523.28 pt at 4.2: sourceX 105, rulesX 439.28, floor(334.28/4.2) − 1 = 78.
-        QTest::addRow("A4 mono 7pt") << qreal(523.28) << qreal(4.2) << 4 << 6 << qreal(105) << qreal(439.28) << 78;
-        // Narrow: never fewer than 8 source columns.
-        QTest::addRow("narrow") << qreal(150) << qreal(4) << 5 << 5 << qreal(100) << qreal(70) << 8;
-    }
-    void listingColumns()
-    {
-        QFETCH(qreal, width);
-        QFETCH(qreal, charWidth);
-        QFETCH(int, lineDigits);
-        QFETCH(int, offsetDigits);
-        QFETCH(qreal, sourceX);
-        QFETCH(qreal, rulesX);
-        QFETCH(int, sourceColumns);
-        ListingColumns c;
-        c.width = width;
-        c.charWidth = charWidth;
-        c.lineDigits = lineDigits;
-        c.offsetDigits = offsetDigits;
-        QVERIFY(qAbs(c.sourceX() - sourceX) < 1e-9);
-        QVERIFY(qAbs(c.rulesX() - rulesX) < 1e-9);
-        QCOMPARE(c.sourceColumns(), sourceColumns);
-    }
-
-    void digits_data()
-    {
-        QTest::addColumn<qulonglong>("value");
-        QTest::addColumn<int>("base");
-        QTest::addColumn<int>("minimum");
-        QTest::addColumn<int>("expected");
-        QTest::addRow("hex ffff") << 0xffffull << 16 << 4 << 4;
-        QTest::addRow("hex 10000") << 0x10000ull << 16 << 4 << 5;
-        QTest::addRow("dec 9 min 4") << 9ull << 10 << 4 << 4;
-        QTest::addRow("dec 12345") << 12345ull << 10 << 4 << 5;
-        QTest::addRow("zero") << 0ull << 10 << 1 << 1;
-    }
-    void digits()
-    {
-        QFETCH(qulonglong, value);
-        QFETCH(int, base);
-        QFETCH(int, minimum);
-        QFETCH(int, expected);
-        QCOMPARE(ListingColumns::digitsFor(value, base, minimum), expected);
-    }
 };
 
 QTEST_GUILESS_MAIN(TestReportLayout)

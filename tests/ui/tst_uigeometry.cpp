@@ -3,6 +3,8 @@
 // occupancy steps. Expected values are derived in the row comments.
 #include "ui/geometry.h"
 
+#include "core/model/timing.h"
+
 #include <QTest>
 
 using namespace gcnlens::ui;
@@ -44,6 +46,32 @@ private Q_SLOTS:
         QCOMPARE(p.slot, slot);
         QCOMPARE(p.oddBand, odd);
         QCOMPARE(p.straddles, straddles);
+        // The presenters take the position from the timing model's result; it is the same.
+        gcnlens::InstructionTiming timing;
+        timing.slot = slot;
+        timing.block = block;
+        QCOMPARE(FetchPosition::of(timing, size), p);
+    }
+
+    void digits_data()
+    {
+        QTest::addColumn<qulonglong>("value");
+        QTest::addColumn<int>("base");
+        QTest::addColumn<int>("minimum");
+        QTest::addColumn<int>("expected");
+        QTest::addRow("hex ffff") << 0xffffull << 16 << 4 << 4;
+        QTest::addRow("hex 10000") << 0x10000ull << 16 << 4 << 5;
+        QTest::addRow("dec 9 min 4") << 9ull << 10 << 4 << 4;
+        QTest::addRow("dec 12345") << 12345ull << 10 << 4 << 5;
+        QTest::addRow("zero") << 0ull << 10 << 1 << 1;
+    }
+    void digits()
+    {
+        QFETCH(qulonglong, value);
+        QFETCH(int, base);
+        QFETCH(int, minimum);
+        QFETCH(int, expected);
+        QCOMPARE(GutterLayout::digitsFor(value, base, minimum), expected);
     }
 
     void gutterColumns_data()

@@ -102,16 +102,8 @@ void LdsDock::refresh()
     m_parameters->setEnabled(pattern);
     LdsAccessResult result;
     m_instruction = -1;
-    if (pattern) {
-        std::map<std::string, std::int64_t> parameters;
-        for (const QString& item : m_parameters->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-            const auto kv = item.split(QLatin1Char('='));
-            bool ok = false;
-            const qint64 v = kv.size() == 2 ? kv[1].trimmed().toLongLong(&ok, 0) : 0;
-            if (ok)
-                parameters[kv[0].trimmed().toStdString()] = v;
-        }
-        result = analyzeLdsPattern(m_pattern->text().toStdString(), m_op->currentText().toStdString(), parameters, m_groupDwords);
+    if (const auto typed = typedPattern()) {
+        result = analyzeLdsPattern(typed->text.toStdString(), typed->op.toStdString(), typed->parameters, m_groupDwords);
         m_title->setText(tr("Pattern <b>%1</b>").arg(m_pattern->text().toHtmlEscaped()));
     } else if (m_snapshot) {
         const auto& program = m_snapshot->analysis.program;
@@ -145,6 +137,21 @@ void LdsDock::refresh()
     m_heatmap->setResult(std::move(result));
     qCDebug(lcLds) << "heatmap for instruction" << m_instruction;
     Q_EMIT resultChanged();
+}
+
+std::optional<LdsDock::Pattern> LdsDock::typedPattern() const
+{
+    if (m_mode->currentIndex() != PatternMode)
+        return std::nullopt;
+    Pattern pattern{m_pattern->text(), m_op->currentText(), {}};
+    for (const QString& item : m_parameters->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const auto kv = item.split(QLatin1Char('='));
+        bool ok = false;
+        const qint64 v = kv.size() == 2 ? kv[1].trimmed().toLongLong(&ok, 0) : 0;
+        if (ok)
+            pattern.parameters[kv[0].trimmed().toStdString()] = v;
+    }
+    return pattern;
 }
 
 QString LdsDock::summary() const

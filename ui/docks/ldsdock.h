@@ -7,6 +7,11 @@
 
 #include <QWidget>
 
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -26,6 +31,14 @@ public:
     void setMode(Mode mode);
     void setPattern(const QString& pattern, const QString& opOrWidth, const QString& parameters = {});
     void setGroupDwords(int dwords);
+
+    // The typed pattern when the panel shows one (the report takes it along), else nothing.
+    struct Pattern {
+        QString text;
+        QString op;
+        std::map<std::string, std::int64_t> parameters;
+    };
+    std::optional<Pattern> typedPattern() const;
 
     LdsHeatmap* heatmap() const { return m_heatmap; }
     QString summary() const; // the degree/cycles line as shown

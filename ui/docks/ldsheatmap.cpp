@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/docks/ldsheatmap.h"
+#include "ui/palette.h"
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -124,21 +125,6 @@ QString LdsHeatmap::describe(int lane, int bank) const
     return text;
 }
 
-QColor LdsHeatmap::colorForRows(int rows, const QPalette& palette)
-{
-    Q_UNUSED(palette);
-    // 1 row: conflict free (green); 2: yellow; up to 4: orange; more: red, darker with the degree.
-    if (rows <= 1)
-        return QColor(0x4c, 0xaf, 0x50);
-    if (rows == 2)
-        return QColor(0xf2, 0xc1, 0x2e);
-    if (rows <= 4)
-        return QColor(0xf0, 0x80, 0x30);
-    if (rows <= 8)
-        return QColor(0xe0, 0x40, 0x30);
-    return QColor(0x9c, 0x1c, 0x3c);
-}
-
 void LdsHeatmap::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
@@ -171,7 +157,7 @@ void LdsHeatmap::paintEvent(QPaintEvent*)
             }
             const int rows = cellRows(l, b);
             if (rows > 0)
-                p.fillRect(c, colorForRows(rows, pal));
+                p.fillRect(c, ldsRowsColor(rows));
         }
     }
     // Grid: faint lines, and a strong one between lane groups.
@@ -203,7 +189,7 @@ void LdsHeatmap::paintEvent(QPaintEvent*)
     const struct { int rows; QString label; } items[] = {{1, tr("1 row")}, {2, tr("2")}, {4, tr("3–4")}, {8, tr("5–8")}, {9, tr(">8")}};
     const QFontMetricsF fm(small);
     for (const auto& item : items) {
-        p.fillRect(QRectF(x, legend.top() + 5, 12, 12), colorForRows(item.rows, pal));
+        p.fillRect(QRectF(x, legend.top() + 5, 12, 12), ldsRowsColor(item.rows));
         p.setPen(pal.color(QPalette::Text));
         p.drawText(QPointF(x + 15, legend.top() + 15), item.label);
         x += 15 + fm.horizontalAdvance(item.label) + 10;

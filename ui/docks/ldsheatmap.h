@@ -23,7 +23,6 @@ public:
     // The readout for a cell ("lane 5 · address 0x14 · bank 5 · row 0"), empty outside the grid.
     QString describe(int lane, int bank) const;
     HeatmapGeometry geometry() const;
-    static QColor colorForRows(int rows, const QPalette& palette);
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;

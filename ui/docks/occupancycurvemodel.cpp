@@ -1,7 +1,41 @@
 // SPDX-License-Identifier: MIT
 #include "ui/docks/occupancycurvemodel.h"
+#include "ui/geometry.h"
+
+#include <algorithm>
 
 namespace gcnlens::ui {
+
+OccupancyChart OccupancyChart::compute(const GpuTarget& gpu, const OccupancyInput& in, CurveAxis axis,
+                                       const TimingOptions& options, int currentWaves)
+{
+    OccupancyChart chart;
+    const std::vector<CurvePoint> curve = occupancyCurve(gpu, in, axis, options);
+    std::vector<StepPoint> points;
+    points.reserve(curve.size());
+    for (const CurvePoint& p : curve)
+        points.push_back({p.x, p.waves});
+    const auto polyline = stepPolyline(compressSteps(points));
+    chart.curve.assign(polyline.begin(), polyline.end());
+    const int x = axis == CurveAxis::Vgpr ? in.vgprs
+        : axis == CurveAxis::Sgpr         ? in.sgprs
+        : axis == CurveAxis::Lds          ? in.ldsBytes
+                                          : in.workgroupSize;
+    chart.current = x;
+    if (const auto region = regionAround(points, x)) {
+        chart.region = {QPointF(region->first, region->waves), QPointF(region->last, region->waves)};
+        chart.point = {QPointF(x, region->waves)};
+    } else {
+        chart.point = {QPointF(x, currentWaves)};
+    }
+    chart.xMax = points.empty() ? 1 : std::max(points.back().x, x);
+    chart.xMin = points.empty() ? 0 : std::min(points.front().x, x);
+    int maxWaves = gpu.maxWavesPerSimd;
+    if (options.maxWavesOverride)
+        maxWaves = std::max(maxWaves, *options.maxWavesOverride);
+    chart.yMax = std::max(maxWaves, 10) + 1;
+    return chart;
+}
 
 void OccupancyCurveModel::setPoints(std::vector<QPointF> points)
 {

@@ -298,6 +298,11 @@ OccupancyInput OccupancyDock::input() const
     return in;
 }
 
+int OccupancyDock::kernel() const
+{
+    return std::max(0, m_kernel->currentIndex());
+}
+
 void OccupancyDock::setValue(Resource resource, int value)
 {
     m_rows[resource].slider->setValue(value);
@@ -370,34 +375,14 @@ void OccupancyDock::recompute()
     }
 
     // The chart: the curve over the selected resource, its current step shaded, the point marked.
-    const std::vector<CurvePoint> curve = occupancyCurve(m_gpu, in, m_axis, m_options);
-    std::vector<StepPoint> points;
-    points.reserve(curve.size());
-    for (const CurvePoint& p : curve)
-        points.push_back({p.x, p.waves});
-    const auto steps = compressSteps(points);
-    const auto polyline = stepPolyline(steps);
-    m_curve->setPoints(std::vector<QPointF>(polyline.begin(), polyline.end()));
-
-    const int x = m_axis == CurveAxis::Vgpr ? in.vgprs
-        : m_axis == CurveAxis::Sgpr         ? in.sgprs
-        : m_axis == CurveAxis::Lds          ? in.ldsBytes
-                                            : in.workgroupSize;
-    const auto region = regionAround(points, x);
-    if (region) {
-        m_region->setPoints({QPointF(region->first, region->waves), QPointF(region->last, region->waves)});
-        m_point->setPoints({QPointF(x, region->waves)});
-    } else {
-        m_region->setPoints({});
-        m_point->setPoints({QPointF(x, m_result.wavesPerSimd)});
-    }
-    const int xMax = points.empty() ? 1 : std::max(points.back().x, x);
-    const int xMin = points.empty() ? 0 : std::min(points.front().x, x);
-    if (m_xAxis->min() != xMin || m_xAxis->max() != xMax)
-        m_xAxis->setRange(xMin, xMax);
-    const int yMax = std::max(m_gpu.maxWavesPerSimd, 10) + 1;
-    if (m_yAxis->max() != yMax) {
-        m_yAxis->setRange(0, yMax);
+    const OccupancyChart chart = OccupancyChart::compute(m_gpu, in, m_axis, m_options, m_result.wavesPerSimd);
+    m_curve->setPoints(chart.curve);
+    m_region->setPoints(chart.region);
+    m_point->setPoints(chart.point);
+    if (m_xAxis->min() != chart.xMin || m_xAxis->max() != chart.xMax)
+        m_xAxis->setRange(chart.xMin, chart.xMax);
+    if (m_yAxis->max() != chart.yMax) {
+        m_yAxis->setRange(0, chart.yMax);
         m_yAxis->setTickType(QValueAxis::TicksDynamic);
         m_yAxis->setTickAnchor(0);
         m_yAxis->setTickInterval(2);

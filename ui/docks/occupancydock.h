@@ -52,6 +52,7 @@ public:
 
     const OccupancyResult& result() const { return m_result; }
     OccupancyInput input() const;
+    int kernel() const; // index of the kernel the sliders started from
     QString readout() const; // the waves/limiter line as shown
     OccupancyCurveModel* curveModel() const { return m_curve; }
     OccupancyCurveModel* pointModel() const { return m_point; }

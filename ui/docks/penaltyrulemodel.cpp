@@ -5,6 +5,24 @@
 
 namespace gcnlens::ui {
 
+std::vector<PenaltyRuleModel::Row> PenaltyRuleModel::rowsFor(const Totals& t, const LineAnnotations* lines)
+{
+    std::map<std::string, std::string> meanings;
+    for (const RuleInfo& r : ruleLegend())
+        meanings[r.id] = r.meaning;
+    std::vector<Row> rows;
+    for (const auto& [rule, cycles] : t.byRule) {
+        Row row{QString::fromStdString(rule), 0, cycles, QString::fromStdString(meanings[rule]), {}};
+        if (const auto count = t.countByRule.find(rule); count != t.countByRule.end())
+            row.count = count->second;
+        if (lines)
+            if (const auto at = lines->linesByRule().find(row.rule); at != lines->linesByRule().end())
+                row.lines = at->second;
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
 void PenaltyRuleModel::setRows(std::vector<Row> rows)
 {
     beginResetModel();

@@ -3,6 +3,8 @@
 // the lines charged so the view can step through them.
 #pragma once
 
+#include "ui/editor/annotations.h"
+
 #include <QAbstractTableModel>
 
 #include <map>
@@ -25,6 +27,9 @@ public:
     };
 
     using QAbstractTableModel::QAbstractTableModel;
+    // One row per rule id the totals charge, in id order, with its legend meaning and (when
+    // given) the lines charged with it. The summary dock and the PDF report both list these.
+    static std::vector<Row> rowsFor(const Totals& totals, const LineAnnotations* lines = nullptr);
     void setRows(std::vector<Row> rows);
     const Row* row(int index) const;
 

@@ -207,23 +207,7 @@ void SummaryDock::setSnapshot(const SnapshotPtr& snapshot)
     m_hidden->setText(locale.toString(t.hiddenCycles));
     m_unknown->setText(locale.toString(t.unknownTimings));
 
-    std::map<std::string, std::string> meanings;
-    for (const RuleInfo& r : ruleLegend())
-        meanings[r.id] = r.meaning;
-    std::vector<PenaltyRuleModel::Row> rows;
-    for (const auto& [rule, cycles] : t.byRule) {
-        PenaltyRuleModel::Row row;
-        row.rule = qs(rule);
-        row.cycles = cycles;
-        auto count = t.countByRule.find(rule);
-        row.count = count == t.countByRule.end() ? 0 : count->second;
-        row.meaning = qs(meanings[rule]);
-        auto lines = snapshot->lines.linesByRule().find(row.rule);
-        if (lines != snapshot->lines.linesByRule().end())
-            row.lines = lines->second;
-        rows.push_back(std::move(row));
-    }
-    m_rules->setRows(std::move(rows));
+    m_rules->setRows(PenaltyRuleModel::rowsFor(t, &snapshot->lines));
 }
 
 int SummaryDock::stepRule(int row)

@@ -2,6 +2,7 @@
 #include "ui/editor/codeeditor.h"
 #include "ui/logging.h"
 #include "ui/editor/syntax.h"
+#include "ui/palette.h"
 
 #include <KSyntaxHighlighting/Definition>
 #include <KSyntaxHighlighting/SyntaxHighlighter>
@@ -53,12 +54,6 @@ protected:
 private:
     CodeEditor* m_editor;
 };
-
-static QColor mix(const QColor& a, const QColor& b, double t)
-{
-    return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t), float(a.greenF() * (1 - t) + b.greenF() * t),
-                            float(a.blueF() * (1 - t) + b.blueF() * t));
-}
 
 // QPlainTextDocumentLayout takes a change of charsRemoved + charsAdded characters from `from` as
 // reaching that far into the new text. QSyntaxHighlighter reports a line whose colours changed as
@@ -154,24 +149,7 @@ void CodeEditor::applyTheme()
     pal.setColor(QPalette::HighlightedText, fg);
     setPalette(pal);
 
-    m_colors.bandEven = bg;
-    m_colors.bandOdd = mix(bg, fg, 0.07);
-    const QColor warn = QColor::fromRgba(theme.editorColor(KSyntaxHighlighting::Theme::MarkWarning));
-    const QColor err = QColor::fromRgba(theme.editorColor(KSyntaxHighlighting::Theme::MarkError));
-    const QColor info = QColor::fromRgba(theme.editorColor(KSyntaxHighlighting::Theme::MarkBookmark));
-    m_colors.fetch = mix(bg, QColor(0xf0, 0x90, 0x20), 0.35);   // amber: alignment/straddle
-    m_colors.branch = mix(bg, QColor(0x40, 0x80, 0xf0), 0.30);  // blue: branch placement
-    m_colors.hazard = mix(bg, QColor(0xe0, 0x30, 0x40), 0.30);  // red: scheduling hazards
-    m_colors.freed = QColor(0x30, 0xa0, 0x50);
-    m_colors.diagnostic = err.isValid() && err.alpha() ? err : QColor(Qt::red);
-    m_colors.warning = warn.isValid() && warn.alpha() ? warn : QColor(0xd0, 0x90, 0x00);
-    Q_UNUSED(info);
-    m_colors.gutterBg = QColor::fromRgba(theme.editorColor(KSyntaxHighlighting::Theme::IconBorder));
-    m_colors.gutterText = QColor::fromRgba(theme.editorColor(KSyntaxHighlighting::Theme::LineNumbers));
-    m_colors.gutterCurrent = QColor::fromRgba(theme.editorColor(KSyntaxHighlighting::Theme::CurrentLineNumber));
-    m_colors.separator = QColor::fromRgba(theme.editorColor(KSyntaxHighlighting::Theme::Separator));
-    m_colors.currentLine = QColor::fromRgba(theme.editorColor(KSyntaxHighlighting::Theme::CurrentLine));
-    m_colors.currentLine.setAlpha(110); // translucent so the band beneath still shows
+    m_colors = AnalysisColors::fromTheme(theme);
     m_applyingTheme = false;
     updateExtraSelections();
     viewport()->update();
@@ -422,12 +400,8 @@ void CodeEditor::paintEvent(QPaintEvent* event)
             const QRectF full(0, r.top(), width, r.height());
             painter.fillRect(full, a->position.oddBand ? m_colors.bandOdd : m_colors.bandEven);
             // Shading by class; hazards win over branch over fetch (the marker says the rest).
-            switch (a->markClass()) {
-            case PenaltyClass::Fetch: painter.fillRect(full, m_colors.fetch); break;
-            case PenaltyClass::Branch: painter.fillRect(full, m_colors.branch); break;
-            case PenaltyClass::Hazard: painter.fillRect(full, m_colors.hazard); break;
-            case PenaltyClass::None: break;
-            }
+            if (const QColor shade = m_colors.shade(a->markClass()); shade.isValid())
+                painter.fillRect(full, shade);
             if (a->position.slot == 0 && block.blockNumber() > 0) { // a thin rule where a fetch block starts
                 painter.setPen(QPen(m_colors.separator, 1));
                 painter.drawLine(QPointF(0, r.top() + 0.5), QPointF(width, r.top() + 0.5));
@@ -487,44 +461,8 @@ void CodeEditor::paintGutter(QPaintEvent* event)
 
         // Marker: a filled box coloured by the penalty class, a triangle for a branch's direction
         // (→ taken, ↓ not taken), a ring for an instruction saved by a freeing rule.
-        const QRectF m = cell(GutterLayout::Marker, r).adjusted(1, 2, -1, -2);
-        painter.setRenderHint(QPainter::Antialiasing, true);
-        QColor markColor;
-        switch (a->markClass()) {
-        case PenaltyClass::Fetch: markColor = QColor(0xf0, 0x90, 0x20); break;
-        case PenaltyClass::Branch: markColor = QColor(0x40, 0x80, 0xf0); break;
-        case PenaltyClass::Hazard: markColor = QColor(0xe0, 0x30, 0x40); break;
-        case PenaltyClass::None: break;
-        }
-        if (markColor.isValid()) {
-            painter.setPen(Qt::NoPen);
-            painter.setBrush(markColor);
-            painter.drawRoundedRect(m, 2, 2);
-        }
-        if (a->direction != Direction::NotABranch) {
-            const double s = std::min(m.width(), m.height()) * 0.8;
-            const QPointF c = m.center();
-            QPainterPath path;
-            if (a->direction == Direction::Taken) {
-                path.moveTo(c.x() - s / 2, c.y() - s / 2);
-                path.lineTo(c.x() + s / 2, c.y());
-                path.lineTo(c.x() - s / 2, c.y() + s / 2);
-            } else {
-                path.moveTo(c.x() - s / 2, c.y() - s / 2);
-                path.lineTo(c.x() + s / 2, c.y() - s / 2);
-                path.lineTo(c.x(), c.y() + s / 2);
-            }
-            path.closeSubpath();
-            painter.setPen(markColor.isValid() ? QPen(Qt::white, 1) : QPen(m_colors.gutterText, 1));
-            painter.setBrush(a->directionOverridden ? (markColor.isValid() ? QColor(Qt::white) : m_colors.gutterCurrent) : Qt::NoBrush);
-            painter.drawPath(path);
-        } else if (m_showFreed && !a->freedBy.isEmpty()) {
-            painter.setPen(QPen(m_colors.freed, 1.5));
-            painter.setBrush(Qt::NoBrush);
-            const double s = std::min(m.width(), m.height()) * 0.7;
-            painter.drawEllipse(QRectF(m.center().x() - s / 2, m.center().y() - s / 2, s, s));
-        }
-        painter.setRenderHint(QPainter::Antialiasing, false);
+        paintMark(painter, cell(GutterLayout::Marker, r).adjusted(1, 2, -1, -2),
+                  {a->markClass(), a->direction, a->directionOverridden, !a->freedBy.isEmpty()}, m_colors, m_showFreed);
     }
     painter.setPen(m_colors.separator);
     painter.drawLine(m_gutter->width() - 1, event->rect().top(), m_gutter->width() - 1, event->rect().bottom());

@@ -7,6 +7,7 @@
 
 #include "ui/analysisbridge.h"
 #include "ui/geometry.h"
+#include "ui/palette.h"
 
 #include <QColor>
 #include <QPlainTextEdit>
@@ -45,10 +46,7 @@ public:
     // The y range of a 1-based line in the viewport (tests click markers through it).
     QRectF lineRect(int line) const;
 
-    struct Colors {
-        QColor bandEven, bandOdd, fetch, branch, hazard, freed, diagnostic, warning, gutterBg, gutterText,
-            gutterCurrent, separator, currentLine;
-    };
+    using Colors = AnalysisColors;
     const Colors& colors() const { return m_colors; }
 
 Q_SIGNALS:

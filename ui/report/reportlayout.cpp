@@ -98,16 +98,6 @@ ListingPagination ListingPagination::paginate(const std::vector<int>& rowLineCou
     return result;
 }
 
-BlockBand BlockBand::forInstruction(std::uint64_t offset, int size)
-{
-    BlockBand band;
-    band.block = offset & ~std::uint64_t(31);
-    band.slot = int((offset >> 2) & 7);
-    band.shaded = ((offset >> 5) & 1) != 0;
-    band.straddles = size > 0 && offset + std::uint64_t(size) > band.block + 32;
-    return band;
-}
-
 std::vector<WrapPiece> wrapLine(const QString& text, int columns, int maxPieces)
 {
     std::vector<WrapPiece> pieces;
@@ -169,33 +159,6 @@ std::vector<double> ChartAxis::ticks(int maxTicks) const
     for (double v = std::ceil(minimum / step - 1e-9) * step; v <= maximum + step * 1e-9; v += step)
         result.push_back(std::abs(v) < step * 1e-9 ? 0.0 : v);
     return result;
-}
-
-QRectF HeatmapGrid::cell(int column, int row) const
-{
-    const qreal w = area.width() / std::max(1, columns);
-    const qreal h = area.height() / std::max(1, rows);
-    return QRectF(area.left() + column * w, area.top() + row * h, w, h);
-}
-
-qreal HeatmapGrid::heightFor(qreal width, int columns, int rows)
-{
-    return width / std::max(1, columns) * std::max(0, rows);
-}
-
-int ListingColumns::sourceColumns() const
-{
-    if (charWidth <= 0)
-        return 1;
-    return std::max(8, int(std::floor((rulesX() - sourceX()) / charWidth + 1e-9)) - 1);
-}
-
-int ListingColumns::digitsFor(std::uint64_t value, int base, int minimum)
-{
-    int digits = 1;
-    for (std::uint64_t v = value; v >= std::uint64_t(base); v /= std::uint64_t(base))
-        ++digits;
-    return std::max(minimum, digits);
 }
 
 } // namespace gcnlens::report

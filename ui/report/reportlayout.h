@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
-// The PDF report's geometry as small value types (style.md point 4): page frame, flowing blocks,
-// listing pagination, 32-byte block bands, line wrapping, chart axes and the LDS heatmap grid.
-// All lengths are PDF points (1/72 inch); nothing here paints, so each piece is tested on its own.
+// The PDF report's own geometry as small value types (style.md point 4): page frame, flowing
+// blocks, listing pagination, line wrapping and chart axes. What the window also draws (fetch
+// blocks, gutter columns, heatmap cells) comes from ui/geometry.h. All lengths are PDF points
+// (1/72 inch); nothing here paints, so each piece is tested on its own.
 #pragma once
 
 #include <QRectF>
 #include <QSizeF>
 #include <QString>
 
-#include <cstdint>
 #include <vector>
 
 namespace gcnlens::report {
@@ -67,18 +67,6 @@ struct ListingPagination {
     static ListingPagination paginate(const std::vector<int>& rowLineCounts, int linesPerPage);
 };
 
-// The 32-byte instruction-fetch block an instruction starts in (timing-model.md section 1:
-// slot p(I) = (offset >> 2) & 7; blocks are relative to the 256-byte aligned kernel entry).
-struct BlockBand {
-    std::uint64_t block = 0;  // offset & ~31
-    int slot = 0;             // p(I)
-    bool shaded = false;      // every other block is banded so neighbouring blocks stand apart
-    bool straddles = false;   // the encoding runs past the block's end (section 2, R-straddle)
-
-    static BlockBand forInstruction(std::uint64_t offset, int size);
-    bool operator==(const BlockBand&) const = default;
-};
-
 // Splits a line of `length` characters into pieces of at most `columns` characters, at most
 // `maxPieces` of them; when more would be needed the last piece is marked elided (its painter ends
 // it with an ellipsis). Pieces prefer to break after a space or comma in the last third of a piece.
@@ -100,36 +88,6 @@ struct ChartAxis {
     qreal map(double value) const;
     std::vector<double> ticks(int maxTicks) const;
     static double niceStep(double range, int maxTicks);
-};
-
-// The LDS heatmap: one column per bank (32), one row per lane group, inside `area`.
-struct HeatmapGrid {
-    QRectF area;
-    int columns = 32;
-    int rows = 1;
-
-    QRectF cell(int column, int row) const;
-    // Height for a grid of `rows` rows whose cells are square at the given width.
-    static qreal heightFor(qreal width, int columns, int rows);
-};
-
-// The listing's fixed columns in a monospace font: line number, offset (hex), slot, size, cycles,
-// then the source text, and the rule ids at the right edge. The source gets what is left.
-struct ListingColumns {
-    qreal width = 0;          // the content width
-    qreal charWidth = 1;      // the monospace advance
-    int lineDigits = 5;
-    int offsetDigits = 5;
-    int cyclesChars = 7;      // "16-24", "20 T", "4?"
-    int ruleChars = 20;       // "branch-position +16"
-
-    // Characters before the source column: each numeric column plus one space after it.
-    int numberChars() const { return lineDigits + 1 + offsetDigits + 1 + 1 + 1 + 1 + 1 + cyclesChars + 2; }
-    qreal sourceX() const { return numberChars() * charWidth; }
-    qreal rulesX() const { return width - ruleChars * charWidth; }
-    // Whole characters that fit between the source start and the rules column, less one space.
-    int sourceColumns() const;
-    static int digitsFor(std::uint64_t value, int base, int minimum);
 };
 
 } // namespace gcnlens::report

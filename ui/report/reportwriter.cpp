@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "ui/report/reportwriter.h"
 
+#include "ui/docks/occupancycurvemodel.h"
+#include "ui/docks/penaltyrulemodel.h"
+#include "ui/editor/syntax.h"
+#include "ui/geometry.h"
+#include "ui/palette.h"
 #include "ui/report/reportlayout.h"
+
+#include <KSyntaxHighlighting/Theme>
 
 #include "gcnlens-config.h"
 
@@ -13,10 +20,10 @@
 #include <QPainterPath>
 #include <QPdfWriter>
 #include <QSaveFile>
+#include <QTimeZone>
 
 #include <algorithm>
 #include <functional>
-#include <set>
 
 Q_LOGGING_CATEGORY(lcReport, "gcnlens.ui.report")
 
@@ -27,13 +34,20 @@ QString reportVersion()
     return QStringLiteral(GCNLENS_VERSION);
 }
 
+QDateTime reportDate()
+{
+    // SOURCE_DATE_EPOCH (reproducible-builds.org) fixes the date, so that two reports of the same
+    // inputs are the same (the window's export test compares it with the CLI's).
+    bool ok = false;
+    const qint64 epoch = qEnvironmentVariable("SOURCE_DATE_EPOCH").toLongLong(&ok);
+    return ok ? QDateTime::fromSecsSinceEpoch(epoch, QTimeZone::UTC) : QDateTime::currentDateTime();
+}
+
 namespace {
 
-using report::BlockBand;
+using ui::AnalysisColors;
 using report::ChartAxis;
 using report::FlowLayout;
-using report::HeatmapGrid;
-using report::ListingColumns;
 using report::ListingPagination;
 using report::PageFrame;
 
@@ -51,102 +65,10 @@ QString number(long long value)
 // ---------------------------------------------------------------------------------------------
 // Fonts and colours. Sizes are points; the writer runs at 72 dpi so device units are points too.
 
-enum class Style { Plain, Comment, Directive, Label, Register, Number, Mnemonic };
-
-// Instruction units for the listing's syntax colours (issue #6 allows colouring by unit).
-enum class Unit { Salu, Control, Smem, Valu, Lds, Vmem, Export, Data, Other };
-
-Unit unitOf(Family family)
-{
-    switch (family) {
-    case Family::SOP1: case Family::SOP2: case Family::SOPK: case Family::SOPC:
-        return Unit::Salu;
-    case Family::SOPP:
-        return Unit::Control;
-    case Family::SMRD: case Family::SMEM:
-        return Unit::Smem;
-    case Family::VOP1: case Family::VOP2: case Family::VOPC: case Family::VOP3: case Family::VOP3P:
-    case Family::SDWA: case Family::DPP: case Family::VINTRP:
-        return Unit::Valu;
-    case Family::DS:
-        return Unit::Lds;
-    case Family::MUBUF: case Family::MTBUF: case Family::MIMG: case Family::FLAT: case Family::GLOBAL:
-    case Family::SCRATCH:
-        return Unit::Vmem;
-    case Family::EXP:
-        return Unit::Export;
-    case Family::Data:
-        return Unit::Data;
-    case Family::Unknown:
-        break;
-    }
-    return Unit::Other;
-}
-
-QColor unitColor(Unit unit)
-{
-    switch (unit) {
-    case Unit::Salu: return QColor(0x1f, 0x5f, 0xa8);
-    case Unit::Control: return QColor(0x8a, 0x3f, 0xb0);
-    case Unit::Smem: return QColor(0x0f, 0x7d, 0x7d);
-    case Unit::Valu: return QColor(0xb3, 0x4a, 0x00);
-    case Unit::Lds: return QColor(0xb0, 0x10, 0x6a);
-    case Unit::Vmem: return QColor(0x2a, 0x7d, 0x1f);
-    case Unit::Export: return QColor(0x6b, 0x55, 0x20);
-    case Unit::Data: return QColor(0x80, 0x80, 0x80);
-    case Unit::Other: break;
-    }
-    return QColor(0x33, 0x33, 0x33);
-}
-
-QString unitName(Unit unit)
-{
-    switch (unit) {
-    case Unit::Salu: return QStringLiteral("scalar ALU");
-    case Unit::Control: return QStringLiteral("branch / control (SOPP)");
-    case Unit::Smem: return QStringLiteral("scalar memory");
-    case Unit::Valu: return QStringLiteral("vector ALU");
-    case Unit::Lds: return QStringLiteral("LDS / GDS (DS)");
-    case Unit::Vmem: return QStringLiteral("vector memory");
-    case Unit::Export: return QStringLiteral("export");
-    case Unit::Data: return QStringLiteral("data words");
-    case Unit::Other: break;
-    }
-    return QStringLiteral("other");
-}
-
 const QColor kInk(0x20, 0x20, 0x20);
 const QColor kMuted(0x70, 0x70, 0x70);
 const QColor kRule(0xb0, 0xb0, 0xb0);
-const QColor kBand(0xec, 0xf1, 0xf8);       // every other 32-byte block
-const QColor kBlockLine(0x8f, 0xa6, 0xc6);  // a new 32-byte block starts
-const QColor kError(0xb0, 0x1c, 0x1c);
-const QColor kWarning(0x9a, 0x6a, 0x00);
 const QColor kAccent(0x1f, 0x5f, 0xa8);
-
-// Penalty shading: stronger for costlier instructions (1, 2, 3+ penalties of 4 cycles).
-QColor penaltyShade(int cycles)
-{
-    if (cycles <= 0)
-        return QColor();
-    if (cycles <= 4)
-        return QColor(0xfd, 0xe4, 0xdc);
-    if (cycles <= 8)
-        return QColor(0xfb, 0xc9, 0xba);
-    return QColor(0xf6, 0xa8, 0x95);
-}
-
-// LDS heatmap: distinct rows one bank serves in a group; 1 is conflict-free.
-QColor heatColor(int rows, int worst)
-{
-    if (rows <= 0)
-        return QColor(0xff, 0xff, 0xff);
-    if (rows == 1)
-        return QColor(0xd8, 0xef, 0xd3);
-    const double t = worst > 2 ? double(rows - 2) / double(worst - 2) : 1.0;
-    // yellow (2 rows) → red (the worst degree)
-    return QColor(int(0xf7 + (0xd7 - 0xf7) * t), int(0xdc + (0x30 - 0xdc) * t), int(0x6f + (0x27 - 0x6f) * t));
-}
 
 struct Fonts {
     QFont title, heading, subheading, body, bold, tableHead, small, mono, monoBold, monoItalic, monoSmall, code;
@@ -252,98 +174,6 @@ private:
     int firstPage_ = 0;
 };
 
-// ---------------------------------------------------------------------------------------------
-// Syntax colouring of one source line (a light tokeniser: comments, labels, directives, the
-// mnemonic coloured by its unit, registers and numbers).
-
-struct Span {
-    int start = 0;
-    int length = 0;
-    Style style = Style::Plain;
-};
-
-bool isIdentChar(QChar c)
-{
-    return c.isLetterOrNumber() || c == QLatin1Char('_') || c == QLatin1Char('.') || c == QLatin1Char('$');
-}
-
-bool looksLikeRegister(QStringView word)
-{
-    static const std::set<QString> specials = {
-        QStringLiteral("vcc"), QStringLiteral("vcc_lo"), QStringLiteral("vcc_hi"), QStringLiteral("exec"),
-        QStringLiteral("exec_lo"), QStringLiteral("exec_hi"), QStringLiteral("m0"), QStringLiteral("scc"),
-        QStringLiteral("vccz"), QStringLiteral("execz"), QStringLiteral("flat_scratch"),
-        QStringLiteral("flat_scratch_lo"), QStringLiteral("flat_scratch_hi"), QStringLiteral("xnack_mask"),
-    };
-    if (word.size() >= 2 && (word[0] == QLatin1Char('v') || word[0] == QLatin1Char('s') || word[0] == QLatin1Char('a'))
-        && (word[1].isDigit() || word[1] == QLatin1Char('['))) {
-        return true;
-    }
-    if (word.startsWith(QLatin1String("ttmp")))
-        return true;
-    return specials.count(word.toString().toLower()) != 0;
-}
-
-std::vector<Span> colourLine(const QString& text, bool hasInstruction)
-{
-    std::vector<Span> spans;
-    const int n = int(text.size());
-    // Comment start: ';' or "//" (GCN assembler comments), outside a string literal.
-    int commentAt = n;
-    bool inString = false;
-    for (int i = 0; i < n; ++i) {
-        const QChar c = text.at(i);
-        if (c == QLatin1Char('"'))
-            inString = !inString;
-        if (inString)
-            continue;
-        if (c == QLatin1Char(';') || (c == QLatin1Char('/') && i + 1 < n && text.at(i + 1) == QLatin1Char('/'))) {
-            commentAt = i;
-            break;
-        }
-    }
-    int i = 0;
-    bool firstWord = true;
-    bool directive = false;
-    while (i < commentAt) {
-        const QChar c = text.at(i);
-        if (!isIdentChar(c) && c != QLatin1Char('[')) {
-            ++i;
-            continue;
-        }
-        int j = i;
-        // Register ranges such as v[4:7] stay one token.
-        while (j < commentAt && (isIdentChar(text.at(j)) || text.at(j) == QLatin1Char('[')
-                                 || (j > i && text.at(i) != QLatin1Char('[') && (text.at(j) == QLatin1Char(':') || text.at(j) == QLatin1Char(']'))
-                                     && text.mid(i, j - i).contains(QLatin1Char('['))))) {
-            ++j;
-        }
-        const QStringView word = QStringView(text).mid(i, j - i);
-        Style style = Style::Plain;
-        if (firstWord && j < commentAt && text.at(j) == QLatin1Char(':')) {
-            style = Style::Label;
-            ++j;
-        } else if (firstWord && word.startsWith(QLatin1Char('.'))) {
-            style = Style::Directive;
-            directive = true;
-            firstWord = false;
-        } else if (firstWord) {
-            style = hasInstruction ? Style::Mnemonic : Style::Plain;
-            firstWord = false;
-        } else if (!directive && looksLikeRegister(word)) {
-            style = Style::Register;
-        } else if (word.front().isDigit() || (word.front() == QLatin1Char('-') && word.size() > 1)) {
-            style = Style::Number;
-        }
-        if (style != Style::Plain)
-            spans.push_back({i, j - i, style});
-        i = j;
-    }
-    if (commentAt < n)
-        spans.push_back({commentAt, n - commentAt, Style::Comment});
-    return spans;
-}
-
 QString expandTabs(const QString& text)
 {
     if (!text.contains(QLatin1Char('\t')) && !text.contains(QLatin1Char('\r')))
@@ -375,19 +205,24 @@ public:
         if (!sourceLines_.isEmpty() && sourceLines_.back().isEmpty() && sourceText.endsWith(QLatin1Char('\n')))
             sourceLines_.removeLast();
         name_ = options.sourceName.isEmpty() ? QStringLiteral("<input>") : QFileInfo(options.sourceName).fileName();
-        date_ = options.date.isValid() ? options.date : QDateTime::currentDateTime();
+        date_ = options.date.isValid() ? options.date : reportDate();
     }
 
-    void build()
+    // false: cancelled through ReportOptions::progress.
+    bool build()
     {
         buildSummary();
-        buildListing();
+        if (!buildListing())
+            return false;
         buildLdsAndLegend();
+        return true;
     }
 
-    void paint(QPainter& p, QPdfWriter& writer) const
+    bool paint(QPainter& p, QPdfWriter& writer) const
     {
         for (int page = 0; page < doc_.pageCount(); ++page) {
+            if (!progress(40 + 60 * page / doc_.pageCount()))
+                return false;
             if (page > 0)
                 writer.newPage();
             paintFrame(p, page);
@@ -397,6 +232,7 @@ public:
                 p.restore();
             }
         }
+        return progress(100);
     }
 
     int pageCount() const { return doc_.pageCount(); }
@@ -528,7 +364,15 @@ private:
         QStringList optionText;
         for (const auto& [key, value] : a_.timing.options.nonDefaultValues())
             optionText << QStringLiteral("%1=%2").arg(qs(key), qs(value));
-        const std::vector<std::pair<QString, QString>> titleRows = {
+        // Branch directions the user set (the window's gutter, the CLI's --taken / --not-taken).
+        QStringList directions;
+        for (std::size_t i = 0; i < a_.timing.instructions.size() && i < program.instructions.size(); ++i) {
+            const InstructionTiming& t = a_.timing.instructions[i];
+            if (t.directionOverridden)
+                directions << QStringLiteral("line %1 %2").arg(program.instructions[i].line)
+                                  .arg(t.direction == Direction::Taken ? QStringLiteral("taken") : QStringLiteral("not taken"));
+        }
+        std::vector<std::pair<QString, QString>> titleRows = {
             {QStringLiteral("File"), options_.sourceName.isEmpty() ? name_ : options_.sourceName},
             {QStringLiteral("Kernels"), kernelNames.isEmpty() ? QStringLiteral("(none found)") : kernelNames.join(QStringLiteral(", "))},
             {QStringLiteral("GPU"), gpu.product.empty() ? QStringLiteral("%1 (a processor name, no product preset)").arg(qs(gpu.name)) : qs(gpu.product)},
@@ -537,6 +381,8 @@ private:
             {QStringLiteral("DPFACTOR"), QString::number(gpu.dpfactor)},
             {QStringLiteral("Model options"), optionText.isEmpty() ? QStringLiteral("defaults (timing-model.md section 9)")
                                                                     : optionText.join(QStringLiteral(", "))},
+            {QStringLiteral("Branch directions"), directions.isEmpty() ? QStringLiteral("as the model assumes (timing-model.md section 3)")
+                                                                        : directions.join(QStringLiteral(", "))},
             {QStringLiteral("Date"), date_.toString(QStringLiteral("yyyy-MM-dd HH:mm"))},
             {QStringLiteral("gcnlens version"), reportVersion()},
         };
@@ -576,10 +422,10 @@ private:
             return text;
         };
         for (const Diagnostic* d : errors)
-            paragraph(flow, line(*d), fonts_.body, kError, 8, 1);
+            paragraph(flow, line(*d), fonts_.body, colors_.diagnostic, 8, 1);
         constexpr std::size_t maxOthers = 30;
         for (std::size_t i = 0; i < others.size() && i < maxOthers; ++i)
-            paragraph(flow, line(*others[i]), fonts_.body, others[i]->severity == Severity::Warning ? kWarning : kMuted, 8, 1);
+            paragraph(flow, line(*others[i]), fonts_.body, others[i]->severity == Severity::Warning ? colors_.warning : kMuted, 8, 1);
         if (others.size() > maxOthers)
             paragraph(flow, QStringLiteral("… and %1 more (shown in the listing)").arg(others.size() - maxOthers), fonts_.body, kMuted, 8, 1);
     }
@@ -611,24 +457,12 @@ private:
         paragraph(flow, note, fonts_.small, kMuted, 0, 3);
 
         heading(flow, QStringLiteral("Penalties by rule"), fonts_.subheading, 10);
-        const Totals& t = a_.timing.totals;
-        if (t.countByRule.empty() && t.byRule.empty()) {
+        std::vector<QStringList> prow; // the summary dock's rows
+        for (const ui::PenaltyRuleModel::Row& row : ui::PenaltyRuleModel::rowsFor(a_.timing.totals))
+            prow.push_back({row.rule, number(row.count), number(row.cycles), row.meaning});
+        if (prow.empty()) {
             paragraph(flow, QStringLiteral("No penalties."), fonts_.body);
         } else {
-            std::map<std::string, std::string> meaning;
-            for (const RuleInfo& r : ruleLegend())
-                meaning[r.id] = r.meaning;
-            std::set<std::string> ids;
-            for (const auto& [id, c] : t.byRule)
-                ids.insert(id);
-            for (const auto& [id, c] : t.countByRule)
-                ids.insert(id);
-            std::vector<QStringList> prow;
-            for (const std::string& id : ids) {
-                const auto count = t.countByRule.count(id) ? t.countByRule.at(id) : 0;
-                const auto cycles = t.byRule.count(id) ? t.byRule.at(id) : 0;
-                prow.push_back({qs(id), number(count), number(cycles), qs(meaning[id])});
-            }
             table(flow, {QStringLiteral("Rule"), QStringLiteral("Count"), QStringLiteral("Cycles"), QStringLiteral("Meaning")},
                   prow, {0.2, -0.09, -0.1, 0.61}, 4, true);
         }
@@ -645,26 +479,7 @@ private:
         }
         const OccupancyResult& occ = a_.occupancy[kk];
         const OccupancyInput& in = a_.occupancyInputs[kk];
-        if (!occ.error.empty()) {
-            paragraph(flow, QStringLiteral("Occupancy not computed: %1").arg(qs(occ.error)), fonts_.body, kError);
-        } else {
-            QStringList limiters;
-            for (const std::string& l : occ.limiters)
-                limiters << qs(l);
-            paragraph(flow,
-                      QStringLiteral("%1 waves per SIMD, %2 waves per CU; limited by %3.")
-                          .arg(occ.wavesPerSimd)
-                          .arg(occ.wavesPerCu)
-                          .arg(limiters.isEmpty() ? QStringLiteral("nothing (the hardware maximum)") : limiters.join(QStringLiteral(", "))),
-                      fonts_.bold, kInk, 0, 2);
-            QStringList limits;
-            for (const auto& [resource, waves] : occ.limits)
-                limits << QStringLiteral("%1 → %2").arg(qs(resource)).arg(waves);
-            if (!limits.isEmpty())
-                paragraph(flow, QStringLiteral("Waves per SIMD each resource allows: %1.").arg(limits.join(QStringLiteral(", "))), fonts_.body);
-            for (const OccupancyHint& h : occ.hints)
-                paragraph(flow, QStringLiteral("• %1").arg(qs(h.text)), fonts_.body, kInk, 8, 1);
-        }
+        occupancyReadout(flow, occ);
 
         // Resource usage: declared vs used (vs allocated after granules).
         std::vector<QStringList> rows;
@@ -693,70 +508,92 @@ private:
                          QStringLiteral("Allocated")},
                   rows, {0.18, -0.14, -0.3, -0.2, -0.18}, 6);
             for (const std::string& w : ru->warnings)
-                paragraph(flow, QStringLiteral("⚠ %1").arg(qs(w)), fonts_.body, kWarning, 8, 1);
+                paragraph(flow, QStringLiteral("⚠ %1").arg(qs(w)), fonts_.body, colors_.warning, 8, 1);
         }
-        if (occ.error.empty())
-            buildCharts(flow, k);
+        // The window's occupancy sliders, when they were moved away from the kernel's figures.
+        const auto& panel = options_.occupancy;
+        if (panel && panel->kernel == k && !sameInput(panel->input, in)) {
+            const OccupancyInput& at = panel->input;
+            QString values = QStringLiteral("VGPRs %1, SGPRs %2, LDS %3 bytes, workgroup size %4").arg(at.vgprs).arg(at.sgprs).arg(at.ldsBytes).arg(at.workgroupSize);
+            if (at.agprs > 0)
+                values += QStringLiteral(", AGPRs %1").arg(at.agprs);
+            heading(flow, QStringLiteral("At the occupancy panel's values: %1").arg(values), fonts_.subheading, 8);
+            const OccupancyResult what = computeOccupancy(a_.program.gpu, at, a_.timing.options);
+            occupancyReadout(flow, what);
+            if (what.error.empty())
+                buildCharts(flow, at, what.wavesPerSimd);
+        } else if (occ.error.empty()) {
+            buildCharts(flow, in, occ.wavesPerSimd);
+        }
     }
 
-    // Waves per SIMD against VGPRs, SGPRs and LDS: three small step charts, drawn as vectors.
-    void buildCharts(Flow& flow, int k)
+    static bool sameInput(const OccupancyInput& a, const OccupancyInput& b)
     {
-        const auto kk = std::size_t(k);
-        const OccupancyInput& in = a_.occupancyInputs[kk];
-        const int waves = a_.occupancy[kk].wavesPerSimd;
-        struct ChartData {
-            QString title;
-            QString xLabel;
-            std::vector<CurvePoint> points;
-            int current;
-        };
-        std::vector<ChartData> charts = {
-            {QStringLiteral("Waves/SIMD vs VGPRs"), QStringLiteral("VGPRs"),
-             occupancyCurve(a_.program.gpu, in, CurveAxis::Vgpr, a_.timing.options), in.vgprs},
-            {QStringLiteral("Waves/SIMD vs SGPRs"), QStringLiteral("SGPRs"),
-             occupancyCurve(a_.program.gpu, in, CurveAxis::Sgpr, a_.timing.options), in.sgprs},
-            {QStringLiteral("Waves/SIMD vs LDS"), QStringLiteral("LDS bytes per workgroup"),
-             occupancyCurve(a_.program.gpu, in, CurveAxis::Lds, a_.timing.options), in.ldsBytes},
-        };
+        return a.vgprs == b.vgprs && a.agprs == b.agprs && a.sgprs == b.sgprs && a.ldsBytes == b.ldsBytes
+            && a.workgroupSize == b.workgroupSize;
+    }
+
+    // Waves per SIMD and per CU, the limiter, what each resource allows and the hints.
+    void occupancyReadout(Flow& flow, const OccupancyResult& occ)
+    {
+        if (!occ.error.empty()) {
+            paragraph(flow, QStringLiteral("Occupancy not computed: %1").arg(qs(occ.error)), fonts_.body, colors_.diagnostic);
+            return;
+        }
+        QStringList limiters;
+        for (const std::string& l : occ.limiters)
+            limiters << qs(l);
+        paragraph(flow,
+                  QStringLiteral("%1 waves per SIMD, %2 waves per CU; limited by %3.")
+                      .arg(occ.wavesPerSimd)
+                      .arg(occ.wavesPerCu)
+                      .arg(limiters.isEmpty() ? QStringLiteral("nothing (the hardware maximum)") : limiters.join(QStringLiteral(", "))),
+                  fonts_.bold, kInk, 0, 2);
+        QStringList limits;
+        for (const auto& [resource, waves] : occ.limits)
+            limits << QStringLiteral("%1 → %2").arg(qs(resource)).arg(waves);
+        if (!limits.isEmpty())
+            paragraph(flow, QStringLiteral("Waves per SIMD each resource allows: %1.").arg(limits.join(QStringLiteral(", "))), fonts_.body);
+        for (const OccupancyHint& h : occ.hints)
+            paragraph(flow, QStringLiteral("• %1").arg(qs(h.text)), fonts_.body, kInk, 8, 1);
+    }
+
+    // Waves per SIMD against VGPRs, SGPRs and LDS: the occupancy panel's chart (OccupancyChart,
+    // what its models hold) for three of its axes side by side, drawn as vectors.
+    void buildCharts(Flow& flow, const OccupancyInput& in, int waves)
+    {
+        const std::pair<CurveAxis, QString> axes[] = {{CurveAxis::Vgpr, QStringLiteral("VGPRs")},
+                                                      {CurveAxis::Sgpr, QStringLiteral("SGPRs")},
+                                                      {CurveAxis::Lds, QStringLiteral("LDS bytes per workgroup")}};
+        std::vector<std::pair<QString, ui::OccupancyChart>> charts;
+        for (const auto& [axis, label] : axes)
+            charts.emplace_back(label, ui::OccupancyChart::compute(a_.program.gpu, in, axis, a_.timing.options, waves));
         const qreal gap = 12;
         const qreal chartW = (flow.width() - 2 * gap) / 3;
-        const qreal chartH = 140;
-        int maxWaves = std::max(1, a_.program.gpu.maxWavesPerSimd);
-        if (a_.timing.options.maxWavesOverride)
-            maxWaves = std::max(maxWaves, *a_.timing.options.maxWavesOverride);
-        flow.add(chartH, 8, [this, charts, chartW, chartH, gap, waves, maxWaves](QPainter& p, QPointF at) {
+        // 140 points tall, or down to 100 to stay on the page with the figures they illustrate.
+        const qreal chartH = flow.remaining() >= 108 ? std::min<qreal>(140, flow.remaining() - 8) : 140;
+        flow.add(chartH, 8, [this, charts, chartW, chartH, gap](QPainter& p, QPointF at) {
             for (std::size_t c = 0; c < charts.size(); ++c)
-                paintChart(p, QRectF(at.x() + c * (chartW + gap), at.y(), chartW, chartH), charts[c].title, charts[c].xLabel,
-                           charts[c].points, charts[c].current, waves, maxWaves);
+                paintChart(p, QRectF(at.x() + c * (chartW + gap), at.y(), chartW, chartH), charts[c].first, charts[c].second);
         });
     }
 
-    void paintChart(QPainter& p, const QRectF& box, const QString& title, const QString& xLabel,
-                    const std::vector<CurvePoint>& points, int currentX, int currentWaves, int maxWaves) const
+    void paintChart(QPainter& p, const QRectF& box, const QString& label, const ui::OccupancyChart& chart) const
     {
         p.setRenderHint(QPainter::Antialiasing);
         p.setFont(fonts_.bold);
         p.setPen(kInk);
-        p.drawText(QRectF(box.left(), box.top(), box.width(), 12), Qt::AlignHCenter | Qt::AlignTop, title);
+        p.drawText(QRectF(box.left(), box.top(), box.width(), 12), Qt::AlignHCenter | Qt::AlignTop, QStringLiteral("Waves/SIMD vs %1").arg(label.section(QLatin1Char(' '), 0, 0)));
         const QRectF plot(box.left() + 22, box.top() + 16, box.width() - 28, box.height() - 16 - 24);
-        if (points.empty()) {
+        if (chart.curve.empty()) {
             p.setFont(fonts_.small);
             p.setPen(kMuted);
             p.drawText(plot, Qt::AlignCenter, QStringLiteral("no curve"));
             return;
         }
-        double xMin = points.front().x, xMax = points.front().x;
-        for (const CurvePoint& pt : points) {
-            xMin = std::min<double>(xMin, pt.x);
-            xMax = std::max<double>(xMax, pt.x);
-        }
-        xMin = std::min<double>({0.0, xMin, double(currentX)}); // counts: the axis starts at 0
-        xMax = std::max<double>(xMax, currentX);
-        if (xMax <= xMin)
-            xMax = xMin + 1;
-        const ChartAxis xAxis{xMin, xMax, plot.left(), plot.right()};
-        const ChartAxis yAxis{0, double(maxWaves), plot.bottom(), plot.top()};
+        const ChartAxis xAxis{double(std::min(0, chart.xMin)), double(std::max(chart.xMax, chart.xMin + 1)), plot.left(), plot.right()};
+        const ChartAxis yAxis{0, double(chart.yMax), plot.bottom(), plot.top()};
+        auto map = [&](const QPointF& v) { return QPointF(xAxis.map(v.x()), yAxis.map(v.y())); };
 
         p.setFont(fonts_.small);
         const QFontMetricsF fm = metrics(fonts_.small);
@@ -774,36 +611,43 @@ private:
             p.setPen(kMuted);
             p.drawText(QRectF(x - 20, plot.bottom() + 2, 40, 10), Qt::AlignHCenter | Qt::AlignTop, QLocale::c().toString(qlonglong(t)));
         }
-        p.drawText(QRectF(plot.left(), plot.bottom() + 12, plot.width(), 10), Qt::AlignHCenter | Qt::AlignTop, xLabel);
+        p.drawText(QRectF(plot.left(), plot.bottom() + 12, plot.width(), 10), Qt::AlignHCenter | Qt::AlignTop, label);
         p.setPen(QPen(kRule, 0.6));
         p.drawLine(plot.bottomLeft(), plot.bottomRight());
         p.drawLine(plot.bottomLeft(), plot.topLeft());
 
-        // Step curve: waves hold their value until the next point.
-        QPainterPath path;
-        path.moveTo(xAxis.map(points.front().x), yAxis.map(points.front().waves));
-        for (std::size_t i = 1; i < points.size(); ++i) {
-            path.lineTo(xAxis.map(points[i].x), yAxis.map(points[i - 1].waves));
-            path.lineTo(xAxis.map(points[i].x), yAxis.map(points[i].waves));
+        // The step holding the current value, shaded down to the axis as the panel's area series.
+        if (chart.region.size() == 2) {
+            QColor region = kAccent;
+            region.setAlpha(50);
+            p.fillRect(QRectF(map(chart.region[0]), map(QPointF(chart.region[1].x(), 0))).normalized(), region);
         }
+        QPolygonF curve;
+        for (const QPointF& v : chart.curve)
+            curve << map(v);
         p.setPen(QPen(kAccent, 1.0));
         p.setBrush(Qt::NoBrush);
-        p.drawPath(path);
+        p.drawPolyline(curve);
 
         // The kernel's own point.
-        const QPointF mark(xAxis.map(currentX), yAxis.map(currentWaves));
-        p.setPen(QPen(kError, 0.8));
-        p.setBrush(kError);
+        const QColor pointColor = AnalysisColors::mark(PenaltyClass::Hazard);
+        const QPointF value = chart.point.empty() ? QPointF(chart.current, 0) : chart.point.front();
+        const QPointF mark = map(value);
+        p.setPen(QPen(pointColor, 0.8));
+        p.setBrush(pointColor);
         p.drawEllipse(mark, 2.2, 2.2);
-        const QString label = QStringLiteral("%1 → %2").arg(QLocale::c().toString(currentX)).arg(currentWaves);
-        const qreal lw = fm.horizontalAdvance(label) + 2;
+        const QString text = QStringLiteral("%1 → %2").arg(QLocale::c().toString(chart.current)).arg(int(value.y()));
+        const qreal lw = fm.horizontalAdvance(text) + 2;
         const qreal lx = mark.x() + lw + 4 > plot.right() ? mark.x() - lw - 3 : mark.x() + 3;
         const qreal ly = mark.y() - 11 < plot.top() ? mark.y() + 2 : mark.y() - 11;
-        p.setPen(kError);
-        p.drawText(QRectF(lx, ly, lw, 10), Qt::AlignLeft | Qt::AlignTop, label);
+        p.setPen(pointColor);
+        p.drawText(QRectF(lx, ly, lw, 10), Qt::AlignLeft | Qt::AlignTop, text);
     }
 
     // --- annotated listing --------------------------------------------------------------------
+    // The editor's parts on paper: its gutter columns (GutterLayout) and marker, its band and
+    // penalty colours (AnalysisColors), the fetch position the timing model computed and the
+    // source coloured by the editor's syntax definition.
 
     enum class LineKind { Source, Continuation, Expansion, Diagnostic };
 
@@ -818,7 +662,11 @@ private:
         QString text;           // Expansion / Diagnostic text
         QString rule;           // the rules column for this line
         Severity severity = Severity::Error;
+        std::vector<ui::FormatRange> ranges; // Expansion: the colours of `text`
     };
+
+    static constexpr int kCyclesChars = 7; // "16-24", "20 T", "4?"
+    static constexpr int kRuleChars = 20;  // "branch-position +16"
 
     QStringList rulesFor(int index) const
     {
@@ -836,47 +684,47 @@ private:
         return out;
     }
 
-    QString numbersFor(int index) const
+    const InstructionTiming* timingOf(int index) const
     {
-        const Instruction& ins = a_.program.instructions[std::size_t(index)];
-        const BlockBand band = BlockBand::forInstruction(ins.offset, ins.size);
-        // A line that did not assemble has no timing; data words are not executed.
-        QString cycles = QStringLiteral("—");
-        if (!ins.placeholder && !ins.isData && ins.family != Family::Data && std::size_t(index) < a_.timing.instructions.size()) {
-            const InstructionTiming& t = a_.timing.instructions[std::size_t(index)];
-            cycles = QString::number(t.cycles);
-            if (t.direction == Direction::NotABranch && t.base.high != t.base.low)
-                cycles = QStringLiteral("%1-%2").arg(t.base.low).arg(t.base.high);
-            if (t.base.unknown || t.base.noData)
-                cycles += QLatin1Char('?');
-            if (t.direction == Direction::Taken)
-                cycles += QStringLiteral(" T");
-            else if (t.direction == Direction::NotTaken)
-                cycles += QStringLiteral(" N");
-        }
-        // Everything after the line-number column (drawn separately, muted).
-        return QStringLiteral("%1 %2 %3 %4")
-            .arg(ins.offset, cols_.offsetDigits, 16, QLatin1Char('0'))
-            .arg(band.slot)
-            .arg(ins.size > 9 ? QStringLiteral("…") : QString::number(ins.size))
-            .arg(cycles, cols_.cyclesChars);
+        return index >= 0 && std::size_t(index) < a_.timing.instructions.size() ? &a_.timing.instructions[std::size_t(index)] : nullptr;
     }
 
-    void buildListing()
+    ui::FetchPosition positionOf(int index) const
+    {
+        const Instruction& ins = a_.program.instructions[std::size_t(index)];
+        const InstructionTiming* t = timingOf(index);
+        return t ? ui::FetchPosition::of(*t, ins.size) : ui::FetchPosition::at(ins.offset, ins.size);
+    }
+
+    // C(I) as every presenter states it (core's cyclesText), with T/N for a branch's assumed
+    // direction; "—" for what does not execute (data, lines that did not assemble).
+    QString cyclesFor(int index) const
+    {
+        const InstructionTiming* t = timingOf(index);
+        const QString cycles = t ? qs(cyclesText(a_.program.instructions[std::size_t(index)], *t)) : QString();
+        if (cycles.isEmpty())
+            return QStringLiteral("—");
+        return cycles + (t->direction == Direction::Taken ? QStringLiteral(" T") : t->direction == Direction::NotTaken ? QStringLiteral(" N") : QString());
+    }
+
+    bool progress(int percent) const { return !options_.progress || options_.progress(percent); }
+
+    bool buildListing()
     {
         const Program& program = a_.program;
         const QRectF content = frame_.contentRect();
         const QFontMetricsF fm = metrics(fonts_.mono);
         lineH_ = std::ceil(fm.lineSpacing() * 10) / 10;
+        charW_ = fm.horizontalAdvance(QStringLiteral("0000000000")) / 10;
         std::uint64_t maxOffset = 0;
         for (const Instruction& ins : program.instructions)
             maxOffset = std::max(maxOffset, ins.offset);
-        cols_.width = content.width();
-        cols_.charWidth = fm.horizontalAdvance(QStringLiteral("0000000000")) / 10;
-        cols_.lineDigits = ListingColumns::digitsFor(std::uint64_t(std::max<qsizetype>(1, sourceLines_.size())), 10, 4);
-        cols_.offsetDigits = ListingColumns::digitsFor(maxOffset, 16, 4);
-        const int sourceCols = cols_.sourceColumns();
-        const int wrapCols = std::max(8, sourceCols - 2); // continuation lines are indented by 2
+        offsetDigits_ = ui::GutterLayout::digitsFor(maxOffset, 16, 4);
+        cols_ = ui::GutterLayout(charW_, ui::GutterLayout::digitsFor(std::uint64_t(std::max<qsizetype>(1, sourceLines_.size())), 10, 4),
+                                 offsetDigits_, kCyclesChars);
+        rulesX_ = content.width() - kRuleChars * charW_;
+        sourceColumns_ = std::max(8, int(std::floor((rulesX_ - cols_.width()) / charW_ + 1e-9)) - 1);
+        const int wrapCols = std::max(8, sourceColumns_ - 2); // continuation lines are indented by 2
 
         lines_.clear();
         std::vector<int> rowCounts;
@@ -893,7 +741,11 @@ private:
                 line.kind = LineKind::Expansion;
                 line.numbers = index;
                 line.shade = index;
-                line.text = QStringLiteral("↳ %1 %2").arg(qs(ins.mnemonic), qs(ins.operands));
+                const QString text = QStringLiteral("%1 %2").arg(qs(ins.mnemonic), qs(ins.operands));
+                line.text = QStringLiteral("↳ ") + text;
+                line.ranges = highlighter_.highlightLine(text, true);
+                for (ui::FormatRange& r : line.ranges)
+                    r.start += 2;
                 line.rule = rules.value(0);
                 lines_.push_back(line);
                 ++rowLines;
@@ -923,10 +775,15 @@ private:
         };
 
         expanded_.reserve(sourceLines_.size());
+        lineColours_.reserve(sourceLines_.size());
         for (qsizetype l = 0; l < sourceLines_.size(); ++l) {
+            // Highlighting is most of the work before painting: it reports progress (0–40 %).
+            if (l % 512 == 0 && !progress(int(40 * l / std::max<qsizetype>(1, sourceLines_.size()))))
+                return false;
             const int lineNo = int(l) + 1;
             expanded_.push_back(expandTabs(sourceLines_[l]));
             const QString& text = expanded_.back();
+            lineColours_.push_back(highlighter_.highlightLine(text));
             const auto found = program.lineToInstructions.find(lineNo);
             const std::span<const int> indices =
                 found != program.lineToInstructions.end() ? found->second : std::span<const int>();
@@ -979,7 +836,6 @@ private:
         const qreal headerRowH = lineH_ + 4;
         const int perPage = ListingPagination::linesPerPage(content.height() - headerRowH, lineH_);
         const ListingPagination pages = ListingPagination::paginate(rowCounts, perPage);
-        lineColours_ = computeLineColours();
         for (int page = 0; page < pages.pageCount(); ++page) {
             const int docPage = doc_.addPage(QStringLiteral("Annotated listing"));
             const auto [from, to] = pages.linesOnPage(page, int(lines_.size()));
@@ -993,64 +849,38 @@ private:
                 p.drawText(content, Qt::AlignLeft | Qt::AlignTop, QStringLiteral("The source is empty."));
             });
         }
+        return true;
     }
 
-    // Per source line, the syntax colour spans (computed once; pages only look them up).
-    std::vector<std::vector<Span>> computeLineColours() const
+    // A piece [start, start + length) of a highlighted line at x: plain runs and coloured runs in
+    // turn (monospace: a column's position is column × advance). Painting each run's own text
+    // keeps the PDF's text extractable.
+    void paintHighlighted(QPainter& p, qreal x, qreal baseline, const QString& text, const std::vector<ui::FormatRange>& ranges,
+                          int start, int length, bool elided) const
     {
-        std::vector<std::vector<Span>> out(expanded_.size());
-        for (std::size_t l = 0; l < expanded_.size(); ++l) {
-            const bool hasInstruction = a_.program.lineToInstructions.count(int(l) + 1) != 0;
-            out[l] = colourLine(expanded_[l], hasInstruction);
-        }
-        return out;
-    }
-
-    QColor mnemonicColour(int lineNo) const
-    {
-        const auto it = a_.program.lineToInstructions.find(lineNo);
-        if (it == a_.program.lineToInstructions.end() || it->second.empty())
-            return kInk;
-        return unitColor(unitOf(a_.program.instructions[std::size_t(it->second.front())].family));
-    }
-
-    void paintSourcePiece(QPainter& p, qreal x, qreal baseline, int lineNo, int start, int length, bool elided) const
-    {
-        const QString& text = expanded_[std::size_t(lineNo - 1)];
-        const std::vector<Span>& spans = lineColours_[std::size_t(lineNo - 1)];
         const int end = start + length - (elided ? 1 : 0);
-        // Plain text first, then the coloured spans over the same columns (monospace: positions
-        // are column × advance). Painting each span's own text keeps the PDF's text extractable.
-        int pos = start;
         auto run = [&](int from, int to, const QColor& colour, const QFont& font) {
             if (to <= from)
                 return;
             p.setFont(font);
-            p.setPen(colour);
-            p.drawText(QPointF(x + (from - start) * cols_.charWidth, baseline), text.mid(from, to - from));
+            p.setPen(colour.isValid() ? colour : colors_.text);
+            p.drawText(QPointF(x + (from - start) * charW_, baseline), text.mid(from, to - from));
         };
-        for (const Span& s : spans) {
-            const int a = std::max(s.start, start);
-            const int b = std::min(s.start + s.length, end);
+        int pos = start;
+        for (const ui::FormatRange& r : ranges) {
+            const int a = std::max(r.start, pos);
+            const int b = std::min(r.start + r.length, end);
             if (b <= a)
                 continue;
-            run(pos, a, kInk, fonts_.mono);
-            switch (s.style) {
-            case Style::Comment: run(a, b, kMuted, fonts_.monoItalic); break;
-            case Style::Directive: run(a, b, QColor(0x6a, 0x4c, 0x9c), fonts_.mono); break;
-            case Style::Label: run(a, b, kInk, fonts_.monoBold); break;
-            case Style::Register: run(a, b, QColor(0x30, 0x30, 0x30), fonts_.mono); break;
-            case Style::Number: run(a, b, QColor(0x0b, 0x6e, 0x99), fonts_.mono); break;
-            case Style::Mnemonic: run(a, b, mnemonicColour(lineNo), fonts_.monoBold); break;
-            case Style::Plain: run(a, b, kInk, fonts_.mono); break;
-            }
+            run(pos, a, colors_.text, fonts_.mono);
+            run(a, b, r.color, r.bold ? fonts_.monoBold : r.italic ? fonts_.monoItalic : fonts_.mono);
             pos = b;
         }
-        run(pos, end, kInk, fonts_.mono);
+        run(pos, end, colors_.text, fonts_.mono);
         if (elided) {
             p.setFont(fonts_.mono);
             p.setPen(kMuted);
-            p.drawText(QPointF(x + (end - start) * cols_.charWidth, baseline), QStringLiteral("…"));
+            p.drawText(QPointF(x + (end - start) * charW_, baseline), QStringLiteral("…"));
         }
     }
 
@@ -1060,72 +890,67 @@ private:
         const qreal ascent = fm.ascent() + (lineH_ - fm.height()) / 2;
         const qreal left = content.left();
         const qreal right = content.right();
+        const qreal sourceX = left + cols_.width();
+        using Column = ui::GutterLayout::Column;
+        auto cell = [&](Column c, qreal y) { return QRectF(left + cols_.left(c), y, cols_.columnWidth(c), lineH_); };
+        const Qt::Alignment numeric = Qt::AlignRight | Qt::AlignVCenter;
 
         // Column heads.
         p.setFont(fonts_.monoBold);
         p.setPen(kMuted);
-        const QString head = QStringLiteral("%1 %2 %3 %4 %5")
-                                 .arg(QStringLiteral("line"), cols_.lineDigits)
-                                 .arg(QStringLiteral("offs"), cols_.offsetDigits)
-                                 .arg(QStringLiteral("p"))
-                                 .arg(QStringLiteral("s"))
-                                 .arg(QStringLiteral("cycles"), cols_.cyclesChars);
-        p.drawText(QPointF(left, content.top() + ascent), head);
-        p.drawText(QPointF(left + cols_.sourceX(), content.top() + ascent), QStringLiteral("source"));
-        p.drawText(QPointF(left + cols_.rulesX(), content.top() + ascent), QStringLiteral("rules"));
+        const qreal headY = content.top();
+        p.drawText(cell(Column::LineNumber, headY), numeric, QStringLiteral("line"));
+        p.drawText(cell(Column::Offset, headY), numeric, QStringLiteral("offset"));
+        p.drawText(cell(Column::Slot, headY), Qt::AlignCenter, QStringLiteral("p"));
+        p.drawText(cell(Column::Size, headY), Qt::AlignCenter, QStringLiteral("s"));
+        p.drawText(cell(Column::Cycles, headY), numeric, QStringLiteral("cycles"));
+        p.drawText(QPointF(sourceX, headY + ascent), QStringLiteral("source"));
+        p.drawText(QPointF(left + rulesX_, headY + ascent), QStringLiteral("rules"));
         p.setPen(QPen(kRule, 0.5));
-        p.drawLine(QPointF(left, content.top() + lineH_ + 1), QPointF(right, content.top() + lineH_ + 1));
+        p.drawLine(QPointF(left, headY + lineH_ + 1), QPointF(right, headY + lineH_ + 1));
 
         const qreal top = content.top() + headerRowH;
-        // Background pass: block bands, penalty shading, block boundaries.
+        // Background pass: block bands, penalty shading by class, block boundaries.
         std::uint64_t previousBlock = ~std::uint64_t(0);
         int previousKernel = -2;
-        if (from < to) {
-            // The block of the last instruction before this page, so a page does not start with a
-            // spurious boundary line.
-            for (int i = from - 1; i >= 0; --i) {
-                const int s = lines_[std::size_t(i)].shade;
-                if (s >= 0) {
-                    const Instruction& ins = a_.program.instructions[std::size_t(s)];
-                    previousBlock = BlockBand::forInstruction(ins.offset, ins.size).block;
-                    previousKernel = ins.kernel;
-                    break;
-                }
+        // The block of the last instruction before this page, so a page does not start with a
+        // spurious boundary line.
+        for (int i = from - 1; i >= 0 && from < to; --i) {
+            if (const int s = lines_[std::size_t(i)].shade; s >= 0) {
+                previousBlock = positionOf(s).block;
+                previousKernel = a_.program.instructions[std::size_t(s)].kernel;
+                break;
             }
         }
         for (int i = from; i < to; ++i) {
             const ListingLine& line = lines_[std::size_t(i)];
             const qreal y = top + (i - from) * lineH_;
+            const QRectF row(left, y, right - left, lineH_);
             if (line.kind == LineKind::Diagnostic) {
-                p.fillRect(QRectF(left, y, right - left, lineH_),
-                           line.severity == Severity::Error ? QColor(0xfb, 0xe3, 0xe3) : QColor(0xfb, 0xf3, 0xdc));
+                QColor tint = line.severity == Severity::Error ? colors_.diagnostic : colors_.warning;
+                tint.setAlphaF(0.12f);
+                p.fillRect(row, tint);
                 continue;
             }
             if (line.shade < 0)
                 continue;
             const Instruction& ins = a_.program.instructions[std::size_t(line.shade)];
-            const BlockBand band = BlockBand::forInstruction(ins.offset, ins.size);
-            if (band.shaded)
-                p.fillRect(QRectF(left, y, right - left, lineH_), kBand);
-            const int penalty = std::size_t(line.shade) < a_.timing.instructions.size()
-                ? a_.timing.instructions[std::size_t(line.shade)].penaltyCycles() : 0;
-            if (penalty > 0)
-                p.fillRect(QRectF(left + cols_.sourceX() - cols_.charWidth / 2, y, right - left - cols_.sourceX() + cols_.charWidth / 2, lineH_),
-                           penaltyShade(penalty));
-            if (line.numbers >= 0) {
-                if (band.block != previousBlock || ins.kernel != previousKernel) {
-                    if (i != from || previousBlock != ~std::uint64_t(0)) {
-                        p.setPen(QPen(kBlockLine, 0.5));
-                        p.drawLine(QPointF(left, y), QPointF(right, y));
-                    }
-                }
-                if (band.straddles) {
-                    // Mark an encoding that runs into the next block (section 2, R-straddle).
-                    p.fillRect(QRectF(left + cols_.sourceX() - cols_.charWidth, y, 1.2, lineH_), kError);
-                }
-                previousBlock = band.block;
-                previousKernel = ins.kernel;
+            const ui::FetchPosition pos = positionOf(line.shade);
+            if (pos.oddBand)
+                p.fillRect(row, colors_.bandOdd);
+            const InstructionTiming* t = timingOf(line.shade);
+            if (const QColor shade = colors_.shade(t ? t->markClass() : PenaltyClass::None); shade.isValid())
+                p.fillRect(row.adjusted(cols_.left(Column::Marker), 0, 0, 0), shade);
+            if (line.numbers < 0)
+                continue;
+            if ((pos.block != previousBlock || ins.kernel != previousKernel) && (i != from || previousBlock != ~std::uint64_t(0))) {
+                p.setPen(QPen(kRule, 0.5)); // the theme's separator is black on paper
+                p.drawLine(row.topLeft(), row.topRight());
             }
+            if (pos.straddles) // an encoding that runs into the next block (section 2, R-straddle)
+                p.fillRect(QRectF(sourceX - charW_ / 2, y, 1.2, lineH_), AnalysisColors::mark(PenaltyClass::Fetch));
+            previousBlock = pos.block;
+            previousKernel = ins.kernel;
         }
 
         // Text pass.
@@ -1135,45 +960,44 @@ private:
             const qreal baseline = y + ascent;
             if (line.kind == LineKind::Diagnostic) {
                 p.setFont(fonts_.monoBold);
-                p.setPen(line.severity == Severity::Error ? kError : kWarning);
-                const QString text = fm.elidedText(line.text, Qt::ElideRight, right - left - cols_.sourceX());
-                p.drawText(QPointF(left + cols_.sourceX(), baseline), text);
+                p.setPen(line.severity == Severity::Error ? colors_.diagnostic : colors_.warning);
+                p.drawText(QPointF(sourceX, baseline), fm.elidedText(line.text, Qt::ElideRight, right - sourceX));
                 continue;
             }
-            if (line.numbers >= 0) {
-                p.setFont(fonts_.mono);
-                p.setPen(kInk);
-                p.drawText(QPointF(left + (cols_.lineDigits + 1) * cols_.charWidth, baseline), numbersFor(line.numbers));
-            }
+            p.setFont(fonts_.mono);
             if (line.sourceLine > 0) {
-                p.setFont(fonts_.mono);
                 p.setPen(kMuted);
-                p.drawText(QPointF(left, baseline), QStringLiteral("%1").arg(line.sourceLine, cols_.lineDigits));
+                p.drawText(cell(Column::LineNumber, y), numeric, QString::number(line.sourceLine));
+            }
+            if (line.numbers >= 0) {
+                const Instruction& ins = a_.program.instructions[std::size_t(line.numbers)];
+                const InstructionTiming* t = timingOf(line.numbers);
+                p.setPen(colors_.text);
+                p.drawText(cell(Column::Offset, y), numeric, QStringLiteral("0x%1").arg(ins.offset, offsetDigits_, 16, QLatin1Char('0')));
+                p.drawText(cell(Column::Slot, y), Qt::AlignCenter, QString::number(positionOf(line.numbers).slot));
+                p.drawText(cell(Column::Size, y), Qt::AlignCenter, ins.size > 9 ? QStringLiteral("…") : QString::number(ins.size));
+                p.drawText(cell(Column::Cycles, y), numeric, cyclesFor(line.numbers));
+                if (t)
+                    ui::paintMark(p, cell(Column::Marker, y).adjusted(0.5, 1, -0.5, -1),
+                                  {t->markClass(), t->direction, t->directionOverridden, !t->freedBy.empty()}, colors_, true);
             }
             if (line.kind == LineKind::Expansion) {
-                p.setFont(fonts_.mono);
-                const QColor colour = unitColor(unitOf(a_.program.instructions[std::size_t(line.numbers)].family));
-                p.setPen(colour);
-                const int maxChars = cols_.sourceColumns();
-                QString text = line.text;
-                if (text.size() > maxChars)
-                    text = text.left(maxChars - 1) + QStringLiteral("…");
-                p.drawText(QPointF(left + cols_.sourceX() + 2 * cols_.charWidth, baseline), text);
+                const int length = std::min<int>(int(line.text.size()), sourceColumns_);
+                paintHighlighted(p, sourceX + 2 * charW_, baseline, line.text, line.ranges, 0, length, length < line.text.size());
             } else if (line.sourceLine != 0 && line.textLength > 0) {
                 const int lineNo = std::abs(line.sourceLine);
                 const bool continuation = line.sourceLine < 0;
-                const qreal x = left + cols_.sourceX() + (continuation ? 2 * cols_.charWidth : 0);
                 if (continuation) {
-                    p.setFont(fonts_.mono);
                     p.setPen(kMuted);
-                    p.drawText(QPointF(left + cols_.sourceX(), baseline), QStringLiteral("↪"));
+                    p.drawText(QPointF(sourceX, baseline), QStringLiteral("↪"));
                 }
-                paintSourcePiece(p, x, baseline, lineNo, line.textStart, line.textLength, line.elided);
+                paintHighlighted(p, sourceX + (continuation ? 2 * charW_ : 0), baseline, expanded_[std::size_t(lineNo - 1)],
+                                 lineColours_[std::size_t(lineNo - 1)], line.textStart, line.textLength, line.elided);
             }
             if (!line.rule.isEmpty()) {
                 p.setFont(fonts_.mono);
-                p.setPen(line.rule.startsWith(QLatin1Char('(')) ? kMuted : kError);
-                p.drawText(QPointF(left + cols_.rulesX(), baseline), line.rule);
+                p.setPen(line.rule.startsWith(QLatin1Char('(')) ? kMuted : colors_.diagnostic);
+                p.drawText(QPointF(left + rulesX_, baseline), line.rule);
             }
         }
     }
@@ -1266,7 +1090,7 @@ private:
         if (!also.isEmpty())
             paragraph(flow, also, fonts_.small, kMuted, 0, 1);
         if (!r.error.empty()) {
-            paragraph(flow, qs(r.error), fonts_.body, kError);
+            paragraph(flow, qs(r.error), fonts_.body, colors_.diagnostic);
             return;
         }
         QString summary = QStringLiteral("Conflict degree %1, %2 LDS cycles (conflict-free: %3)")
@@ -1277,42 +1101,40 @@ private:
             summary += QStringLiteral("; some lanes' addresses are unknown and left out");
         if (!r.note.empty())
             summary += QStringLiteral("; %1").arg(qs(r.note));
-        paragraph(flow, summary + QLatin1Char('.'), fonts_.body, r.degree > 1 ? kError : kInk);
+        paragraph(flow, summary + QLatin1Char('.'), fonts_.body, r.degree > 1 ? colors_.diagnostic : kInk);
 
         const int rows = std::max<int>(1, int(r.bankRows.size()));
         const qreal labelW = 66;
         const qreal gridW = flow.width() - labelW;
         const qreal cellH = std::min<qreal>(12, gridW / 32);
         const qreal h = 10 + cellH * rows;
-        int worst = 1;
-        for (const auto& g : r.bankRows)
-            for (const int v : g)
-                worst = std::max(worst, v);
-        flow.add(h, 3, [this, r, rows, labelW, gridW, cellH, worst](QPainter& p, QPointF at) {
-            const HeatmapGrid grid{QRectF(at.x() + labelW, at.y() + 10, gridW, cellH * rows), 32, rows};
+        flow.add(h, 3, [this, r, rows, labelW, gridW, cellH](QPainter& p, QPointF at) {
+            // The LDS panel's geometry with a row per lane group (the panel has one per lane).
+            const ui::HeatmapGeometry grid(QRectF(at.x(), at.y(), labelW + gridW, 10 + cellH * rows), rows, 32, labelW, 10);
             p.setFont(fonts_.monoSmall);
             p.setPen(kMuted);
             for (int b = 0; b < 32; b += 1) {
-                const QRectF c = grid.cell(b, 0);
+                const QRectF c = grid.cellRect(0, b);
                 p.drawText(QRectF(c.left(), at.y(), c.width(), 10), Qt::AlignCenter, QString::number(b));
             }
             p.drawText(QRectF(at.x(), at.y(), labelW - 4, 10), Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("bank"));
             for (int g = 0; g < rows; ++g) {
                 const LaneGroup group = std::size_t(g) < r.groups.size() ? r.groups[std::size_t(g)] : LaneGroup{};
-                const QRectF rowCell = grid.cell(0, g);
+                const QRectF rowCell = grid.cellRect(g, 0);
                 p.setPen(kMuted);
                 p.drawText(QRectF(at.x(), rowCell.top(), labelW - 4, rowCell.height()), Qt::AlignRight | Qt::AlignVCenter,
                            QStringLiteral("lanes %1–%2 ×%3").arg(group.firstLane).arg(group.firstLane + group.lanes - 1).arg(group.degree));
                 for (int b = 0; b < 32; ++b) {
                     const int v = std::size_t(g) < r.bankRows.size() && std::size_t(b) < r.bankRows[std::size_t(g)].size()
                         ? r.bankRows[std::size_t(g)][std::size_t(b)] : 0;
-                    const QRectF c = grid.cell(b, g);
-                    p.fillRect(c, heatColor(v, worst));
+                    const QRectF c = grid.cellRect(g, b);
+                    if (v > 0)
+                        p.fillRect(c, heat(v));
                     p.setPen(QPen(QColor(0xd0, 0xd0, 0xd0), 0.3));
                     p.setBrush(Qt::NoBrush);
                     p.drawRect(c);
                     if (v > 0) {
-                        p.setPen(v > 1 ? kInk : kMuted);
+                        p.setPen(kInk);
                         p.drawText(c, Qt::AlignCenter, QString::number(v));
                     }
                 }
@@ -1330,9 +1152,9 @@ private:
             const QString id = qs(rule.id), meaning = qs(rule.meaning), source = qs(rule.source);
             const qreal h = std::max({lineHeight(fonts_.body), wrappedHeight(fonts_.body, meaningW - 6, meaning),
                                       wrappedHeight(fonts_.small, sourceW, source)});
-            flow.add(h, 3, [this, id, meaning, source, idW, meaningW, sourceW, h](QPainter& p, QPointF at) {
+            flow.add(h, 3, [this, id, meaning, source, idW, meaningW, sourceW, h, penalty = rule.penaltyClass](QPainter& p, QPointF at) {
                 p.setFont(fonts_.code);
-                p.setPen(id.startsWith(QLatin1String("R-")) ? kMuted : kError);
+                p.setPen(penalty == PenaltyClass::None ? colors_.freed : AnalysisColors::mark(penalty));
                 p.drawText(QRectF(at, QSizeF(idW, h)), Qt::AlignLeft | Qt::AlignTop, id);
                 p.setFont(fonts_.body);
                 p.setPen(kInk);
@@ -1345,29 +1167,56 @@ private:
 
         heading(flow, QStringLiteral("Reading the listing"), fonts_.subheading, 12);
         const QStringList keys = {
-            QStringLiteral("Columns: source line, offset from the kernel entry (hex), slot p = (offset >> 2) & 7 in its 32-byte "
-                           "block, size in bytes, cycles C(I) (T/N: branch assumed taken/not taken; a-b: a range, the low end "
-                           "counted; ?: unknown, counted as 4), then the source and the penalty rules with their cycles."),
-            QStringLiteral("Bands: every other 32-byte fetch block is tinted and a thin line marks where a new block starts; a red "
-                           "bar before the source marks an encoding that runs into the next block."),
-            QStringLiteral("Shading: red behind the source for instructions that pay a penalty, darker for 8 and 12+ cycles. "
-                           "A rule in parentheses freed the instruction from the fetch-alignment penalty."),
+            QStringLiteral("Columns, as in the window's gutter: source line, offset from the kernel entry, slot p = (offset >> 2) & 7 "
+                           "in its 32-byte block, size in bytes, cycles C(I) (T/N: branch assumed taken/not taken; a-b: a range, "
+                           "the low end counted; ?: unknown, counted as 4; ~: a value the source doubts), the marker, then the source and the rules with their cycles."),
+            QStringLiteral("Bands: every other 32-byte fetch block is tinted and a thin line marks where a new block starts; a bar "
+                           "before the source marks an encoding that runs into the next block."),
+            QStringLiteral("Shading and marker: the class of the costliest penalty on the instruction (hazard over branch over "
+                           "fetch); a triangle is a branch's assumed direction (right: taken, down: not taken; filled: set by you); "
+                           "a ring an instruction a freeing rule (in parentheses) saved."),
             QStringLiteral("↪ continues a long source line; ↳ lists further instructions a macro or .rept expanded on that line."),
         };
         for (const QString& k : keys)
             paragraph(flow, k, fonts_.body, kInk, 0, 3);
+        swatches(flow, {{colors_.fetch, QStringLiteral("fetch penalty")}, {colors_.branch, QStringLiteral("branch penalty")},
+                        {colors_.hazard, QStringLiteral("hazard")}, {colors_.bandOdd, QStringLiteral("every other fetch block")}});
 
-        heading(flow, QStringLiteral("Mnemonic colours"), fonts_.subheading, 10);
-        const std::vector<Unit> units = {Unit::Salu, Unit::Control, Unit::Smem, Unit::Valu, Unit::Lds, Unit::Vmem, Unit::Export, Unit::Data};
+        heading(flow, QStringLiteral("Listing colours (gcn-asm.xml, %1 theme)").arg(highlighter_.theme().name()), fonts_.subheading, 10);
+        std::vector<std::pair<QColor, QString>> formats;
+        for (const ui::NamedFormat& f : highlighter_.formats())
+            if (f.color.isValid() && f.color != colors_.text)
+                formats.emplace_back(f.color, f.name);
+        swatches(flow, formats);
+
+        heading(flow, QStringLiteral("LDS heatmaps"), fonts_.subheading, 10);
+        swatches(flow, {{heat(1), QStringLiteral("1 row: conflict free")}, {heat(2), QStringLiteral("2 rows")}, {heat(4), QStringLiteral("3–4 rows")},
+                        {heat(8), QStringLiteral("5–8 rows")}, {heat(9), QStringLiteral("more than 8 rows")}});
+    }
+
+    // The LDS panel's scale, lighter on paper so that the digits in the cells read.
+    static QColor heat(int rows)
+    {
+        QColor fill = ui::ldsRowsColor(rows);
+        fill.setAlpha(140);
+        return fill;
+    }
+
+    // Colour keys, four to a line.
+    void swatches(Flow& flow, const std::vector<std::pair<QColor, QString>>& keys)
+    {
+        constexpr std::size_t perLine = 4;
         const qreal h = lineHeight(fonts_.body);
-        for (std::size_t i = 0; i < units.size(); i += 2) {
-            flow.add(h, 1, [this, units, i, w = flow.width()](QPainter& p, QPointF at) {
-                for (std::size_t j = i; j < i + 2 && j < units.size(); ++j) {
-                    const qreal x = at.x() + (j - i) * w / 2;
-                    p.fillRect(QRectF(x, at.y() + 2, 8, 8), unitColor(units[j]));
+        for (std::size_t i = 0; i < keys.size(); i += perLine) {
+            flow.add(h, i == 0 ? 4 : 1, [this, keys, i, w = flow.width()](QPainter& p, QPointF at) {
+                for (std::size_t j = i; j < i + perLine && j < keys.size(); ++j) {
+                    const qreal x = at.x() + qreal(j - i) * w / perLine;
+                    p.setPen(QPen(kRule, 0.4));
+                    p.setBrush(keys[j].first);
+                    p.drawRect(QRectF(x, at.y() + 2, 8, 8));
                     p.setFont(fonts_.body);
                     p.setPen(kInk);
-                    p.drawText(QPointF(x + 12, at.y() + metrics(fonts_.body).ascent()), unitName(units[j]));
+                    p.drawText(QPointF(x + 12, at.y() + metrics(fonts_.body).ascent()), keys[j].second);
                 }
             });
         }
@@ -1381,9 +1230,15 @@ private:
     Document doc_;
     QStringList sourceLines_;
     std::vector<QString> expanded_;
-    std::vector<std::vector<Span>> lineColours_;
+    std::vector<std::vector<ui::FormatRange>> lineColours_;
     std::vector<ListingLine> lines_;
-    ListingColumns cols_;
+    ui::OffscreenHighlighter highlighter_;
+    ui::AnalysisColors colors_ = ui::AnalysisColors::fromTheme(highlighter_.theme());
+    ui::GutterLayout cols_;
+    int offsetDigits_ = 4;
+    qreal charW_ = 1;
+    qreal rulesX_ = 0;
+    int sourceColumns_ = 8;
     qreal lineH_ = 9;
     QString name_;
     QDateTime date_;
@@ -1419,14 +1274,21 @@ bool writeReport(const QString& path, const Analysis& analysis, const QString& s
         writer.setCreator(QStringLiteral("gcnlens %1").arg(reportVersion()));
 
         ReportBuilder builder(analysis, sourceText, options, &writer);
-        builder.build();
+        if (!builder.build()) {
+            file.cancelWriting();
+            return fail(QStringLiteral("cancelled"));
+        }
         QPainter painter;
         if (!painter.begin(&writer)) {
             file.cancelWriting();
             return fail(QStringLiteral("cannot start a PDF painter for %1").arg(path));
         }
-        builder.paint(painter, writer);
+        const bool painted = builder.paint(painter, writer);
         painter.end();
+        if (!painted) {
+            file.cancelWriting();
+            return fail(QStringLiteral("cancelled"));
+        }
     }
     if (!file.commit())
         return fail(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));

@@ -12,6 +12,8 @@
 #include <QString>
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <map>
 #include <string>
 
@@ -25,7 +27,18 @@ struct ReportOptions {
     QString patternText;
     QString patternOp = QStringLiteral("b32");   // op name or width in bytes, as analyzeLdsPattern takes it
     std::map<std::string, std::int64_t> patternParameters;
-    QDateTime date;              // invalid: now (tests fix it)
+    QDateTime date;              // invalid: reportDate()
+    // The occupancy panel's slider values for one kernel (the window's what-if): shown beside the
+    // kernel's own figures, and the charts drawn at them. Unset, or equal to the kernel's own
+    // input: the kernel's figures only.
+    struct OccupancyValues {
+        int kernel = 0;
+        OccupancyInput input;
+    };
+    std::optional<OccupancyValues> occupancy;
+    // Called from the writing thread now and then with the share done (0–100); returning false
+    // cancels: writeReport() returns false saying "cancelled" and leaves no file behind.
+    std::function<bool(int percent)> progress;
 };
 
 // Writes the report to `path`. On failure returns false and says why in *error (unwritable path,
@@ -35,5 +48,7 @@ bool writeReport(const QString& path, const gcnlens::Analysis& analysis, const Q
 
 // The gcnlens version the report states (PROJECT_VERSION).
 QString reportVersion();
+// The date a report states when ReportOptions::date is unset: $SOURCE_DATE_EPOCH if set, else now.
+QDateTime reportDate();
 
 } // namespace gcnlens

@@ -25,6 +25,9 @@ std::string optionsKey(const AssembleOptions& options)
     for (const auto& [name, value] : options.defsyms)
         key += "D" + name + '=' + std::to_string(value) + '\n';
     key += options.reuseShapes ? "shapes\n" : "";
+    key += "dialect" + std::to_string(int(options.dialect)) + std::string(clrxFormatName(options.clrx.format))
+        + (options.clrx.is64bit ? "64" : "32") + std::to_string(options.clrx.driverVersion)
+        + (options.gpuFromSource ? "src" : "") + '\n';
     return key;
 }
 
@@ -66,6 +69,7 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
         program.shapeReused = int(plan.instructions.size());
     }
     session.run();
+    session.streamer->resolveFixups();
     buildProgram(program, session.streamer->emissions, session.diagnostics, session.streamer->functionSymbols, map,
                  session.sources);
     if (whole && program.instructions.empty() && !program.hasErrors())
@@ -132,8 +136,17 @@ struct FrontEnd::State {
 FrontEnd::FrontEnd() : state_(new State) {}
 FrontEnd::~FrontEnd() { delete state_; }
 
+AssembleOptions::Dialect resolvedDialect(std::string_view source, const AssembleOptions& options)
+{
+    if (options.dialect != AssembleOptions::Dialect::Auto)
+        return options.dialect;
+    return looksLikeClrx(source) ? AssembleOptions::Dialect::Clrx : AssembleOptions::Dialect::Llvm;
+}
+
 const Program& FrontEnd::analyze(std::string_view source, const AssembleOptions& options)
 {
+    if (resolvedDialect(source, options) == AssembleOptions::Dialect::Clrx)
+        return analyzeClrx(source, options);
     State& state = *state_;
     std::string error;
     const auto gpu = resolveGpu(options.gpu, &error);
@@ -176,6 +189,41 @@ const Program& FrontEnd::analyze(std::string_view source, const AssembleOptions&
     state.registers.rebuild(state.program);
     state.optionsKey = currentKey;
     state.havePrevious = true;
+    return state.program;
+}
+
+// CLRX dialect: translate, assemble the translation, map the result back onto the source. Always a
+// full run (the incremental path splices source lines, and a CLRX line may hold several statements).
+const Program& FrontEnd::analyzeClrx(std::string_view source, const AssembleOptions& options)
+{
+    State& state = *state_;
+    state.havePrevious = false;
+    std::string error;
+    auto gpu = resolveGpu(options.gpu, &error);
+    ClrxOptions clrxOptions = options.clrx;
+    clrxOptions.processor = gpu ? gpu->processor : options.gpu;
+    clrxOptions.sourceGpuWins = options.gpuFromSource;
+    const ClrxTranslation translation = translateClrx(source, clrxOptions);
+    if (!translation.processor.empty() && options.gpuFromSource)
+        gpu = resolveGpu(translation.processor, &error);
+    state.program = Program {};
+    if (!gpu) {
+        state.program.diagnostics.push_back({Severity::Error, 0, 0, error, {}});
+        return state.program;
+    }
+    const std::string triple = tripleFor(translation.text);
+    const std::string key = gpu->processor + ':' + gpu->features + ':' + triple;
+    if (!state.kit || state.processorKey != key) {
+        state.kit = makeTargetKit(*gpu, triple);
+        state.processorKey = key;
+    }
+    if (!state.kit->error.empty()) {
+        state.program.gpu = *gpu;
+        state.program.diagnostics.push_back({Severity::Error, 0, 0, state.kit->error, {}});
+        return state.program;
+    }
+    state.program = assembleWith(*state.kit, *gpu, translation.text, options, /*whole=*/true);
+    mapProgramToClrx(state.program, translation);
     return state.program;
 }
 

@@ -4,6 +4,7 @@
 // a small edit re-assembles only the edited lines. LLVM stays inside core/asm/*.cpp.
 #pragma once
 
+#include "core/input/clrx.h"
 #include "core/program.h"
 
 #include <cstdint>
@@ -22,7 +23,16 @@ struct AssembleOptions {
     // Lines that differ only in register numbers are encoded from one assembler run of their
     // shape (frontend.cpp, planShapes); the result is the same. Tests turn it off to compare.
     bool reuseShapes = true;
+    // The source's dialect (issue #13). Auto asks looksLikeClrx(); CLRX sources go through the
+    // translator in core/input/clrx.h first. (The loader of core/input picks this once it exists.)
+    enum class Dialect { Llvm, Clrx, Auto };
+    Dialect dialect = Dialect::Llvm;
+    ClrxOptions clrx;            // clrxasm's -b/-6/-t; its processor is set from `gpu`
+    bool gpuFromSource = false;  // a CLRX .gpu/.arch replaces `gpu` (the user gave no --gpu)
 };
+
+// The dialect assemble() will read the source in (Auto resolved).
+AssembleOptions::Dialect resolvedDialect(std::string_view source, const AssembleOptions& options);
 
 // Assembles source text. Never throws for bad input: problems become diagnostics, and each line
 // that does not assemble is laid out as a placeholder (see placeholderSize below).
@@ -42,6 +52,7 @@ public:
 
 private:
     friend Program assemble(std::string_view source, const AssembleOptions& options);
+    const Program& analyzeClrx(std::string_view source, const AssembleOptions& options);
     struct State;
     State* state_;
 };

@@ -40,6 +40,9 @@ struct Emission {
     std::string label; // labels
     int diagnostic = -1; // placeholders: the diagnostic that caused it
     // Kept only when the streamer is asked to (the shape pass reuses the instruction itself).
+    // 32-bit literal fixups whose value was not known when the instruction was encoded (a symbol
+    // defined further on): patched by CollectingStreamer::resolveFixups once the text is read.
+    std::vector<std::pair<unsigned, const llvm::MCExpr*>> fixups;
     std::unique_ptr<llvm::MCInst> mcInst; // out of line: a million Emissions need not carry one each
     const llvm::MCSubtargetInfo* subtarget = nullptr;
 };
@@ -122,6 +125,9 @@ public:
         emitter_.encodeInstruction(inst, bytes, fixups, sti);
         e.bytes.assign(bytes.begin(), bytes.end());
         e.size = int(bytes.size());
+        for (const auto& fixup : fixups)
+            if (fixup.getKind() == llvm::FK_Data_4 || fixup.getKind() == llvm::FK_PCRel_4)
+                e.fixups.emplace_back(fixup.getOffset(), fixup.getValue());
         const llvm::MCInstrDesc& desc = kit_.instrInfo->get(inst.getOpcode());
         e.family = familyFromFlags(desc.TSFlags, gpu_.generation);
         printInstruction(inst, sti, e);
@@ -190,6 +196,22 @@ public:
     }
 
     std::uint64_t offset() const { return offset_; }
+
+    // Literals that name a constant symbol defined after them ("s_mov_b32 s0, x; x = 5"): their
+    // words once every symbol is known. Label-relative values stay LLVM's placeholder.
+    void resolveFixups()
+    {
+        for (auto& e : emissions) {
+            for (const auto& [at, expr] : e.fixups) {
+                std::int64_t value = 0;
+                if (at + 4 > e.bytes.size() || !expr->evaluateAsAbsolute(value))
+                    continue;
+                for (unsigned b = 0; b < 4; ++b)
+                    e.bytes[at + b] = std::uint8_t(std::uint64_t(value) >> (8 * b));
+            }
+            e.fixups.clear();
+        }
+    }
 
 private:
     // A ".skip" that stands for a run of shape-encoded lines (ShapePlan): put them back.

@@ -1,0 +1,2302 @@
+// SPDX-License-Identifier: MIT
+// CLRX dialect → LLVM AMDGPU syntax (see clrx.h). The syntax is CLRX's own documentation
+// (CLRX-mirror doc/ClrxAsmSyntax.md, ClrxAsmPseudoOps.md, GcnOperands.md, GcnSdwaDpp.md); what a
+// statement means is left to LLVM's assembler, so this file rewrites text and never encodes.
+#include "core/input/clrx.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace gcnlens {
+
+namespace {
+
+bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$'; }
+bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$'; }
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+std::string lower(std::string_view text)
+{
+    std::string out(text);
+    for (auto& c : out)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+std::string upper(std::string_view text)
+{
+    std::string out(text);
+    for (auto& c : out)
+        c = char(std::toupper(static_cast<unsigned char>(c)));
+    return out;
+}
+
+std::string_view trim(std::string_view text)
+{
+    while (!text.empty() && isBlank(text.front()))
+        text.remove_prefix(1);
+    while (!text.empty() && isBlank(text.back()))
+        text.remove_suffix(1);
+    return text;
+}
+
+// ---------------------------------------------------------------------------------------------
+// GPU names (ClrxAsmInvoke.md's device and architecture lists) → LLVM processors.
+
+struct GpuName { std::string_view clrx, llvm; };
+constexpr GpuName kGpus[] = {
+    {"capeverde", "verde"}, {"pitcairn", "pitcairn"}, {"tahiti", "tahiti"}, {"oland", "oland"}, {"hainan", "hainan"},
+    {"bonaire", "bonaire"}, {"spectre", "kaveri"}, {"spooky", "kaveri"}, {"kalindi", "kabini"}, {"hawaii", "hawaii"},
+    {"mullins", "mullins"}, {"gfx700", "kaveri"}, {"gfx701", "hawaii"}, {"iceland", "iceland"}, {"topaz", "iceland"},
+    {"tonga", "tonga"}, {"fiji", "fiji"}, {"carrizo", "carrizo"}, {"stoney", "stoney"}, {"ellesmere", "polaris10"},
+    {"polaris10", "polaris10"}, {"baffin", "polaris11"}, {"polaris11", "polaris11"}, {"polaris12", "polaris12"},
+    {"polaris20", "polaris10"}, {"polaris21", "polaris11"}, {"polaris22", "polaris12"}, {"goose", "tonga"},
+    {"horse", "tonga"}, {"gfx801", "carrizo"}, {"gfx802", "tonga"}, {"gfx803", "fiji"}, {"gfx804", "polaris12"},
+    {"gfx900", "gfx900"}, {"vega10", "gfx900"}, {"gfx901", "gfx900"}, {"gfx902", "gfx902"}, {"gfx903", "gfx902"},
+    {"raven", "gfx902"}, {"gfx904", "gfx904"}, {"vega12", "gfx904"}, {"gfx905", "gfx904"}, {"gfx906", "gfx906"},
+    {"vega20", "gfx906"}, {"gfx907", "gfx906"}, {"dummy", "verde"},
+    // architectures: clrxasm's default device of each
+    {"gcn1.0", "verde"}, {"si", "verde"}, {"gfx6", "verde"}, {"gcn1.1", "bonaire"}, {"ci", "bonaire"},
+    {"gfx7", "bonaire"}, {"gcn1.2", "tonga"}, {"vi", "tonga"}, {"gfx8", "tonga"}, {"gcn1.4", "gfx900"},
+    {"vega", "gfx900"}, {"gfx9", "gfx900"}, {"gcn1.4.1", "gfx906"}, {"vega20", "gfx906"}};
+
+// CLRX architecture of an LLVM processor: 0 = GCN1.0, 1 = GCN1.1, 2 = GCN1.2, 4 = GCN1.4, 5 = GCN1.4.1.
+int archOf(std::string_view processor)
+{
+    static const std::unordered_map<std::string_view, int> table = {
+        {"tahiti", 0}, {"pitcairn", 0}, {"verde", 0}, {"oland", 0}, {"hainan", 0}, {"gfx600", 0}, {"gfx601", 0},
+        {"gfx602", 0}, {"bonaire", 1}, {"kaveri", 1}, {"hawaii", 1}, {"kabini", 1}, {"mullins", 1}, {"gfx700", 1},
+        {"gfx701", 1}, {"gfx702", 1}, {"gfx703", 1}, {"gfx704", 1}, {"gfx705", 1}, {"iceland", 2}, {"tonga", 2},
+        {"fiji", 2}, {"carrizo", 2}, {"stoney", 2}, {"polaris10", 2}, {"polaris11", 2}, {"polaris12", 2},
+        {"gfx801", 2}, {"gfx802", 2}, {"gfx803", 2}, {"gfx805", 2}, {"gfx810", 2}, {"gfx906", 5}};
+    const auto colon = processor.find(':');
+    const auto it = table.find(processor.substr(0, colon));
+    return it != table.end() ? it->second : 4;
+}
+
+int archFromName(std::string_view name)
+{
+    const std::string n = lower(name);
+    if (n == "gcn1.0" || n == "si" || n == "gfx6") return 0;
+    if (n == "gcn1.1" || n == "ci" || n == "gfx7") return 1;
+    if (n == "gcn1.2" || n == "vi" || n == "gfx8") return 2;
+    if (n == "gcn1.4" || n == "vega" || n == "gfx9") return 4;
+    if (n == "gcn1.4.1" || n == "vega20" || n == "gfx906") return 5;
+    if (n == "gcn1.5" || n == "navi" || n == "gfx10" || n == "gcn1.5.1" || n == "navidl" || n == "gfx1011") return 6;
+    return -1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expressions (ClrxAsmSyntax.md "Expressions"): 64-bit integers, GNU as precedence, CLRX's extra
+// operators (//, %%, >>>, <@, !-as-ornot, comparisons giving -1).
+
+struct Symbols;
+
+class Expr {
+public:
+    Expr(std::string_view text, const Symbols& symbols) : text_(text), symbols_(symbols) {}
+    // The value when every symbol in it is known and the whole text is one expression.
+    std::optional<std::int64_t> evaluate()
+    {
+        pos_ = 0;
+        ok_ = true;
+        const std::int64_t v = choice();
+        skipBlanks();
+        if (!ok_ || pos_ != text_.size())
+            return std::nullopt;
+        return v;
+    }
+
+private:
+    void skipBlanks()
+    {
+        while (pos_ < text_.size() && isBlank(text_[pos_]))
+            ++pos_;
+    }
+    bool take(std::string_view op)
+    {
+        skipBlanks();
+        if (text_.substr(pos_, op.size()) == op) {
+            pos_ += op.size();
+            return true;
+        }
+        return false;
+    }
+    bool peek(std::string_view op)
+    {
+        skipBlanks();
+        return text_.substr(pos_, op.size()) == op;
+    }
+    std::int64_t choice()
+    {
+        const std::int64_t c = logical();
+        if (take("?")) {
+            const std::int64_t a = choice();
+            if (!take(":")) {
+                ok_ = false;
+                return 0;
+            }
+            const std::int64_t b = choice();
+            return c ? a : b;
+        }
+        return c;
+    }
+    std::int64_t logical()
+    {
+        std::int64_t v = compare();
+        for (;;) {
+            if (take("&&")) { const auto r = compare(); v = (v && r) ? 1 : 0; }
+            else if (take("||")) { const auto r = compare(); v = (v || r) ? 1 : 0; }
+            else return v;
+        }
+    }
+    std::int64_t compare()
+    {
+        std::int64_t v = additive();
+        for (;;) {
+            auto u = [](std::int64_t x) { return std::uint64_t(x); };
+            if (take("==")) { const auto r = additive(); v = v == r ? -1 : 0; }
+            else if (take("!=") || take("<>")) { const auto r = additive(); v = v != r ? -1 : 0; }
+            else if (take("<=@")) { const auto r = additive(); v = u(v) <= u(r) ? -1 : 0; }
+            else if (take(">=@")) { const auto r = additive(); v = u(v) >= u(r) ? -1 : 0; }
+            else if (take("<@")) { const auto r = additive(); v = u(v) < u(r) ? -1 : 0; }
+            else if (take(">@")) { const auto r = additive(); v = u(v) > u(r) ? -1 : 0; }
+            else if (take("<=")) { const auto r = additive(); v = v <= r ? -1 : 0; }
+            else if (take(">=")) { const auto r = additive(); v = v >= r ? -1 : 0; }
+            else if (!peek("<<") && take("<")) { const auto r = additive(); v = v < r ? -1 : 0; }
+            else if (!peek(">>") && take(">")) { const auto r = additive(); v = v > r ? -1 : 0; }
+            else return v;
+        }
+    }
+    std::int64_t additive()
+    {
+        std::int64_t v = multiplicative();
+        for (;;) {
+            if (peek("&&") || peek("||") || peek("!="))
+                return v;
+            if (take("&")) v &= multiplicative();
+            else if (take("|")) v |= multiplicative();
+            else if (take("^")) v ^= multiplicative();
+            else if (take("!")) v |= ~multiplicative();
+            else if (take("+")) v = std::int64_t(std::uint64_t(v) + std::uint64_t(multiplicative()));
+            else if (take("-")) v = std::int64_t(std::uint64_t(v) - std::uint64_t(multiplicative()));
+            else return v;
+        }
+    }
+    std::int64_t multiplicative()
+    {
+        std::int64_t v = unary();
+        for (;;) {
+            if (take("*")) v = std::int64_t(std::uint64_t(v) * std::uint64_t(unary()));
+            else if (take("//")) { const auto r = std::uint64_t(unary()); if (!r) return fail(); v = std::int64_t(std::uint64_t(v) / r); }
+            else if (take("/")) { const auto r = unary(); if (!r) return fail(); v /= r; }
+            else if (take("%%")) { const auto r = std::uint64_t(unary()); if (!r) return fail(); v = std::int64_t(std::uint64_t(v) % r); }
+            else if (take("%")) { const auto r = unary(); if (!r) return fail(); v %= r; }
+            else if (take("<<")) { const auto r = unary(); v = r >= 64 ? 0 : std::int64_t(std::uint64_t(v) << r); }
+            else if (take(">>>")) { const auto r = unary(); v = r >= 64 ? (v < 0 ? -1 : 0) : v >> r; }
+            else if (take(">>")) { const auto r = unary(); v = r >= 64 ? 0 : std::int64_t(std::uint64_t(v) >> r); }
+            else return v;
+        }
+    }
+    std::int64_t fail()
+    {
+        ok_ = false;
+        return 0;
+    }
+    std::int64_t unary()
+    {
+        if (take("-")) return std::int64_t(0 - std::uint64_t(unary()));
+        if (take("+")) return unary();
+        if (take("~")) return ~unary();
+        if (take("!")) return unary() ? 0 : 1;
+        return primary();
+    }
+    std::int64_t primary();
+
+    std::string_view text_;
+    const Symbols& symbols_;
+    std::size_t pos_ = 0;
+    bool ok_ = true;
+};
+
+// Integer literal at the start of text (0x, 0b, 0 octal, decimal, 'c'); the length read in *used.
+std::optional<std::int64_t> parseNumber(std::string_view text, std::size_t* used)
+{
+    if (text.empty())
+        return std::nullopt;
+    if (text[0] == '\'' && text.size() >= 3) {
+        std::size_t i = 1;
+        char c = text[i++];
+        if (c == '\\' && i < text.size()) {
+            const char e = text[i++];
+            c = e == 'n' ? '\n' : e == 't' ? '\t' : e == '0' ? '\0' : e;
+        }
+        if (i < text.size() && text[i] == '\'') {
+            *used = i + 1;
+            return std::int64_t(static_cast<unsigned char>(c));
+        }
+        return std::nullopt;
+    }
+    if (!isDigit(text[0]))
+        return std::nullopt;
+    int base = 10;
+    std::size_t start = 0;
+    if (text.size() > 1 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) { base = 16; start = 2; }
+    else if (text.size() > 1 && text[0] == '0' && (text[1] == 'b' || text[1] == 'B') && text.size() > 2 && (text[2] == '0' || text[2] == '1')) { base = 2; start = 2; }
+    else if (text.size() > 1 && text[0] == '0' && isDigit(text[1])) { base = 8; start = 1; }
+    std::uint64_t value = 0;
+    const auto [ptr, ec] = std::from_chars(text.data() + start, text.data() + text.size(), value, base);
+    if (ec != std::errc())
+        return std::nullopt;
+    std::size_t end = std::size_t(ptr - text.data());
+    if (end < text.size() && (isIdentChar(text[end]) && text[end] != '.'))
+        return std::nullopt; // 1f, 2b (local labels), 1.5, 1e3: not plain integers
+    if (end < text.size() && text[end] == '.')
+        return std::nullopt;
+    *used = end;
+    return std::int64_t(value);
+}
+
+// Register ranges: a register symbol's value ("s[4:7]", "v21", "vcc") or a literal-constant
+// symrange (`zz=%1`).
+struct RegSym {
+    std::string kind;  // "s", "v", "ttmp", "a" for ranges; else the special's name ("vcc", "m0", …)
+    int first = 0, count = 1;
+    bool range = true; // indexable range of numbered registers
+    std::string constant; // `%1`, `%0.5`: a constant written as an operand
+};
+
+struct Symbols {
+    std::unordered_map<std::string, std::int64_t> values;
+    std::unordered_map<std::string, RegSym> registers;
+    std::unordered_set<std::string> labels; // names defined as labels (never substituted)
+};
+
+std::int64_t Expr::primary()
+{
+    skipBlanks();
+    if (pos_ >= text_.size())
+        return fail();
+    if (text_[pos_] == '(') {
+        ++pos_;
+        const auto v = choice();
+        if (!take(")"))
+            return fail();
+        return v;
+    }
+    std::size_t used = 0;
+    if (const auto n = parseNumber(text_.substr(pos_), &used)) {
+        pos_ += used;
+        return *n;
+    }
+    std::size_t i = pos_;
+    if (text_[i] == '@')
+        ++i;
+    if (i < text_.size() && isIdentStart(text_[i])) {
+        std::size_t end = i;
+        while (end < text_.size() && (isIdentChar(text_[end]) || (text_[end] == ':' && end + 1 < text_.size() && text_[end + 1] == ':'))) {
+            end += text_[end] == ':' ? 2 : 1;
+        }
+        const std::string name(text_.substr(i, end - i));
+        const auto it = symbols_.values.find(name);
+        if (it == symbols_.values.end())
+            return fail();
+        pos_ = end;
+        return it->second;
+    }
+    return fail();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Register names.
+
+struct Special { std::string_view name; std::string_view llvm; int count; };
+// CLRX specials that may be indexed like ranges (vcc[0] = vcc_lo, tba[1] = tba_hi).
+constexpr Special kSpecials[] = {
+    {"vcc", "vcc", 2}, {"exec", "exec", 2}, {"tba", "tba", 2}, {"tma", "tma", 2},
+    {"flat_scratch", "flat_scratch", 2}, {"xnack_mask", "xnack_mask", 2}};
+
+bool isNumberedRegister(std::string_view word)
+{
+    std::string w = lower(word);
+    std::size_t digits = 0;
+    if (w.starts_with("ttmp")) digits = 4;
+    else if (w.starts_with("s") || w.starts_with("v") || w.starts_with("a")) digits = 1;
+    else return false;
+    if (w.size() == digits)
+        return false;
+    for (std::size_t i = digits; i < w.size(); ++i)
+        if (!isDigit(w[i]))
+            return false;
+    return true;
+}
+
+bool isRegisterWord(std::string_view word)
+{
+    static const std::unordered_set<std::string> names = {
+        "vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "scc", "vccz", "execz", "tba", "tba_lo", "tba_hi",
+        "tma", "tma_lo", "tma_hi", "flat_scratch", "flat_scratch_lo", "flat_scratch_hi", "xnack_mask",
+        "xnack_mask_lo", "xnack_mask_hi", "lds_direct", "src_lds_direct", "src_vccz", "src_execz", "src_scc",
+        "off", "src_shared_base", "src_shared_limit", "src_private_base", "src_private_limit", "src_pops_exiting_wave_id"};
+    return isNumberedRegister(word) || names.count(lower(word));
+}
+
+std::string registerText(const RegSym& r, int first, int count)
+{
+    if (!r.constant.empty())
+        return r.constant;
+    if (!r.range) {
+        // A special pair indexed: [0] lo, [1] hi, [0:1] the pair.
+        if (count == 2 || r.count == 1)
+            return r.kind;
+        return r.kind + (first == 0 ? "_lo" : "_hi");
+    }
+    if (count == 1)
+        return r.kind + std::to_string(first);
+    return r.kind + "[" + std::to_string(first) + ":" + std::to_string(first + count - 1) + "]";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Instruction operand forms.
+
+// Modifier words that may follow the last operand (GcnOperands.md, GcnInstrs*.md), lower case.
+const std::unordered_set<std::string>& modifierNames()
+{
+    static const std::unordered_set<std::string> names = {
+        "offset", "offset0", "offset1", "glc", "slc", "tfe", "lwe", "unorm", "da", "r128", "a16", "d16", "gds", "lds",
+        "offen", "idxen", "addr64", "format", "dmask", "vop3", "abs", "neg", "sext", "mul", "div", "omod", "clamp",
+        "dst_sel", "dst_unused", "src0_sel", "src1_sel", "bound_ctrl", "bank_mask", "row_mask", "quad_perm",
+        "row_shl", "row_shr", "row_ror", "wave_shl", "wave_rol", "wave_shr", "wave_ror", "row_mirror",
+        "row_half_mirror", "row_bcast", "row_bcast15", "row_bcast31", "vm", "done", "compr", "nv", "high",
+        "op_sel", "op_sel_hi", "neg_lo", "neg_hi", "sdwa", "dpp", "inst_offset", "tex_offset", "dfmt", "nfmt",
+        "ssamp", "vop3p"};
+    return names;
+}
+
+bool isBooleanModifier(std::string_view name)
+{
+    static const std::unordered_set<std::string_view> names = {
+        "glc", "slc", "tfe", "lwe", "unorm", "da", "r128", "a16", "d16", "gds", "lds", "offen", "idxen", "addr64",
+        "clamp", "vm", "done", "compr", "nv", "high", "row_mirror", "row_half_mirror"};
+    return names.count(name) != 0;
+}
+
+struct Piece {
+    std::string text;
+    int column; // source column of the piece's start
+};
+
+// Splits at top-level commas (outside (), []).
+std::vector<Piece> splitOperands(std::string_view text, int column)
+{
+    std::vector<Piece> out;
+    int depth = 0;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+        const char c = i < text.size() ? text[i] : ',';
+        if (c == '(' || c == '[') ++depth;
+        else if (c == ')' || c == ']') --depth;
+        else if (c == '"') {
+            const auto close = text.find('"', i + 1);
+            i = close == std::string_view::npos ? text.size() - 1 : close;
+        } else if (c == ',' && depth <= 0) {
+            std::string_view piece = text.substr(start, i - start);
+            std::size_t lead = 0;
+            while (lead < piece.size() && isBlank(piece[lead]))
+                ++lead;
+            out.push_back({std::string(trim(piece)), column + int(start + lead)});
+            start = i + 1;
+        }
+    }
+    return out;
+}
+
+// The position where trailing modifiers start in the last operand ("v2 offset:4 glc" → 3).
+std::size_t modifiersStart(std::string_view text, bool wholeIsModifiers)
+{
+    int depth = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '(' || c == '[') ++depth;
+        else if (c == ')' || c == ']') --depth;
+        if (depth != 0)
+            continue;
+        if (!(i == 0 ? wholeIsModifiers : isBlank(c)))
+            continue;
+        std::size_t w = i;
+        while (w < text.size() && isBlank(text[w]))
+            ++w;
+        std::size_t e = w;
+        while (e < text.size() && isIdentChar(text[e]))
+            ++e;
+        if (e == w)
+            continue;
+        std::size_t after = e;
+        while (after < text.size() && isBlank(text[after]))
+            ++after;
+        const bool endsWord = after >= text.size() || text[after] == ':' || e < after;
+        if (endsWord && modifierNames().count(lower(text.substr(w, e - w))))
+            return w;
+        if (i == 0)
+            return text.size();
+    }
+    return text.size();
+}
+
+struct Modifier {
+    std::string name;  // lower case
+    std::string value; // after ':' (trimmed), empty when none
+    bool hasValue = false;
+    int column = 0;
+};
+
+std::vector<Modifier> splitModifiers(std::string_view text, int column)
+{
+    std::vector<Modifier> out;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && (isBlank(text[i]) || text[i] == ','))
+            ++i;
+        if (i >= text.size())
+            break;
+        Modifier m;
+        m.column = column + int(i);
+        std::size_t e = i;
+        while (e < text.size() && isIdentChar(text[e]))
+            ++e;
+        if (e == i) { // something unexpected: keep it as a word of its own
+            while (e < text.size() && !isBlank(text[e]))
+                ++e;
+        }
+        m.name = lower(text.substr(i, e - i));
+        std::size_t j = e;
+        while (j < text.size() && isBlank(text[j]))
+            ++j;
+        if (j < text.size() && text[j] == ':') {
+            m.hasValue = true;
+            ++j;
+            while (j < text.size() && isBlank(text[j]))
+                ++j;
+            std::size_t v = j;
+            int depth = 0;
+            while (v < text.size()) {
+                const char c = text[v];
+                if (c == '[' || c == '(') ++depth;
+                else if (c == ']' || c == ')') --depth;
+                else if (depth == 0 && isBlank(c)) {
+                    // "bound_ctrl:0:1", "neg: [0, 1]": blanks inside brackets were skipped by depth;
+                    // a blank at depth 0 ends the value unless an operator continues it.
+                    std::size_t k = v;
+                    while (k < text.size() && isBlank(text[k]))
+                        ++k;
+                    if (k < text.size() && std::strchr("+-*/&|^<>:", text[k]) && v > j) {
+                        v = k + 1;
+                        while (v < text.size() && isBlank(text[v]))
+                            ++v;
+                        continue;
+                    }
+                    if (k < text.size() && std::strchr("+-*/&|^<>", text[v - 1]))  {
+                        v = k;
+                        continue;
+                    }
+                    break;
+                }
+                ++v;
+            }
+            m.value = std::string(trim(text.substr(j, v - j)));
+            e = v;
+        }
+        out.push_back(std::move(m));
+        i = e;
+    }
+    return out;
+}
+
+// SDWA selections (GcnSdwaDpp.md): BYTE0/BYTE_0/B0 …, WORD0/W0, DWORD/DW; unused PAD/SEXT/PRESERVE.
+std::optional<std::string> sdwaSelect(std::string_view value)
+{
+    std::string v = upper(value);
+    v.erase(std::remove(v.begin(), v.end(), '_'), v.end());
+    if (v.starts_with("SDWA"))
+        v = v.substr(4);
+    if (v == "DWORD" || v == "DW") return std::string("DWORD");
+    for (int i = 0; i < 4; ++i)
+        if (v == "BYTE" + std::to_string(i) || v == "B" + std::to_string(i))
+            return "BYTE_" + std::to_string(i);
+    for (int i = 0; i < 2; ++i)
+        if (v == "WORD" + std::to_string(i) || v == "W" + std::to_string(i))
+            return "WORD_" + std::to_string(i);
+    if (!v.empty() && std::all_of(v.begin(), v.end(), [](char c) { return isDigit(c); })) {
+        static const char* names[] = {"BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD"};
+        const int n = std::stoi(v);
+        if (n >= 0 && n < 7)
+            return std::string(names[n]);
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> sdwaUnused(std::string_view value)
+{
+    std::string v = upper(value);
+    v.erase(std::remove(v.begin(), v.end(), '_'), v.end());
+    if (v.starts_with("SDWA"))
+        v = v.substr(4);
+    if (v.starts_with("UNUSED"))
+        v = v.substr(6);
+    if (v == "PAD" || v == "0") return std::string("UNUSED_PAD");
+    if (v == "SEXT" || v == "1") return std::string("UNUSED_SEXT");
+    if (v == "PRESERVE" || v == "2") return std::string("UNUSED_PRESERVE");
+    return std::nullopt;
+}
+
+// MTBUF data and number formats (GcnInstrsMtbuf.md), by CLRX's short names.
+constexpr std::string_view kDataFormats[] = {"invalid", "8", "16", "8_8", "32", "16_16", "10_11_11", "11_11_10",
+                                             "10_10_10_2", "2_10_10_10", "8_8_8_8", "32_32", "16_16_16_16",
+                                             "32_32_32", "32_32_32_32", "reserved"};
+constexpr std::string_view kNumFormats[] = {"unorm", "snorm", "uscaled", "sscaled", "uint", "sint", "snorm_ogl", "float"};
+
+// Hardware register names (GcnOperands.md "Hardware registers") to LLVM's HW_REG_ names.
+std::string hwregName(std::string_view name)
+{
+    std::string n = upper(trim(name));
+    if (n.starts_with("HWREG_"))
+        n = n.substr(6);
+    else if (n.starts_with("HW_REG_"))
+        n = n.substr(7);
+    if (n == "IB_DBG0") n = "IB_DBG0";
+    return "HW_REG_" + n;
+}
+
+// Hardware register ids by CLRX name (GcnOperands.md; ids from the GCN ISA manuals' S_GETREG tables).
+int hwregId(std::string_view name)
+{
+    std::string n = lower(trim(name));
+    if (n.starts_with("hwreg_")) n = n.substr(6);
+    else if (n.starts_with("hw_reg_")) n = n.substr(7);
+    static const std::unordered_map<std::string, int> ids = {
+        {"mode", 1}, {"status", 2}, {"trapsts", 3}, {"hw_id", 4}, {"gpr_alloc", 5}, {"lds_alloc", 6}, {"ib_sts", 7},
+        {"pc_lo", 8}, {"pc_hi", 9}, {"inst_dw0", 10}, {"inst_dw1", 11}, {"ib_dbg0", 12}, {"ib_dbg1", 13},
+        {"flush_ib", 14}, {"sh_mem_bases", 15}, {"sq_shader_tba_lo", 16}, {"sq_shader_tba_hi", 17},
+        {"sq_shader_tma_lo", 18}, {"sq_shader_tma_hi", 19}};
+    const auto it = ids.find(n);
+    return it != ids.end() ? it->second : -1;
+}
+
+// Send-message ids and operations by CLRX name (GcnInstrsSopp.md, S_SENDMSG).
+int sendmsgId(std::string_view name, int position, int msg)
+{
+    std::string n = lower(trim(name));
+    if (position == 0) {
+        if (n.starts_with("msg_")) n = n.substr(4);
+        static const std::unordered_map<std::string, int> ids = {
+            {"interrupt", 1}, {"gs", 2}, {"gs_done", 3}, {"savewave", 4}, {"stall_wave_gen", 5},
+            {"halt_waves", 6}, {"ordered_ps_done", 7}, {"early_prim_dealloc", 8}, {"gs_alloc_req", 9},
+            {"get_doorbell", 10}, {"sysmsg", 15}, {"system", 15}};
+        const auto it = ids.find(n);
+        return it != ids.end() ? it->second : -1;
+    }
+    if (n.starts_with("gs_op_")) n = n.substr(6);
+    if (n.starts_with("sysmsg_op_")) n = n.substr(10);
+    std::replace(n.begin(), n.end(), '-', '_');
+    if (msg == 15) {
+        static const std::unordered_map<std::string, int> ops = {{"ecc_err", 1}, {"reg_rd", 2}, {"host_trap", 3}, {"tta_rd", 4}, {"ttrace_pc", 4}};
+        const auto it = ops.find(n);
+        return it != ops.end() ? it->second : -1;
+    }
+    static const std::unordered_map<std::string, int> ops = {{"nop", 0}, {"cut", 1}, {"emit", 2}, {"emit_cut", 3}};
+    const auto it = ops.find(n);
+    return it != ops.end() ? it->second : -1;
+}
+
+// Send-message names (GcnOperands.md / GcnInstrsSopp.md) to LLVM's MSG_/GS_OP_/SYSMSG_OP_ names.
+std::string sendmsgName(std::string_view name, int position)
+{
+    std::string n = upper(trim(name));
+    if (position == 0) {
+        if (n.starts_with("MSG_")) return n;
+        if (n == "SYSMSG") return "MSG_SYSMSG";
+        return "MSG_" + n;
+    }
+    if (n.starts_with("GS_OP_") || n.starts_with("SYSMSG_OP_")) return n;
+    if (n == "ECC_ERR" || n == "REG_RD" || n == "HOST_TRAP" || n == "TTRACE_PC" || n == "TTA_RD")
+        return "SYSMSG_OP_" + n;
+    return "GS_OP_" + n;
+}
+
+bool isVop3pMnemonic(std::string_view m)
+{
+    return m.starts_with("v_pk_") || m.starts_with("v_mad_mix") || m.starts_with("v_fma_mix") || m.starts_with("v_dot");
+}
+
+// VOP3b instructions: a VGPR and an SGPR-pair destination, so sources start at the third operand.
+bool hasTwoDestinations(std::string_view m)
+{
+    static const std::unordered_set<std::string_view> names = {
+        "v_add_i32", "v_sub_i32", "v_subrev_i32", "v_addc_u32", "v_subb_u32", "v_subbrev_u32", "v_add_u32",
+        "v_sub_u32", "v_subrev_u32", "v_add_co_u32", "v_sub_co_u32", "v_subrev_co_u32", "v_addc_co_u32",
+        "v_subb_co_u32", "v_subbrev_co_u32", "v_div_scale_f32", "v_div_scale_f64", "v_mad_u64_u32", "v_mad_i64_i32"};
+    std::string_view base = m;
+    if (base.ends_with("_e64")) base.remove_suffix(4);
+    return names.count(base) != 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The translator.
+
+class Translator {
+public:
+    Translator(std::string_view source, const ClrxOptions& options) : source_(source), options_(options)
+    {
+        processor_ = options.processor;
+        arch_ = archOf(processor_);
+        format_ = options.format;
+        is64_ = options.is64bit;
+        splitSourceLines();
+    }
+
+    ClrxTranslation run()
+    {
+        prescanSymbols();
+        for (std::size_t i = 0; i < lines_.size(); ++i)
+            processLine(int(i));
+        if (!lits_.empty()) {
+            // lit(): forward symbols keep LLVM from folding the value into an inline constant.
+            for (const auto& [name, value] : lits_)
+                emitLine(name + " = " + std::to_string(value), lastLine_, 0, 0, {});
+        }
+        result_.processor = sourceProcessor_;
+        return std::move(result_);
+    }
+
+private:
+    struct SourceLine {
+        std::string code; // comments removed ('#', '/* */'), continuation lines joined
+        int line = 0;
+        std::vector<int> columns; // source column of each code character
+    };
+
+    void splitSourceLines()
+    {
+        std::vector<std::string_view> raw;
+        std::size_t start = 0;
+        while (start <= source_.size()) {
+            const auto end = source_.find('\n', start);
+            if (end == std::string_view::npos) {
+                if (start < source_.size())
+                    raw.push_back(source_.substr(start));
+                break;
+            }
+            raw.push_back(source_.substr(start, end - start));
+            start = end + 1;
+        }
+        bool inBlockComment = false;
+        for (std::size_t i = 0; i < raw.size(); ++i) {
+            SourceLine out;
+            out.line = int(i) + 1;
+            std::size_t index = i;
+            for (;;) {
+                std::string_view text = raw[index];
+                if (!text.empty() && text.back() == '\r')
+                    text.remove_suffix(1);
+                bool continued = false;
+                bool inString = false;
+                for (std::size_t c = 0; c < text.size(); ++c) {
+                    const char ch = text[c];
+                    if (inBlockComment) {
+                        if (ch == '*' && c + 1 < text.size() && text[c + 1] == '/') {
+                            inBlockComment = false;
+                            ++c;
+                            out.code.push_back(' ');
+                            out.columns.push_back(int(c));
+                        }
+                        continue;
+                    }
+                    if (inString) {
+                        if (ch == '\\' && c + 1 < text.size()) {
+                            out.code.push_back(ch);
+                            out.columns.push_back(int(c));
+                            ++c;
+                            out.code.push_back(text[c]);
+                            out.columns.push_back(int(c));
+                            continue;
+                        }
+                        if (ch == '"')
+                            inString = false;
+                    } else {
+                        if (ch == '"')
+                            inString = true;
+                        else if (ch == '#')
+                            break;
+                        else if (ch == '/' && c + 1 < text.size() && text[c + 1] == '*') {
+                            inBlockComment = true;
+                            ++c;
+                            continue;
+                        } else if (ch == '\\' && c + 1 == text.size() && index + 1 < raw.size()) {
+                            continued = true;
+                            break;
+                        }
+                    }
+                    // Only the first line's columns are meaningful; joined lines map to its end.
+                    out.code.push_back(ch);
+                    out.columns.push_back(index == i ? int(c) : int(raw[i].size()));
+                }
+                if (!continued)
+                    break;
+                ++index;
+            }
+            lines_.push_back(std::move(out));
+            // Continuation lines are consumed: they become empty lines of their own.
+            while (i < index) {
+                ++i;
+                SourceLine empty;
+                empty.line = int(i) + 1;
+                lines_.push_back(std::move(empty));
+            }
+        }
+    }
+
+    // Splits a line's code into statements at ';' (outside strings).
+    std::vector<std::pair<std::size_t, std::size_t>> statements(const std::string& code) const
+    {
+        std::vector<std::pair<std::size_t, std::size_t>> out;
+        bool inString = false;
+        std::size_t start = 0;
+        for (std::size_t i = 0; i <= code.size(); ++i) {
+            if (i < code.size()) {
+                const char c = code[i];
+                if (inString) {
+                    if (c == '\\') ++i;
+                    else if (c == '"') inString = false;
+                    continue;
+                }
+                if (c == '"') { inString = true; continue; }
+                if (c == '\'' && i + 2 < code.size()) { // character literal
+                    i += code[i + 1] == '\\' ? 3 : 2;
+                    continue;
+                }
+                if (c != ';')
+                    continue;
+            }
+            out.emplace_back(start, i);
+            start = i + 1;
+        }
+        return out;
+    }
+
+    // Numeric symbols assigned anywhere (`name = const`): CLRX resolves forward references.
+    void prescanSymbols()
+    {
+        for (const auto& l : lines_)
+            for (const auto& [b, e] : statements(l.code)) {
+                std::string_view s = trim(std::string_view(l.code).substr(b, e - b));
+                std::size_t n = 0;
+                while (n < s.size() && isIdentChar(s[n]))
+                    ++n;
+                if (n == 0 || isDigit(s[0]))
+                    continue;
+                std::string_view rest = trim(s.substr(n));
+                if (rest.size() < 2 || rest[0] != '=' || rest[1] == '=')
+                    continue;
+                const std::string name(s.substr(0, n));
+                const std::string_view value = trim(rest.substr(1));
+                if (value.starts_with("%"))
+                    continue;
+                std::size_t used = 0;
+                if (const auto v = parseNumber(value, &used); v && used == value.size()) {
+                    // Only a symbol assigned once is known everywhere.
+                    if (forward_.values.count(name) && forward_.values[name] != *v)
+                        forward_.values.erase(name), multiple_.insert(name);
+                    else if (!multiple_.count(name))
+                        forward_.values[name] = *v;
+                }
+            }
+    }
+
+    void emitLine(const std::string& text, int line, int begin, int end, std::vector<std::pair<int, int>> anchors)
+    {
+        result_.text += text;
+        result_.text.push_back('\n');
+        ClrxTranslation::Origin origin;
+        origin.line = line;
+        origin.begin = begin;
+        origin.end = end;
+        origin.anchors = std::move(anchors);
+        result_.origins.push_back(std::move(origin));
+    }
+
+    void note(int line, int column, std::string message, Severity severity = Severity::Note)
+    {
+        result_.notes.push_back({severity, line, column, std::move(message), {}});
+    }
+
+    // --- conditional assembly evaluated here (.ifarch, .iffmt, .if64 …, and .if on known values)
+
+    struct Cond {
+        bool parentActive;
+        bool active;     // this branch is being assembled
+        bool taken;      // some branch was taken already
+        bool passthrough; // an .if we could not evaluate: LLVM decides, both branches kept
+    };
+    std::vector<Cond> conds_;
+    bool active() const { return conds_.empty() || conds_.back().active; }
+
+    std::optional<bool> evaluateCondition(const std::string& word, std::string_view arg)
+    {
+        std::string w = word;
+        bool negate = false;
+        auto strip = [&](std::string_view prefix) {
+            if (w.starts_with(prefix)) { w = w.substr(prefix.size()); return true; }
+            return false;
+        };
+        if (!strip(".elseif"))
+            strip(".if");
+        if (w.starts_with("n") && w != "ne" && w != "nb" && w != "nc") { negate = true; w = w.substr(1); }
+        std::optional<bool> r;
+        const std::string a = lower(trim(arg));
+        if (w == "arch") {
+            const int arch = archFromName(a);
+            r = arch == arch_ || (arch == 4 && arch_ == 5 && a == "gcn1.4" && false);
+        } else if (w == "gpu") {
+            r = clrxProcessor(a) == processor_;
+        } else if (w == "fmt") {
+            ClrxFormat f;
+            r = parseClrxFormat(a, f) && f == format_;
+        } else if (w == "64") {
+            r = is64_;
+        } else if (w == "32") {
+            r = !is64_;
+        } else if (w.empty()) {
+            if (const auto v = Expr(arg, knownSymbols()).evaluate())
+                r = *v != 0;
+        } else if (w == "def") {
+            const std::string name(trim(arg));
+            if (symbols_.values.count(name) || symbols_.registers.count(name))
+                r = true;
+            else if (!forward_.values.count(name))
+                r = std::nullopt; // might be a label: LLVM decides
+        } else if (w == "eq" || w == "ne" || w == "gt" || w == "ge" || w == "lt" || w == "le") {
+            if (const auto v = Expr(arg, knownSymbols()).evaluate())
+                r = w == "eq" ? *v == 0 : w == "ne" ? *v != 0 : w == "gt" ? *v > 0 : w == "ge" ? *v >= 0 : w == "lt" ? *v < 0 : *v <= 0;
+        } else {
+            return std::nullopt;
+        }
+        if (r && negate)
+            r = !*r;
+        return r;
+    }
+
+    const Symbols& knownSymbols() { return symbols_; }
+
+    // Returns true when the statement was a conditional directive (handled here).
+    bool handleConditional(const std::string& word, std::string_view arg, int line, int begin, int end, std::string& out)
+    {
+        const bool isIf = word.starts_with(".if");
+        const bool isElseIf = word.starts_with(".elseif");
+        if (!isIf && !isElseIf && word != ".else" && word != ".endif")
+            return false;
+        if (isIf) {
+            const bool parent = active();
+            const auto value = parent ? evaluateCondition(word, arg) : std::optional<bool>(false);
+            if (!value) {
+                conds_.push_back({parent, true, false, true});
+                out = translateDirectiveText(word, arg, line, begin);
+            } else {
+                conds_.push_back({parent, parent && *value, *value, false});
+            }
+            return true;
+        }
+        if (conds_.empty()) {
+            note(line, begin, word + " without .if", Severity::Error);
+            return true;
+        }
+        Cond& c = conds_.back();
+        if (c.passthrough) {
+            out = word == ".endif" ? ".endif" : word == ".else" ? ".else" : translateDirectiveText(".elseif", arg, line, begin);
+            if (word == ".endif")
+                conds_.pop_back();
+            return true;
+        }
+        if (word == ".endif") {
+            conds_.pop_back();
+        } else if (word == ".else") {
+            c.active = c.parentActive && !c.taken;
+            c.taken = true;
+        } else {
+            const auto value = c.parentActive && !c.taken ? evaluateCondition(word, arg) : std::optional<bool>(false);
+            if (!value) {
+                note(line, begin, "CLRX " + word + " condition could not be evaluated; the branch is left out");
+                c.active = false;
+            } else {
+                c.active = c.parentActive && !c.taken && *value;
+                c.taken = c.taken || *value;
+            }
+        }
+        (void)end;
+        return true;
+    }
+
+    // --- one source line
+
+    void processLine(int index)
+    {
+        const SourceLine& l = lines_[std::size_t(index)];
+        lastLine_ = l.line;
+        const auto stmts = statements(l.code);
+        bool emitted = false;
+        for (const auto& [b, e] : stmts) {
+            std::size_t sb = b, se = e;
+            while (sb < se && isBlank(l.code[sb])) ++sb;
+            while (se > sb && isBlank(l.code[se - 1])) --se;
+            if (sb == se && stmts.size() > 1)
+                continue;
+            const int colBegin = sb < l.columns.size() ? l.columns[sb] : 0;
+            const int colEnd = se > 0 && se - 1 < l.columns.size() ? l.columns[se - 1] + 1 : colBegin;
+            anchors_.clear();
+            std::string out = processStatement(std::string_view(l.code).substr(sb, se - sb), l, sb);
+            if (out.empty() && (emitted || stmts.size() > 1))
+                continue;
+            // A statement may become several lines ("NAME:" after .text): each maps to the statement.
+            std::size_t from = 0;
+            for (std::size_t nl = out.find('\n'); nl != std::string::npos; nl = out.find('\n', from)) {
+                emitLine(out.substr(from, nl - from), l.line, colBegin, colEnd, {});
+                from = nl + 1;
+            }
+            emitLine(from ? out.substr(from) : out, l.line, colBegin, colEnd, from ? std::vector<std::pair<int, int>> {} : anchors_);
+            emitted = true;
+        }
+        if (!emitted)
+            emitLine("", l.line, 0, 0, {});
+    }
+
+    int columnAt(const SourceLine& l, std::size_t at) const
+    {
+        if (at < l.columns.size())
+            return l.columns[at];
+        return l.columns.empty() ? 0 : l.columns.back() + 1;
+    }
+
+    std::string processStatement(std::string_view stmt, const SourceLine& l, std::size_t at)
+    {
+        std::string out;
+        // Labels: "name:" (not "name::x", a scope path), local labels "1:".
+        for (;;) {
+            std::size_t n = 0;
+            while (n < stmt.size() && isIdentChar(stmt[n]))
+                ++n;
+            std::size_t c = n;
+            while (c < stmt.size() && isBlank(stmt[c]))
+                ++c;
+            if (n > 0 && c < stmt.size() && stmt[c] == ':' && (c + 1 >= stmt.size() || stmt[c + 1] != ':')
+                && (c + 1 >= stmt.size() || stmt[c + 1] != '=')) {
+                if (active()) {
+                    const std::string name(stmt.substr(0, n));
+                    anchors_.emplace_back(int(out.size()), columnAt(l, at));
+                    out += name + ": ";
+                    symbols_.labels.insert(name);
+                    if (!currentKernel_.empty() && name == currentKernel_)
+                        kernelLabelSeen_ = true;
+                }
+                const std::size_t skip = c + 1;
+                at += skip;
+                stmt = stmt.substr(skip);
+                while (!stmt.empty() && isBlank(stmt.front())) {
+                    stmt.remove_prefix(1);
+                    ++at;
+                }
+                continue;
+            }
+            break;
+        }
+        if (stmt.empty())
+            return out;
+
+        std::size_t n = 0;
+        while (n < stmt.size() && (isIdentChar(stmt[n]) || (stmt[n] == ':' && n + 1 < stmt.size() && stmt[n + 1] == ':')))
+            n += stmt[n] == ':' ? 2 : 1;
+        const std::string word = lower(stmt.substr(0, n));
+        std::string_view rest = stmt.substr(n);
+        std::size_t restAt = at + n;
+        while (!rest.empty() && isBlank(rest.front())) {
+            rest.remove_prefix(1);
+            ++restAt;
+        }
+
+        if (word.starts_with(".")) {
+            std::string condOut;
+            if (handleConditional(word, rest, l.line, columnAt(l, at), columnAt(l, at + stmt.size()), condOut)) {
+                if (!condOut.empty()) {
+                    anchors_.emplace_back(int(out.size()), columnAt(l, at));
+                    out += condOut;
+                }
+                return out;
+            }
+        }
+        if (!active())
+            return out;
+
+        // Assignment: name = expr, name=%reg.
+        if (n > 0 && !rest.empty() && rest[0] == '=' && (rest.size() < 2 || rest[1] != '=')) {
+            std::string_view value = trim(rest.substr(1));
+            anchors_.emplace_back(int(out.size()), columnAt(l, at));
+            out += assignment(std::string(stmt.substr(0, n)), value, l, at);
+            return out;
+        }
+        if (word.starts_with(".")) {
+            anchors_.emplace_back(int(out.size()), columnAt(l, at));
+            out += directive(word, rest, l, at, restAt);
+            return out;
+        }
+        if (n == 0) {
+            anchors_.emplace_back(int(out.size()), columnAt(l, at));
+            out += std::string(stmt);
+            return out;
+        }
+        if (macros_.count(word)) { // a macro call: arguments are text for LLVM's macro expansion
+            anchors_.emplace_back(int(out.size()), columnAt(l, at));
+            out += std::string(stmt.substr(0, n));
+            if (!rest.empty())
+                out += " " + operandText(rest, l, restAt);
+            return out;
+        }
+        anchors_.emplace_back(int(out.size()), columnAt(l, at));
+        out += instruction(word, rest, l, restAt);
+        return out;
+    }
+
+    // --- symbols
+
+    std::optional<RegSym> parseRegister(std::string_view text)
+    {
+        // "%s[4:7]", "%v21", "%vcc", "%1", "%x1[4]" (another register symbol), "%0.5".
+        text = trim(text);
+        if (!text.starts_with("%"))
+            return std::nullopt;
+        text.remove_prefix(1);
+        text = trim(text);
+        inPercent_ = true;
+        std::string reg = operandText(text, lines_[0], 0, /*noAnchors=*/true);
+        inPercent_ = false;
+        return registerFromText(reg);
+    }
+
+    std::optional<RegSym> registerFromText(std::string_view reg)
+    {
+        reg = trim(reg);
+        RegSym r;
+        if (!reg.empty() && (isDigit(reg[0]) || reg[0] == '-' || reg[0] == '.')) {
+            r.constant = std::string(reg);
+            r.range = false;
+            return r;
+        }
+        std::string l = lower(reg);
+        for (const auto& s : kSpecials)
+            if (l == s.name) {
+                r.kind = std::string(s.llvm);
+                r.count = s.count;
+                r.range = false;
+                return r;
+            }
+        if (!isNumberedRegister(l) && isRegisterWord(l)) {
+            r.kind = specialRegister(l, l);
+            r.range = false;
+            return r;
+        }
+        std::size_t p = 0;
+        for (std::string_view k : {"ttmp", "s", "v", "a"})
+            if (l.starts_with(k)) {
+                r.kind = std::string(k);
+                p = k.size();
+                break;
+            }
+        if (r.kind.empty()) {
+            if (isRegisterWord(l)) {
+                r.kind = l;
+                r.range = false;
+                return r;
+            }
+            return std::nullopt;
+        }
+        std::string_view body = std::string_view(l).substr(p);
+        if (!body.empty() && isDigit(body[0])) {
+            int v = 0;
+            const auto [ptr, ec] = std::from_chars(body.data(), body.data() + body.size(), v);
+            if (ec != std::errc() || ptr != body.data() + body.size())
+                return std::nullopt;
+            r.first = v;
+            r.count = 1;
+            return r;
+        }
+        if (body.starts_with("[") && body.ends_with("]")) {
+            body = body.substr(1, body.size() - 2);
+            const auto colon = body.find(':');
+            int a = 0, b = 0;
+            auto num = [](std::string_view t, int& out) {
+                t = trim(t);
+                const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
+                return ec == std::errc() && ptr == t.data() + t.size();
+            };
+            if (!num(body.substr(0, colon), a))
+                return std::nullopt;
+            b = a;
+            if (colon != std::string_view::npos && !num(body.substr(colon + 1), b))
+                return std::nullopt;
+            r.first = a;
+            r.count = b - a + 1;
+            return r;
+        }
+        return std::nullopt;
+    }
+
+    std::string assignment(const std::string& name, std::string_view value, const SourceLine& l, std::size_t at)
+    {
+        if (value.starts_with("%")) {
+            if (const auto r = parseRegister(value)) {
+                symbols_.registers[name] = *r;
+                symbols_.values.erase(name);
+                return {};
+            }
+            note(l.line, columnAt(l, at), "CLRX register symbol " + name + " = " + std::string(value) + " is not understood",
+                 Severity::Error);
+            return {};
+        }
+        const std::string translated = operandText(value, l, at, true);
+        // A register symbol assigned to another ("x2 = x1[4]" is written with '%' only).
+        if (const auto v = Expr(translated, symbols_).evaluate()) {
+            symbols_.values[name] = *v;
+            symbols_.registers.erase(name);
+            if (isRegisterWord(name) || isUnsafeName(name))
+                return {}; // LLVM would read the name as a register: the value lives here only
+            return name + " = " + std::to_string(*v);
+        }
+        symbols_.values.erase(name);
+        if (isRegisterWord(name) || isUnsafeName(name)) {
+            note(l.line, columnAt(l, at), "symbol " + name + " has a register's name and a value only known to the "
+                 "assembler; gcnlens leaves it out", Severity::Warning);
+            return {};
+        }
+        return name + " = " + translated;
+    }
+
+    static bool isUnsafeName(std::string_view name)
+    {
+        // Names LLVM reads as something else, or that it cannot define.
+        return name.empty() || isDigit(name[0]) || name == "." || name.find("::") != std::string_view::npos;
+    }
+
+    // --- operands and expressions
+
+    // Rewrites one operand or expression: register symbols and ranges, @symbols, known symbol
+    // values, lit(), float suffixes, CLRX-only operators.
+    std::string operandText(std::string_view text, const SourceLine& l, std::size_t at, bool noAnchors = false)
+    {
+        std::string out;
+        std::size_t i = 0;
+        auto anchor = [&](std::size_t pos) {
+            if (!noAnchors)
+                anchors_.emplace_back(int(pending_ + out.size()), columnAt(l, at + pos));
+        };
+        while (i < text.size()) {
+            const char c = text[i];
+            if (c == '"') {
+                const auto close = text.find('"', i + 1);
+                const std::size_t e = close == std::string_view::npos ? text.size() : close + 1;
+                out += text.substr(i, e - i);
+                i = e;
+                continue;
+            }
+            // Numbers, with CLRX's float suffixes (h, s, l) dropped: LLVM takes the operand's type.
+            if (isDigit(c) || (c == '.' && i + 1 < text.size() && isDigit(text[i + 1])
+                               && (i == 0 || !isIdentChar(text[i - 1])))) {
+                std::size_t e = i;
+                if (c == '0' && i + 1 < text.size() && (text[i + 1] == 'x' || text[i + 1] == 'X')) {
+                    e = i + 2;
+                    while (e < text.size() && std::isxdigit(static_cast<unsigned char>(text[e])))
+                        ++e;
+                    // hex floats (0x1p3) are rare: leave them
+                } else {
+                    while (e < text.size() && (isDigit(text[e]) || text[e] == '.'))
+                        ++e;
+                    bool isFloat = text.substr(i, e - i).find('.') != std::string_view::npos;
+                    if (e < text.size() && (text[e] == 'e' || text[e] == 'E')) {
+                        std::size_t k = e + 1;
+                        if (k < text.size() && (text[k] == '+' || text[k] == '-'))
+                            ++k;
+                        if (k < text.size() && isDigit(text[k])) {
+                            e = k;
+                            while (e < text.size() && isDigit(text[e]))
+                                ++e;
+                            isFloat = true;
+                        }
+                    }
+                    if (e < text.size() && (text[e] == 'b' || text[e] == 'f') && !isFloat
+                        && (e + 1 >= text.size() || !isIdentChar(text[e + 1]))) {
+                        ++e; // local label reference: 1b, 2f
+                    } else if (e < text.size() && (text[e] == 'h' || text[e] == 's' || text[e] == 'l' || text[e] == 'H'
+                                                   || text[e] == 'S' || text[e] == 'L')
+                               && (e + 1 >= text.size() || !isIdentChar(text[e + 1]))) {
+                        anchor(i);
+                        const double d = std::strtod(std::string(text.substr(i, e - i)).c_str(), nullptr);
+                        const char suffix = char(std::tolower(static_cast<unsigned char>(text[e])));
+                        // h, s: the value's half/single bit pattern, as clrxasm encodes it;
+                        // l (double) stays a float for LLVM to place.
+                        const bool negated = !out.empty() && out.back() == '-';
+                        if (suffix == 'h' || suffix == 's') {
+                            if (negated)
+                                out.pop_back();
+                            out += std::to_string(floatBits(negated ? -d : d, suffix == 'h'));
+                        } else {
+                            out += text.substr(i, e - i);
+                            if (!isFloat)
+                                out += ".0";
+                        }
+                        i = e + 1;
+                        continue;
+                    }
+                }
+                anchor(i);
+                out += text.substr(i, e - i);
+                i = e;
+                continue;
+            }
+            if (c == '@' && i + 1 < text.size() && (isIdentStart(text[i + 1]) || isDigit(text[i + 1]))) {
+                // A symbol, even when its name is a register's.
+                std::size_t e = i + 1;
+                while (e < text.size() && isIdentChar(text[e]))
+                    ++e;
+                const std::string name(text.substr(i + 1, e - i - 1));
+                anchor(i);
+                if (const auto it = symbols_.values.find(name); it != symbols_.values.end())
+                    out += std::to_string(it->second);
+                else if (const auto f = forward_.values.find(name); f != forward_.values.end())
+                    out += literalContext_ ? forcedLiteral(f->second) : std::to_string(f->second);
+                else if (isDigit(name[0]))
+                    out += name; // @5: a number
+                else
+                    out += name;
+                i = e;
+                continue;
+            }
+            if (isIdentStart(c)) {
+                std::size_t e = i;
+                while (e < text.size() && (isIdentChar(text[e]) || (text[e] == ':' && e + 2 < text.size() && text[e + 1] == ':')))
+                    e += text[e] == ':' ? 2 : 1;
+                const std::string name(text.substr(i, e - i));
+                const std::string lname = lower(name);
+                std::size_t after = e;
+                while (after < text.size() && isBlank(text[after]))
+                    ++after;
+                anchor(i);
+                // lit(expr): a literal even where an inline constant would do.
+                if (lname == "lit" && after < text.size() && text[after] == '(') {
+                    const std::size_t close = matching(text, after);
+                    const std::string inner = operandText(text.substr(after + 1, close - after - 1), l, at + after + 1, true);
+                    out += literalOf(inner);
+                    i = close + 1;
+                    continue;
+                }
+                // Register symbols, with an optional [i] / [a:b] subrange. After '%' the
+                // built-in names win ("%s[4:7]" even when a symbol is called s).
+                const bool builtin = inPercent_ && (isRegisterWord(name) || ((lname == "s" || lname == "v" || lname == "ttmp" || lname == "a") && after < text.size() && text[after] == '['));
+                if (const auto it = symbols_.registers.find(name); !builtin && it != symbols_.registers.end()) {
+                    const RegSym& r = it->second;
+                    int first = r.first, count = r.count;
+                    std::size_t next = e;
+                    if (after < text.size() && text[after] == '[') {
+                        const std::size_t close = matching(text, after);
+                        if (const auto sub = subrange(text.substr(after + 1, close - after - 1), l, at + after + 1)) {
+                            first = r.first + sub->first;
+                            count = sub->second;
+                            next = close + 1;
+                        }
+                    }
+                    out += registerText(r, first, count);
+                    i = next;
+                    continue;
+                }
+                // s[…], v[…], ttmp[…], vcc[…], exec[…] … with expressions inside.
+                if (after < text.size() && text[after] == '[') {
+                    std::optional<RegSym> base;
+                    if (lname == "s" || lname == "v" || lname == "ttmp" || lname == "a") {
+                        RegSym r;
+                        r.kind = lname;
+                        base = r;
+                    } else {
+                        for (const auto& s : kSpecials)
+                            if (lname == s.name) {
+                                RegSym r;
+                                r.kind = std::string(s.llvm);
+                                r.count = s.count;
+                                r.range = false;
+                                base = r;
+                            }
+                    }
+                    if (base) {
+                        const std::size_t close = matching(text, after);
+                        if (const auto sub = subrange(text.substr(after + 1, close - after - 1), l, at + after + 1)) {
+                            out += registerText(*base, sub->first, sub->second);
+                            i = close + 1;
+                            continue;
+                        }
+                    }
+                }
+                if (lname == "hwreg" && after < text.size() && text[after] == '(') {
+                    const std::size_t close = matching(text, after);
+                    out += "hwreg(" + namedArguments(text.substr(after + 1, close - after - 1), l, at + after + 1, true) + ")";
+                    i = close + 1;
+                    continue;
+                }
+                if (lname == "sendmsg" && after < text.size() && text[after] == '(') {
+                    const std::size_t close = matching(text, after);
+                    const std::string args = namedArguments(text.substr(after + 1, close - after - 1), l, at + after + 1, false);
+                    // All parts numeric: the SIMM16 itself (msg | op << 4 | stream << 8), which
+                    // LLVM takes for any message, checked or not.
+                    std::int64_t simm = 0;
+                    bool numeric = true;
+                    const auto parts = splitOperands(args, 0);
+                    for (std::size_t k = 0; k < parts.size() && numeric; ++k) {
+                        const auto v = Expr(parts[k].text, symbols_).evaluate();
+                        numeric = v.has_value();
+                        if (v) // fields masked as clrxasm does: msg 4 bits, op 3, stream 2
+                            simm |= k == 0 ? (*v & 15) : k == 1 ? (*v & 7) << 4 : (*v & 3) << 8;
+                    }
+                    out += numeric && !parts.empty() ? std::to_string(simm) : "sendmsg(" + args + ")";
+                    i = close + 1;
+                    continue;
+                }
+                if ((lname == "abs" || lname == "neg" || lname == "sext") && after < text.size() && text[after] == '(') {
+                    const std::size_t close = matching(text, after);
+                    const std::string inner = operandText(text.substr(after + 1, close - after - 1), l, at + after + 1, true);
+                    out += lname == "abs" ? "|" + inner + "|" : lname == "neg" ? "-" + inner : "sext(" + inner + ")";
+                    i = close + 1;
+                    continue;
+                }
+                // Known numeric symbols become their values (a register's name stays a register;
+                // a name before '(' is a function: vmcnt(…), quad_perm …).
+                const bool call = after < text.size() && text[after] == '(';
+                if (!isRegisterWord(name) && !call) {
+                    if (const auto it = symbols_.values.find(name); it != symbols_.values.end()) {
+                        out += std::to_string(it->second);
+                        i = e;
+                        continue;
+                    }
+                    if (const auto f = forward_.values.find(name); f != forward_.values.end() && !symbols_.labels.count(name)) {
+                        out += literalContext_ ? forcedLiteral(f->second) : std::to_string(f->second);
+                        i = e;
+                        continue;
+                    }
+                }
+                out += specialRegister(lname, name);
+                i = e;
+                continue;
+            }
+            // CLRX-only operators.
+            if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') { out += '/'; i += 2; continue; }
+            if (c == '%' && i + 1 < text.size() && text[i + 1] == '%') { out += '%'; i += 2; continue; }
+            if (c == '>' && text.substr(i, 3) == ">>>") { out += ">>"; i += 3; continue; }
+            if (c == '<' && i + 1 < text.size() && text[i + 1] == '>') { out += "!="; i += 2; continue; }
+            if (c == '%' && i + 1 < text.size() && isIdentStart(text[i + 1])) { ++i; continue; } // %s[..] in an operand
+            out += c;
+            ++i;
+        }
+        return out;
+    }
+
+    static std::uint32_t floatBits(double d, bool half)
+    {
+        if (half) {
+            const _Float16 h = static_cast<_Float16>(d);
+            std::uint16_t bits = 0;
+            std::memcpy(&bits, &h, 2);
+            return bits;
+        }
+        const float f = float(d);
+        std::uint32_t bits = 0;
+        std::memcpy(&bits, &f, 4);
+        return bits;
+    }
+
+    // CLRX names of special registers that LLVM spells differently.
+    static std::string specialRegister(const std::string& lname, const std::string& name)
+    {
+        if (lname == "vccz" || lname == "execz" || lname == "scc")
+            return "src_" + lname;
+        if (lname == "lds" || lname == "lds_direct")
+            return "src_lds_direct";
+        return name;
+    }
+
+    static std::size_t matching(std::string_view text, std::size_t open)
+    {
+        int depth = 0;
+        for (std::size_t i = open; i < text.size(); ++i) {
+            if (text[i] == '(' || text[i] == '[') ++depth;
+            else if (text[i] == ')' || text[i] == ']') {
+                if (--depth == 0)
+                    return i;
+            }
+        }
+        return text.size() - (text.empty() ? 0 : 1);
+    }
+
+    std::optional<std::pair<int, int>> subrange(std::string_view inner, const SourceLine& l, std::size_t at)
+    {
+        const std::string t = operandText(inner, l, at, true);
+        // split at a top-level ':' that is not part of '::'
+        int depth = 0;
+        std::size_t colon = std::string::npos;
+        for (std::size_t i = 0; i < t.size(); ++i) {
+            if (t[i] == '(') ++depth;
+            else if (t[i] == ')') --depth;
+            else if (t[i] == '?') ++depth; // the ':' of ?: is not the range's
+            else if (t[i] == ':' && depth == 0) { colon = i; break; }
+            else if (t[i] == ':' && depth > 0) --depth;
+        }
+        const auto a = Expr(std::string_view(t).substr(0, colon), symbols_).evaluate();
+        if (!a)
+            return std::nullopt;
+        std::int64_t b = *a;
+        if (colon != std::string::npos) {
+            const auto bv = Expr(std::string_view(t).substr(colon + 1), symbols_).evaluate();
+            if (!bv)
+                return std::nullopt;
+            b = *bv;
+        }
+        if (b < *a)
+            return std::nullopt;
+        return std::make_pair(int(*a), int(b - *a + 1));
+    }
+
+    // hwreg(name, offset, size) and sendmsg(msg, op, stream): CLRX's names → LLVM's.
+    std::string namedArguments(std::string_view inner, const SourceLine& l, std::size_t at, bool hwreg)
+    {
+        const auto parts = splitOperands(inner, 0);
+        std::string out;
+        int msg = -1;
+        for (std::size_t i = 0; i < parts.size(); ++i) {
+            if (i)
+                out += ", ";
+            const std::string& p = parts[i].text;
+            if (p.starts_with("@")) {
+                out += operandText(std::string_view(p).substr(1), l, at, true);
+            } else if (!p.empty() && isIdentStart(p[0]) && (i == 0 || (!hwreg && i == 1))
+                       && !symbols_.values.count(p)) {
+                const int id = hwreg ? hwregId(p) : sendmsgId(p, int(i), msg);
+                out += id >= 0 ? std::to_string(id) : hwreg ? hwregName(p) : sendmsgName(p, int(i));
+                if (i == 0)
+                    msg = id;
+            } else {
+                out += operandText(p, l, at, true);
+            }
+        }
+        return out;
+    }
+
+    // A literal for lit(x): a symbol defined at the end, so LLVM cannot fold it into an inline
+    // constant. (The literal's bytes stay LLVM's fixup placeholder; its size is right.)
+    std::string literalOf(const std::string& innerText)
+    {
+        const std::string inner(trim(innerText));
+        std::int64_t value = 0;
+        if (const auto v = Expr(inner, symbols_).evaluate()) {
+            value = *v;
+        } else {
+            char* end = nullptr;
+            const double d = std::strtod(inner.c_str(), &end);
+            if (end && *end == '\0' && !inner.empty()) {
+                float f = float(d);
+                std::uint32_t bits = 0;
+                std::memcpy(&bits, &f, 4);
+                value = bits;
+            } else {
+                return inner;
+            }
+        }
+        return forcedLiteral(value);
+    }
+
+    std::string forcedLiteral(std::int64_t value)
+    {
+        const std::string name = ".Lgcnlens_lit" + std::to_string(lits_.size());
+        lits_.emplace_back(name, value);
+        return name;
+    }
+
+    // --- instructions
+
+    std::string instruction(const std::string& mnemonicIn, std::string_view rest, const SourceLine& l, std::size_t restAt)
+    {
+        std::string mnemonic = mnemonicIn;
+        pending_ = mnemonic.size() + 1;
+        // clrxasm's "_e64" on a scalar instruction asks for a literal even for a small constant.
+        bool forceLiteral = false;
+        if (mnemonic.starts_with("s_") && mnemonic.ends_with("_e64")) {
+            mnemonic.resize(mnemonic.size() - 4);
+            forceLiteral = true;
+        }
+        literalContext_ = takesLiteral(mnemonic);
+        if (mnemonic == "s_waitcnt")
+            return "s_waitcnt " + waitcnt(rest, l, restAt);
+        // Operands and the trailing modifiers.
+        const bool noOperands = modifiersStart(rest, true) == 0;
+        std::vector<Piece> ops = noOperands ? std::vector<Piece> {} : splitOperands(rest, 0);
+        std::string modText;
+        int modColumn = 0;
+        if (noOperands) {
+            modText = std::string(rest);
+        } else if (!ops.empty()) {
+            Piece& last = ops.back();
+            const std::size_t m = modifiersStart(last.text, false);
+            if (m < last.text.size()) {
+                modText = last.text.substr(m);
+                modColumn = last.column + int(m);
+                last.text = std::string(trim(std::string_view(last.text).substr(0, m)));
+            }
+            if (ops.size() == 1 && ops[0].text.empty())
+                ops.clear();
+        }
+        auto modifiers = splitModifiers(modText, modColumn);
+
+        std::vector<std::string> operands;
+        std::vector<std::vector<std::pair<int, int>>> operandAnchors;
+        for (const auto& op : ops) {
+            const auto saved = anchors_.size();
+            pending_ = 0;
+            operands.push_back(operandText(op.text, l, restAt + std::size_t(op.column)));
+            std::vector<std::pair<int, int>> a(anchors_.begin() + std::ptrdiff_t(saved), anchors_.end());
+            anchors_.resize(saved);
+            operandAnchors.push_back(std::move(a));
+        }
+
+        literalContext_ = false;
+        if (forceLiteral)
+            for (auto& op : operands) {
+                if (const auto v = Expr(op, symbols_).evaluate())
+                    op = forcedLiteral(*v);
+                else if (char* end = nullptr; !op.empty() && (std::strtod(op.c_str(), &end), end && *end == '\0'))
+                    op = forcedLiteral(floatBits(std::strtod(op.c_str(), nullptr), false));
+            }
+
+        // Modifiers.
+        std::vector<std::string> outMods;
+        bool vop3 = false, sdwa = false, dpp = false;
+        int absMask = 0, negMask = 0, sextMask = 0;
+        std::optional<std::int64_t> dfmt, nfmt;
+        auto value = [&](const Modifier& m) { return Expr(operandText(m.value, l, restAt, true), symbols_).evaluate(); };
+        auto mask = [&](const Modifier& m) -> int {
+            if (!m.hasValue)
+                return 0;
+            std::string_view v = trim(m.value);
+            if (v.starts_with("[")) {
+                int bits = 0;
+                const auto parts = splitOperands(v.substr(1, v.size() - 2), 0);
+                for (std::size_t i = 0; i < parts.size(); ++i)
+                    if (const auto b = Expr(operandText(parts[i].text, l, restAt, true), symbols_).evaluate(); b && *b)
+                        bits |= 1 << i;
+                return bits;
+            }
+            const auto b = value(m);
+            return b ? int(*b) : 0;
+        };
+        const bool vop3p = isVop3pMnemonic(mnemonic);
+        for (const auto& m : modifiers) {
+            const std::string& name = m.name;
+            if (name == "vop3") {
+                vop3 = !m.hasValue || value(m).value_or(1) != 0;
+            } else if (name == "sdwa") {
+                sdwa = true;
+            } else if (name == "dpp") {
+                dpp = true;
+            } else if ((name == "abs" || name == "neg" || name == "sext") && !vop3p) {
+                const int bits = mask(m);
+                (name == "abs" ? absMask : name == "neg" ? negMask : sextMask) |= bits;
+            } else if (name == "mul" || name == "div") {
+                outMods.push_back(name + ":" + operandText(m.value, l, restAt, true));
+            } else if (name == "omod") {
+                const auto v = value(m).value_or(0);
+                if (v == 1) outMods.push_back("mul:2");
+                else if (v == 2) outMods.push_back("mul:4");
+                else if (v == 3) outMods.push_back("div:2");
+            } else if (name == "dst_sel" || name == "src0_sel" || name == "src1_sel") {
+                sdwa = true;
+                if (const auto s = sdwaSelect(m.value))
+                    outMods.push_back(name + ":" + *s);
+                else
+                    outMods.push_back(name + ":" + m.value);
+            } else if (name == "dst_unused") {
+                sdwa = true;
+                if (const auto s = sdwaUnused(m.value))
+                    outMods.push_back(name + ":" + *s);
+                else
+                    outMods.push_back(name + ":" + m.value);
+            } else if (name == "quad_perm" || name == "row_shl" || name == "row_shr" || name == "row_ror"
+                       || name == "wave_shl" || name == "wave_rol" || name == "wave_shr" || name == "wave_ror"
+                       || name == "row_mirror" || name == "row_half_mirror" || name == "row_bcast"
+                       || name == "row_bcast15" || name == "row_bcast31" || name == "bank_mask" || name == "row_mask") {
+                dpp = true;
+                if (name == "row_bcast15" || name == "row_bcast31")
+                    outMods.push_back("row_bcast:" + name.substr(9));
+                else if (name == "quad_perm")
+                    outMods.push_back(name + ":" + operandText(m.value, l, restAt, true));
+                else if (m.hasValue && (name == "row_mirror" || name == "row_half_mirror")) {
+                    if (value(m).value_or(1))
+                        outMods.push_back(name);
+                } else
+                    outMods.push_back(m.hasValue ? name + ":" + operandText(m.value, l, restAt, true) : name);
+            } else if (name == "bound_ctrl") {
+                // bound_ctrl, bound_ctrl:0 / :1 (set), bound_ctrl:B:expr (set when expr is non-zero)
+                dpp = true;
+                const auto second = m.value.find(':');
+                const bool set = second == std::string::npos
+                    || Expr(operandText(std::string_view(m.value).substr(second + 1), l, restAt, true), symbols_).evaluate().value_or(1) != 0;
+                if (set)
+                    outMods.push_back("bound_ctrl:0");
+            } else if (name == "format") {
+                // [dfmt, nfmt], either part optional, names or @expressions.
+                std::string_view v = trim(m.value);
+                if (v.starts_with("[") && v.ends_with("]"))
+                    v = v.substr(1, v.size() - 2);
+                const auto parts = splitOperands(v, 0);
+                for (std::size_t i = 0; i < parts.size(); ++i) {
+                    std::string p = lower(parts[i].text);
+                    if (p.starts_with("@")) {
+                        const auto e = Expr(operandText(std::string_view(p).substr(1), l, restAt, true), symbols_).evaluate();
+                        (i == 0 && parts.size() == 2 ? dfmt : (parts.size() == 1 ? dfmt : nfmt)) = e.value_or(0);
+                        continue;
+                    }
+                    if (p.starts_with("buf_data_format_")) p = p.substr(16);
+                    if (p.starts_with("buf_num_format_")) p = p.substr(15);
+                    bool found = false;
+                    for (std::size_t k = 0; k < std::size(kDataFormats); ++k)
+                        if (p == kDataFormats[k]) { dfmt = std::int64_t(k); found = true; }
+                    if (!found)
+                        for (std::size_t k = 0; k < std::size(kNumFormats); ++k)
+                            if (p == kNumFormats[k]) { nfmt = std::int64_t(k); found = true; }
+                    if (!found)
+                        note(l.line, columnAt(l, restAt + std::size_t(m.column)), "unknown MTBUF format " + parts[i].text,
+                             Severity::Warning);
+                }
+            } else if (name == "dfmt" || name == "nfmt") {
+                (name == "dfmt" ? dfmt : nfmt) = value(m).value_or(0);
+            } else if (isBooleanModifier(name)) {
+                if (!m.hasValue || value(m).value_or(1) != 0)
+                    outMods.push_back(name);
+            } else if (name == "offset" || name == "offset0" || name == "offset1" || name == "inst_offset") {
+                outMods.push_back((name == "inst_offset" ? std::string("offset") : name) + ":"
+                                  + operandText(m.value, l, restAt + std::size_t(m.column), true));
+            } else if (name == "dmask" || name == "op_sel" || name == "op_sel_hi" || name == "neg_lo" || name == "neg_hi"
+                       || name == "abs" || name == "neg") {
+                outMods.push_back(name + (m.hasValue ? ":" + operandText(m.value, l, restAt, true) : std::string()));
+            } else {
+                outMods.push_back(m.hasValue ? name + ":" + operandText(m.value, l, restAt, true) : name);
+            }
+        }
+        if (dfmt || nfmt) {
+            // LLVM (GFX6-9): format:[BUF_DATA_FORMAT_*,BUF_NUM_FORMAT_*] after soffset.
+            outMods.insert(outMods.begin(), "format:[BUF_DATA_FORMAT_" + upper(kDataFormats[std::size_t(dfmt.value_or(1) & 15)])
+                                                + ",BUF_NUM_FORMAT_" + upper(kNumFormats[std::size_t(nfmt.value_or(0) & 7)]) + "]");
+            if (upper(kDataFormats[std::size_t(dfmt.value_or(1) & 15)]) == "RESERVED")
+                outMods.front() = "format:" + std::to_string(dfmt.value_or(1) | (nfmt.value_or(0) << 4));
+        }
+
+        // clrxasm's defaults where LLVM's differ (GcnInstrsMimg.md, GcnSdwaDpp.md, GcnInstrsVop3p.md).
+        auto hasMod = [&](std::string_view prefix) {
+            return std::any_of(outMods.begin(), outMods.end(), [&](const std::string& m) { return m.starts_with(prefix); });
+        };
+        if (mnemonic.starts_with("image_") && !hasMod("dmask"))
+            outMods.push_back("dmask:1");
+        if ((sdwa || mnemonic.ends_with("_sdwa")) && !dpp && !hasMod("dst_unused") && !mnemonic.starts_with("v_cmp"))
+            outMods.push_back("dst_unused:UNUSED_PAD");
+        if ((mnemonic.starts_with("v_mad_mix") || mnemonic.starts_with("v_fma_mix")) && !hasMod("op_sel_hi"))
+            outMods.push_back("op_sel_hi:[1,1,1]");
+        // clamp or an output modifier on a VOP1/VOP2/VOPC instruction selects VOP3 in clrxasm.
+        if (!sdwa && !dpp && (hasMod("clamp") || hasMod("mul:") || hasMod("div:")))
+            vop3 = true;
+        // LLVM wants MUBUF/MTBUF flags in its order: format, idxen/offen/addr64, offset, the rest.
+        auto rank = [](const std::string& m) {
+            if (m.starts_with("format")) return 0;
+            if (m == "offen" || m == "idxen" || m == "addr64") return 1;
+            if (m.starts_with("offset")) return 2;
+            return 3;
+        };
+        std::stable_sort(outMods.begin(), outMods.end(), [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
+
+        // Operand modifiers given as masks apply to the sources.
+        if (absMask || negMask || sextMask) {
+            if (!sdwa && !dpp)
+                vop3 = true;
+            const bool isInterp = mnemonic.starts_with("v_interp");
+            const std::size_t firstSource = mnemonic.starts_with("v_cmp") || mnemonic.starts_with("v_cmpx")
+                ? (operands.size() > 2 ? 1 : 0) : hasTwoDestinations(mnemonic) ? 2 : 1;
+            for (int bit = 0; bit < 3; ++bit) {
+                std::size_t index = firstSource + std::size_t(bit);
+                if (isInterp && bit == 1)
+                    index = 1; // v_interp_p1_f32 vdst, vsrc, attr: "src1" is the VGPR
+                else if (isInterp)
+                    continue;
+                if (index >= operands.size())
+                    break;
+                std::string& op = operands[index];
+                if (sextMask & (1 << bit)) op = "sext(" + op + ")";
+                if (absMask & (1 << bit)) op = "|" + op + "|";
+                if (negMask & (1 << bit)) op = "-" + op;
+            }
+        }
+
+        // Encoding suffixes: CLRX picks VOP3/SDWA/DPP from modifiers, LLVM from the mnemonic.
+        const bool suffixed = mnemonic.ends_with("_e32") || mnemonic.ends_with("_e64") || mnemonic.ends_with("_sdwa")
+            || mnemonic.ends_with("_dpp");
+        if (!suffixed && mnemonic.starts_with("v_")) {
+            if (dpp) mnemonic += "_dpp";
+            else if (sdwa) mnemonic += "_sdwa";
+            else if (vop3) mnemonic += "_e64";
+        }
+        mnemonic = alias(mnemonic, operands, std::find(outMods.begin(), outMods.end(), "glc") != outMods.end());
+
+        std::string out = mnemonic;
+        int shift = int(out.size()) + 1;
+        anchors_.emplace_back(int(0), columnAt(l, restAt) - int(mnemonicIn.size()) - 1);
+        for (std::size_t i = 0; i < operands.size(); ++i) {
+            out += i ? ", " : " ";
+            const int base = int(out.size());
+            for (const auto& [o, s] : operandAnchors[i])
+                anchors_.emplace_back(base + o, s);
+            out += operands[i];
+        }
+        (void)shift;
+        for (const auto& m : outMods)
+            out += " " + m;
+        return out;
+    }
+
+    // Instructions whose sources may be a 32-bit literal (VOP*, SOP1/SOP2/SOPC); others take their
+    // constants as immediate fields (SOPK, SOPP, memory offsets).
+    static bool takesLiteral(const std::string& m)
+    {
+        if (m.starts_with("v_"))
+            return true;
+        if (!m.starts_with("s_"))
+            return false;
+        static constexpr std::string_view kImmediate[] = {
+            "s_movk", "s_cmovk", "s_cmpk", "s_addk", "s_mulk", "s_getreg", "s_setreg", "s_nop", "s_waitcnt",
+            "s_branch", "s_cbranch", "s_sendmsg", "s_sleep", "s_setprio", "s_trap", "s_sethalt", "s_incperflevel",
+            "s_decperflevel", "s_ttracedata", "s_set_gpr_idx_on", "s_load", "s_buffer", "s_store", "s_call",
+            "s_version", "s_denorm_mode", "s_round_mode", "s_endpgm", "s_dcache", "s_icache", "s_atc", "s_scratch",
+            "s_memtime", "s_memrealtime", "s_atomic", "s_barrier"};
+        for (const auto p : kImmediate)
+            if (m.starts_with(p))
+                return false;
+        return true;
+    }
+
+    // s_waitcnt: vmcnt(N) & expcnt(N) & lgkmcnt(N) in any case, values masked to the field as
+    // clrxasm does (vmcnt 4 bits, 6 on GCN 1.4; expcnt 3; lgkmcnt 4).
+    std::string waitcnt(std::string_view rest, const SourceLine& l, std::size_t at)
+    {
+        std::string out;
+        std::size_t i = 0;
+        bool any = false;
+        while (i < rest.size()) {
+            while (i < rest.size() && (isBlank(rest[i]) || rest[i] == '&' || rest[i] == ','))
+                ++i;
+            std::size_t e = i;
+            while (e < rest.size() && isIdentChar(rest[e]))
+                ++e;
+            std::size_t open = e;
+            while (open < rest.size() && isBlank(rest[open]))
+                ++open;
+            const std::string name = lower(rest.substr(i, e - i));
+            if (e == i || open >= rest.size() || rest[open] != '(' || (name != "vmcnt" && name != "expcnt" && name != "lgkmcnt")) {
+                literalContext_ = false;
+                return any ? out + " " + operandText(rest.substr(i), l, at + i, true) : operandText(rest, l, at, true);
+            }
+            const std::size_t close = matching(rest, open);
+            const std::string inner = operandText(rest.substr(open + 1, close - open - 1), l, at + open + 1, true);
+            std::string value = inner;
+            if (const auto v = Expr(inner, symbols_).evaluate()) {
+                const std::int64_t mask = name == "vmcnt" ? (arch_ >= 4 ? 63 : 15) : name == "expcnt" ? 7 : 15;
+                value = std::to_string(*v & mask);
+            }
+            out += (any ? " " : "") + name + "(" + value + ")";
+            any = true;
+            i = close + 1;
+        }
+        return out;
+    }
+
+    // CLRX mnemonics LLVM spells differently.
+    std::string alias(const std::string& mnemonicIn, std::vector<std::string>& operands, bool glc)
+    {
+        std::string m = mnemonicIn;
+        std::string suffix;
+        for (std::string_view s : {"_e32", "_e64", "_sdwa", "_dpp"})
+            if (m.ends_with(s)) {
+                suffix = std::string(s);
+                m.resize(m.size() - s.size());
+            }
+        auto replaceInfix = [&](std::string_view from, std::string_view to) {
+            const auto at = m.find(from);
+            if (at != std::string::npos)
+                m.replace(at, from.size(), to);
+        };
+        if (m.starts_with("v_cmp")) {
+            // CLRX: v_cmp_t_f32 (LLVM v_cmp_tru_f32), v_cmp_lg_i32 (v_cmp_ne_i32), v_cmp_tru_i32 (v_cmp_t_i32).
+            const bool isFloat = m.find("_f16") != std::string::npos || m.find("_f32") != std::string::npos
+                || m.find("_f64") != std::string::npos;
+            if (isFloat)
+                replaceInfix("_t_f", "_tru_f");
+            else {
+                replaceInfix("_lg_", "_ne_");
+                replaceInfix("_tru_", "_t_");
+            }
+        }
+        // GCN 1.0/1.1: clrxasm takes the GCN 1.2 names for the carry-out adds.
+        if (arch_ <= 1) {
+            if (m == "v_add_u32") m = "v_add_i32";
+            else if (m == "v_sub_u32") m = "v_sub_i32";
+            else if (m == "v_subrev_u32") m = "v_subrev_i32";
+        }
+        // FLAT/GLOBAL atomics without glc return nothing: LLVM's form has no destination.
+        if ((m.starts_with("flat_atomic_") || m.starts_with("global_atomic_")) && !glc && operands.size() >= 3)
+            operands.erase(operands.begin());
+        return m + suffix;
+    }
+
+    // --- pseudo-ops
+
+    std::string translateDirectiveText(const std::string& word, std::string_view arg, int line, int)
+    {
+        return word + (arg.empty() ? "" : " " + operandText(arg, lines_[std::size_t(line - 1)], 0, true));
+    }
+
+    std::string directive(const std::string& word, std::string_view arg, const SourceLine& l, std::size_t at, std::size_t argAt)
+    {
+        const int column = columnAt(l, at);
+        auto record = [&](const std::string& name, std::int64_t value) {
+            ResourceDirective d;
+            d.name = name;
+            d.value = value;
+            d.line = l.line;
+            d.kernel = int(result_.kernels.size()) - 1;
+            result_.directives.push_back(d);
+        };
+        auto argValue = [&]() { return Expr(operandText(arg, l, argAt, true), symbols_).evaluate(); };
+        const std::string a = lower(trim(arg));
+        // Binary formats, bitness, targets.
+        if (word == ".amd" || word == ".amdcl2" || word == ".rocm" || word == ".gallium" || word == ".rawcode") {
+            parseClrxFormat(word.substr(1), format_);
+            return {};
+        }
+        if (word == ".format") {
+            parseClrxFormat(a, format_);
+            return {};
+        }
+        if (word == ".64bit" || word == ".32bit") {
+            is64_ = word == ".64bit";
+            return {};
+        }
+        if (word == ".gpu" || word == ".arch") {
+            const std::string p = clrxProcessor(a);
+            if (p.empty()) {
+                note(l.line, column, "unknown CLRX " + word.substr(1) + " " + std::string(trim(arg)), Severity::Warning);
+            } else if (options_.sourceGpuWins) {
+                sourceProcessor_ = p;
+                processor_ = p;
+                arch_ = archOf(p);
+            }
+            return {};
+        }
+        if (word == ".kernel") {
+            const std::string name(trim(arg));
+            result_.kernels.push_back(name);
+            currentKernel_ = name;
+            kernelLabelSeen_ = false;
+            inConfig_ = false;
+            // The kernel's entry: programbuild starts a kernel at a label typed @function.
+            return isUnsafeName(name) || isRegisterWord(name) ? std::string() : ".type " + name + ",@function";
+        }
+        if (word == ".config") {
+            inConfig_ = true;
+            return {};
+        }
+        if (word == ".text") {
+            inConfig_ = false;
+            // In the AMD Catalyst and Gallium formats a kernel's code starts at its .text (AMD)
+            // or its own label; put the kernel's label at the first .text after .kernel.
+            if (!currentKernel_.empty() && !kernelLabelSeen_ && format_ == ClrxFormat::Amd) {
+                kernelLabelSeen_ = true;
+                if (!symbols_.labels.count(currentKernel_) && !labelLater(currentKernel_)) {
+                    symbols_.labels.insert(currentKernel_);
+                    return ".text\n" + currentKernel_ + ":";
+                }
+            }
+            return ".text";
+        }
+        // .config fields: the declared resources (occupancy reads them beside the used registers).
+        if (word == ".vgprsnum" || word == ".sgprsnum" || word == ".localsize" || word == ".scratchbuffer") {
+            if (const auto v = argValue())
+                record(word, *v);
+            return {};
+        }
+        if (word == ".dims") {
+            record(word, std::int64_t(a.size()));
+            return {};
+        }
+        if (word == ".cws" || word == ".reqd_work_group_size") {
+            const auto parts = splitOperands(arg, 0);
+            std::int64_t product = 1;
+            bool any = false;
+            for (const auto& p : parts)
+                if (const auto v = Expr(operandText(p.text, l, argAt, true), symbols_).evaluate(); v && *v > 0) {
+                    product *= *v;
+                    any = true;
+                }
+            if (any)
+                record(".cws", product);
+            return {};
+        }
+        // Symbols and scopes.
+        if (word == ".set" || word == ".equ" || word == ".equiv" || word == ".eqv") {
+            const auto parts = splitOperands(arg, 0);
+            if (parts.size() == 2) {
+                const std::string out = assignment(parts[0].text, parts[1].text, l, argAt + std::size_t(parts[1].column));
+                return out;
+            }
+            return {};
+        }
+        if (word == ".scope" || word == ".ends" || word == ".endscope" || word == ".using" || word == ".unusing") {
+            if (word == ".scope")
+                note(l.line, column, "CLRX scopes: gcnlens reads symbols in one global scope");
+            return {};
+        }
+        if (word == ".regvar" || word == ".rvlin" || word == ".usereg" || word == ".cf_start" || word.starts_with(".cf_")) {
+            if (word == ".regvar")
+                regvar(arg, l, argAt);
+            return {};
+        }
+        if (word.starts_with(".get_")) {
+            // .get_arch SYM, .get_gpu SYM, .get_format SYM, .get_64bit SYM, .get_version SYM …
+            const std::string name(trim(arg));
+            std::int64_t v = 0;
+            if (word == ".get_arch") v = arch_ == 5 ? 3 : arch_ == 4 ? 3 : arch_;
+            else if (word == ".get_64bit") v = is64_ ? 1 : 0;
+            else if (word == ".get_format") v = std::int64_t(format_);
+            else if (word == ".get_version") v = 801;
+            else if (word == ".get_policy") v = 801;
+            symbols_.values[name] = v;
+            return isRegisterWord(name) ? std::string() : name + " = " + std::to_string(v);
+        }
+        if (word == ".macro") {
+            const auto parts = splitOperands(arg, 0);
+            std::string name = lower(trim(std::string_view(arg).substr(0, arg.find_first_of(" \t,"))));
+            macros_.insert(name);
+            return ".macro " + std::string(arg);
+        }
+        if (word == ".for" || word == ".while") {
+            note(l.line, column, "CLRX " + word + " loops are not expanded by gcnlens yet", Severity::Warning);
+            return {};
+        }
+        if (word == ".endfor" || word == ".endwhile") {
+            return {};
+        }
+        if (std::find(std::begin(kBlankDirectives), std::end(kBlankDirectives), word) != std::end(kBlankDirectives)
+            || inConfig_) {
+            return {};
+        }
+        if (word == ".byte" || word == ".short" || word == ".word" || word == ".int" || word == ".long"
+            || word == ".quad" || word == ".hword" || word == ".half" || word == ".float" || word == ".double"
+            || word == ".skip" || word == ".space" || word == ".fill" || word == ".align" || word == ".balign"
+            || word == ".p2align" || word == ".rept" || word == ".irp" || word == ".irpc" || word == ".endr"
+            || word == ".endm" || word == ".exitm" || word == ".include" || word == ".incbin" || word == ".section"
+            || word == ".data" || word == ".globl" || word == ".global" || word == ".local" || word == ".weak"
+            || word == ".error" || word == ".warning" || word == ".print" || word == ".ascii" || word == ".asciz"
+            || word == ".string" || word == ".org" || word == ".end" || word == ".purgem" || word == ".altmacro"
+            || word == ".noaltmacro" || word == ".err" || word == ".type" || word == ".size") {
+            if (word == ".int" || word == ".word")
+                return ".long " + operandText(arg, l, argAt, true);
+            if (word == ".hword" || word == ".half")
+                return ".short " + operandText(arg, l, argAt, true);
+            if (word == ".align" || word == ".balign") // CLRX .align takes bytes (ClrxAsmPseudoOps.md)
+                return ".balign " + operandText(arg, l, argAt, true);
+            if (word == ".rept" || word == ".include" || word == ".incbin" || word == ".irp" || word == ".irpc"
+                || word == ".section" || word == ".globl" || word == ".global" || word == ".local" || word == ".weak"
+                || word == ".error" || word == ".warning" || word == ".print" || word == ".ascii" || word == ".asciz"
+                || word == ".string" || word == ".purgem" || word == ".type" || word == ".size")
+                return word + (arg.empty() ? "" : " " + std::string(arg));
+            return word + (arg.empty() ? "" : " " + operandText(arg, l, argAt, true));
+        }
+        note(l.line, column, "CLRX pseudo-op " + word + " is not read by gcnlens; left out of the assembly");
+        return {};
+    }
+
+    // Directives of the binary formats' metadata (ClrxAsmAmd.md, ClrxAsmAmdCl2.md, ClrxAsmRocm.md,
+    // ClrxAsmGallium.md): they describe the binary around the code, not the code.
+    static constexpr std::string_view kBlankDirectives[] = {
+        ".userdata", ".pgmrsrc1", ".pgmrsrc2", ".floatmode", ".ieeemode", ".priority", ".debugmode", ".dx10clamp",
+        ".exceptions", ".privmode", ".tgsize", ".uavid", ".uavprivate", ".hwregion", ".hwlocal", ".useargs",
+        ".usesetup", ".usesizes", ".arg", ".driver_version", ".llvm_version", ".call_convention", ".codeversion",
+        ".machine", ".default_hsa_features", ".use_dynamic_call_stack", ".kcode", ".kcodeend", ".spilledvgprs",
+        ".spilledsgprs", ".inner", ".globaldata", ".md_version", ".end_config", ".rodata", ".compile_options",
+        ".aclversion", ".header", ".metadata", ".cbid", ".cbmask", ".condout", ".constantbuffers", ".earlyexit",
+        ".entry", ".globalbuffers", ".inputs", ".inputsamplers", ".isametadata", ".outputs", ".persistentbuffers",
+        ".printfid", ".privateid", ".proginfo", ".sampler", ".scratchbuffers", ".segment", ".subconstantbuffers",
+        ".uav", ".uavmailboxsize", ".uavopmask", ".calnote", ".kernel_code_entry_offset", ".kernel_code_prefetch_offset",
+        ".kernel_code_prefetch_size", ".max_scratch_backing_memory", ".workitem_private_segment_size",
+        ".workgroup_group_segment_size", ".gds_segment_size", ".kernarg_segment_size", ".workgroup_fbarrier_count",
+        ".wavefront_sgpr_count", ".workitem_vgpr_count", ".reserved_vgpr_first", ".reserved_vgpr_count",
+        ".reserved_sgpr_first", ".reserved_sgpr_count", ".debug_wavefront_private_segment_offset_sgpr",
+        ".debug_private_segment_buffer_sgpr", ".kernarg_segment_align", ".group_segment_align",
+        ".private_segment_align", ".wavefront_size", ".call_convention", ".runtime_loader_kernel_symbol",
+        ".use_private_segment_buffer", ".use_dispatch_ptr", ".use_queue_ptr", ".use_kernarg_segment_ptr",
+        ".use_dispatch_id", ".use_flat_scratch_init", ".use_private_segment_size", ".use_grid_workgroup_count",
+        ".use_ordered_append_gds", ".private_elem_size", ".use_ptr64", ".use_dynamic_call_stack", ".use_debug_enabled",
+        ".use_xnack_enabled", ".localsize", ".gdssize", ".vectypehint", ".work_group_size_hint", ".fixed_work_group_size",
+        ".max_flat_work_group_size", ".spilled_sgprs", ".spilled_vgprs", ".runtime_handle", ".kernarg_segment_align",
+        ".setupargs", ".setup", ".stub", ".hsaconfig", ".exceptions", ".tgsize", ".pgmrsrc1", ".pgmrsrc2",
+        ".bssdata", ".globaldata", ".sampler_init", ".samplerreloc", ".hsa_code_object_version",
+        ".hsa_code_object_isa", ".target", ".tripple", ".newbinfmt", ".nosectdiffs", ".get_driver_version",
+        ".eflags", ".ifdefault", ".policy", ".kcodesel"};
+
+    bool labelLater(const std::string& name) const
+    {
+        // A label with the kernel's name further on (ROCm/AMDCL2 style code)?
+        const std::string needle = name + ":";
+        return source_.find(needle) != std::string_view::npos;
+    }
+
+    // .regvar name:kind[:count], …: clrxasm allocates registers for these; gcnlens gives each a
+    // fresh range above the registers the code names and says so.
+    void regvar(std::string_view arg, const SourceLine& l, std::size_t at)
+    {
+        for (const auto& p : splitOperands(arg, 0)) {
+            std::string_view t = p.text;
+            const auto c1 = t.find(':');
+            if (c1 == std::string_view::npos)
+                continue;
+            const std::string name(trim(t.substr(0, c1)));
+            std::string_view rest = t.substr(c1 + 1);
+            const auto c2 = rest.find(':');
+            const std::string kind = lower(trim(rest.substr(0, c2)));
+            int count = 1;
+            if (c2 != std::string_view::npos)
+                if (const auto v = Expr(trim(rest.substr(c2 + 1)), symbols_).evaluate())
+                    count = int(*v);
+            RegSym r;
+            r.kind = kind == "v" || kind == "vgpr" ? "v" : "s";
+            int& next = r.kind == "v" ? nextRegvarV_ : nextRegvarS_;
+            if (r.kind == "s" && count > 1)
+                next = (next + std::min(count, 4) - 1) / std::min(count, 4) * std::min(count, 4); // SGPR ranges align
+            r.first = next;
+            r.count = count;
+            next += count;
+            symbols_.registers[name] = r;
+            note(l.line, columnAt(l, at + std::size_t(p.column)),
+                 "register variable " + name + " gets " + registerText(r, r.first, r.count)
+                     + " from gcnlens' own allocation, not clrxasm's (registers and occupancy may differ)",
+                 Severity::Warning);
+        }
+    }
+
+    std::string_view source_;
+    ClrxOptions options_;
+    std::vector<SourceLine> lines_;
+    ClrxTranslation result_;
+    Symbols symbols_;
+    Symbols forward_;
+    std::unordered_set<std::string> multiple_;
+    std::unordered_set<std::string> macros_;
+    std::vector<std::pair<std::string, std::int64_t>> lits_;
+    std::vector<std::pair<int, int>> anchors_;
+    std::size_t pending_ = 0;
+    bool inPercent_ = false;      // reading a register after '%'
+    bool literalContext_ = false; // operands of an instruction that takes a 32-bit literal
+    std::string processor_, sourceProcessor_;
+    int arch_ = 0;
+    ClrxFormat format_ = ClrxFormat::Amd;
+    bool is64_ = false;
+    std::string currentKernel_;
+    bool kernelLabelSeen_ = false;
+    bool inConfig_ = false;
+    int lastLine_ = 0;
+    int nextRegvarV_ = 128, nextRegvarS_ = 64;
+};
+
+} // namespace
+
+std::string_view clrxFormatName(ClrxFormat format)
+{
+    switch (format) {
+    case ClrxFormat::Amd: return "amd";
+    case ClrxFormat::AmdCl2: return "amdcl2";
+    case ClrxFormat::Rocm: return "rocm";
+    case ClrxFormat::Gallium: return "gallium";
+    case ClrxFormat::RawCode: return "rawcode";
+    }
+    return "amd";
+}
+
+bool parseClrxFormat(std::string_view name, ClrxFormat& format)
+{
+    const std::string n = lower(trim(name));
+    if (n == "amd" || n == "catalyst") format = ClrxFormat::Amd;
+    else if (n == "amdcl2") format = ClrxFormat::AmdCl2;
+    else if (n == "rocm") format = ClrxFormat::Rocm;
+    else if (n == "gallium") format = ClrxFormat::Gallium;
+    else if (n == "rawcode" || n == "raw") format = ClrxFormat::RawCode;
+    else return false;
+    return true;
+}
+
+std::string clrxProcessor(std::string_view name)
+{
+    const std::string n = lower(trim(name));
+    for (const auto& g : kGpus)
+        if (n == g.clrx)
+            return std::string(g.llvm);
+    return {};
+}
+
+bool looksLikeClrx(std::string_view text)
+{
+    // Count evidence over the first lines; one CLRX-only pseudo-op is enough, comments and
+    // register symbols need company (a '#' also starts C-preprocessed LLVM sources).
+    static constexpr std::string_view kStrong[] = {
+        ".kernel", ".config", ".gpu", ".arch", ".amdcl2", ".rocm", ".gallium", ".rawcode", ".iffmt", ".ifnfmt",
+        ".ifarch", ".ifnarch", ".if64", ".if32", ".regvar", ".rvlin", ".usereg", ".cf_", ".get_", ".vgprsnum",
+        ".sgprsnum", ".dims", ".scope", ".for ", ".while ", ".amd\n", ".amd\r", ".amd ", ".64bit", ".32bit"};
+    static constexpr std::string_view kLlvm[] = {".amdhsa_", ".amdgpu_", ".amd_kernel_code_t", "amdhsa.kernels",
+                                                 ".amdgcn_target", ".hsa_code_object"};
+    int hash = 0, percent = 0, strong = 0, llvm = 0, semicolonComments = 0;
+    std::size_t start = 0;
+    int lines = 0;
+    while (start < text.size() && lines < 4000) {
+        auto end = text.find('\n', start);
+        if (end == std::string_view::npos)
+            end = text.size();
+        std::string_view line = trim(text.substr(start, end - start));
+        start = end + 1;
+        ++lines;
+        if (line.empty())
+            continue;
+        if (line.front() == '#') {
+            // C preprocessor lines are not CLRX evidence.
+            const std::string_view rest = trim(line.substr(1));
+            if (!(rest.starts_with("include") || rest.starts_with("define") || rest.starts_with("if")
+                  || rest.starts_with("endif") || rest.starts_with("else") || rest.starts_with("undef")))
+                ++hash;
+            continue;
+        }
+        if (line.starts_with(";") || line.starts_with("//"))
+            ++semicolonComments;
+        std::string low = lower(line.substr(0, std::min<std::size_t>(line.size(), 48)));
+        low.push_back('\n');
+        for (const auto s : kLlvm)
+            if (low.find(s) != std::string::npos)
+                ++llvm;
+        // a label may precede the statement
+        std::string_view code = low;
+        if (const auto colon = code.find(':'); colon != std::string_view::npos && colon < 40
+            && std::all_of(code.begin(), code.begin() + std::ptrdiff_t(colon), [](char c) { return isIdentChar(c); }))
+            code = trim(code.substr(colon + 1));
+        if (code.starts_with("."))
+            for (const auto s : kStrong)
+                if (code.starts_with(s))
+                    ++strong;
+        if (const auto hashAt = line.find(" #"); hashAt != std::string_view::npos && line.find(';') == std::string_view::npos)
+            ++hash;
+        const auto eq = line.find('=');
+        if (eq != std::string_view::npos && trim(line.substr(eq + 1)).starts_with("%"))
+            ++percent;
+    }
+    if (llvm > 0 && strong == 0)
+        return false;
+    return strong > 0 || percent > 0 || (hash >= 2 && hash > semicolonComments);
+}
+
+std::pair<int, int> ClrxTranslation::map(int outputLine, int outputColumn) const
+{
+    if (outputLine < 1 || outputLine > int(origins.size()))
+        return {outputLine, outputColumn};
+    const Origin& o = origins[std::size_t(outputLine - 1)];
+    int column = o.begin;
+    for (const auto& [out, src] : o.anchors) {
+        if (out > outputColumn)
+            break;
+        column = src + (outputColumn - out > 0 && &o.anchors.back() != &o.anchors.front() ? 0 : 0);
+    }
+    return {o.line, column};
+}
+
+std::pair<int, int> ClrxTranslation::span(int outputLine) const
+{
+    if (outputLine < 1 || outputLine > int(origins.size()))
+        return {0, 0};
+    const Origin& o = origins[std::size_t(outputLine - 1)];
+    return {o.begin, o.end};
+}
+
+int ClrxTranslation::sourceLine(int outputLine) const
+{
+    if (outputLine < 1 || outputLine > int(origins.size()))
+        return outputLine;
+    return origins[std::size_t(outputLine - 1)].line;
+}
+
+ClrxTranslation translateClrx(std::string_view source, const ClrxOptions& options)
+{
+    return Translator(source, options).run();
+}
+
+void mapProgramToClrx(Program& program, const ClrxTranslation& translation)
+{
+    std::vector<std::pair<int, int>> index;
+    index.reserve(program.instructions.size());
+    for (std::size_t i = 0; i < program.instructions.size(); ++i) {
+        Instruction& inst = program.instructions[i];
+        const int out = inst.line;
+        inst.line = translation.sourceLine(out);
+        const auto [b, e] = translation.span(out);
+        inst.columnBegin = b;
+        inst.columnEnd = e;
+        index.emplace_back(inst.line, int(i));
+    }
+    program.lineToInstructions.assign(std::move(index));
+    for (auto& label : program.labels)
+        label.line = translation.sourceLine(label.line);
+    for (auto& kernel : program.kernels)
+        kernel.line = translation.sourceLine(kernel.line);
+    for (auto& d : program.diagnostics) {
+        if (d.line <= 0)
+            continue;
+        const auto [line, column] = translation.map(d.line, d.column);
+        d.line = line;
+        d.column = column;
+    }
+    // The translator's directives replace what the source map found in the translated text.
+    program.directives.clear();
+    for (ResourceDirective d : translation.directives) {
+        const std::string kernelName = d.kernel >= 0 && d.kernel < int(translation.kernels.size())
+            ? translation.kernels[std::size_t(d.kernel)] : std::string();
+        d.kernel = -1;
+        for (std::size_t k = 0; k < program.kernels.size(); ++k)
+            if (program.kernels[k].name == kernelName)
+                d.kernel = int(k);
+        if (d.kernel < 0 && program.kernels.size() == 1)
+            d.kernel = 0;
+        program.directives.push_back(d);
+    }
+    for (const auto& n : translation.notes)
+        program.diagnostics.push_back(n);
+    std::stable_sort(program.diagnostics.begin(), program.diagnostics.end(),
+                     [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
+}
+
+} // namespace gcnlens

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// CLRX (CLRadeonExtender) assembler dialect: detection and a translator to LLVM AMDGPU syntax that
+// runs before the assembler. Sizes and encodings still come from LLVM's encoder; the translator
+// only rewrites syntax (comments, ';' separators, pseudo-ops, register symbols, operand forms) and
+// keeps, for every line it writes, the source line and column it came from.
+#pragma once
+
+#include "core/program.h"
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace gcnlens {
+
+// True when the text reads as CLRX rather than LLVM syntax: CLRX-only pseudo-ops (.kernel,
+// .config, .gpu, .arch, .amdcl2, .rocm, .iffmt, …), '#' comments, '%' register symbols.
+bool looksLikeClrx(std::string_view text);
+
+// clrxasm's options that steer .iffmt/.if64 (ClrxAsmInvoke.md); the defaults are clrxasm's.
+enum class ClrxFormat { Amd, AmdCl2, Rocm, Gallium, RawCode };
+std::string_view clrxFormatName(ClrxFormat format);      // "amd", "amdcl2", …
+bool parseClrxFormat(std::string_view name, ClrxFormat& format);
+
+struct ClrxOptions {
+    ClrxFormat format = ClrxFormat::Amd; // clrxasm -b (default amd)
+    bool is64bit = false;                 // clrxasm -6
+    int driverVersion = 0;                // clrxasm -t; 0: clrxasm's default
+    std::string processor = "tahiti";     // LLVM processor the code is for (.ifarch, .ifgpu)
+    bool sourceGpuWins = true;            // a .gpu/.arch in the source replaces `processor`
+};
+
+struct ClrxTranslation {
+    std::string text; // LLVM AMDGPU syntax
+
+    // Where each output line came from (index = output line - 1). Several output lines may come
+    // from one source line (';'-separated statements, .for/.while bodies); columns map through
+    // anchors: (output column, source column) pairs in ascending output column.
+    struct Origin {
+        int line = 0;               // 1-based source line
+        int begin = 0, end = 0;     // the statement's span on that line
+        std::vector<std::pair<int, int>> anchors;
+    };
+    std::vector<Origin> origins;
+
+    std::vector<Diagnostic> notes;               // things the translator could not carry over
+    std::vector<ResourceDirective> directives;   // .config values (source lines); kernel = index in kernels
+    std::vector<std::string> kernels;            // .kernel names in order
+    std::string processor;                       // LLVM processor chosen by .gpu/.arch ("" when none)
+
+    // Source line and column of an output position (1-based line, 0-based column).
+    std::pair<int, int> map(int outputLine, int outputColumn) const;
+    // The source span of an output line's statement.
+    std::pair<int, int> span(int outputLine) const;
+    int sourceLine(int outputLine) const;
+};
+
+ClrxTranslation translateClrx(std::string_view source, const ClrxOptions& options);
+
+// CLRX GPU device or architecture name (case-insensitive: "Pitcairn", "GFX900", "GCN1.2") to an
+// LLVM processor; empty when unknown.
+std::string clrxProcessor(std::string_view name);
+
+// Moves a Program assembled from a translation back onto the CLRX source: lines and columns of
+// instructions, labels, kernels and diagnostics; adds the translator's notes and directives.
+void mapProgramToClrx(Program& program, const ClrxTranslation& translation);
+
+} // namespace gcnlens

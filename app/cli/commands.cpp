@@ -108,7 +108,7 @@ QString inputName(const SourceArgs& source)
 namespace {
 
 // The source's text through the one loader, or false after saying why (naming the input).
-bool readSource(const SourceArgs& source, std::string& text, QString* sourceText)
+bool readSource(const SourceArgs& source, std::string& text, QString* sourceText, input::InputKind* kindRead = nullptr)
 {
     const bool fromStdin = source.file == QLatin1String("-");
     const QString name = fromStdin ? QStringLiteral("standard input") : source.file;
@@ -126,15 +126,23 @@ bool readSource(const SourceArgs& source, std::string& text, QString* sourceText
         return false;
     }
     text = std::move(loaded.text);
+    if (kindRead)
+        *kindRead = loaded.kind;
     if (sourceText)
         *sourceText = QString::fromStdString(text);
     return true;
 }
 
-AssembleOptions assembleOptions(const SourceArgs& source)
+AssembleOptions assembleOptions(const SourceArgs& source, input::InputKind kind)
 {
     AssembleOptions options;
-    options.gpu = source.gpu.toStdString();
+    options.gpu = source.gpu.isEmpty() ? std::string("tahiti") : source.gpu.toStdString();
+    // CLRX sources (detected or --input clrx): clrxasm's options, and their own .gpu unless --gpu.
+    options.dialect = kind == input::InputKind::Clrx ? AssembleOptions::Dialect::Clrx : AssembleOptions::Dialect::Llvm;
+    options.gpuFromSource = source.gpu.isEmpty();
+    parseClrxFormat(source.binaryFormat.toStdString(), options.clrx.format);
+    options.clrx.is64bit = source.clrx64;
+    options.clrx.driverVersion = source.driverVersion;
     options.fileName = inputName(source).toStdString();
     for (const auto& dir : source.includeDirs)
         options.includeDirs.push_back(dir.toStdString());
@@ -149,18 +157,20 @@ AssembleOptions assembleOptions(const SourceArgs& source)
 bool loadProgram(const SourceArgs& source, Program& program, QString* sourceText)
 {
     std::string text;
-    if (!readSource(source, text, sourceText))
+    input::InputKind kind = input::InputKind::Llvm;
+    if (!readSource(source, text, sourceText, &kind))
         return false;
-    program = assemble(text, assembleOptions(source));
+    program = assemble(text, assembleOptions(source, kind));
     return true;
 }
 
 bool loadAnalysis(const SourceArgs& source, AnalysisRequest request, Analysis& analysis, QString* sourceText)
 {
     std::string text;
-    if (!readSource(source, text, sourceText))
+    input::InputKind kind = input::InputKind::Llvm;
+    if (!readSource(source, text, sourceText, &kind))
         return false;
-    request.assemble = assembleOptions(source);
+    request.assemble = assembleOptions(source, kind);
     analysis = runAnalysis(text, request);
     return true;
 }

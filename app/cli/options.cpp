@@ -4,6 +4,7 @@
 
 #include "commands.h"
 
+#include "core/input/clrx.h"
 #include "core/input/loader.h"
 #include "core/options.h"
 
@@ -81,7 +82,8 @@ void OptionParser::addInputFile(QString* into) { file_ = into; }
 void OptionParser::addGpu(QString* into)
 {
     addValue({QStringLiteral("--gpu")}, QStringLiteral("NAME"),
-             QStringLiteral("product preset, LLVM processor or target ID (default tahiti; see `gcnlens-cli gpus`)"),
+             QStringLiteral("product preset, LLVM processor or target ID (default tahiti, or a CLRX source's "
+                            ".gpu/.arch; see `gcnlens-cli gpus`)"),
              [into](const QString& value) {
                  std::string error;
                  if (!resolveGpu(value.toStdString(), &error))
@@ -120,6 +122,20 @@ void OptionParser::addSource(SourceArgs& source)
                  source.input = value;
                  return QString();
              });
+    addValue({QStringLiteral("--binary-format")}, QStringLiteral("FORMAT"),
+             QStringLiteral("CLRX sources: the binary format clrxasm would write (amd, amdcl2, rocm, gallium, "
+                            "rawcode; default amd): steers .iffmt"),
+             [&source](const QString& value) {
+                 ClrxFormat format;
+                 if (!parseClrxFormat(value.toStdString(), format))
+                     return QStringLiteral("unknown format (amd, amdcl2, rocm, gallium, rawcode)");
+                 source.binaryFormat = value;
+                 return QString();
+             });
+    addFlag({QStringLiteral("--64bit")}, QStringLiteral("CLRX sources: 64-bit binary, as clrxasm -6 (steers .if64)"),
+            &source.clrx64);
+    addInt({QStringLiteral("--driver-version")}, QStringLiteral("N"),
+           QStringLiteral("CLRX sources: the AMD driver version, as clrxasm -t (default: clrxasm's)"), &source.driverVersion);
 }
 
 void OptionParser::addTimingOptions(TimingOptions& options)

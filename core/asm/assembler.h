@@ -26,7 +26,7 @@ struct AssembleOptions {
     // The source's dialect (issue #13). Auto asks looksLikeClrx(); CLRX sources go through the
     // translator in core/input/clrx.h first. (The loader of core/input picks this once it exists.)
     enum class Dialect { Llvm, Clrx, Auto };
-    Dialect dialect = Dialect::Llvm;
+    Dialect dialect = Dialect::Auto;
     ClrxOptions clrx;            // clrxasm's -b/-6/-t; its processor is set from `gpu`
     bool gpuFromSource = false;  // a CLRX .gpu/.arch replaces `gpu` (the user gave no --gpu)
 };

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -666,14 +667,14 @@ public:
     ClrxTranslation run()
     {
         prescanSymbols();
-        for (std::size_t i = 0; i < lines_.size(); ++i)
-            processLine(int(i));
+        processRange(0, lines_.size());
         if (!lits_.empty()) {
             // lit(): forward symbols keep LLVM from folding the value into an inline constant.
             for (const auto& [name, value] : lits_)
                 emitLine(name + " = " + std::to_string(value), lastLine_, 0, 0, {});
         }
         result_.processor = sourceProcessor_;
+        result_.literals = lits_;
         return std::move(result_);
     }
 
@@ -793,8 +794,115 @@ private:
     }
 
     // Numeric symbols assigned anywhere (`name = const`): CLRX resolves forward references.
+    // Lines [first, end): .for/.while loops are expanded here (LLVM has no such loops), each pass
+    // of the body mapped back to the body's own lines.
+    void processRange(std::size_t first, std::size_t end)
+    {
+        for (std::size_t i = first; i < end; ++i) {
+            const std::string_view code = trim(lines_[i].code);
+            const std::string word = lower(code.substr(0, code.find_first_of(" \t")));
+            if (active() && (word == ".for" || word == ".while")) {
+                const std::size_t close = loopEnd(i, end);
+                expandLoop(i, close, word, trim(code.substr(word.size())));
+                i = close; // the .endfor/.endwhile line
+                emitLine("", lines_[i].line, 0, 0, {});
+                continue;
+            }
+            processLine(int(i));
+        }
+    }
+
+    std::size_t loopEnd(std::size_t open, std::size_t end) const
+    {
+        int depth = 0;
+        for (std::size_t i = open; i < end; ++i) {
+            const std::string_view code = trim(lines_[i].code);
+            const std::string word = lower(code.substr(0, code.find_first_of(" \t")));
+            if (word == ".for" || word == ".while")
+                ++depth;
+            else if ((word == ".endfor" || word == ".endwhile") && --depth == 0)
+                return i;
+        }
+        return end - 1;
+    }
+
+    // .for SYM = INIT, COND, NEXT … .endfor; .while COND … .endwhile (ClrxAsmPseudoOps.md).
+    void expandLoop(std::size_t open, std::size_t close, const std::string& word, std::string_view arg)
+    {
+        const SourceLine& l = lines_[open];
+        emitLine("", l.line, 0, 0, {});
+        std::string symbol, condition, next;
+        if (word == ".for") {
+            const auto parts = splitOperands(arg, 0);
+            const auto eq = parts.empty() ? std::string::npos : parts[0].text.find('=');
+            if (parts.size() != 3 || eq == std::string::npos) {
+                note(l.line, 0, "CLRX .for needs SYMBOL = INIT, CONDITION, NEXT", Severity::Error);
+                return;
+            }
+            symbol = std::string(trim(std::string_view(parts[0].text).substr(0, eq)));
+            const auto init = Expr(operandText(std::string_view(parts[0].text).substr(eq + 1), l, 0, true), symbols_).evaluate();
+            if (!init) {
+                note(l.line, 0, "CLRX .for start value is not known; the loop is left out", Severity::Error);
+                return;
+            }
+            symbols_.values[symbol] = *init;
+            condition = parts[1].text;
+            next = parts[2].text;
+        } else {
+            condition = std::string(arg);
+        }
+        constexpr int kMaxPasses = 100000;
+        for (int pass = 0;; ++pass) {
+            const auto c = Expr(operandText(condition, l, 0, true), symbols_).evaluate();
+            if (!c) {
+                note(l.line, 0, "CLRX " + word + " condition is not known; the loop stops here", Severity::Error);
+                return;
+            }
+            if (!*c)
+                return;
+            if (pass == kMaxPasses) {
+                note(l.line, 0, "CLRX " + word + " loop stopped after 100000 passes", Severity::Error);
+                return;
+            }
+            processRange(open + 1, close);
+            if (!symbol.empty()) {
+                const auto v = Expr(operandText(next, l, 0, true), symbols_).evaluate();
+                if (!v)
+                    return;
+                symbols_.values[symbol] = *v;
+            }
+        }
+    }
+
     void prescanSymbols()
     {
+        // The registers the code names, so that .regvar registers go above them.
+        for (const auto& l : lines_) {
+            const std::string& c = l.code;
+            for (std::size_t i = 0; i + 1 < c.size(); ++i) {
+                const char k = char(std::tolower(static_cast<unsigned char>(c[i])));
+                if ((k != 'v' && k != 's') || (i > 0 && isIdentChar(c[i - 1])))
+                    continue;
+                std::size_t j = i + 1;
+                if (j < c.size() && c[j] == '[')
+                    ++j;
+                int value = -1;
+                while (j < c.size() && isDigit(c[j]))
+                    value = std::max(value, 0) * 10 + (c[j++] - '0');
+                if (j < c.size() && c[j] == ':') {
+                    int hi = -1;
+                    ++j;
+                    while (j < c.size() && isDigit(c[j]))
+                        hi = std::max(hi, 0) * 10 + (c[j++] - '0');
+                    value = std::max(value, hi);
+                }
+                if (value < 0 || (j < c.size() && isIdentChar(c[j]) && c[j] != ']'))
+                    continue;
+                int& top = k == 'v' ? nextRegvarV_ : nextRegvarS_;
+                top = std::max(top, value + 1);
+            }
+        }
+
         for (const auto& l : lines_)
             for (const auto& [b, e] : statements(l.code)) {
                 std::string_view s = trim(std::string_view(l.code).substr(b, e - b));
@@ -1060,9 +1168,10 @@ private:
             out += std::string(stmt);
             return out;
         }
-        if (macros_.count(word)) { // a macro call: arguments are text for LLVM's macro expansion
+        if (const auto macro = macros_.find(word); macro != macros_.end()) {
+            // a macro call: arguments are text for LLVM's macro expansion
             anchors_.emplace_back(int(out.size()), columnAt(l, at));
-            out += std::string(stmt.substr(0, n));
+            out += macro->second;
             if (!rest.empty())
                 out += " " + operandText(rest, l, restAt);
             return out;
@@ -1720,11 +1829,20 @@ private:
         // clamp or an output modifier on a VOP1/VOP2/VOPC instruction selects VOP3 in clrxasm.
         if (!sdwa && !dpp && (hasMod("clamp") || hasMod("mul:") || hasMod("div:")))
             vop3 = true;
-        // LLVM wants MUBUF/MTBUF flags in its order: format, idxen/offen/addr64, offset, the rest.
+        // LLVM wants some modifiers in its order: MUBUF/MTBUF format, idxen/offen/addr64, offset;
+        // SDWA dst_sel, dst_unused, src0_sel, src1_sel; DPP control, row_mask, bank_mask, bound_ctrl.
         auto rank = [](const std::string& m) {
             if (m.starts_with("format")) return 0;
             if (m == "offen" || m == "idxen" || m == "addr64") return 1;
             if (m.starts_with("offset")) return 2;
+            if (m.starts_with("dst_sel")) return 10;
+            if (m.starts_with("dst_unused")) return 11;
+            if (m.starts_with("src0_sel")) return 12;
+            if (m.starts_with("src1_sel")) return 13;
+            if (m.starts_with("row_mask")) return 21;
+            if (m.starts_with("bank_mask")) return 22;
+            if (m.starts_with("bound_ctrl")) return 23;
+            if (m.starts_with("quad_perm") || m.starts_with("row_") || m.starts_with("wave_")) return 20;
             return 3;
         };
         std::stable_sort(outMods.begin(), outMods.end(), [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
@@ -1760,6 +1878,10 @@ private:
             else if (vop3) mnemonic += "_e64";
         }
         mnemonic = alias(mnemonic, operands, std::find(outMods.begin(), outMods.end(), "glc") != outMods.end());
+        // MUBUF/MTBUF without offen/idxen/addr64: clrxasm ignores the VGPR address, LLVM wants "off".
+        if ((mnemonic.starts_with("buffer_") || mnemonic.starts_with("tbuffer_")) && operands.size() >= 3
+            && !hasMod("offen") && !hasMod("idxen") && !hasMod("addr64"))
+            operands[1] = "off";
 
         std::string out = mnemonic;
         int shift = int(out.size()) + 1;
@@ -1990,14 +2112,16 @@ private:
             else if (word == ".get_64bit") v = is64_ ? 1 : 0;
             else if (word == ".get_format") v = std::int64_t(format_);
             else if (word == ".get_version") v = 801;
+            else if (word == ".get_llvm_version") v = options_.llvmVersion;
+            else if (word == ".get_driver_version") v = options_.driverVersion;
             else if (word == ".get_policy") v = 801;
             symbols_.values[name] = v;
             return isRegisterWord(name) ? std::string() : name + " = " + std::to_string(v);
         }
         if (word == ".macro") {
             const auto parts = splitOperands(arg, 0);
-            std::string name = lower(trim(std::string_view(arg).substr(0, arg.find_first_of(" \t,"))));
-            macros_.insert(name);
+            const std::string name(trim(std::string_view(arg).substr(0, arg.find_first_of(" \t,"))));
+            macros_[lower(name)] = name; // clrxasm's macro names ignore case; LLVM's do not
             return ".macro " + std::string(arg);
         }
         if (word == ".for" || word == ".while") {
@@ -2062,7 +2186,7 @@ private:
         ".max_flat_work_group_size", ".spilled_sgprs", ".spilled_vgprs", ".runtime_handle", ".kernarg_segment_align",
         ".setupargs", ".setup", ".stub", ".hsaconfig", ".exceptions", ".tgsize", ".pgmrsrc1", ".pgmrsrc2",
         ".bssdata", ".globaldata", ".sampler_init", ".samplerreloc", ".hsa_code_object_version",
-        ".hsa_code_object_isa", ".target", ".tripple", ".newbinfmt", ".nosectdiffs", ".get_driver_version",
+        ".hsa_code_object_isa", ".target", ".tripple", ".newbinfmt", ".nosectdiffs",
         ".eflags", ".ifdefault", ".policy", ".kcodesel"};
 
     bool labelLater(const std::string& name) const
@@ -2100,7 +2224,8 @@ private:
             symbols_.registers[name] = r;
             note(l.line, columnAt(l, at + std::size_t(p.column)),
                  "register variable " + name + " gets " + registerText(r, r.first, r.count)
-                     + " from gcnlens' own allocation, not clrxasm's (registers and occupancy may differ)",
+                     + " from gcnlens' own allocation (above the registers the code names), not clrxasm's "
+                       "liveness-based one: register counts and occupancy may be higher than clrxasm's",
                  Severity::Warning);
         }
     }
@@ -2112,7 +2237,7 @@ private:
     Symbols symbols_;
     Symbols forward_;
     std::unordered_set<std::string> multiple_;
-    std::unordered_set<std::string> macros_;
+    std::unordered_map<std::string, std::string> macros_; // lower-case name → as defined
     std::vector<std::pair<std::string, std::int64_t>> lits_;
     std::vector<std::pair<int, int>> anchors_;
     std::size_t pending_ = 0;
@@ -2126,7 +2251,7 @@ private:
     bool kernelLabelSeen_ = false;
     bool inConfig_ = false;
     int lastLine_ = 0;
-    int nextRegvarV_ = 128, nextRegvarS_ = 64;
+    int nextRegvarV_ = 0, nextRegvarS_ = 0; // above every register the code names (prescanSymbols)
 };
 
 } // namespace
@@ -2269,6 +2394,23 @@ void mapProgramToClrx(Program& program, const ClrxTranslation& translation)
         index.emplace_back(inst.line, int(i));
     }
     program.lineToInstructions.assign(std::move(index));
+    if (!translation.literals.empty()) {
+        std::unordered_map<std::string, std::int64_t> literals(translation.literals.begin(), translation.literals.end());
+        for (auto& inst : program.instructions) {
+            const auto at = inst.operands.find(".Lgcnlens_lit");
+            if (at == std::string::npos)
+                continue;
+            std::size_t end = at + 13;
+            while (end < inst.operands.size() && isDigit(inst.operands[end]))
+                ++end;
+            const auto it = literals.find(inst.operands.substr(at, end - at));
+            if (it == literals.end())
+                continue;
+            char hex[24];
+            std::snprintf(hex, sizeof hex, "0x%x", unsigned(std::uint32_t(it->second)));
+            inst.operands.replace(at, end - at, hex);
+        }
+    }
     for (auto& label : program.labels)
         label.line = translation.sourceLine(label.line);
     for (auto& kernel : program.kernels)

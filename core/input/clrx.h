@@ -7,6 +7,7 @@
 
 #include "core/program.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -26,7 +27,8 @@ bool parseClrxFormat(std::string_view name, ClrxFormat& format);
 struct ClrxOptions {
     ClrxFormat format = ClrxFormat::Amd; // clrxasm -b (default amd)
     bool is64bit = false;                 // clrxasm -6
-    int driverVersion = 0;                // clrxasm -t; 0: clrxasm's default
+    int driverVersion = 0;                // clrxasm -t; 0: none (clrxasm would ask the installed driver)
+    int llvmVersion = 40000;              // .get_llvm_version (clrxasm asks the installed LLVM; any current one is ≥ 4.0)
     std::string processor = "tahiti";     // LLVM processor the code is for (.ifarch, .ifgpu)
     bool sourceGpuWins = true;            // a .gpu/.arch in the source replaces `processor`
 };
@@ -48,6 +50,9 @@ struct ClrxTranslation {
     std::vector<ResourceDirective> directives;   // .config values (source lines); kernel = index in kernels
     std::vector<std::string> kernels;            // .kernel names in order
     std::string processor;                       // LLVM processor chosen by .gpu/.arch ("" when none)
+    // Symbols that force a literal (lit(), symbols defined after use) and their values: the
+    // listing shows the value, as for any literal.
+    std::vector<std::pair<std::string, std::int64_t>> literals;
 
     // Source line and column of an output position (1-based line, 0-based column).
     std::pair<int, int> map(int outputLine, int outputColumn) const;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/input/loader.h"
 
+#include "core/input/clrx.h"
+
 #include <array>
 #include <cerrno>
 #include <cstdio>
@@ -294,7 +296,7 @@ InputKind detectInputKind(std::string_view bytes)
 {
     if (bytes.substr(0, kElfMagic.size()) == kElfMagic || bytes.substr(0, kOffloadBundleMagic.size()) == kOffloadBundleMagic)
         return InputKind::Binary;
-    return InputKind::Llvm;
+    return looksLikeClrx(bytes) ? InputKind::Clrx : InputKind::Llvm;
 }
 
 Loaded loadBytes(std::string_view bytes, InputKind forced)

@@ -4,6 +4,7 @@
 // Prints, per generation, how many of the cases CLRX accepts come out with exactly the expected
 // words. The files are not part of gcnlens; pass them on the command line.
 // Usage: clrx_vectors [--llvm] [--failures N] [--sample EVERY OUT.tsv] GCNAsmOpc11.cpp GCNAsmOpc12.cpp GCNAsmOpc14.cpp
+#include "../core/programwords.h"
 #include "core/asm/assembler.h"
 
 #include <algorithm>
@@ -132,20 +133,6 @@ constexpr Target kTargets[] = {
     {"encGCN12OpcodeCases", "tonga", "GCN 1.2"},  {"encGCN14OpcodeCases", "gfx900", "GCN 1.4"},
     {"encGCN141OpcodeCases", "gfx906", "GCN 1.4"}};
 
-std::vector<std::uint32_t> wordsOf(const Program& program)
-{
-    std::vector<std::uint8_t> bytes;
-    for (const auto& inst : program.instructions)
-        bytes.insert(bytes.end(), inst.encoding.begin(), inst.encoding.end());
-    std::vector<std::uint32_t> words;
-    for (std::size_t i = 0; i + 3 < bytes.size(); i += 4)
-        words.push_back(std::uint32_t(bytes[i]) | std::uint32_t(bytes[i + 1]) << 8 | std::uint32_t(bytes[i + 2]) << 16
-                        | std::uint32_t(bytes[i + 3]) << 24);
-    if (bytes.size() % 4)
-        words.push_back(0xdeadbeef);
-    return words;
-}
-
 std::string escaped(const std::string& text)
 {
     std::string out;
@@ -205,7 +192,9 @@ int main(int argc, char** argv)
         sample << "# SPDX-License-Identifier: MIT\n"
                   "# A sample of CLRX's assembler test vectors (CLRX/CLRX-mirror tests/amdasm/GCNAsmOpc1{1,2,4}.cpp,\n"
                   "# LGPL-2.1, Mateusz Szpakowski): every " << sampleEvery << "th case CLRX accepts.\n"
-                  "# Columns: table, GPU, CLRX source (\\n escaped), expected words (hex, space-separated).\n";
+                  "# Columns: table, GPU, CLRX source (\\n escaped), expected words (hex, space-separated), what\n"
+                  "# gcnlens gave when the sample was taken: exact, differs (other words), rejected (LLVM 19\n"
+                  "# cannot encode it for that GPU: an error on the line).\n";
     }
     int failuresShown = 0, index = 0;
     const auto start = std::chrono::steady_clock::now();
@@ -222,7 +211,7 @@ int main(int argc, char** argv)
         options.dialect = asLlvm ? AssembleOptions::Dialect::Llvm : AssembleOptions::Dialect::Clrx;
         options.clrx.format = ClrxFormat::Gallium; // CLRX's tests assemble as Gallium
         const Program& program = frontEnds[target->gpu].analyze(c.text, options);
-        const auto words = wordsOf(program);
+        const auto words = test::programWords(program);
         const bool exact = !program.hasErrors() && words == c.words;
         Counts& counts = perGeneration[target->generation];
         counts.exact += exact ? 1 : 0;
@@ -238,13 +227,14 @@ int main(int argc, char** argv)
                 }
         }
         if (sample.is_open() && index++ % sampleEvery == 0) {
+            // status: exact | differs (LLVM takes it, other words) | rejected (LLVM 19 cannot encode it)
             sample << c.table << '\t' << target->gpu << '\t' << escaped(c.text) << '\t';
             for (std::size_t w = 0; w < c.words.size(); ++w) {
                 char hex[16];
                 std::snprintf(hex, sizeof hex, "%s%08x", w ? " " : "", c.words[w]);
                 sample << hex;
             }
-            sample << '\n';
+            sample << '\t' << (exact ? "exact" : program.hasErrors() ? "rejected" : "differs") << '\n';
         }
         if (!exact && failuresShown < showFailures) {
             ++failuresShown;

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: MIT
+// The CLRX dialect reader (issue #13, core/input/clrx.h): detection, a sample of CLRX's own
+// assembler test vectors (expected words from clrxasm), CLRX kernels against LLVM-syntax twins
+// (same sizes, offsets, encodings and timing), lines and columns, declared resources, the GPU and
+// binary-format options.
+#include "core/analysis.h"
+#include "core/asm/assembler.h"
+#include "core/input/clrx.h"
+#include "core/input/loader.h"
+#include "programwords.h"
+
+#include <QFile>
+#include <QtTest>
+
+using namespace gcnlens;
+
+namespace {
+
+std::string readData(const QString& name)
+{
+    QFile file(QStringLiteral(GCNLENS_TESTDATA_DIR "/clrx/") + name);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return file.readAll().toStdString();
+}
+
+AssembleOptions clrxOptions(const std::string& gpu, ClrxFormat format = ClrxFormat::Amd)
+{
+    AssembleOptions options;
+    options.gpu = gpu;
+    options.dialect = AssembleOptions::Dialect::Clrx;
+    options.clrx.format = format;
+    return options;
+}
+
+QString errorsOf(const Program& program)
+{
+    QStringList out;
+    for (const auto& d : program.diagnostics)
+        if (d.severity == Severity::Error)
+            out << QStringLiteral("%1:%2 %3").arg(d.line).arg(d.column).arg(QString::fromStdString(d.message));
+    return out.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+class TestClrx : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void detection_data();
+    void detection();
+    void vectors_data();
+    void vectors();
+    void twins_data();
+    void twins();
+    void linesAndColumns();
+    void declaredResources();
+    void gpuFromSource();
+    void formatAndBitness_data();
+    void formatAndBitness();
+    void registerVariables();
+};
+
+void TestClrx::detection_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<bool>("clrx");
+    QTest::addRow("kernel and config") << QByteArray(".kernel k\n  .config\n    .dims x\n.text\n  s_endpgm\n") << true;
+    QTest::addRow(".gpu") << QByteArray(".gpu Pitcairn\ns_endpgm\n") << true;
+    QTest::addRow(".iffmt") << QByteArray(".iffmt amd\ns_nop 0\n.endif\n") << true;
+    QTest::addRow("register symbol") << QByteArray("x = %v[4:7]\nv_mov_b32 x[0], 0\n") << true;
+    QTest::addRow("hash comments") << QByteArray("# a kernel\ns_nop 0  # wait\n# end\ns_endpgm\n") << true;
+    QTest::addRow("llvm plain") << QByteArray("; LLVM\ns_mov_b32 s0, 0\ns_endpgm\n") << false;
+    QTest::addRow("llvm amdhsa") << QByteArray(".amdgcn_target \"amdgcn-amd-amdhsa--gfx900\"\n.text\nk:\n s_endpgm\n"
+                                                ".amdhsa_kernel k\n .amdhsa_next_free_vgpr 1\n.end_amdhsa_kernel\n")
+                                 << false;
+    QTest::addRow("llvm with cpp lines") << QByteArray("#include \"x.inc\"\n#define A 1\n; comment\ns_endpgm\n") << false;
+    QTest::addRow("llvm assignment") << QByteArray("x = 4\ns_mov_b32 s0, x\n") << false;
+    QTest::addRow("empty") << QByteArray() << false;
+}
+
+void TestClrx::detection()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(bool, clrx);
+    QCOMPARE(looksLikeClrx(text.toStdString()), clrx);
+    // The loader's kind detection uses it.
+    QCOMPARE(input::detectInputKind(text.toStdString()) == input::InputKind::Clrx, clrx);
+}
+
+// tests/data/clrx/vectors.tsv: every 12th case CLRX's GCNAsmOpc1{1,2,4}.cpp expect to assemble,
+// written by tests/bench/clrx_vectors --sample.
+void TestClrx::vectors_data()
+{
+    QTest::addColumn<QString>("gpu");
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<QString>("words");
+    QTest::addColumn<QString>("status");
+    const std::string data = readData(QStringLiteral("vectors.tsv"));
+    QVERIFY(!data.empty());
+    int row = 0;
+    for (const QString& line : QString::fromStdString(data).split(QLatin1Char('\n'))) {
+        if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
+            continue;
+        const QStringList f = line.split(QLatin1Char('\t'));
+        QVERIFY2(f.size() == 5, qPrintable(line));
+        QString source = f[2];
+        source.replace(QStringLiteral("\\n"), QStringLiteral("\n")).replace(QStringLiteral("\\t"), QStringLiteral("\t"));
+        source.replace(QStringLiteral("\\\\"), QStringLiteral("\\"));
+        QTest::addRow("%d %s %s", ++row, qPrintable(f[1]), qPrintable(f[2].left(60))) << f[1] << source << f[3] << f[4];
+    }
+    QVERIFY(row > 200);
+}
+
+void TestClrx::vectors()
+{
+    QFETCH(QString, gpu);
+    QFETCH(QString, source);
+    QFETCH(QString, words);
+    QFETCH(QString, status);
+    const Program program = assemble(source.toStdString(), clrxOptions(gpu.toStdString(), ClrxFormat::Gallium));
+    QStringList got;
+    for (const auto w : test::programWords(program))
+        got << QStringLiteral("%1").arg(w, 8, 16, QLatin1Char('0'));
+    if (status == QLatin1String("rejected")) {
+        // LLVM 19 cannot encode it for this GPU: the line says so, it is not laid out silently.
+        QVERIFY2(program.hasErrors(), qPrintable(got.join(QLatin1Char(' '))));
+        return;
+    }
+    QVERIFY2(!program.hasErrors(), qPrintable(errorsOf(program)));
+    if (status == QLatin1String("differs"))
+        QEXPECT_FAIL("", "LLVM encodes a field clrxasm sets differently (see the bench's list)", Continue);
+    QCOMPARE(got.join(QLatin1Char(' ')), words);
+}
+
+void TestClrx::twins_data()
+{
+    QTest::addColumn<QString>("clrx");
+    QTest::addColumn<QString>("llvm");
+    QTest::addColumn<QString>("gpu");
+    QTest::addColumn<int>("format");
+    QTest::addRow("vadd gcn1.0 amd") << QStringLiteral("vadd.clrx") << QStringLiteral("vadd.s") << QStringLiteral("pitcairn")
+                                     << int(ClrxFormat::Amd);
+    QTest::addRow("k2 gcn1.2 rocm") << QStringLiteral("k2.clrx") << QStringLiteral("k2.s") << QStringLiteral("tonga")
+                                    << int(ClrxFormat::Rocm);
+}
+
+// A CLRX kernel and its LLVM-syntax twin: the same instructions, sizes, offsets, encodings and timing.
+void TestClrx::twins()
+{
+    QFETCH(QString, clrx);
+    QFETCH(QString, llvm);
+    QFETCH(QString, gpu);
+    QFETCH(int, format);
+    AnalysisRequest a;
+    a.assemble = clrxOptions(gpu.toStdString(), ClrxFormat(format));
+    a.assemble.dialect = AssembleOptions::Dialect::Auto; // detected
+    const Analysis fromClrx = runAnalysis(readData(clrx), a);
+    AnalysisRequest b;
+    b.assemble.gpu = gpu.toStdString();
+    b.assemble.dialect = AssembleOptions::Dialect::Auto;
+    const Analysis fromLlvm = runAnalysis(readData(llvm), b);
+    QVERIFY2(!fromClrx.program.hasErrors(), qPrintable(errorsOf(fromClrx.program)));
+    QVERIFY2(!fromLlvm.program.hasErrors(), qPrintable(errorsOf(fromLlvm.program)));
+    QCOMPARE(fromClrx.program.instructions.size(), fromLlvm.program.instructions.size());
+    QVERIFY(!fromClrx.program.instructions.empty());
+    for (std::size_t i = 0; i < fromClrx.program.instructions.size(); ++i) {
+        const Instruction& x = fromClrx.program.instructions[i];
+        const Instruction& y = fromLlvm.program.instructions[i];
+        const QByteArray where = QByteArray::number(qulonglong(i)) + " " + QByteArray::fromStdString(y.mnemonic);
+        QVERIFY2(x.offset == y.offset && x.size == y.size, where.constData());
+        QVERIFY2(x.encoding == y.encoding, where.constData());
+        QVERIFY2(x.mnemonic == y.mnemonic && x.operands == y.operands,
+                 qPrintable(QString::fromStdString(x.mnemonic + " " + x.operands + " vs " + y.mnemonic + " " + y.operands)));
+    }
+    QCOMPARE(fromClrx.program.kernels.size(), fromLlvm.program.kernels.size());
+    QCOMPARE(fromClrx.program.kernels.front().name, fromLlvm.program.kernels.front().name);
+    QCOMPARE(fromClrx.timing.totals.singleWaveCycles, fromLlvm.timing.totals.singleWaveCycles);
+    QCOMPARE(fromClrx.timing.totals.penaltyCycles, fromLlvm.timing.totals.penaltyCycles);
+    QCOMPARE(fromClrx.timing.totals.byRule, fromLlvm.timing.totals.byRule);
+    QCOMPARE(fromClrx.timing.totals.hiddenCycles, fromLlvm.timing.totals.hiddenCycles);
+}
+
+// Every instruction maps back to its line and statement; ';'-separated statements share a line;
+// an error names the line and column of the part that failed, and the rest is still laid out.
+void TestClrx::linesAndColumns()
+{
+    const std::string source = "# lines\n"
+                               "s_nop 0 ; s_nop 1\n"
+                               "  v_bogus_op v1, v2\n"
+                               "x = %v[4:5]; v_mov_b32 x[1], 1.0\n"
+                               "/* a comment\n"
+                               "   over lines */ s_endpgm\n";
+    const Program program = assemble(source, clrxOptions("tahiti"));
+    QCOMPARE(program.instructions.size(), std::size_t(5));
+    const auto& in = program.instructions;
+    QCOMPARE(in[0].line, 2);
+    QCOMPARE(in[0].columnBegin, 0);
+    QCOMPARE(in[0].columnEnd, 7);
+    QCOMPARE(in[1].line, 2);
+    QCOMPARE(in[1].columnBegin, 10);
+    QCOMPARE(in[1].columnEnd, 17);
+    QVERIFY(in[2].placeholder);
+    QCOMPARE(in[2].line, 3);
+    QCOMPARE(in[3].line, 4);
+    QCOMPARE(in[3].operands, std::string("v5, 1.0"));
+    QCOMPARE(in[3].columnBegin, 13);
+    QCOMPARE(in[4].line, 6);
+    QCOMPARE(in[4].mnemonic, std::string("s_endpgm"));
+    bool found = false;
+    for (const auto& d : program.diagnostics)
+        if (d.severity == Severity::Error) {
+            QCOMPARE(d.line, 3);
+            QCOMPARE(d.column, 2);
+            found = true;
+        }
+    QVERIFY(found);
+    QCOMPARE(program.lineToInstructions.count(2), std::size_t(1));
+    QCOMPARE(program.lineToInstructions.find(2)->second.size(), std::size_t(2));
+}
+
+// .config values are the declared resources, beside the registers the code uses.
+void TestClrx::declaredResources()
+{
+    AnalysisRequest request;
+    request.assemble = clrxOptions("pitcairn");
+    const Analysis analysis = runAnalysis(readData(QStringLiteral("vadd.clrx")), request);
+    QVERIFY2(!analysis.program.hasErrors(), qPrintable(errorsOf(analysis.program)));
+    QCOMPARE(analysis.resources.size(), std::size_t(1));
+    const ResourceUsage& usage = analysis.resources.front();
+    QCOMPARE(usage.declaredVgprs, std::optional<int>(8));
+    QCOMPARE(usage.declaredSgprs, std::optional<int>(20));
+    QCOMPARE(usage.declaredLds, std::optional<int>(1024));
+    QCOMPARE(usage.usedVgprs, 5); // v0…v4
+    QCOMPARE(analysis.occupancyInputs.front().vgprs, 8);
+    QCOMPARE(analysis.occupancyInputs.front().ldsBytes, 1024);
+}
+
+// `.gpu`/`.arch` set the GPU unless the user forced one.
+void TestClrx::gpuFromSource()
+{
+    const std::string source = ".gpu Fiji\nv_add_u32 v1, vcc, v2, v3\ns_endpgm\n";
+    AssembleOptions options = clrxOptions("tahiti");
+    options.gpuFromSource = true;
+    Program program = assemble(source, options);
+    QCOMPARE(program.gpu.processor, std::string("fiji"));
+    QVERIFY2(!program.hasErrors(), qPrintable(errorsOf(program)));
+    options.gpuFromSource = false; // --gpu tahiti given: v_add_u32 is read as GCN 1.0's v_add_i32
+    program = assemble(source, options);
+    QCOMPARE(program.gpu.processor, std::string("tahiti"));
+    QCOMPARE(program.instructions.front().mnemonic, std::string("v_add_i32_e32"));
+    options.gpuFromSource = true;
+    program = assemble(".arch GCN1.4\ns_endpgm\n", options);
+    QCOMPARE(program.gpu.processor, std::string("gfx900"));
+}
+
+void TestClrx::formatAndBitness_data()
+{
+    QTest::addColumn<int>("format");
+    QTest::addColumn<bool>("is64");
+    QTest::addColumn<int>("nops"); // the s_nop operand the conditionals pick
+    QTest::addRow("amd 32") << int(ClrxFormat::Amd) << false << 1;
+    QTest::addRow("amd 64") << int(ClrxFormat::Amd) << true << 2;
+    QTest::addRow("amdcl2") << int(ClrxFormat::AmdCl2) << true << 3;
+    QTest::addRow("rocm") << int(ClrxFormat::Rocm) << false << 4;
+    QTest::addRow("gallium") << int(ClrxFormat::Gallium) << false << 5;
+    QTest::addRow("rawcode") << int(ClrxFormat::RawCode) << false << 6;
+}
+
+void TestClrx::formatAndBitness()
+{
+    QFETCH(int, format);
+    QFETCH(bool, is64);
+    QFETCH(int, nops);
+    const std::string source = ".iffmt amd\n .if64\n  s_nop 2\n .else\n  s_nop 1\n .endif\n"
+                               ".elseiffmt amdcl2\n s_nop 3\n.elseiffmt rocm\n s_nop 4\n"
+                               ".elseiffmt gallium\n s_nop 5\n.else\n s_nop 6\n.endif\n";
+    AssembleOptions options = clrxOptions("tahiti", ClrxFormat(format));
+    options.clrx.is64bit = is64;
+    const Program program = assemble(source, options);
+    QVERIFY2(!program.hasErrors(), qPrintable(errorsOf(program)));
+    QCOMPARE(program.instructions.size(), std::size_t(1));
+    QCOMPARE(program.instructions.front().operands, std::to_string(nops));
+    // In the source, .rocm etc. switch the format for what follows.
+    const Program switched = assemble(".rocm\n.iffmt rocm\n s_nop 9\n.endif\n", options);
+    QCOMPARE(switched.instructions.front().operands, std::string("9"));
+}
+
+// .regvar: registers gcnlens allocates itself, with a note on the line that says so.
+void TestClrx::registerVariables()
+{
+    const std::string source = ".regvar a:v, b:s:2\nv_mov_b32 a, 0\ns_mov_b64 b, 0\ns_endpgm\n";
+    const Program program = assemble(source, clrxOptions("tahiti"));
+    QVERIFY2(!program.hasErrors(), qPrintable(errorsOf(program)));
+    QCOMPARE(program.instructions.size(), std::size_t(3));
+    QCOMPARE(program.instructions[0].size, 4);
+    bool noted = false;
+    for (const auto& d : program.diagnostics)
+        noted = noted || (d.line == 1 && d.message.find("register variable") != std::string::npos);
+    QVERIFY(noted);
+}
+
+QTEST_GUILESS_MAIN(TestClrx)
+#include "tst_clrx.moc"

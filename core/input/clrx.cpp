@@ -276,10 +276,19 @@ struct RegSym {
     std::string constant; // `%1`, `%0.5`: a constant written as an operand
 };
 
+// Heterogeneous lookup: names found by string_view without building a std::string.
+struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view> {}(text); }
+};
+template <typename T>
+using NameMap = std::unordered_map<std::string, T, NameHash, std::equal_to<>>;
+using NameSet = std::unordered_set<std::string, NameHash, std::equal_to<>>;
+
 struct Symbols {
-    std::unordered_map<std::string, std::int64_t> values;
-    std::unordered_map<std::string, RegSym> registers;
-    std::unordered_set<std::string> labels; // names defined as labels (never substituted)
+    NameMap<std::int64_t> values;
+    NameMap<RegSym> registers;
+    NameSet labels; // names defined as labels (never substituted)
 };
 
 std::int64_t Expr::primary()
@@ -343,7 +352,7 @@ bool isNumberedRegister(std::string_view word)
 
 bool isRegisterWord(std::string_view word)
 {
-    static const std::unordered_set<std::string> names = {
+    static const NameSet names = {
         "vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "scc", "vccz", "execz", "tba", "tba_lo", "tba_hi",
         "tma", "tma_lo", "tma_hi", "flat_scratch", "flat_scratch_lo", "flat_scratch_hi", "xnack_mask",
         "xnack_mask_lo", "xnack_mask_hi", "lds_direct", "src_lds_direct", "src_vccz", "src_execz", "src_scc",
@@ -370,9 +379,9 @@ std::string registerText(const RegSym& r, int first, int count)
 // Instruction operand forms.
 
 // Modifier words that may follow the last operand (GcnOperands.md, GcnInstrs*.md), lower case.
-const std::unordered_set<std::string>& modifierNames()
+const NameSet& modifierNames()
 {
-    static const std::unordered_set<std::string> names = {
+    static const NameSet names = {
         "offset", "offset0", "offset1", "glc", "slc", "tfe", "lwe", "unorm", "da", "r128", "a16", "d16", "gds", "lds",
         "offen", "idxen", "addr64", "format", "dmask", "vop3", "abs", "neg", "sext", "mul", "div", "omod", "clamp",
         "dst_sel", "dst_unused", "src0_sel", "src1_sel", "bound_ctrl", "bank_mask", "row_mask", "quad_perm",
@@ -666,6 +675,8 @@ public:
 
     ClrxTranslation run()
     {
+        result_.text.reserve(source_.size() + source_.size() / 8);
+        result_.origins.reserve(lines_.size() + 16);
         prescanSymbols();
         processRange(0, lines_.size());
         if (!lits_.empty()) {
@@ -680,7 +691,8 @@ public:
 
 private:
     struct SourceLine {
-        std::string code; // comments removed ('#', '/* */'), continuation lines joined
+        std::string_view code; // comments removed ('#', '/* */'), continuation lines joined
+        std::string owned;     // the code when it is not a slice of the source (block comments, joins)
         int line = 0;
         std::vector<int> columns; // source column of each code character
     };
@@ -700,9 +712,19 @@ private:
             start = end + 1;
         }
         bool inBlockComment = false;
+        lines_.reserve(raw.size());
         for (std::size_t i = 0; i < raw.size(); ++i) {
             SourceLine out;
             out.line = int(i) + 1;
+            std::string_view whole = raw[i];
+            if (!whole.empty() && whole.back() == '\r')
+                whole.remove_suffix(1);
+            if (!inBlockComment && whole.find_first_of("\"/\\") == std::string_view::npos) {
+                // The usual line: its code is its text up to a '#' comment, columns as they are.
+                out.code = whole.substr(0, whole.find('#'));
+                lines_.push_back(std::move(out));
+                continue;
+            }
             std::size_t index = i;
             for (;;) {
                 std::string_view text = raw[index];
@@ -716,17 +738,17 @@ private:
                         if (ch == '*' && c + 1 < text.size() && text[c + 1] == '/') {
                             inBlockComment = false;
                             ++c;
-                            out.code.push_back(' ');
+                            out.owned.push_back(' ');
                             out.columns.push_back(int(c));
                         }
                         continue;
                     }
                     if (inString) {
                         if (ch == '\\' && c + 1 < text.size()) {
-                            out.code.push_back(ch);
+                            out.owned.push_back(ch);
                             out.columns.push_back(int(c));
                             ++c;
-                            out.code.push_back(text[c]);
+                            out.owned.push_back(text[c]);
                             out.columns.push_back(int(c));
                             continue;
                         }
@@ -747,7 +769,7 @@ private:
                         }
                     }
                     // Only the first line's columns are meaningful; joined lines map to its end.
-                    out.code.push_back(ch);
+                    out.owned.push_back(ch);
                     out.columns.push_back(index == i ? int(c) : int(raw[i].size()));
                 }
                 if (!continued)
@@ -763,12 +785,18 @@ private:
                 lines_.push_back(std::move(empty));
             }
         }
+        // Views into the owned copies only now that lines_ no longer moves (short strings live
+        // inside the object).
+        for (auto& l : lines_)
+            if (!l.owned.empty())
+                l.code = l.owned;
     }
 
     // Splits a line's code into statements at ';' (outside strings).
-    std::vector<std::pair<std::size_t, std::size_t>> statements(const std::string& code) const
+    using Spans = std::vector<std::pair<std::size_t, std::size_t>>;
+    static void statements(std::string_view code, Spans& out)
     {
-        std::vector<std::pair<std::size_t, std::size_t>> out;
+        out.clear();
         bool inString = false;
         std::size_t start = 0;
         for (std::size_t i = 0; i <= code.size(); ++i) {
@@ -790,7 +818,6 @@ private:
             out.emplace_back(start, i);
             start = i + 1;
         }
-        return out;
     }
 
     // Numeric symbols assigned anywhere (`name = const`): CLRX resolves forward references.
@@ -800,7 +827,7 @@ private:
     {
         for (std::size_t i = first; i < end; ++i) {
             const std::string_view code = trim(lines_[i].code);
-            const std::string word = lower(code.substr(0, code.find_first_of(" \t")));
+            const std::string word = code.starts_with('.') ? lower(code.substr(0, code.find_first_of(" \t"))) : std::string();
             if (active() && (word == ".for" || word == ".while")) {
                 const std::size_t close = loopEnd(i, end);
                 expandLoop(i, close, word, trim(code.substr(word.size())));
@@ -877,8 +904,11 @@ private:
     void prescanSymbols()
     {
         // The registers the code names, so that .regvar registers go above them.
+        const bool hasRegvars = source_.find(".regvar") != std::string_view::npos;
         for (const auto& l : lines_) {
-            const std::string& c = l.code;
+            if (!hasRegvars)
+                break;
+            const std::string_view c = l.code;
             for (std::size_t i = 0; i + 1 < c.size(); ++i) {
                 const char k = char(std::tolower(static_cast<unsigned char>(c[i])));
                 if ((k != 'v' && k != 's') || (i > 0 && isIdentChar(c[i - 1])))
@@ -903,8 +933,12 @@ private:
             }
         }
 
-        for (const auto& l : lines_)
-            for (const auto& [b, e] : statements(l.code)) {
+        Spans spans;
+        for (const auto& l : lines_) {
+            if (l.code.find('=') == std::string_view::npos)
+                continue;
+            statements(l.code, spans);
+            for (const auto& [b, e] : spans) {
                 std::string_view s = trim(std::string_view(l.code).substr(b, e - b));
                 std::size_t n = 0;
                 while (n < s.size() && isIdentChar(s[n]))
@@ -915,6 +949,7 @@ private:
                 if (rest.size() < 2 || rest[0] != '=' || rest[1] == '=')
                     continue;
                 const std::string name(s.substr(0, n));
+                registerNamedSymbols_ = registerNamedSymbols_ || isRegisterWord(name);
                 const std::string_view value = trim(rest.substr(1));
                 if (value.starts_with("%"))
                     continue;
@@ -927,9 +962,10 @@ private:
                         forward_.values[name] = *v;
                 }
             }
+        }
     }
 
-    void emitLine(const std::string& text, int line, int begin, int end, std::vector<std::pair<int, int>> anchors)
+    void emitLine(std::string_view text, int line, int begin, int end, std::vector<std::pair<int, int>> anchors)
     {
         result_.text += text;
         result_.text.push_back('\n');
@@ -1058,7 +1094,9 @@ private:
     {
         const SourceLine& l = lines_[std::size_t(index)];
         lastLine_ = l.line;
-        const auto stmts = statements(l.code);
+        statements(l.code, spans_);
+        const Spans stmtsCopy = spans_.size() > 1 ? spans_ : Spans {};
+        const Spans& stmts = spans_.size() > 1 ? stmtsCopy : spans_; // a nested loop may reuse spans_
         bool emitted = false;
         for (const auto& [b, e] : stmts) {
             std::size_t sb = b, se = e;
@@ -1066,10 +1104,17 @@ private:
             while (se > sb && isBlank(l.code[se - 1])) --se;
             if (sb == se && stmts.size() > 1)
                 continue;
-            const int colBegin = sb < l.columns.size() ? l.columns[sb] : 0;
-            const int colEnd = se > 0 && se - 1 < l.columns.size() ? l.columns[se - 1] + 1 : colBegin;
+            const int colBegin = columnAt(l, sb);
+            const int colEnd = se > sb ? columnAt(l, se - 1) + 1 : colBegin;
             anchors_.clear();
-            std::string out = processStatement(std::string_view(l.code).substr(sb, se - sb), l, sb);
+            const std::string_view stmt = std::string_view(l.code).substr(sb, se - sb);
+            if (active() && isPlain(stmt)) {
+                // Most lines of real kernels read the same in both dialects: copied, columns 1:1.
+                emitLine(stmt, l.line, colBegin, colEnd, {});
+                emitted = true;
+                continue;
+            }
+            std::string out = processStatement(stmt, l, sb);
             if (out.empty() && (emitted || stmts.size() > 1))
                 continue;
             // A statement may become several lines ("NAME:" after .text): each maps to the statement.
@@ -1087,9 +1132,120 @@ private:
 
     int columnAt(const SourceLine& l, std::size_t at) const
     {
+        if (l.columns.empty()) // the code is the line's own text up to a comment
+            return int(at);
         if (at < l.columns.size())
             return l.columns[at];
-        return l.columns.empty() ? 0 : l.columns.back() + 1;
+        return l.columns.back() + 1;
+    }
+
+    // A statement LLVM reads exactly as clrxasm does: an instruction whose words are registers,
+    // numbers, labels and flags both spell alike, with no symbol of the source in it. Checked
+    // without allocating; anything else goes through processStatement.
+    bool isPlain(std::string_view stmt) const
+    {
+        std::size_t n = 0;
+        while (n < stmt.size() && (std::islower(static_cast<unsigned char>(stmt[n])) || isDigit(stmt[n]) || stmt[n] == '_'))
+            ++n;
+        if (n == 0 || (n < stmt.size() && !isBlank(stmt[n])))
+            return false;
+        const std::string_view m = stmt.substr(0, n);
+        const bool buffer = m.starts_with("buffer_");
+        if (!m.starts_with("s_") && !m.starts_with("v_") && !m.starts_with("ds_") && !buffer)
+            return false;
+        for (const std::string_view p : {"v_mad_mix", "v_fma_mix", "s_waitcnt", "s_sendmsg", "s_getreg", "s_setreg"})
+            if (m.starts_with(p))
+                return false;
+        if (m.starts_with("v_cmp")
+            && (m.find("_t_f") != std::string_view::npos || m.find("_lg_") != std::string_view::npos
+                || m.find("_tru_") != std::string_view::npos))
+            return false;
+        bool addressFlag = false; // MUBUF: offen/idxen/addr64 (else clrxasm's vaddr becomes "off")
+        bool flagSeen = false, cacheSeen = false;
+        if (m.ends_with("_e64") || m.ends_with("_sdwa") || m.ends_with("_dpp") || m == "v_add_u32" || m == "v_sub_u32"
+            || m == "v_subrev_u32" || m == "v_interp_p1_f32" || m == "v_interp_p2_f32" || m == "v_interp_mov_f32")
+            return false;
+        if (!macros_.empty() && macros_.count(m))
+            return false;
+        for (std::size_t i = n; i < stmt.size();) {
+            const char c = stmt[i];
+            if (isBlank(c) || c == ',' || c == '-') {
+                ++i;
+                continue;
+            }
+            if (isDigit(c)) { // numbers, hex, floats without a CLRX suffix
+                std::size_t e = i;
+                while (e < stmt.size() && (std::isxdigit(static_cast<unsigned char>(stmt[e])) || stmt[e] == 'x' || stmt[e] == '.'))
+                    ++e;
+                if (e < stmt.size() && isIdentChar(stmt[e]))
+                    return false;
+                i = e;
+                continue;
+            }
+            if (c == '[') { // s[4:7]: numbers only
+                std::size_t e = i + 1;
+                while (e < stmt.size() && (isDigit(stmt[e]) || stmt[e] == ':'))
+                    ++e;
+                const bool afterRange = i >= 2 && (stmt[i - 1] == 's' || stmt[i - 1] == 'v') && !isIdentChar(stmt[i - 2]);
+                if (e >= stmt.size() || stmt[e] != ']' || e == i + 1 || !afterRange)
+                    return false;
+                i = e + 1;
+                continue;
+            }
+            if (!isIdentStart(c))
+                return false;
+            std::size_t e = i;
+            while (e < stmt.size() && isIdentChar(stmt[e]))
+                ++e;
+            const std::string_view word = stmt.substr(i, e - i);
+            if (e < stmt.size() && stmt[e] == ':') { // offset:N
+                if ((word != "offset" && word != "offset0" && word != "offset1") || cacheSeen)
+                    return false; // LLVM wants offset before glc, slc …
+                flagSeen = true;
+                i = e + 1;
+                continue;
+            }
+            if (!plainWord(word))
+                return false;
+            if (word == "offen" || word == "idxen" || word == "addr64") {
+                if (flagSeen) // LLVM wants these before offset, glc, slc …
+                    return false;
+                addressFlag = true;
+            } else if (word == "glc" || word == "slc" || word == "tfe" || word == "lwe" || word == "gds") {
+                flagSeen = cacheSeen = true;
+            }
+            i = e;
+        }
+        return !buffer || addressFlag;
+    }
+
+    bool plainWord(std::string_view w) const
+    {
+        if (w.size() >= 2 && (w[0] == 'v' || w[0] == 's')) {
+            bool digits = true;
+            for (std::size_t k = 1; k < w.size(); ++k)
+                digits = digits && isDigit(w[k]);
+            if (digits)
+                return !registerNamedSymbols_ || !symbolNamed(w);
+        }
+        if (w == "s" || w == "v")
+            return !symbolNamed(w); // s[4:7]
+        static constexpr std::string_view kWords[] = {
+            "vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "off", "glc", "slc", "offen", "idxen",
+            "addr64", "gds", "tfe", "lwe", "flat_scratch", "flat_scratch_lo", "flat_scratch_hi", "ttmp"};
+        for (const auto k : kWords)
+            if (w == k)
+                return !symbolNamed(w);
+        if (w.starts_with("ttmp") || w == "lit" || w == "abs"
+            || w == "neg" || w == "sext" || w == "lds" || w == "scc" || w == "vccz" || w == "execz" || w == "clamp"
+            || w == "vop3" || w == "mul" || w == "div" || w == "omod" || w == "sdwa" || w == "dpp")
+            return false;
+        return !symbolNamed(w) && !modifierNames().count(w); // a label
+    }
+
+    bool symbolNamed(std::string_view w) const
+    {
+        return symbols_.values.count(w) || symbols_.registers.count(w) || forward_.values.count(w);
     }
 
     std::string processStatement(std::string_view stmt, const SourceLine& l, std::size_t at)
@@ -1267,6 +1423,7 @@ private:
 
     std::string assignment(const std::string& name, std::string_view value, const SourceLine& l, std::size_t at)
     {
+        registerNamedSymbols_ = registerNamedSymbols_ || isRegisterWord(name);
         if (value.starts_with("%")) {
             if (const auto r = parseRegister(value)) {
                 symbols_.registers[name] = *r;
@@ -2237,11 +2394,13 @@ private:
     Symbols symbols_;
     Symbols forward_;
     std::unordered_set<std::string> multiple_;
-    std::unordered_map<std::string, std::string> macros_; // lower-case name → as defined
+    NameMap<std::string> macros_; // lower-case name → as defined
+    Spans spans_;                 // processLine's statements (reused)
     std::vector<std::pair<std::string, std::int64_t>> lits_;
     std::vector<std::pair<int, int>> anchors_;
     std::size_t pending_ = 0;
     bool inPercent_ = false;      // reading a register after '%'
+    bool registerNamedSymbols_ = false; // some symbol is called like a register (s0 = 5): isPlain looks up v1, s2 …
     bool literalContext_ = false; // operands of an instruction that takes a 32-bit literal
     std::string processor_, sourceProcessor_;
     int arch_ = 0;

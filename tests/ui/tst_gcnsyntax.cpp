@@ -100,6 +100,12 @@ private Q_SLOTS:
         row("// comment", "    s_nop 0 // wait", "// wait", Theme::Comment);
         row("; comment", "    s_nop 0 ; wait", "; wait", Theme::Comment);
         row("# comment", "# CLRX style", "# CLRX style", Theme::Comment);
+        // CLRX forms (issue #13).
+        row("clrx register symbol", "x = %v[4:7]", "%v[4:7]", Theme::Variable);
+        row("clrx lit", "    s_add_u32 s1, s2, lit(4)", "lit", Theme::Attribute);
+        row("clrx vop3", "    v_add_f32 v1, v2, v3 vop3", "vop3", Theme::Attribute);
+        row("clrx abs mask", "    v_add_f32 v1, v2, v3 abs:3", "abs", Theme::Attribute);
+        row("clrx half literal", "    v_add_f16 v1, 1.5h, v3", "1.5h", Theme::DecVal);
     }
     void tokens()
     {

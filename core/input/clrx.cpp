@@ -1973,6 +1973,11 @@ private:
                 outMods.front() = "format:" + std::to_string(dfmt.value_or(1) | (nfmt.value_or(0) << 4));
         }
 
+        // sext(…) on an operand selects SDWA in both assemblers.
+        if (!dpp && mnemonic.starts_with("v_") && std::any_of(operands.begin(), operands.end(), [](const std::string& o) {
+                return o.find("sext(") != std::string::npos;
+            }))
+            sdwa = true;
         // clrxasm's defaults where LLVM's differ (GcnInstrsMimg.md, GcnSdwaDpp.md, GcnInstrsVop3p.md).
         auto hasMod = [&](std::string_view prefix) {
             return std::any_of(outMods.begin(), outMods.end(), [&](const std::string& m) { return m.starts_with(prefix); });

@@ -10,6 +10,7 @@
 #include "programwords.h"
 
 #include <QFile>
+#include <QProcess>
 #include <QtTest>
 
 using namespace gcnlens;
@@ -59,6 +60,8 @@ private Q_SLOTS:
     void formatAndBitness_data();
     void formatAndBitness();
     void registerVariables();
+    void commandLine_data();
+    void commandLine();
 };
 
 void TestClrx::detection_data()
@@ -298,6 +301,41 @@ void TestClrx::registerVariables()
     for (const auto& d : program.diagnostics)
         noted = noted || (d.line == 1 && d.message.find("register variable") != std::string::npos);
     QVERIFY(noted);
+}
+
+void TestClrx::commandLine_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("header"); // the listing's first line names the GPU
+    const QString vadd = QStringLiteral(GCNLENS_TESTDATA_DIR "/clrx/vadd.clrx");
+    QTest::addRow("detected, .gpu") << QStringList {vadd} << 0 << QStringLiteral("; pitcairn (GFX6)");
+    QTest::addRow("--gpu wins") << QStringList {vadd, QStringLiteral("--gpu"), QStringLiteral("bonaire")} << 0
+                                << QStringLiteral("; bonaire (GFX7)");
+    QTest::addRow("--input clrx") << QStringList {vadd, QStringLiteral("--input"), QStringLiteral("clrx")} << 0
+                                  << QStringLiteral("; pitcairn (GFX6)");
+    // Read as LLVM syntax, the CLRX pseudo-ops and register symbols are errors (exit status 1).
+    QTest::addRow("--input llvm") << QStringList {vadd, QStringLiteral("--input"), QStringLiteral("llvm")} << 1
+                                  << QStringLiteral("; tahiti (GFX6)");
+    QTest::addRow("--64bit") << QStringList {vadd, QStringLiteral("--64bit"), QStringLiteral("--binary-format"),
+                                             QStringLiteral("amd")}
+                             << 0 << QStringLiteral("; pitcairn (GFX6)");
+}
+
+// gcnlens-cli reads CLRX sources: detected, or forced with --input; clrxasm's options accepted.
+void TestClrx::commandLine()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, exitCode);
+    QFETCH(QString, header);
+    QProcess process;
+    process.start(QStringLiteral(GCNLENS_BIN_DIR "/gcnlens-cli"), QStringList {QStringLiteral("listing")} + args);
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), exitCode);
+    const QString out = QString::fromUtf8(process.readAllStandardOutput());
+    QCOMPARE(out.section(QLatin1Char('\n'), 0, 0), header);
+    if (args.contains(QStringLiteral("--64bit")))
+        QVERIFY(out.contains(QStringLiteral("s_nop 1")) && !out.contains(QStringLiteral("s_nop 2")));
 }
 
 QTEST_GUILESS_MAIN(TestClrx)

@@ -887,8 +887,11 @@ private:
             }
             if (!*c)
                 return;
-            if (pass == kMaxPasses) {
-                note(l.line, 0, "CLRX " + word + " loop stopped after 100000 passes", Severity::Error);
+            // A loop that does not end (or writes a huge kernel) stops with an error.
+            loopLines_ += close - open - 1;
+            if (pass == kMaxPasses || loopLines_ > kMaxLoopLines) {
+                note(l.line, 0, "CLRX " + word + " loop stopped after " + std::to_string(pass) + " passes ("
+                     + std::to_string(kMaxLoopLines) + " lines from loops at most)", Severity::Error);
                 return;
             }
             processRange(open + 1, close);
@@ -2401,6 +2404,8 @@ private:
     std::unordered_set<std::string> multiple_;
     NameMap<std::string> macros_; // lower-case name → as defined
     Spans spans_;                 // processLine's statements (reused)
+    static constexpr std::size_t kMaxLoopLines = 1000000;
+    std::size_t loopLines_ = 0;   // lines written by .for/.while passes so far
     std::vector<std::pair<std::string, std::int64_t>> lits_;
     std::vector<std::pair<int, int>> anchors_;
     std::size_t pending_ = 0;

@@ -60,6 +60,7 @@ private Q_SLOTS:
     void formatAndBitness_data();
     void formatAndBitness();
     void registerVariables();
+    void loops();
     void commandLine_data();
     void commandLine();
 };
@@ -301,6 +302,27 @@ void TestClrx::registerVariables()
     for (const auto& d : program.diagnostics)
         noted = noted || (d.line == 1 && d.message.find("register variable") != std::string::npos);
     QVERIFY(noted);
+}
+
+// .for/.while passes are laid out on the body's lines; a loop that never ends stops with an error.
+void TestClrx::loops()
+{
+    const std::string source = ".for x = 0, x < 3, x+1\n  v_mov_b32 v1, x\n.endfor\n"
+                               "n = 2\n.while n > 0\n  s_nop n\n  n = n - 1\n.endwhile\n"
+                               ".while 1\n  s_nop 7\n.endwhile\ns_endpgm\n";
+    const Program program = assemble(source, clrxOptions("tahiti"));
+    QCOMPARE(program.instructions[0].operands, std::string("v1, 0"));
+    QCOMPARE(program.instructions[2].operands, std::string("v1, 2"));
+    QCOMPARE(program.instructions[2].line, 2);
+    QCOMPARE(program.instructions[3].operands, std::string("2"));
+    QCOMPARE(program.instructions[4].operands, std::string("1"));
+    QCOMPARE(program.instructions[4].line, 6);
+    QCOMPARE(program.instructions.back().mnemonic, std::string("s_endpgm"));
+    QCOMPARE(program.instructions.back().line, 12);
+    bool stopped = false;
+    for (const auto& d : program.diagnostics)
+        stopped = stopped || (d.severity == Severity::Error && d.line == 9);
+    QVERIFY(stopped);
 }
 
 void TestClrx::commandLine_data()

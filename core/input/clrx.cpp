@@ -1876,7 +1876,15 @@ private:
             return b ? int(*b) : 0;
         };
         const bool vop3p = isVop3pMnemonic(mnemonic);
-        for (const auto& m : modifiers) {
+        for (auto& m : modifiers) {
+            if (m.name == "dst_un") // clrxasm's short name
+                m.name = "dst_unused";
+            if (m.value.starts_with("@")) // "@expr": a parametrised value (GcnOperands.md)
+                m.value.erase(0, 1);
+            if (!m.hasValue && m.name.starts_with("wave_")) { // wave_shl = wave_shl:1
+                m.hasValue = true;
+                m.value = "1";
+            }
             const std::string& name = m.name;
             if (name == "vop3") {
                 vop3 = !m.hasValue || value(m).value_or(1) != 0;
@@ -1961,6 +1969,16 @@ private:
             } else if (name == "offset" || name == "offset0" || name == "offset1" || name == "inst_offset") {
                 outMods.push_back((name == "inst_offset" ? std::string("offset") : name) + ":"
                                   + operandText(m.value, l, restAt + std::size_t(m.column), true));
+            } else if ((name == "op_sel" || name == "op_sel_hi" || name == "neg_lo" || name == "neg_hi") && m.hasValue
+                       && !trim(m.value).starts_with("[")) {
+                // A bit mask (clrxasm) → LLVM's array, one bit per source (and the destination for op_sel).
+                const int bits = mask(m);
+                const std::size_t sources = operands.size() > 1 ? operands.size() - 1 : 1;
+                const std::size_t count = std::min<std::size_t>(name == "op_sel" && !vop3p ? sources + 1 : sources, 4);
+                std::string array = "[";
+                for (std::size_t b = 0; b < count; ++b)
+                    array += std::string(b ? "," : "") + ((bits >> b) & 1 ? "1" : "0");
+                outMods.push_back(name + ":" + array + "]");
             } else if (name == "dmask" || name == "op_sel" || name == "op_sel_hi" || name == "neg_lo" || name == "neg_hi"
                        || name == "abs" || name == "neg") {
                 outMods.push_back(name + (m.hasValue ? ":" + operandText(m.value, l, restAt, true) : std::string()));
@@ -2008,6 +2026,7 @@ private:
             if (m.starts_with("bank_mask")) return 22;
             if (m.starts_with("bound_ctrl")) return 23;
             if (m.starts_with("quad_perm") || m.starts_with("row_") || m.starts_with("wave_")) return 20;
+            if (m.starts_with("mul:") || m.starts_with("div:")) return 4; // after clamp
             return 3;
         };
         std::stable_sort(outMods.begin(), outMods.end(), [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
@@ -2043,6 +2062,24 @@ private:
             else if (vop3) mnemonic += "_e64";
         }
         mnemonic = alias(mnemonic, operands, std::find(outMods.begin(), outMods.end(), "glc") != outMods.end());
+        // SOPK: clrxasm keeps the low 16 bits of a wider constant (with a warning).
+        if ((mnemonic.starts_with("s_movk") || mnemonic.starts_with("s_cmovk") || mnemonic.starts_with("s_cmpk")
+             || mnemonic.starts_with("s_addk") || mnemonic.starts_with("s_mulk")) && operands.size() == 2)
+            if (const auto v = Expr(operands[1], symbols_).evaluate(); v && (*v > 0xffff || *v < -0x8000)) {
+                note(l.line, columnAt(l, restAt), "the constant is wider than 16 bits: its low 16 bits are used, as in clrxasm",
+                     Severity::Warning);
+                operands[1] = std::to_string(*v & 0xffff);
+            }
+        // v_interp attributes: "aTTR26 . W" → attr26.w
+        if (mnemonic.starts_with("v_interp"))
+            for (auto& op : operands)
+                if (lower(op).starts_with("attr")) {
+                    std::string t;
+                    for (const char c : op)
+                        if (!isBlank(c))
+                            t.push_back(char(std::tolower(static_cast<unsigned char>(c))));
+                    op = t;
+                }
         // MUBUF/MTBUF without offen/idxen/addr64: clrxasm ignores the VGPR address, LLVM wants "off".
         if ((mnemonic.starts_with("buffer_") || mnemonic.starts_with("tbuffer_")) && operands.size() >= 3
             && !hasMod("offen") && !hasMod("idxen") && !hasMod("addr64"))

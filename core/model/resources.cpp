@@ -102,6 +102,11 @@ OccupancyInput occupancyInputFor(const Program& program, int kernel)
     else
         in.sgprs = u.declaredSgprs.value_or(u.userSgprs);
     in.ldsBytes = u.declaredLds.value_or(0);
+    // A declared workgroup size (CLRX .cws / .reqd_work_group_size: the product of its dimensions).
+    for (const ResourceDirective& d : program.directives)
+        if (d.name == ".cws" && d.value >= 1 && d.value <= 1024
+            && (d.kernel == kernel || (program.kernels.size() <= 1 && d.kernel < 0)))
+            in.workgroupSize = static_cast<int>(d.value);
     in.scratch = u.declaredScratch.value_or(0) > 0;
     return in;
 }

@@ -238,6 +238,12 @@ void TestClrx::declaredResources()
     QCOMPARE(usage.usedVgprs, 5); // v0…v4
     QCOMPARE(analysis.occupancyInputs.front().vgprs, 8);
     QCOMPARE(analysis.occupancyInputs.front().ldsBytes, 1024);
+    QCOMPARE(analysis.occupancyInputs.front().workgroupSize, 64); // none declared: the default
+    // .cws 16, 8: a declared workgroup of 128 work-items.
+    request.assemble = clrxOptions("tonga", ClrxFormat::Rocm);
+    const Analysis k2 = runAnalysis(readData(QStringLiteral("k2.clrx")), request);
+    QCOMPARE(k2.occupancyInputs.front().workgroupSize, 128);
+    QCOMPARE(k2.resources.front().declaredVgprs, std::optional<int>(12));
 }
 
 // `.gpu`/`.arch` set the GPU unless the user forced one.

@@ -203,6 +203,7 @@ const Program& FrontEnd::analyzeClrx(std::string_view source, const AssembleOpti
     ClrxOptions clrxOptions = options.clrx;
     clrxOptions.processor = gpu ? gpu->processor : options.gpu;
     clrxOptions.sourceGpuWins = options.gpuFromSource;
+    clrxOptions.includeDirs = options.includeDirs;
     const ClrxTranslation translation = translateClrx(source, clrxOptions);
     if (!translation.processor.empty() && options.gpuFromSource)
         gpu = resolveGpu(translation.processor, &error);

@@ -11,6 +11,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <deque>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -695,20 +698,25 @@ private:
         std::string owned;     // the code when it is not a slice of the source (block comments, joins)
         int line = 0;
         std::vector<int> columns; // source column of each code character
+        bool included = false;    // from an .include: it maps to the including line, column 0
     };
 
-    void splitSourceLines()
+    // The lines of `text`; those of an .included file (includedFrom > 0) all map to the line that
+    // included it, as LLVM's expansions do.
+    void splitSourceLines(std::string_view text = {}, int includedFrom = 0, int depth = 0)
     {
+        if (includedFrom == 0)
+            text = source_;
         std::vector<std::string_view> raw;
         std::size_t start = 0;
-        while (start <= source_.size()) {
-            const auto end = source_.find('\n', start);
+        while (start <= text.size()) {
+            const auto end = text.find('\n', start);
             if (end == std::string_view::npos) {
-                if (start < source_.size())
-                    raw.push_back(source_.substr(start));
+                if (start < text.size())
+                    raw.push_back(text.substr(start));
                 break;
             }
-            raw.push_back(source_.substr(start, end - start));
+            raw.push_back(text.substr(start, end - start));
             start = end + 1;
         }
         bool inBlockComment = false;
@@ -719,10 +727,18 @@ private:
             std::string_view whole = raw[i];
             if (!whole.empty() && whole.back() == '\r')
                 whole.remove_suffix(1);
+            if (includedFrom > 0) {
+                out.line = includedFrom;
+                out.included = true;
+            }
             if (!inBlockComment && whole.find_first_of("\"/\\") == std::string_view::npos) {
                 // The usual line: its code is its text up to a '#' comment, columns as they are.
                 out.code = whole.substr(0, whole.find('#'));
                 lines_.push_back(std::move(out));
+                continue;
+            }
+            if (!inBlockComment && depth < 16 && include(whole, includedFrom ? includedFrom : out.line, depth)) {
+                out.code = {};
                 continue;
             }
             std::size_t index = i;
@@ -781,15 +797,52 @@ private:
             while (i < index) {
                 ++i;
                 SourceLine empty;
-                empty.line = int(i) + 1;
+                empty.line = includedFrom ? includedFrom : int(i) + 1;
+                empty.included = includedFrom > 0;
                 lines_.push_back(std::move(empty));
             }
         }
+        if (includedFrom > 0)
+            return;
         // Views into the owned copies only now that lines_ no longer moves (short strings live
         // inside the object).
         for (auto& l : lines_)
             if (!l.owned.empty())
                 l.code = l.owned;
+    }
+
+    // `.include "file"` on its own line: the file's CLRX text is read here (LLVM would read it as
+    // LLVM syntax), from the name as given or the include directories. Returns false when the line
+    // is not such an include or the file is not found (the directive then reaches LLVM, which says so).
+    bool include(std::string_view line, int at, int depth)
+    {
+        std::string_view t = trim(line);
+        if (t.size() < 9 || lower(t.substr(0, 8)) != ".include" || !isBlank(t[8]))
+            return false;
+        t = trim(t.substr(8));
+        if (t.size() < 2 || t.front() != '"')
+            return false;
+        const auto close = t.find('"', 1);
+        if (close == std::string_view::npos || !trim(t.substr(close + 1)).empty())
+            return false;
+        const std::string name(t.substr(1, close - 1));
+        std::vector<std::string> candidates {name};
+        if (!name.starts_with("/"))
+            for (const auto& dir : options_.includeDirs)
+                candidates.push_back(dir + "/" + name);
+        for (const auto& path : candidates) {
+            std::ifstream in(path, std::ios::binary);
+            if (!in)
+                continue;
+            std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            includedTexts_.push_back(std::move(content));
+            SourceLine self; // the .include line itself stays, empty
+            self.line = at;
+            lines_.push_back(std::move(self));
+            splitSourceLines(includedTexts_.back(), at, depth + 1);
+            return true;
+        }
+        return false;
     }
 
     // Splits a line's code into statements at ';' (outside strings).
@@ -1135,6 +1188,8 @@ private:
 
     int columnAt(const SourceLine& l, std::size_t at) const
     {
+        if (l.included)
+            return 0;
         if (l.columns.empty()) // the code is the line's own text up to a comment
             return int(at);
         if (at < l.columns.size())
@@ -2440,6 +2495,7 @@ private:
     Symbols forward_;
     std::unordered_set<std::string> multiple_;
     NameMap<std::string> macros_; // lower-case name → as defined
+    std::deque<std::string> includedTexts_; // .include'd files (lines_ views into them)
     Spans spans_;                 // processLine's statements (reused)
     static constexpr std::size_t kMaxLoopLines = 1000000;
     std::size_t loopLines_ = 0;   // lines written by .for/.while passes so far

@@ -31,6 +31,7 @@ struct ClrxOptions {
     int llvmVersion = 40000;              // .get_llvm_version (clrxasm asks the installed LLVM; any current one is ≥ 4.0)
     std::string processor = "tahiti";     // LLVM processor the code is for (.ifarch, .ifgpu)
     bool sourceGpuWins = true;            // a .gpu/.arch in the source replaces `processor`
+    std::vector<std::string> includeDirs; // where `.include "file"` looks after the name as given
 };
 
 struct ClrxTranslation {

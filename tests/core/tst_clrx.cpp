@@ -61,6 +61,7 @@ private Q_SLOTS:
     void formatAndBitness();
     void registerVariables();
     void loops();
+    void includes();
     void commandLine_data();
     void commandLine();
 };
@@ -329,6 +330,20 @@ void TestClrx::loops()
     for (const auto& d : program.diagnostics)
         stopped = stopped || (d.severity == Severity::Error && d.line == 9);
     QVERIFY(stopped);
+}
+
+// An .included file is read as CLRX too; what it holds maps to the .include line.
+void TestClrx::includes()
+{
+    AssembleOptions options = clrxOptions("tahiti");
+    options.includeDirs.push_back(GCNLENS_TESTDATA_DIR "/clrx");
+    const Program program = assemble("# main\n.include \"defs.inc\"\n  v_mov_b32 pair[1], 0\n  ADD2 v1, v2, v3\n", options);
+    QVERIFY2(!program.hasErrors(), qPrintable(errorsOf(program)));
+    QCOMPARE(program.instructions.size(), std::size_t(2));
+    QCOMPARE(program.instructions[0].operands, std::string("v3, 0"));
+    QCOMPARE(program.instructions[0].line, 3);
+    QCOMPARE(program.instructions[1].mnemonic, std::string("v_add_f32_e64"));
+    QCOMPARE(program.instructions[1].line, 4);
 }
 
 void TestClrx::commandLine_data()

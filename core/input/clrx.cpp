@@ -2555,10 +2555,14 @@ bool looksLikeClrx(std::string_view text)
 {
     // Count evidence over the first lines; one CLRX-only pseudo-op is enough, comments and
     // register symbols need company (a '#' also starts C-preprocessed LLVM sources).
+    // Whole pseudo-op names (a macro may well be called .get_wei or .config_x).
     static constexpr std::string_view kStrong[] = {
         ".kernel", ".config", ".gpu", ".arch", ".amdcl2", ".rocm", ".gallium", ".rawcode", ".iffmt", ".ifnfmt",
-        ".ifarch", ".ifnarch", ".if64", ".if32", ".regvar", ".rvlin", ".usereg", ".cf_", ".get_", ".vgprsnum",
-        ".sgprsnum", ".dims", ".scope", ".for ", ".while ", ".amd\n", ".amd\r", ".amd ", ".64bit", ".32bit"};
+        ".elseiffmt", ".ifarch", ".ifnarch", ".elseifarch", ".if64", ".if32", ".regvar", ".rvlin", ".usereg",
+        ".cf_call", ".cf_jump", ".cf_ret", ".cf_cjump", ".cf_start", ".cf_end", ".get_64bit", ".get_arch",
+        ".get_format", ".get_gpu", ".get_version", ".get_policy", ".get_driver_version", ".get_llvm_version",
+        ".vgprsnum", ".sgprsnum", ".dims", ".scope", ".ends", ".for", ".while", ".amd", ".64bit", ".32bit",
+        ".endfor", ".endwhile", ".using"};
     static constexpr std::string_view kLlvm[] = {".amdhsa_", ".amdgpu_", ".amd_kernel_code_t", "amdhsa.kernels",
                                                  ".amdgcn_target", ".hsa_code_object"};
     int hash = 0, percent = 0, strong = 0, llvm = 0, semicolonComments = 0;
@@ -2574,10 +2578,11 @@ bool looksLikeClrx(std::string_view text)
         if (line.empty())
             continue;
         if (line.front() == '#') {
-            // C preprocessor lines are not CLRX evidence.
+            // C preprocessor lines and cpp's line markers (# 12 "file") are not CLRX evidence.
             const std::string_view rest = trim(line.substr(1));
             if (!(rest.starts_with("include") || rest.starts_with("define") || rest.starts_with("if")
-                  || rest.starts_with("endif") || rest.starts_with("else") || rest.starts_with("undef")))
+                  || rest.starts_with("endif") || rest.starts_with("else") || rest.starts_with("undef")
+                  || rest.starts_with("pragma") || rest.starts_with("line") || (!rest.empty() && isDigit(rest[0]))))
                 ++hash;
             continue;
         }
@@ -2593,10 +2598,15 @@ bool looksLikeClrx(std::string_view text)
         if (const auto colon = code.find(':'); colon != std::string_view::npos && colon < 40
             && std::all_of(code.begin(), code.begin() + std::ptrdiff_t(colon), [](char c) { return isIdentChar(c); }))
             code = trim(code.substr(colon + 1));
-        if (code.starts_with("."))
+        if (code.starts_with(".")) {
+            std::size_t end = 1;
+            while (end < code.size() && isIdentChar(code[end]))
+                ++end;
+            const std::string_view word = code.substr(0, end);
             for (const auto s : kStrong)
-                if (code.starts_with(s))
+                if (word == s)
                     ++strong;
+        }
         if (const auto hashAt = line.find(" #"); hashAt != std::string_view::npos && line.find(';') == std::string_view::npos)
             ++hash;
         const auto eq = line.find('=');

@@ -81,6 +81,8 @@ void TestClrx::detection_data()
                                  << false;
     QTest::addRow("llvm with cpp lines") << QByteArray("#include \"x.inc\"\n#define A 1\n; comment\ns_endpgm\n") << false;
     QTest::addRow("llvm assignment") << QByteArray("x = 4\ns_mov_b32 s0, x\n") << false;
+    QTest::addRow("llvm macro named .get_x") << QByteArray(".macro .get_wei a\n v_mov_b32 \\a, 0\n.endm\n.get_wei v1\n") << false;
+    QTest::addRow("cpp line markers") << QByteArray("# 1 \"k.s\"\n# 1 \"<built-in>\" 1\n# 3 \"k.s\"\ns_endpgm\n") << false;
     QTest::addRow("empty") << QByteArray() << false;
 }
 

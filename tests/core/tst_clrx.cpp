@@ -8,6 +8,7 @@
 #include "core/input/clrx.h"
 #include "core/input/loader.h"
 #include "programwords.h"
+#include "testutils.h"
 
 #include <QFile>
 #include <QProcess>
@@ -19,10 +20,7 @@ namespace {
 
 std::string readData(const QString& name)
 {
-    QFile file(QStringLiteral(GCNLENS_TESTDATA_DIR "/clrx/") + name);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return file.readAll().toStdString();
+    return test::readBytes(test::testData("data/clrx") + QLatin1Char('/') + name).toStdString();
 }
 
 AssembleOptions clrxOptions(const std::string& gpu, ClrxFormat format = ClrxFormat::Amd)
@@ -338,7 +336,7 @@ void TestClrx::loops()
 void TestClrx::includes()
 {
     AssembleOptions options = clrxOptions("tahiti");
-    options.includeDirs.push_back(GCNLENS_TESTDATA_DIR "/clrx");
+    options.includeDirs.push_back(test::testData("data/clrx").toStdString());
     const Program program = assemble("# main\n.include \"defs.inc\"\n  v_mov_b32 pair[1], 0\n  ADD2 v1, v2, v3\n", options);
     QVERIFY2(!program.hasErrors(), qPrintable(errorsOf(program)));
     QCOMPARE(program.instructions.size(), std::size_t(2));
@@ -353,7 +351,7 @@ void TestClrx::commandLine_data()
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<int>("exitCode");
     QTest::addColumn<QString>("header"); // the listing's first line names the GPU
-    const QString vadd = QStringLiteral(GCNLENS_TESTDATA_DIR "/clrx/vadd.clrx");
+    const QString vadd = test::testData("data/clrx/vadd.clrx");
     QTest::addRow("detected, .gpu") << QStringList {vadd} << 0 << QStringLiteral("; pitcairn (GFX6)");
     QTest::addRow("--gpu wins") << QStringList {vadd, QStringLiteral("--gpu"), QStringLiteral("bonaire")} << 0
                                 << QStringLiteral("; bonaire (GFX7)");

@@ -132,10 +132,42 @@ private:
         return pc.passes + 3;
     }
 
-    void rules(int pi, int ci, std::vector<Need>& out) const
+    // C's registers with those a later MFMA on the path rewrote marked gone: like LLVM's
+    // getWaitStatesSinceDef with an MFMA predicate, the nearest MFMA writing a register is its
+    // producer, an older one is not.
+    static Instruction hideRewritten(const Instruction& C, const std::vector<RegRange>& rewritten)
+    {
+        Instruction view;
+        view.mnemonic = C.mnemonic;
+        view.operands = C.operands;
+        view.family = C.family;
+        auto trim = [&](const std::vector<RegRange>& from, std::vector<RegRange>& to) {
+            for (const RegRange& r : from) {
+                int left = 0;
+                for (int i = r.first; i < r.first + r.count; ++i) {
+                    const RegRange one {r.kind, i, 1};
+                    left += std::none_of(rewritten.begin(), rewritten.end(), [&](const RegRange& w) { return overlaps(w, one); });
+                }
+                to.push_back(left ? r : RegRange {RegKind::Other, 0, 0});
+            }
+        };
+        trim(C.uses, view.uses);
+        trim(C.defs, view.defs);
+        return view;
+    }
+
+    void rules(int pi, int ci, std::vector<Need>& out, const std::vector<RegRange>& rewritten) const
     {
         const Instruction& P = p_.instructions[pi];
-        const Instruction& C = p_.instructions[ci];
+        if (cls_[pi].mfma && !rewritten.empty()) {
+            rules(P, pi, hideRewritten(p_.instructions[ci], rewritten), ci, out);
+            return;
+        }
+        rules(P, pi, p_.instructions[ci], ci, out);
+    }
+
+    void rules(const Instruction& P, int pi, const Instruction& C, int ci, std::vector<Need>& out) const
+    {
         const InstClass& pc = cls_[pi];
         const InstClass& cc = cls_[ci];
         if (P.isData)
@@ -414,8 +446,8 @@ private:
     void walk(int c, std::vector<Need>& needs, CheckResult& result)
     {
         std::map<std::string, Best> best;
-        struct Item { int block, pos, all, valu, steps; };
-        std::vector<Item> stack {{cfg_.blockOf[c], c - 1, 0, 0, 0}};
+        struct Item { int block, pos, all, valu, steps; std::vector<RegRange> rewritten; };
+        std::vector<Item> stack {{cfg_.blockOf[c], c - 1, 0, 0, 0, {}}};
         std::vector<Item> seen; // (block, all, valu) entries already walked
         const bool valuOnly = is942() && o_.valuOnly;
         while (!stack.empty()) {
@@ -425,7 +457,7 @@ private:
             bool stop = false;
             for (int i = it.pos; i >= b.first; --i) {
                 needs.clear();
-                rules(i, c, needs);
+                rules(i, c, needs, it.rewritten);
                 for (const Need& n : needs) {
                     const int present = n.mfmaRow && valuOnly ? it.valu : it.all;
                     if (present >= n.states)
@@ -434,6 +466,8 @@ private:
                     if (!inserted && n.states - present > pos->second.required - pos->second.present)
                         pos->second = {i, n.states, present, n.what};
                 }
+                if (cls_[i].mfma)
+                    it.rewritten.insert(it.rewritten.end(), p_.instructions[i].defs.begin(), p_.instructions[i].defs.end());
                 const int ws = waitStatesOf(p_.instructions[i], cls_[i]);
                 it.all += ws;
                 if (cls_[i].valu || cls_[i].nop)
@@ -451,8 +485,8 @@ private:
                 });
                 if (dominated)
                     continue;
-                seen.push_back({pred, 0, it.all, it.valu, 0});
-                stack.push_back({pred, cfg_.blocks[pred].end - 1, it.all, it.valu, it.steps});
+                seen.push_back({pred, 0, it.all, it.valu, 0, {}});
+                stack.push_back({pred, cfg_.blocks[pred].end - 1, it.all, it.valu, it.steps, it.rewritten});
             }
         }
         const Instruction& C = p_.instructions[c];

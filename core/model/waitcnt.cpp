@@ -52,7 +52,7 @@ struct Entry {
     int slot = 0;
     int score = 0;
     int producer = -1;
-    std::uint8_t vmemType = 0;   // 1 plain VMEM, 2 sampler (LLVM VmemType)
+    std::uint8_t vmemType = 0;   // 1 plain VMEM, 2 sampler (LLVM VmemType), 3 FLAT (counted by both vm and lgkm)
     bool operator==(const Entry&) const = default;
 };
 
@@ -248,7 +248,17 @@ private:
         counts[Lgkm] = lgkm == 15 ? -1 : lgkm;
     }
 
-    std::uint8_t vmemType(int i) const { return cls_[i].sampler ? 2 : 1; }
+    std::uint8_t vmemType(int i) const { return cls_[i].flat ? 3 : cls_[i].sampler ? 2 : 1; }
+
+    // A FLAT op decrements both counters when it completes, whichever path it took: a wait that
+    // proves it complete on one counter proves it on the other.
+    bool stillPending(const State& s, int c, const Entry& e) const
+    {
+        if (e.vmemType != 3 || c == Exp)
+            return true;
+        const Entry* other = s.q[c == Vm ? Lgkm : Vm].find(e.slot);
+        return other && other->producer == e.producer;
+    }
 
     struct Pending { int counter; int count; bool notGuaranteed; int producer; std::string reg; std::string access; };
 
@@ -274,13 +284,13 @@ private:
         for (const RegRange& r : uses)
             forSlots(r, [&](int slot) {
                 for (int c : {Vm, Lgkm})
-                    if (const Entry* e = s.q[c].find(slot))
+                    if (const Entry* e = s.q[c].find(slot); e && stillPending(s, c, *e))
                         consider(c, *e, r, "RAW");
             });
         for (const RegRange& r : in.defs) {
             forSlots(r, [&](int slot) {
                 for (int c : {Vm, Lgkm})
-                    if (const Entry* e = s.q[c].find(slot)) {
+                    if (const Entry* e = s.q[c].find(slot); e && stillPending(s, c, *e)) {
                         // WAW between VMEM loads of one type: returns are in order (LLVM VmemType).
                         if (c == Vm && ic.vmem && ic.load && !ic.flat && e->vmemType == vmemType(i))
                             continue;
@@ -294,6 +304,10 @@ private:
                 has[Exp] = true;
             }
         }
+        // A FLAT op pending on both counters: vmcnt(0) alone proves it (see stillPending).
+        if (has[Vm] && has[Lgkm] && need[Lgkm].producer == need[Vm].producer && need[Vm].producer >= 0
+            && cls_[need[Vm].producer].flat)
+            has[Lgkm] = false;
         for (int c = 0; c < Counters; ++c) {
             if (!has[c])
                 continue;

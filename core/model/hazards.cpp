@@ -564,9 +564,9 @@ CheckResult analyzeChecks(const Program& program, const Cfg& cfg, const TimingOp
     std::stable_sort(result.hazards.begin(), result.hazards.end(),
                      [](const HazardFinding& a, const HazardFinding& b) { return a.instruction < b.instruction; });
     detail::analyzeWaitcnts(program, cfg, options, result);
-    result.notes.push_back("hazards: a producer counts even when a later non-hazardous write replaced its value "
-                           "(as LLVM's GCNHazardRecognizer); W-clause (XNACK soft clauses), W-90a-dgemm and the "
-                           "gfx90a shift64 report are not checked");
+    result.notes.push_back("hazards: a producer counts even when a later write replaced its value, except that the "
+                           "nearest MFMA writing a register hides older ones (as LLVM's GCNHazardRecognizer); "
+                           "W-clause (XNACK soft clauses), W-90a-dgemm and the gfx90a shift64 report are not checked");
     return result;
 }
 

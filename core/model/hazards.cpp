@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <format>
-#include <map>
 
 namespace gcnlens {
 
@@ -39,7 +38,7 @@ struct Need {
     const char* rule;
     int states;
     bool mfmaRow;     // counted VALU-only on gfx942 under A-valu-only
-    std::string what; // the relation, for the detail
+    const char* what; // the relation, for the detail
 };
 
 // The hwreg name of s_setreg/s_getreg ("HW_REG_MODE"), and the bit range set.
@@ -441,14 +440,19 @@ private:
         }
     }
 
-    struct Best { int producer; int required; int present; std::string what; };
+    struct Best { const char* rule; int producer; int required; int present; const char* what; };
+    struct Item { int block, pos, all, valu, steps; std::vector<RegRange> rewritten; };
 
     void walk(int c, std::vector<Need>& needs, CheckResult& result)
     {
-        std::map<std::string, Best> best;
-        struct Item { int block, pos, all, valu, steps; std::vector<RegRange> rewritten; };
-        std::vector<Item> stack {{cfg_.blockOf[c], c - 1, 0, 0, 0, {}}};
-        std::vector<Item> seen; // (block, all, valu) entries already walked
+        // Buffers kept across consumers: most walks find nothing and allocate nothing.
+        std::vector<Best>& best = best_;
+        std::vector<Item>& stack = stack_;
+        std::vector<Item>& seen = seen_; // (block, all, valu) entries already walked
+        best.clear();
+        stack.clear();
+        seen.clear();
+        stack.push_back({cfg_.blockOf[c], c - 1, 0, 0, 0, {}});
         const bool valuOnly = is942() && o_.valuOnly;
         while (!stack.empty()) {
             Item it = stack.back();
@@ -462,9 +466,12 @@ private:
                     const int present = n.mfmaRow && valuOnly ? it.valu : it.all;
                     if (present >= n.states)
                         continue;
-                    auto [pos, inserted] = best.try_emplace(n.rule, Best {i, n.states, present, n.what});
-                    if (!inserted && n.states - present > pos->second.required - pos->second.present)
-                        pos->second = {i, n.states, present, n.what};
+                    auto pos = std::find_if(best.begin(), best.end(),
+                                            [&](const Best& b) { return std::string_view(b.rule) == n.rule; });
+                    if (pos == best.end())
+                        best.push_back({n.rule, i, n.states, present, n.what});
+                    else if (n.states - present > pos->required - pos->present)
+                        *pos = {n.rule, i, n.states, present, n.what};
                 }
                 if (cls_[i].mfma)
                     it.rewritten.insert(it.rewritten.end(), p_.instructions[i].defs.begin(), p_.instructions[i].defs.end());
@@ -490,10 +497,11 @@ private:
             }
         }
         const Instruction& C = p_.instructions[c];
-        for (auto& [rule, b] : best) {
+        std::sort(best.begin(), best.end(), [](const Best& a, const Best& b) { return std::string_view(a.rule) < b.rule; });
+        for (const Best& b : best) {
             const Instruction& P = p_.instructions[b.producer];
             HazardFinding f;
-            f.rule = rule;
+            f.rule = b.rule;
             f.instruction = c;
             f.line = C.line;
             f.producer = b.producer;
@@ -551,6 +559,8 @@ private:
     Cdna cdna_;
     std::vector<InstClass> cls_;
     int nopLimit_ = 16;
+    std::vector<Best> best_;
+    std::vector<Item> stack_, seen_;
 };
 
 } // namespace

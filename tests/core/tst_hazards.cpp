@@ -7,6 +7,9 @@
 #include "core/analysis.h"
 #include "core/asm/assembler.h"
 
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <regex>
@@ -190,6 +193,8 @@ private Q_SLOTS:
     void options();
     void waitcnt_data();
     void waitcnt();
+    void llcOutput_data();
+    void llcOutput();
 };
 
 void TestHazards::table_data()
@@ -518,6 +523,72 @@ void TestHazards::waitcnt()
         QCOMPARE(w.fix, std::format("s_waitcnt {}({})", w.counter, w.count));
     }
     QVERIFY2(found == expected, all.c_str());
+}
+
+// The independent check: llc compiles IR kernels using MFMA, readlane, DPP and SGPR-indexed
+// memory; with LLVM's readings of the ambiguities (A-exact=llvm, A-vmem67=off) the checker finds
+// nothing in its output, and deleting any one s_nop (s_waitcnt) llc inserted is flagged.
+void TestHazards::llcOutput_data()
+{
+    QTest::addColumn<QString>("kernel");
+    QTest::addColumn<QString>("gpu");
+    for (const char* gpu : {"tahiti", "hawaii", "fiji", "gfx900", "gfx908", "gfx90a", "gfx942"}) {
+        const std::string g = gpu;
+        QTest::addRow("lanes %s", gpu) << QStringLiteral("lanes") << QString::fromLatin1(gpu);
+        if (g != "tahiti" && g != "hawaii")
+            QTest::addRow("dpp %s", gpu) << QStringLiteral("dpp") << QString::fromLatin1(gpu);
+        if (g == "gfx908" || g == "gfx90a" || g == "gfx942")
+            QTest::addRow("mfma %s", gpu) << QStringLiteral("mfma") << QString::fromLatin1(gpu);
+    }
+}
+
+void TestHazards::llcOutput()
+{
+    QFETCH(QString, kernel);
+    QFETCH(QString, gpu);
+    if (!QFile::exists(QStringLiteral(GCNLENS_LLC)))
+        QSKIP("no llc in the build root");
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("out.s"));
+    QProcess llc;
+    llc.start(QStringLiteral(GCNLENS_LLC),
+              {QStringLiteral("-mtriple=amdgcn-amd-amdhsa"), QStringLiteral("-mcpu=") + gpu, QStringLiteral("-O2"),
+               QStringLiteral(GCNLENS_TESTDATA_DIR "/checks/") + kernel + QStringLiteral(".ll"), QStringLiteral("-o"), out});
+    QVERIFY(llc.waitForFinished(60000));
+    QCOMPARE(llc.exitCode(), 0);
+    QFile file(out);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const std::string text = file.readAll().toStdString();
+    TimingOptions llvm;
+    QCOMPARE(llvm.set("A-exact", "llvm"), std::string());
+    QCOMPARE(llvm.set("A-vmem67", "off"), std::string());
+    const Analysis clean = analyzeText(text, gpu.toStdString(), llvm);
+    QVERIFY2(!clean.program.hasErrors(), errorsOf(clean.program).c_str());
+    QVERIFY2(clean.checks.hazards.empty() && clean.checks.waits.empty(), describe(clean).c_str());
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);)
+        lines.push_back(l);
+    int nops = 0, waits = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const auto first = lines[i].find_first_not_of(" \t");
+        if (first == std::string::npos)
+            continue;
+        const bool nop = lines[i].compare(first, 6, "s_nop ") == 0;
+        const bool wait = lines[i].compare(first, 10, "s_waitcnt ") == 0;
+        if (!nop && !wait)
+            continue;
+        std::string without;
+        for (std::size_t j = 0; j < lines.size(); ++j)
+            if (j != i)
+                without += lines[j] + "\n";
+        const Analysis a = analyzeText(without, gpu.toStdString(), llvm);
+        const bool flagged = nop ? !a.checks.hazards.empty() : !a.checks.waits.empty();
+        QVERIFY2(flagged, ("deleting line " + std::to_string(i + 1) + " '" + lines[i] + "' is not flagged").c_str());
+        (nop ? nops : waits) += 1;
+    }
+    qInfo("%s on %s: %d s_nop and %d s_waitcnt deleted one at a time, each flagged", qPrintable(kernel), qPrintable(gpu),
+          nops, waits);
 }
 
 QTEST_GUILESS_MAIN(TestHazards)

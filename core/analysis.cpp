@@ -27,6 +27,15 @@ LdsKernelOptions ldsOptions(const AnalysisRequest& request)
     return lds;
 }
 
+// The CFG, liveness and the checks: linear passes, recomputed on every run (fast enough for the
+// editor's path at 10k instructions; see bench_checks).
+void analyzeFlow(Analysis& analysis, const AnalysisRequest& request)
+{
+    analysis.cfg = buildCfg(analysis.program);
+    analysis.liveness = analyzeLiveness(analysis.program, analysis.cfg);
+    analysis.checks = analyzeChecks(analysis.program, analysis.cfg, request.timing);
+}
+
 std::atomic<std::uint64_t> serials {0};
 
 } // namespace
@@ -39,6 +48,7 @@ Analysis analyzeProgram(Program program, const AnalysisRequest& request)
     analysis.timing = analyzeTiming(p, request.timing, request.branches);
     analyzeKernels(analysis, request);
     analysis.lds = analyzeLdsInProgram(p, ldsOptions(request));
+    analyzeFlow(analysis, request);
     return analysis;
 }
 
@@ -77,6 +87,7 @@ Analysis Analyzer::analyze(const Program& program, const AnalysisRequest& reques
     analyzeKernels(analysis, request);
     analysis.lds = s.lds.analyze(p, ldsOptions(request), previous ? &previous->program : nullptr,
                                  previous ? &previous->lds : nullptr);
+    analyzeFlow(analysis, request);
     analysis.serial = s.lastSerial = ++serials;
     return analysis;
 }

@@ -3,7 +3,9 @@
 // window and the PDF report all show. Built by runAnalysis() from the separate models.
 #pragma once
 
+#include "core/model/hazards.h"
 #include "core/model/lds.h"
+#include "core/model/liveness.h"
 #include "core/model/occupancy.h"
 #include "core/asm/assembler.h"
 #include "core/model/timing.h"
@@ -29,6 +31,9 @@ struct Analysis {
     std::vector<OccupancyInput> occupancyInputs; // per kernel (from declared/used resources)
     std::vector<OccupancyResult> occupancy;   // per kernel
     std::map<int, LdsAccessResult> lds;       // instruction index → DS access
+    Cfg cfg;                                  // the one control-flow graph (liveness, checks)
+    LivenessResult liveness;                  // issue #16
+    CheckResult checks;                       // issue #17: wait-state hazards, s_waitcnt
     std::uint64_t serial = 0;                 // which Analyzer run made it (0: none), see below
 };
 

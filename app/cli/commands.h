@@ -51,5 +51,6 @@ int analyzeCommand(const QStringList& args);   // issue #3 (analyze.cpp)
 int occupancyCommand(const QStringList& args); // issue #4 (occupancy.cpp)
 int ldsCommand(const QStringList& args);       // issue #4 (lds.cpp)
 int reportCommand(const QStringList& args);    // issue #6 (report.cpp)
+int checkCommand(const QStringList& args);     // issue #17 (check.cpp): exit 3 on findings
 
 } // namespace gcnlens::cli

@@ -94,15 +94,16 @@ std::optional<RegRange> classifyRegister(std::string_view name)
         return RegRange {prefix.kind, first, last - first + 1};
     }
     const auto is = [&](std::string_view full) { return name == full || name.starts_with(std::string(full) + "_"); };
-    if (name.starts_with("VCC_LO") || name.starts_with("VCC_HI")) return RegRange {RegKind::VCC, 0, 1};
+    // The 32-bit halves: _LO is the pair's first register, _HI its second (liveness and hazards tell them apart).
+    if (name.starts_with("VCC_LO") || name.starts_with("VCC_HI")) return RegRange {RegKind::VCC, name[4] == 'H', 1};
     if (is("VCC")) return RegRange {RegKind::VCC, 0, 2};
-    if (name.starts_with("EXEC_LO") || name.starts_with("EXEC_HI")) return RegRange {RegKind::EXEC, 0, 1};
+    if (name.starts_with("EXEC_LO") || name.starts_with("EXEC_HI")) return RegRange {RegKind::EXEC, name[5] == 'H', 1};
     if (is("EXEC")) return RegRange {RegKind::EXEC, 0, 2};
     if (is("M0")) return RegRange {RegKind::M0, 0, 1};
     if (is("SCC")) return RegRange {RegKind::SCC, 0, 1};
-    if (name.starts_with("FLAT_SCR_LO") || name.starts_with("FLAT_SCR_HI")) return RegRange {RegKind::FlatScratch, 0, 1};
+    if (name.starts_with("FLAT_SCR_LO") || name.starts_with("FLAT_SCR_HI")) return RegRange {RegKind::FlatScratch, name[9] == 'H', 1};
     if (is("FLAT_SCR")) return RegRange {RegKind::FlatScratch, 0, 2};
-    if (name.starts_with("XNACK_MASK_LO") || name.starts_with("XNACK_MASK_HI")) return RegRange {RegKind::XnackMask, 0, 1};
+    if (name.starts_with("XNACK_MASK_LO") || name.starts_with("XNACK_MASK_HI")) return RegRange {RegKind::XnackMask, name[11] == 'H', 1};
     if (is("XNACK_MASK")) return RegRange {RegKind::XnackMask, 0, 2};
     return std::nullopt;
 }

@@ -321,14 +321,17 @@ std::string TimingOptions::set(const std::string& name, const std::string& value
         return positive(polarisMaxWaves, 1, 10);
     if (name == "lds-group")
         return positive(ldsGroupDwords, 1, 64);
+    bool known = false;
+    if (auto error = checks.set(name, value, &known); known)
+        return error;
     return std::format("unknown option '{}' (known: backward-branch-target-penalty, taken-branch-cycles, "
                        "long-rule, pair-rule, valu-salu-writers, max-waves-override, trap-handler, "
-                       "polaris-max-waves, lds-group)", name);
+                       "polaris-max-waves, lds-group, and hazards.md's A-* options)", name);
 }
 
 std::vector<std::pair<std::string, std::string>> TimingOptions::values() const
 {
-    return {
+    auto out = std::vector<std::pair<std::string, std::string>> {
         {"backward-branch-target-penalty", onOff(backwardBranchTargetPenalty)},
         {"taken-branch-cycles", std::to_string(takenBranchCycles)},
         {"long-rule", longRule == LongRule::OwnCycles ? "own-cycles" : "whole-block"},
@@ -339,6 +342,9 @@ std::vector<std::pair<std::string, std::string>> TimingOptions::values() const
         {"polaris-max-waves", std::to_string(polarisMaxWaves)},
         {"lds-group", std::to_string(ldsGroupDwords)},
     };
+    for (auto& value : checks.values())
+        out.push_back(std::move(value));
+    return out;
 }
 
 std::vector<std::pair<std::string, std::string>> TimingOptions::nonDefaultValues() const

@@ -4,6 +4,7 @@
 // their rule ids, and per-block / per-kernel totals. A linear pass over a Program.
 #pragma once
 
+#include "core/model/checkoptions.h"
 #include "core/program.h"
 
 #include <map>
@@ -26,6 +27,7 @@ struct TimingOptions {
     bool trapHandler = false;                       // trap-handler
     int polarisMaxWaves = 8;                        // polaris-max-waves
     int ldsGroupDwords = 32;                        // lds-group
+    CheckOptions checks;                            // hazards.md §4: A-nop, A-setreg, … (checkoptions.h)
 
     // Sets an option by its section-9 name ("taken-branch-cycles", "long-rule", …).
     // Returns an error message, empty on success.

@@ -378,6 +378,79 @@ void writeLdsFields(Document& d, const LdsAccessResult& result, bool detailed)
 }
 
 // The whole document for listing and analyze: `analysis` null for the listing.
+// Issue #16: the registers that must be allocated while the instruction executes, per file.
+void writeLive(Document& d, const LiveCounts& live)
+{
+    d.key("live");
+    d.beginObject();
+    d.member("vgpr", live.vgpr);
+    d.member("sgpr", live.sgpr);
+    d.member("agpr", live.agpr);
+    d.endObject();
+}
+
+// Issue #16: a kernel's pressure peaks and what each costs in occupancy.
+void writePressure(Document& d, const Analysis& analysis, std::size_t kernel)
+{
+    const KernelPressure& k = analysis.liveness.kernels[kernel];
+    d.key("pressure");
+    d.beginObject();
+    for (const auto& [name, peak] : {std::pair {"vgpr", &k.vgpr}, std::pair {"sgpr", &k.sgpr}, std::pair {"agpr", &k.agpr}}) {
+        d.key(name);
+        d.beginObject();
+        d.member("peak", peak->count);
+        d.member("line", peak->line);
+        d.endObject();
+    }
+    d.key("costs");
+    d.beginArray();
+    if (kernel < analysis.occupancyInputs.size())
+        for (const PressureCost& cost : pressureCosts(analysis.program.gpu, analysis.occupancyInputs[kernel], k,
+                                                      analysis.timing.options))
+            d.string(cost.text);
+    d.endArray();
+    d.endObject();
+}
+
+// Issue #17: wait-state hazards and s_waitcnt findings.
+void writeChecks(Document& d, const CheckResult& checks)
+{
+    d.key("checks");
+    d.beginObject();
+    d.key("hazards");
+    d.beginArray();
+    for (const HazardFinding& h : checks.hazards) {
+        d.beginObject();
+        d.member("rule", h.rule);
+        d.member("line", h.line);
+        d.member("producer_line", h.producerLine);
+        d.member("required", h.required);
+        d.member("present", h.present);
+        d.member("fix", h.fix);
+        d.member("detail", h.detail);
+        d.endObject();
+    }
+    d.endArray();
+    d.key("waits");
+    d.beginArray();
+    for (const WaitcntFinding& w : checks.waits) {
+        d.beginObject();
+        d.member("rule", w.rule);
+        d.member("line", w.line);
+        d.member("producer_line", w.producerLine);
+        d.member("counter", w.counter);
+        d.member("access", w.access);
+        d.member("register", w.reg);
+        d.member("not_guaranteed", w.notGuaranteed);
+        d.member("fix", w.fix);
+        d.member("detail", w.detail);
+        d.endObject();
+    }
+    d.endArray();
+    d.strings("notes", checks.notes);
+    d.endObject();
+}
+
 void writeDocument(std::FILE* out, const Program& program, const Analysis* analysis)
 {
     Document d(out);
@@ -391,6 +464,8 @@ void writeDocument(std::FILE* out, const Program& program, const Analysis* analy
         writeInstructionFields(d, program.instructions[i]);
         if (analysis && i < analysis->timing.instructions.size())
             writeTimingFields(d, analysis->timing.instructions[i]);
+        if (analysis && i < analysis->liveness.instructions.size())
+            writeLive(d, analysis->liveness.instructions[i]);
         if (analysis)
             if (const auto it = analysis->lds.find(int(i)); it != analysis->lds.end()) {
                 d.key("lds");
@@ -439,6 +514,8 @@ void writeDocument(std::FILE* out, const Program& program, const Analysis* analy
                 writeOccupancyFields(d, analysis->occupancy[k]);
                 d.endObject();
             }
+            if (k < analysis->liveness.kernels.size())
+                writePressure(d, *analysis, k);
         }
         d.endObject();
     }
@@ -465,6 +542,7 @@ void writeDocument(std::FILE* out, const Program& program, const Analysis* analy
     d.endArray();
 
     if (analysis) {
+        writeChecks(d, analysis->checks);
         const TimingResult& timing = analysis->timing;
         d.key("blocks");
         d.beginArray();

@@ -173,6 +173,27 @@ inline std::vector<std::string> dumpAnalysis(const Analysis& a)
         out.push_back("occupancy " + dumpOccupancy(o));
     for (const auto& [index, r] : a.lds)
         out.push_back(std::format("lds {} {}", index, dumpLds(r)));
+    for (const CfgBlock& b : a.cfg.blocks) {
+        std::string s = std::format("cfg [{},{}) r{} exit{} ->", b.first, b.end, b.region, b.exit);
+        for (int succ : b.successors)
+            s += std::format(" {}", succ);
+        out.push_back(s);
+    }
+    for (std::size_t i = 0; i < a.liveness.instructions.size(); ++i) {
+        const LiveCounts& c = a.liveness.instructions[i];
+        out.push_back(std::format("live {} v{} s{} a{} x{}", i, c.vgpr, c.sgpr, c.agpr, c.special));
+    }
+    for (const KernelPressure& k : a.liveness.kernels)
+        out.push_back(std::format("peak v{}@{} s{}@{} a{}@{} entry {}", k.vgpr.count, k.vgpr.line, k.sgpr.count,
+                                  k.sgpr.line, k.agpr.count, k.agpr.line, dumpRegs(k.liveAtEntry)));
+    for (const HazardFinding& h : a.checks.hazards)
+        out.push_back(std::format("hazard {} {}<-{} {}/{} [{}] {}", h.rule, h.instruction, h.producer, h.present,
+                                  h.required, h.fix, h.detail));
+    for (const WaitcntFinding& w : a.checks.waits)
+        out.push_back(std::format("wait {} {}<-{} {} {} ng{} {} {}", w.rule, w.instruction, w.producer, w.access, w.reg,
+                                  w.notGuaranteed, w.fix, w.detail));
+    for (const std::string& n : a.checks.notes)
+        out.push_back("check note " + n);
     return out;
 }
 

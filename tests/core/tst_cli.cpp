@@ -121,6 +121,14 @@ void TestCli::exitCodes_data()
     QTest::addRow("errors --json") << QStringList {QStringLiteral("listing"), bad, QStringLiteral("--json")} << 1;
     QTest::addRow("clean on tahiti") << QStringList {QStringLiteral("listing"), data("clean.s"),
                                                            QStringLiteral("--gpu"), QStringLiteral("tahiti")} << 0;
+    // check (issue #17): 3 when it finds a hazard or a use before its s_waitcnt.
+    QTest::addRow("check clean") << QStringList {QStringLiteral("check"), clean} << 0;
+    const QString hazard = QStringLiteral(GCNLENS_TESTDATA_DIR "/checks/lanesel.s");
+    QTest::addRow("check hazard") << QStringList {QStringLiteral("check"), hazard, QStringLiteral("--gpu"),
+                                                  QStringLiteral("gfx900")} << 3;
+    QTest::addRow("check hazard --json") << QStringList {QStringLiteral("check"), hazard, QStringLiteral("--json")} << 3;
+    QTest::addRow("check bad A- option") << QStringList {QStringLiteral("check"), hazard, QStringLiteral("--option"),
+                                                         QStringLiteral("A-nop=12")} << 2;
     QTest::addRow("no arguments") << QStringList {} << 2;
     QTest::addRow("unknown command") << QStringList {QStringLiteral("lst"), clean} << 2;
     QTest::addRow("no file") << QStringList {QStringLiteral("listing")} << 2;

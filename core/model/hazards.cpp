@@ -1,0 +1,583 @@
+// SPDX-License-Identifier: MIT
+// Wait-state hazards (hazards.md §1, §2, §2b). Each consumer walks its predecessors backwards over
+// the CFG (every path, loop back edges included) until no rule could still need a wait state,
+// as LLVM's getWaitStatesSince does; each producer met is tested against the rules. The s_waitcnt
+// model (§3) is in waitcnt.cpp.
+#include "core/model/hazards.h"
+
+#include "core/model/classify.h"
+
+#include <algorithm>
+#include <format>
+
+namespace gcnlens {
+
+std::string nopFix(int states, int limit)
+{
+    std::string out;
+    while (states > 0) {
+        const int n = std::min(states, limit);
+        if (!out.empty())
+            out += '\n';
+        out += "s_nop " + std::to_string(n - 1);
+        states -= n;
+    }
+    return out;
+}
+
+namespace detail {
+void analyzeWaitcnts(const Program& program, const Cfg& cfg, const TimingOptions& options, CheckResult& result);
+}
+
+namespace {
+
+constexpr int kMaxWait = 20;      // beyond every rule (MFMA rows need up to 19)
+constexpr int kMaxWalk = 96;      // instructions walked back per path (A-valu-only may skip many)
+
+struct Need {
+    const char* rule;
+    int states;
+    bool mfmaRow;     // counted VALU-only on gfx942 under A-valu-only
+    const char* what; // the relation, for the detail
+};
+
+// The hwreg name of s_setreg/s_getreg ("HW_REG_MODE"), and the bit range set.
+struct HwReg { std::string name; int offset = 0, size = 32; };
+HwReg hwregOf(const Instruction& in)
+{
+    HwReg h;
+    const auto at = in.operands.find("hwreg(");
+    if (at == std::string::npos)
+        return h;
+    const auto start = at + 6;
+    const auto stop = in.operands.find_first_of(",)", start);
+    h.name = in.operands.substr(start, stop - start);
+    if (stop != std::string::npos && in.operands[stop] == ',') {
+        int offset = 0, size = 0;
+        if (std::sscanf(in.operands.c_str() + stop + 1, "%d , %d", &offset, &size) == 2) {
+            h.offset = offset;
+            h.size = size;
+        }
+    }
+    return h;
+}
+
+class Checker {
+public:
+    Checker(const Program& p, const Cfg& cfg, const TimingOptions& options)
+        : p_(p), cfg_(cfg), o_(options.checks), gen_(p.gpu.generation), cdna_(cdnaOf(p.gpu))
+    {
+        cls_.reserve(p.instructions.size());
+        for (const Instruction& in : p.instructions)
+            cls_.push_back(classify(in, gen_, cdna_ == Cdna::Gfx942));
+        nopLimit_ = gen_ <= Generation::GFX7 ? 8 : o_.nopLimit;
+    }
+
+    void run(CheckResult& result)
+    {
+        std::vector<Need> needs;
+        for (int c = 0; c < int(p_.instructions.size()); ++c) {
+            if (p_.instructions[c].isData || cfg_.blockOf[c] < 0)
+                continue;
+            walk(c, needs, result);
+        }
+        icache(result);
+    }
+
+private:
+    bool gfx8plus() const { return gen_ >= Generation::GFX8; }
+    bool gfx9plus() const { return gen_ >= Generation::GFX9; }
+    bool is942() const { return cdna_ == Cdna::Gfx942; }
+    bool is90a() const { return cdna_ == Cdna::Gfx90a; }
+    bool is908() const { return cdna_ == Cdna::Gfx908; }
+
+    template <typename F>
+    static bool anyDef(const Instruction& in, F f) { return std::any_of(in.defs.begin(), in.defs.end(), f); }
+
+    // P's defs (filtered) overlap one of `ranges`.
+    template <typename F>
+    static bool writesInto(const Instruction& p, const std::vector<RegRange>& ranges, F filter)
+    {
+        for (const RegRange& d : p.defs)
+            if (filter(d.kind))
+                for (const RegRange& u : ranges)
+                    if (overlaps(d, u))
+                        return true;
+        return false;
+    }
+    static bool writesIntoOne(const Instruction& p, const RegRange* r)
+    {
+        if (!r)
+            return false;
+        for (const RegRange& d : p.defs)
+            if (overlaps(d, *r))
+                return true;
+        return false;
+    }
+    static const RegRange* useAt(const Instruction& in, std::size_t i) { return i < in.uses.size() ? &in.uses[i] : nullptr; }
+
+    bool writesExec(const Instruction& p, const InstClass& pc) const
+    {
+        return pc.valu && (o_.execAnyWriter || pc.cmpx) && anyDef(p, [](const RegRange& r) { return r.kind == RegKind::EXEC; });
+    }
+
+    // MFMA producer → consumer wait states by kind, passes and the row (§2b).
+    int srcAbStates(const InstClass& pc) const
+    {
+        if (pc.mfmaKind == MfmaKind::Dgemm)
+            return pc.passes == 4 ? 6 : 11;
+        if (is942() && pc.mfmaKind == MfmaKind::Sgemm)
+            return pc.passes + 2;
+        return pc.passes + 3;
+    }
+
+    // C's registers with those a later MFMA on the path rewrote marked gone: like LLVM's
+    // getWaitStatesSinceDef with an MFMA predicate, the nearest MFMA writing a register is its
+    // producer, an older one is not.
+    static Instruction hideRewritten(const Instruction& C, const std::vector<RegRange>& rewritten)
+    {
+        Instruction view;
+        view.mnemonic = C.mnemonic;
+        view.operands = C.operands;
+        view.family = C.family;
+        auto trim = [&](const std::vector<RegRange>& from, std::vector<RegRange>& to) {
+            for (const RegRange& r : from) {
+                int left = 0;
+                for (int i = r.first; i < r.first + r.count; ++i) {
+                    const RegRange one {r.kind, i, 1};
+                    left += std::none_of(rewritten.begin(), rewritten.end(), [&](const RegRange& w) { return overlaps(w, one); });
+                }
+                to.push_back(left ? r : RegRange {RegKind::Other, 0, 0});
+            }
+        };
+        trim(C.uses, view.uses);
+        trim(C.defs, view.defs);
+        return view;
+    }
+
+    void rules(int pi, int ci, std::vector<Need>& out, const std::vector<RegRange>& rewritten) const
+    {
+        const Instruction& P = p_.instructions[pi];
+        if (cls_[pi].mfma && !rewritten.empty()) {
+            rules(P, pi, hideRewritten(p_.instructions[ci], rewritten), ci, out);
+            return;
+        }
+        rules(P, pi, p_.instructions[ci], ci, out);
+    }
+
+    void rules(const Instruction& P, int pi, const Instruction& C, int ci, std::vector<Need>& out) const
+    {
+        const InstClass& pc = cls_[pi];
+        const InstClass& cc = cls_[ci];
+        if (P.isData)
+            return;
+        auto scalar = [](RegKind k) { return isScalar(k); };
+        auto vgpr = [](RegKind k) { return k == RegKind::VGPR; };
+
+        if (pc.valu && cc.vmem && (gfx8plus() || o_.vmem67) && writesInto(P, C.uses, scalar))
+            out.push_back({"W-valu-sgpr-vmem", 5, false, "a VALU-written SGPR/VCC/EXEC read by a memory instruction"});
+        if (gen_ == Generation::GFX6 && pc.valu && cc.smem && writesInto(P, C.uses, scalar))
+            out.push_back({"W-valu-sgpr-smrd", 4, false, "a VALU-written SGPR read by SMEM"});
+        if (gen_ == Generation::GFX6 && pc.salu && C.mnemonic.starts_with("s_buffer_load")
+            && writesIntoOne(P, useAt(C, 0)))
+            out.push_back({"W-salu-sbuf", 4, false, "an SALU-written SGPR used as s_buffer_load's descriptor"});
+        if (pc.valu && C.mnemonic.starts_with("v_div_fmas")
+            && anyDef(P, [](const RegRange& r) { return r.kind == RegKind::VCC; }))
+            out.push_back({"W-vcc-divfmas", 4, false, "VCC written by a VALU, read by v_div_fmas"});
+        if (pc.valu && (C.mnemonic.starts_with("v_readlane") || cc.laneWrite) && writesIntoOne(P, useAt(C, 1))
+            && isScalar(C.uses[1].kind))
+            out.push_back({"W-lanesel", 4, false, "a VALU-written SGPR used as the lane select"});
+        const bool pSetreg = P.mnemonic.starts_with("s_setreg");
+        if (pSetreg) {
+            const HwReg ph = hwregOf(P);
+            if (C.mnemonic.starts_with("s_getreg") && hwregOf(C).name == ph.name)
+                out.push_back({"W-setreg-getreg", 2, false, "s_getreg of a hardware register s_setreg wrote"});
+            if (C.mnemonic.starts_with("s_setreg") && hwregOf(C).name == ph.name)
+                out.push_back({"W-setreg-setreg", gen_ <= Generation::GFX7 ? 1 : o_.setregSetreg, false,
+                               "s_setreg of a hardware register s_setreg wrote"});
+            if (ph.name == "HW_REG_MODE" && ph.offset <= 28 && 28 < ph.offset + ph.size
+                && (cc.valu || cc.vmem || cc.ds || cc.exp))
+                out.push_back({"W-vskip", 2, false, "a vector instruction after s_setreg of MODE.vskip"});
+            if (gfx8plus() && ph.name == "HW_REG_TRAPSTS" && C.mnemonic.starts_with("s_rfe"))
+                out.push_back({"W-rfe", 1, false, "s_rfe after s_setreg of TRAPSTS"});
+        }
+        if (P.mnemonic == "s_setvskip" && C.mnemonic.starts_with("s_getreg") && hwregOf(C).name == "HW_REG_MODE")
+            out.push_back({"W-vskip", 2, false, "s_getreg of MODE after s_setvskip"});
+        if (gfx9plus() && o_.execz && pc.valu && cc.valu) {
+            const bool vccz = C.operands.find("vccz") != std::string::npos;
+            const bool execz = C.operands.find("execz") != std::string::npos;
+            if ((vccz && anyDef(P, [](const RegRange& r) { return r.kind == RegKind::VCC; }))
+                || (execz && anyDef(P, [](const RegRange& r) { return r.kind == RegKind::EXEC; })))
+                out.push_back({"W-execz", 5, false, "VCCZ/EXECZ read as data after a VALU wrote VCC/EXEC"});
+        }
+        if (gfx9plus() && o_.vccAlias && pc.valu && cc.valu) {
+            const RegRange alias {RegKind::SGPR, 106, 2};
+            const bool pVcc = anyDef(P, [](const RegRange& r) { return r.kind == RegKind::VCC; });
+            const bool pAlias = anyDef(P, [&](const RegRange& r) { return overlaps(r, alias); });
+            const bool cAlias = std::any_of(C.uses.begin(), C.uses.end(), [&](const RegRange& r) { return overlaps(r, alias); });
+            const bool cVcc = std::any_of(C.uses.begin(), C.uses.end(), [](const RegRange& r) { return r.kind == RegKind::VCC; });
+            if ((pVcc && cAlias) || (pAlias && cVcc))
+                out.push_back({"W-vcc-alias", 1, false, "VCC written by one name and read by the other"});
+        }
+        const bool pWritesM0 = pc.salu && anyDef(P, [](const RegRange& r) { return r.kind == RegKind::M0; });
+        if (pWritesM0) {
+            const bool msg = C.mnemonic.starts_with("s_sendmsg") || C.mnemonic == "s_ttracedata" || cc.gds;
+            if (msg && (gfx8plus() || o_.m0Msg67))
+                out.push_back({"W-m0-msg", 1, false, "M0 written by SALU, read by a message, trace or GDS op"});
+            const bool lds = C.mnemonic.find("_addtid") != std::string::npos
+                || (cc.vmem && (C.operands.ends_with(" lds") || C.operands.find(" lds ") != std::string::npos))
+                || C.family == Family::VINTRP || C.operands.find("lds_direct") != std::string::npos;
+            if (lds && gfx9plus())
+                out.push_back({"W-m0-lds", 1, false, "M0 written by SALU, read by an LDS-addressing op"});
+            if (gfx9plus() && C.mnemonic.starts_with("s_movrel"))
+                out.push_back({"W-m0-movrel", 1, false, "M0 written by SALU, read by s_movrel"});
+        }
+        if (gfx8plus() && cc.dpp && (pc.valu || o_.dppAnyWriter) && writesInto(P, C.uses, vgpr))
+            out.push_back({"W-dpp-vgpr", 2, false, "a VGPR read by DPP"});
+        if (gfx8plus() && cc.dpp && pc.valu && anyDef(P, [](const RegRange& r) { return r.kind == RegKind::EXEC; }))
+            out.push_back({"W-dpp-exec", 5, false, "EXEC written by a VALU before DPP"});
+        storeData(P, pc, C, cc, out);
+        if (is942())
+            cdna3Rules(P, pc, C, cc, out);
+        if (gen_ == Generation::GFX6 && P.family == Family::VINTRP && cc.laneRead && writesIntoOne(P, useAt(C, 0)))
+            out.push_back({"W-vintrp-rl", 1, false, "a VINTRP result read by v_readlane"});
+        if ((is90a() || is942()) && pc.mfmaKind == MfmaKind::Dgemm
+            && (C.mnemonic.starts_with("v_fma_f64") || C.mnemonic.starts_with("v_fmac_f64")))
+            out.push_back({"W-dgemm-fma", 2, false, "v_fma_f64 after a DGEMM"});
+        if (cdna_ != Cdna::None)
+            maiRules(P, pc, C, cc, out);
+    }
+
+    void storeData(const Instruction& P, const InstClass& pc, const Instruction& C, const InstClass& cc,
+                   std::vector<Need>& out) const
+    {
+        if (!pc.vmem || !(gen_ >= Generation::GFX7 || o_.store6))
+            return;
+        const bool store = P.mnemonic.find("store") != std::string::npos || P.mnemonic.find("cmpswap_x2") != std::string::npos;
+        if (!store)
+            return;
+        const bool flatLike = P.family == Family::FLAT || P.family == Family::GLOBAL || P.family == Family::SCRATCH;
+        const RegRange* data = useAt(P, flatLike ? 1 : 0);
+        if (!data || data->kind != RegKind::VGPR || data->count <= 2)
+            return;
+        int states = 1;
+        if (is942() && cc.valu)
+            states = 2;
+        if (P.family == Family::MUBUF || P.family == Family::MTBUF) {
+            // An SGPR soffset (an SGPR operand besides the 4-dword descriptor) avoids the hazard.
+            const bool sgprSoffset = std::any_of(P.uses.begin(), P.uses.end(), [](const RegRange& r) {
+                return (r.kind == RegKind::SGPR || r.kind == RegKind::M0 || r.kind == RegKind::TTMP) && r.count == 1;
+            });
+            if (sgprSoffset) {
+                if (!is942() || o_.store942 == 0)
+                    return;
+                states = o_.store942;
+            }
+        }
+        for (const RegRange& d : C.defs)
+            if (overlaps(d, *data)) {
+                out.push_back({"W-store-data", states, false, "a store's data VGPRs overwritten"});
+                return;
+            }
+    }
+
+    void cdna3Rules(const Instruction& P, const InstClass& pc, const Instruction& C, const InstClass& cc,
+                    std::vector<Need>& out) const
+    {
+        if (!pc.valu || !cc.valu)
+            return;
+        // W-valu-sgpr-valu: explicit or implicit SGPR/VCC reads; the carry-in of v_addc/v_subb
+        // (their last SGPR/VCC operand) is A-carry.
+        const bool carryOp = C.mnemonic.find("addc") != std::string::npos || C.mnemonic.find("subb") != std::string::npos;
+        int lastScalar = -1;
+        for (int u = 0; u < int(C.uses.size()); ++u)
+            if (C.uses[u].kind == RegKind::SGPR || C.uses[u].kind == RegKind::VCC)
+                lastScalar = u;
+        int states = 0;
+        for (int u = 0; u < int(C.uses.size()); ++u) {
+            const RegRange& r = C.uses[u];
+            if (r.kind != RegKind::SGPR && r.kind != RegKind::VCC)
+                continue;
+            if (!writesIntoOne(P, &r))
+                continue;
+            states = std::max(states, carryOp && u == lastScalar ? o_.carry942 : 2);
+        }
+        if (states > 0)
+            out.push_back({"W-valu-sgpr-valu", states, false, "a VALU-written SGPR/VCC read by a VALU"});
+        if ((cc.laneRead || cc.laneWrite) && writesExec(P, pc))
+            out.push_back({"W-exec-lane", 4, false, "EXEC written by a VALU before a lane access"});
+        if (pc.cmpx && C.operands.find("exec") != std::string::npos)
+            out.push_back({"W-cmpx-exec", 2, false, "EXEC written by v_cmpx, read as a constant"});
+        if (cc.laneRead && writesIntoOne(P, useAt(C, 0)) && C.uses[0].kind == RegKind::VGPR)
+            out.push_back({"W-vgpr-readlane", 1, false, "a VALU-written VGPR read by v_readlane/v_readfirstlane"});
+        auto vgprUse = [&] {
+            for (const RegRange& d : P.defs)
+                if (d.kind == RegKind::VGPR)
+                    for (const RegRange& u : C.uses)
+                        if (overlaps(d, u))
+                            return true;
+            return false;
+        };
+        if (pc.trans && !cc.trans && vgprUse())
+            out.push_back({"W-trans", 1, false, "a transcendental result read by a non-transcendental VALU"});
+        const bool dstSel = (pc.sdwa && P.operands.find("dst_sel:") != std::string::npos
+                             && P.operands.find("dst_sel:DWORD") == std::string::npos)
+            || [&] {
+                   const auto at = P.operands.find("op_sel:[");
+                   if (at == std::string::npos)
+                       return false;
+                   const auto close = P.operands.find(']', at);
+                   return close != std::string::npos && close > 0 && P.operands[close - 1] == '1';
+               }();
+        if (dstSel && vgprUse())
+            out.push_back({"W-dstsel", 1, false, "a partial (dst_sel/op_sel) result read by a VALU"});
+    }
+
+    // §2b, rule ids W-mai-* (docs/model.md names each row).
+    void maiRules(const Instruction& P, const InstClass& pc, const Instruction& C, const InstClass& cc,
+                  std::vector<Need>& out) const
+    {
+        auto add = [&](const char* rule, int states, const char* what) {
+            if (states > 0)
+                out.push_back({rule, states, true, what});
+        };
+        const RegRange* srcA = cc.mfma ? useAt(C, 0) : nullptr;
+        const RegRange* srcB = cc.mfma ? useAt(C, 1) : nullptr;
+        const RegRange* srcC = cc.mfma ? useAt(C, 2) : nullptr;
+        if (pc.valu && !pc.mfma && !pc.dot && (cc.mfma || (is908() && cc.accvgprWrite))
+            && writesInto(P, C.uses, [](RegKind k) { return k == RegKind::VGPR; }))
+            add("W-mai-valu-vgpr", 2, "a VALU-written VGPR read by an MFMA");
+        if ((cc.mfma || (is908() && cc.accvgprWrite)) && writesExec(P, pc))
+            add("W-mai-exec", 4, "EXEC written by a VALU before an MFMA");
+        if (pc.mfma && cc.mfma) {
+            const RegRange* dst = P.defs.empty() ? nullptr : &P.defs[0];
+            if (dst && srcC && overlaps(*dst, *srcC)) {
+                const bool exact = dst->first == srcC->first && dst->count == srcC->count
+                    && (!o_.exactIsa || pc.passes == cc.passes);
+                const bool f64Same = P.mnemonic == C.mnemonic && pc.mfmaKind == MfmaKind::Dgemm && pc.passes == 4;
+                if (exact) {
+                    int states = 0;
+                    if ((is90a() || is942()) && f64Same)
+                        states = 4;
+                    else if (is942() && pc.mfmaKind == MfmaKind::Xdl && pc.passes == 2)
+                        states = 2;
+                    else if (is942() && pc.mfmaKind == MfmaKind::Sgemm && pc.passes == 2 && !o_.exactIsa)
+                        states = 2;
+                    add("W-mai-srcc-exact", states, "an MFMA result read as SrcC (same registers)");
+                } else {
+                    int states = 0;
+                    if (is908()) {
+                        states = 2;
+                    } else if (pc.mfmaKind == MfmaKind::Dgemm) {
+                        states = cc.mfmaKind == MfmaKind::Dgemm ? (pc.passes == 4 ? 4 : 9) : 0;
+                    } else if (is942() && pc.mfmaKind == MfmaKind::Xdl) {
+                        states = pc.passes + 1;
+                    } else if (is942() && pc.mfmaKind == MfmaKind::Sgemm && cc.mfmaKind == MfmaKind::Xdl) {
+                        states = o_.sgemmXdlPasses ? pc.passes : 0;
+                    } else {
+                        states = cc.mfmaKind == MfmaKind::Dgemm && !is942() ? pc.passes + 1 : pc.passes;
+                    }
+                    add("W-mai-srcc-overlap", states, "an MFMA result read as SrcC (overlapping registers)");
+                }
+            }
+            if ((srcA && writesIntoOne(P, srcA)) || (srcB && writesIntoOne(P, srcB)))
+                add("W-mai-srcab", is908() ? 4 : srcAbStates(pc), "an MFMA result read as SrcA/SrcB");
+        }
+        if (is908()) {
+            if (pc.mfma && cc.accvgprRead && writesInto(P, C.uses, [](RegKind k) { return k == RegKind::AGPR; }))
+                add("W-mai-accread", pc.passes + 2, "an MFMA result read by v_accvgpr_read");
+            if (pc.mfma && cc.accvgprWrite && writesInto(P, C.defs, [](RegKind k) { return k == RegKind::AGPR; }))
+                add("W-mai-accwrite-waw", pc.passes - 1, "an MFMA result overwritten by v_accvgpr_write");
+            if (pc.mfma && cc.accvgprWrite && useAt(P, 2)) {
+                for (const RegRange& d : C.defs)
+                    if (overlaps(d, P.uses[2]))
+                        add("W-mai-accwrite-war", pc.passes == 2 ? 0 : pc.passes - 3,
+                            "an MFMA's SrcC overwritten by v_accvgpr_write");
+            }
+            if (pc.accvgprWrite) {
+                if (srcC && writesIntoOne(P, srcC))
+                    add("W-mai-accwrite-use", 1, "v_accvgpr_write's AGPR read as SrcC");
+                else if ((srcA && writesIntoOne(P, srcA)) || (srcB && writesIntoOne(P, srcB)))
+                    add("W-mai-accwrite-use", 3, "v_accvgpr_write's AGPR read as SrcA/SrcB");
+                else if (cc.accvgprRead && writesInto(P, C.uses, [](RegKind k) { return k == RegKind::AGPR; }))
+                    add("W-mai-accwrite-use", 3, "v_accvgpr_write's AGPR read by v_accvgpr_read");
+            }
+            if (pc.accvgprRead && (cc.vmem || cc.ds)
+                && writesInto(P, C.uses, [](RegKind k) { return k == RegKind::VGPR; }))
+                add("W-mai-accread-mem", o_.accread, "v_accvgpr_read's VGPR read by a memory instruction");
+            return;
+        }
+        // gfx90a / gfx942
+        if (pc.mfma && !cc.mfma) {
+            auto into = [&](const std::vector<RegRange>& rs) { return writesInto(P, rs, [](RegKind k) { return isVector(k); }); };
+            if (cc.valu && (into(C.uses) || into(C.defs)))
+                add("W-mai-vgpr-valu", srcAbStates(pc), "an MFMA result read or written by a VALU");
+            if ((cc.vmem || cc.ds || cc.exp) && into(C.uses)) {
+                int states = srcAbStates(pc);
+                if (pc.mfmaKind == MfmaKind::Dgemm)
+                    states = pc.passes == 4 ? 9 : 18;
+                add("W-mai-vgpr-mem", states, "an MFMA result read by a memory instruction or export");
+            }
+            if (cc.valu && useAt(P, 2) && pc.mfmaKind != MfmaKind::Dgemm && (!is942() || pc.mfmaKind == MfmaKind::Xdl)) {
+                for (const RegRange& d : C.defs)
+                    if (overlaps(d, P.uses[2])) {
+                        add("W-mai-srcc-war", pc.passes - 1, "an MFMA's SrcC overwritten by a VALU");
+                        break;
+                    }
+            }
+        }
+        if (pc.dot && cc.valu) {
+            auto into = [&](const std::vector<RegRange>& rs) { return writesInto(P, rs, [](RegKind k) { return k == RegKind::VGPR; }); };
+            if (P.mnemonic == C.mnemonic) {
+                if (writesIntoOne(P, useAt(C, 0)) || writesIntoOne(P, useAt(C, 1)))
+                    add("W-mai-dot", 3, "a DOT result read as SrcA/SrcB by the same DOT");
+            } else if (cc.mfma) {
+                if (into(C.uses))
+                    add("W-mai-dot", o_.dotMfma, "a DOT result read by an MFMA");
+            } else if (into(C.uses) || into(C.defs)) {
+                add("W-mai-dot", 3, "a DOT result read or written by another VALU");
+            }
+        }
+    }
+
+    struct Best { const char* rule; int producer; int required; int present; const char* what; };
+    struct Item { int block, pos, all, valu, steps; std::vector<RegRange> rewritten; };
+
+    void walk(int c, std::vector<Need>& needs, CheckResult& result)
+    {
+        // Buffers kept across consumers: most walks find nothing and allocate nothing.
+        std::vector<Best>& best = best_;
+        std::vector<Item>& stack = stack_;
+        std::vector<Item>& seen = seen_; // (block, all, valu) entries already walked
+        best.clear();
+        stack.clear();
+        seen.clear();
+        stack.push_back({cfg_.blockOf[c], c - 1, 0, 0, 0, {}});
+        const bool valuOnly = is942() && o_.valuOnly;
+        while (!stack.empty()) {
+            Item it = stack.back();
+            stack.pop_back();
+            const CfgBlock& b = cfg_.blocks[it.block];
+            bool stop = false;
+            for (int i = it.pos; i >= b.first; --i) {
+                needs.clear();
+                rules(i, c, needs, it.rewritten);
+                for (const Need& n : needs) {
+                    const int present = n.mfmaRow && valuOnly ? it.valu : it.all;
+                    if (present >= n.states)
+                        continue;
+                    auto pos = std::find_if(best.begin(), best.end(),
+                                            [&](const Best& b) { return std::string_view(b.rule) == n.rule; });
+                    if (pos == best.end())
+                        best.push_back({n.rule, i, n.states, present, n.what});
+                    else if (n.states - present > pos->required - pos->present)
+                        *pos = {n.rule, i, n.states, present, n.what};
+                }
+                if (cls_[i].mfma)
+                    it.rewritten.insert(it.rewritten.end(), p_.instructions[i].defs.begin(), p_.instructions[i].defs.end());
+                const int ws = waitStatesOf(p_.instructions[i], cls_[i]);
+                it.all += ws;
+                if (cls_[i].valu || cls_[i].nop)
+                    it.valu += ws;
+                if ((valuOnly ? it.valu : it.all) >= kMaxWait || ++it.steps > kMaxWalk) {
+                    stop = true;
+                    break;
+                }
+            }
+            if (stop)
+                continue;
+            for (int pred : b.predecessors) {
+                const bool dominated = std::any_of(seen.begin(), seen.end(), [&](const Item& s) {
+                    return s.block == pred && s.all <= it.all && s.valu <= it.valu;
+                });
+                if (dominated)
+                    continue;
+                seen.push_back({pred, 0, it.all, it.valu, 0, {}});
+                stack.push_back({pred, cfg_.blocks[pred].end - 1, it.all, it.valu, it.steps, it.rewritten});
+            }
+        }
+        const Instruction& C = p_.instructions[c];
+        std::sort(best.begin(), best.end(), [](const Best& a, const Best& b) { return std::string_view(a.rule) < b.rule; });
+        for (const Best& b : best) {
+            const Instruction& P = p_.instructions[b.producer];
+            HazardFinding f;
+            f.rule = b.rule;
+            f.instruction = c;
+            f.line = C.line;
+            f.producer = b.producer;
+            f.producerLine = P.line;
+            f.required = b.required;
+            f.present = b.present;
+            f.fix = nopFix(b.required - b.present, nopLimit_);
+            f.detail = std::format("{}: {} at line {} → {} needs {} wait state{}, {} present", b.what, P.mnemonic,
+                                   P.line, C.mnemonic, b.required, b.required == 1 ? "" : "s", b.present);
+            result.hazards.push_back(std::move(f));
+        }
+    }
+
+    // W-icache: s_icache_inv must be followed by 16 separate instructions that are s_nop, or a branch.
+    void icache(CheckResult& result)
+    {
+        if (!gfx9plus())
+            return;
+        for (int i = 0; i < int(p_.instructions.size()); ++i) {
+            if (p_.instructions[i].mnemonic != "s_icache_inv")
+                continue;
+            int count = 0;
+            for (int j = i + 1; j < int(p_.instructions.size()) && p_.instructions[j].kernel == p_.instructions[i].kernel; ++j) {
+                const Instruction& in = p_.instructions[j];
+                if (in.isData)
+                    continue;
+                if (in.branch != BranchKind::None || count >= 16)
+                    break;
+                if (cls_[j].nop) {
+                    ++count;
+                    continue;
+                }
+                HazardFinding f;
+                f.rule = "W-icache";
+                f.instruction = j;
+                f.line = in.line;
+                f.producer = i;
+                f.producerLine = p_.instructions[i].line;
+                f.required = 16;
+                f.present = count;
+                for (int k = count; k < 16; ++k)
+                    f.fix += (f.fix.empty() ? "" : "\n") + std::string("s_nop 0");
+                f.detail = std::format("s_icache_inv at line {} needs 16 separate s_nop or a branch before {}, {} present",
+                                       f.producerLine, in.mnemonic, count);
+                result.hazards.push_back(std::move(f));
+                break;
+            }
+        }
+    }
+
+    const Program& p_;
+    const Cfg& cfg_;
+    const CheckOptions& o_;
+    Generation gen_;
+    Cdna cdna_;
+    std::vector<InstClass> cls_;
+    int nopLimit_ = 16;
+    std::vector<Best> best_;
+    std::vector<Item> stack_, seen_;
+};
+
+} // namespace
+
+CheckResult analyzeChecks(const Program& program, const Cfg& cfg, const TimingOptions& options)
+{
+    CheckResult result;
+    for (const CfgNote& n : cfg.notes)
+        result.notes.push_back(std::format("line {}: {}", n.line, n.text));
+    Checker(program, cfg, options).run(result);
+    std::stable_sort(result.hazards.begin(), result.hazards.end(),
+                     [](const HazardFinding& a, const HazardFinding& b) { return a.instruction < b.instruction; });
+    detail::analyzeWaitcnts(program, cfg, options, result);
+    result.notes.push_back("hazards: a producer counts even when a later write replaced its value, except that the "
+                           "nearest MFMA writing a register hides older ones (as LLVM's GCNHazardRecognizer); "
+                           "W-clause (XNACK soft clauses), W-90a-dgemm and the gfx90a shift64 report are not checked");
+    return result;
+}
+
+} // namespace gcnlens

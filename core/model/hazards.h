@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+// Static checks of hazards.md (issue #17 section 1) for GFX6–GFX9 and gfx908/90a/942:
+// - wait-state hazards (§2 table and §2b MFMA rows, rule ids W-*): the distance from producer to
+//   consumer is minimised over every CFG path, loop back edges included;
+// - the s_waitcnt model (§3): per-counter queues, in-order vs out-of-order returns, joins by
+//   LLVM-style merge to a fixpoint; every register used before a wait that proves its producer
+//   complete.
+// Options: hazards.md §4 (CheckOptions, inside TimingOptions).
+#pragma once
+
+#include "core/model/cfg.h"
+#include "core/model/timing.h"
+
+#include <string>
+#include <vector>
+
+namespace gcnlens {
+
+struct HazardFinding {
+    std::string rule;        // W-… id
+    int instruction = -1;    // the consumer
+    int line = 0;
+    int producer = -1;
+    int producerLine = 0;
+    int required = 0;        // wait states the rule requires
+    int present = 0;         // the fewest there are on any path
+    std::string fix;         // "s_nop 3" (several, one per line, when one s_nop cannot give enough)
+    std::string detail;
+    bool operator==(const HazardFinding&) const = default;
+};
+
+struct WaitcntFinding {
+    std::string rule;        // W-waitcnt-vmcnt / -lgkmcnt / -expcnt (docs/model.md)
+    int instruction = -1;    // the consumer
+    int line = 0;
+    int producer = -1;
+    int producerLine = 0;
+    std::string counter;     // vmcnt, lgkmcnt, expcnt
+    std::string access;      // RAW, WAW, WAR
+    std::string reg;         // the register, "v4", "s[2:3]"
+    bool notGuaranteed = false; // out-of-order returns: no count but 0 proves completion
+    int count = 0;           // the wait that would cover it: counter(count)
+    std::string fix;         // "s_waitcnt lgkmcnt(0)"
+    std::string detail;
+    bool operator==(const WaitcntFinding&) const = default;
+};
+
+struct CheckResult {
+    std::vector<HazardFinding> hazards;   // by consumer index
+    std::vector<WaitcntFinding> waits;    // by consumer index
+    std::vector<std::string> notes;       // CFG notes and readings the checks rest on
+    bool operator==(const CheckResult&) const = default;
+};
+
+CheckResult analyzeChecks(const Program& program, const Cfg& cfg, const TimingOptions& options = {});
+
+// The s_nop sequence giving `states` wait states with `limit` per s_nop ("s_nop 15\ns_nop 2").
+std::string nopFix(int states, int limit);
+
+} // namespace gcnlens

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+#include "core/model/liveness.h"
+
+#include "core/model/classify.h"
+
+#include <array>
+#include <bit>
+#include <format>
+
+namespace gcnlens {
+
+namespace {
+
+// One bit per register: v0–v255, a0–a255, s0–s127, then the specials.
+constexpr int kAgprBase = 256, kSgprBase = 512, kVcc = 640, kExec = 642, kM0 = 644, kScc = 645,
+              kFlatScratch = 646, kXnack = 648, kTtmp = 650, kBits = 704;
+constexpr int kWords = kBits / 64;
+
+struct RegSet {
+    std::array<std::uint64_t, kWords> w {};
+    void set(int bit) { w[bit >> 6] |= std::uint64_t(1) << (bit & 63); }
+    bool test(int bit) const { return (w[bit >> 6] >> (bit & 63)) & 1; }
+    RegSet& operator|=(const RegSet& o) { for (int i = 0; i < kWords; ++i) w[i] |= o.w[i]; return *this; }
+    RegSet minus(const RegSet& o) const { RegSet r; for (int i = 0; i < kWords; ++i) r.w[i] = w[i] & ~o.w[i]; return r; }
+    bool operator==(const RegSet&) const = default;
+    int countRange(int from, int to) const
+    { // bits [from, to), both multiples of 64
+        int c = 0;
+        for (int i = from / 64; i < to / 64; ++i)
+            c += std::popcount(w[i]);
+        return c;
+    }
+};
+
+void addRange(RegSet& set, const RegRange& r)
+{
+    auto span = [&](int base, int limit) {
+        for (int i = r.first; i < r.first + r.count && i < limit; ++i)
+            if (i >= 0)
+                set.set(base + i);
+    };
+    switch (r.kind) {
+    case RegKind::VGPR: span(0, 256); break;
+    case RegKind::AGPR: span(kAgprBase, 256); break;
+    case RegKind::SGPR: span(kSgprBase, 128); break;
+    case RegKind::TTMP: span(kTtmp, 16); break;
+    case RegKind::VCC: span(kVcc, 2); break;
+    case RegKind::EXEC: span(kExec, 2); break;
+    case RegKind::M0: set.set(kM0); break;
+    case RegKind::SCC: set.set(kScc); break;
+    case RegKind::FlatScratch: span(kFlatScratch, 2); break;
+    case RegKind::XnackMask: span(kXnack, 2); break;
+    default: break;
+    }
+}
+
+LiveCounts countsOf(const RegSet& s)
+{
+    LiveCounts c;
+    c.vgpr = std::uint16_t(s.countRange(0, kAgprBase));
+    c.agpr = std::uint16_t(s.countRange(kAgprBase, kSgprBase));
+    c.sgpr = std::uint16_t(s.countRange(kSgprBase, kVcc));
+    auto any = [&](int bit, int n) { for (int i = 0; i < n; ++i) if (s.test(bit + i)) return true; return false; };
+    if (any(kVcc, 2)) c.special |= LiveVcc;
+    if (any(kExec, 2)) c.special |= LiveExec;
+    if (s.test(kM0)) c.special |= LiveM0;
+    if (s.test(kScc)) c.special |= LiveScc;
+    if (any(kFlatScratch, 2)) c.special |= LiveFlatScratch;
+    if (any(kXnack, 2)) c.special |= LiveXnackMask;
+    if (any(kTtmp, 16)) c.special |= LiveTtmp;
+    return c;
+}
+
+struct DefUse { RegSet defs, uses; };
+
+DefUse defUse(const Instruction& in)
+{
+    DefUse du;
+    for (const RegRange& r : in.defs)
+        addRange(du.defs, r);
+    for (const RegRange& r : in.uses)
+        addRange(du.uses, r);
+    if (readsOwnDestination(in))
+        du.uses |= du.defs;
+    return du;
+}
+
+// The ranges of a set, coalesced, for the entry list.
+std::vector<RegRange> rangesOf(const RegSet& s)
+{
+    std::vector<RegRange> out;
+    struct File { RegKind kind; int base, count; };
+    static constexpr File files[] = {{RegKind::VGPR, 0, 256}, {RegKind::AGPR, kAgprBase, 256},
+                                     {RegKind::SGPR, kSgprBase, 128}, {RegKind::VCC, kVcc, 2},
+                                     {RegKind::EXEC, kExec, 2}, {RegKind::M0, kM0, 1}, {RegKind::SCC, kScc, 1},
+                                     {RegKind::FlatScratch, kFlatScratch, 2}, {RegKind::XnackMask, kXnack, 2},
+                                     {RegKind::TTMP, kTtmp, 16}};
+    for (const File& f : files)
+        for (int i = 0; i < f.count; ++i) {
+            if (!s.test(f.base + i))
+                continue;
+            if (!out.empty() && out.back().kind == f.kind && out.back().first + out.back().count == i)
+                ++out.back().count;
+            else
+                out.push_back({f.kind, i, 1});
+        }
+    return out;
+}
+
+} // namespace
+
+LivenessResult analyzeLiveness(const Program& program, const Cfg& cfg)
+{
+    LivenessResult result;
+    const auto& insts = program.instructions;
+    result.instructions.resize(insts.size());
+    result.kernels.resize(program.kernels.size());
+    result.notes.push_back("EXEC masks are not modelled: every write kills what it writes, even in lanes EXEC "
+                           "switches off, and a register live in some lanes counts as live");
+    const int nb = int(cfg.blocks.size());
+    // Per block: gen (read before written in the block) and kill (written).
+    std::vector<RegSet> gen(nb), kill(nb), liveIn(nb), liveOut(nb);
+    for (int b = 0; b < nb; ++b) {
+        for (int i = cfg.blocks[b].end - 1; i >= cfg.blocks[b].first; --i) {
+            const DefUse du = defUse(insts[i]);
+            gen[b] = gen[b].minus(du.defs);
+            gen[b] |= du.uses;
+            kill[b] |= du.defs;
+        }
+        liveIn[b] = gen[b];
+    }
+    // Backward worklist to the fixpoint, seeded in reverse block order (fast for forward code).
+    std::vector<int> work;
+    std::vector<char> queued(nb, 1);
+    for (int b = 0; b < nb; ++b)
+        work.push_back(b);
+    while (!work.empty()) {
+        const int b = work.back();
+        work.pop_back();
+        queued[b] = 0;
+        RegSet out;
+        for (int s : cfg.blocks[b].successors)
+            out |= liveIn[s];
+        liveOut[b] = out;
+        RegSet in = out.minus(kill[b]);
+        in |= gen[b];
+        if (in == liveIn[b])
+            continue;
+        liveIn[b] = in;
+        for (int p : cfg.blocks[b].predecessors)
+            if (!queued[p]) {
+                queued[p] = 1;
+                work.push_back(p);
+            }
+    }
+    // Final pass: per-instruction counts.
+    for (int b = 0; b < nb; ++b) {
+        RegSet live;
+        for (int s : cfg.blocks[b].successors)
+            live |= liveIn[s];
+        for (int i = cfg.blocks[b].end - 1; i >= cfg.blocks[b].first; --i) {
+            const DefUse du = defUse(insts[i]);
+            RegSet in = live.minus(du.defs);
+            in |= du.uses;
+            RegSet held = in;
+            held |= du.defs;
+            result.instructions[i] = countsOf(held);
+            live = in;
+        }
+    }
+    for (const CfgRegion& region : cfg.regions) {
+        if (region.kernel < 0 || region.kernel >= int(result.kernels.size()) || region.firstBlock == region.endBlock)
+            continue;
+        KernelPressure& k = result.kernels[region.kernel];
+        k.liveAtEntry = rangesOf(liveIn[region.firstBlock]);
+        for (int i = region.firstInstruction; i < region.endInstruction; ++i) {
+            const LiveCounts& c = result.instructions[i];
+            auto peak = [&](PressurePeak& p, int count) {
+                if (count > p.count)
+                    p = {count, i, insts[i].line};
+            };
+            peak(k.vgpr, c.vgpr);
+            peak(k.sgpr, c.sgpr);
+            peak(k.agpr, c.agpr);
+        }
+    }
+    return result;
+}
+
+std::vector<PressureCost> pressureCosts(const GpuTarget& gpu, const OccupancyInput& input, const KernelPressure& peak,
+                                        const TimingOptions& options)
+{
+    std::vector<PressureCost> out;
+    struct File { const char* name; const char* upper; const PressurePeak* peak; int OccupancyInput::*field; };
+    const File files[] = {{"vgpr", "VGPRs", &peak.vgpr, &OccupancyInput::vgprs},
+                          {"agpr", "AGPRs", &peak.agpr, &OccupancyInput::agprs},
+                          {"sgpr", "SGPRs", &peak.sgpr, &OccupancyInput::sgprs}};
+    for (const File& f : files) {
+        if (f.peak->count == 0)
+            continue;
+        OccupancyInput in = input;
+        in.*(f.field) = f.peak->count;
+        const OccupancyResult now = computeOccupancy(gpu, in, options);
+        if (!now.error.empty())
+            continue;
+        PressureCost cost;
+        cost.file = f.name;
+        cost.peak = f.peak->count;
+        cost.line = f.peak->line;
+        cost.waves = now.wavesPerSimd;
+        for (int fewer = 1; fewer <= f.peak->count; ++fewer) {
+            in.*(f.field) = f.peak->count - fewer;
+            const OccupancyResult r = computeOccupancy(gpu, in, options);
+            if (r.error.empty() && r.wavesPerSimd > now.wavesPerSimd) {
+                cost.fewer = fewer;
+                cost.better = r.wavesPerSimd;
+                break;
+            }
+        }
+        cost.text = cost.fewer
+            ? std::format("the peak at line {} holds {} {}: {} fewer would give {} waves", cost.line, cost.peak,
+                          f.upper, cost.fewer, cost.better)
+            : std::format("the peak at line {} holds {} {} ({} waves); fewer would not raise occupancy", cost.line,
+                          cost.peak, f.upper, cost.waves);
+        out.push_back(std::move(cost));
+    }
+    return out;
+}
+
+} // namespace gcnlens

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// Register liveness and pressure (issue #16): standard backward liveness over the CFG, per
+// register file, each register of a tuple on its own, every write killing what it writes.
+// EXEC masks are not modelled (a write under a partial EXEC still kills: the result says so).
+#pragma once
+
+#include "core/model/cfg.h"
+#include "core/model/occupancy.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gcnlens {
+
+// Special registers, reported apart from the numbered files (bits of LiveCounts::special).
+enum SpecialLive : std::uint16_t {
+    LiveVcc = 1, LiveExec = 2, LiveM0 = 4, LiveScc = 8, LiveFlatScratch = 16, LiveXnackMask = 32, LiveTtmp = 64
+};
+
+// The registers that must be allocated while an instruction executes: |live into it ∪ written by it|.
+struct LiveCounts {
+    std::uint16_t vgpr = 0, sgpr = 0, agpr = 0;
+    std::uint16_t special = 0; // SpecialLive bits
+    bool operator==(const LiveCounts&) const = default;
+};
+
+struct PressurePeak {
+    int count = 0;
+    int instruction = -1; // first instruction where the peak is reached
+    int line = 0;
+    bool operator==(const PressurePeak&) const = default;
+};
+
+struct KernelPressure {
+    PressurePeak vgpr, sgpr, agpr;
+    std::vector<RegRange> liveAtEntry; // read before written on some path: the kernel's inputs
+    bool operator==(const KernelPressure&) const = default;
+};
+
+struct LivenessResult {
+    std::vector<LiveCounts> instructions;   // parallel to Program::instructions
+    std::vector<KernelPressure> kernels;    // parallel to Program::kernels
+    std::vector<std::string> notes;         // readings the numbers rest on
+    bool operator==(const LivenessResult&) const = default;
+};
+
+LivenessResult analyzeLiveness(const Program& program, const Cfg& cfg);
+
+// "What the peak costs" for one register file: the peak's occupancy and how many fewer
+// registers would give one more wave (computeOccupancy with the peak as the allocation).
+struct PressureCost {
+    std::string file;     // vgpr, sgpr, agpr
+    int peak = 0, line = 0;
+    int waves = 0;        // waves per SIMD with the peak as the allocation
+    int fewer = 0;        // registers fewer for `better` waves; 0 when no reduction helps
+    int better = 0;
+    std::string text;     // "the peak at line 812 holds 84 VGPRs: 2 fewer would give 6 waves"
+};
+std::vector<PressureCost> pressureCosts(const GpuTarget& gpu, const OccupancyInput& input, const KernelPressure& peak,
+                                        const TimingOptions& options = {});
+
+} // namespace gcnlens

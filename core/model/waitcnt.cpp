@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: MIT
+// The s_waitcnt model of hazards.md §3, after LLVM's SIInsertWaitcnts/WaitcntBrackets: per counter
+// a queue of outstanding operations (lower and upper score), each register the score of its latest
+// pending writer, the pending event kinds (which decide in-order or out-of-order returns). Forward
+// dataflow over the CFG; joins align the queues at their newest end and keep the larger count
+// (LLVM merge); the number outstanding is capped at the counter's maximum, so loops converge.
+#include "core/model/classify.h"
+#include "core/model/hazards.h"
+
+#include <algorithm>
+#include <bit>
+#include <format>
+
+namespace gcnlens::detail {
+
+namespace {
+
+enum Counter { Vm, Lgkm, Exp, Counters };
+constexpr const char* kCounterName[Counters] = {"vmcnt", "lgkmcnt", "expcnt"};
+
+// Event kinds per counter.
+enum : std::uint8_t { VmemEvent = 1, FlatEvent = 2, LdsEvent = 4, GdsEvent = 8, SmemEvent = 16, MsgEvent = 32,
+                      ExpEvent = 64, StoreEvent = 128 };
+
+int slotBase(RegKind kind)
+{
+    switch (kind) {
+    case RegKind::VGPR: return 0;
+    case RegKind::AGPR: return 256;
+    case RegKind::SGPR: return 512;
+    case RegKind::VCC: return 640;
+    case RegKind::EXEC: return 642;
+    case RegKind::M0: return 644;
+    case RegKind::FlatScratch: return 646;
+    case RegKind::XnackMask: return 648;
+    case RegKind::TTMP: return 650;
+    default: return -1; // SCC and others are never written by memory operations
+    }
+}
+
+template <typename F>
+void forSlots(const RegRange& r, F f)
+{
+    const int base = slotBase(r.kind);
+    if (base < 0)
+        return;
+    for (int i = 0; i < r.count; ++i)
+        f(base + r.first + i);
+}
+
+struct Entry {
+    int slot = 0;
+    int score = 0;
+    int producer = -1;
+    std::uint8_t vmemType = 0;   // 1 plain VMEM, 2 sampler (LLVM VmemType), 3 FLAT (counted by both vm and lgkm)
+    bool operator==(const Entry&) const = default;
+};
+
+struct Queue {
+    int lb = 0, ub = 0;
+    std::uint8_t events = 0;
+    std::vector<Entry> regs;     // sorted by slot; only score > lb are meaningful
+    bool operator==(const Queue&) const = default;
+
+    int pending() const { return ub - lb; }
+    const Entry* find(int slot) const
+    {
+        auto it = std::lower_bound(regs.begin(), regs.end(), slot, [](const Entry& e, int s) { return e.slot < s; });
+        return it != regs.end() && it->slot == slot && it->score > lb ? &*it : nullptr;
+    }
+    void set(int slot, int score, int producer, std::uint8_t type)
+    {
+        auto it = std::lower_bound(regs.begin(), regs.end(), slot, [](const Entry& e, int s) { return e.slot < s; });
+        if (it != regs.end() && it->slot == slot)
+            *it = {slot, score, producer, type};
+        else
+            regs.insert(it, {slot, score, producer, type});
+    }
+    void erase(int slot)
+    {
+        auto it = std::lower_bound(regs.begin(), regs.end(), slot, [](const Entry& e, int s) { return e.slot < s; });
+        if (it != regs.end() && it->slot == slot)
+            regs.erase(it);
+    }
+    void prune() { std::erase_if(regs, [&](const Entry& e) { return e.score <= lb; }); }
+    // Scores relative to lb = 0, entries pruned: equal states compare equal.
+    void normalise()
+    {
+        prune();
+        for (Entry& e : regs)
+            e.score -= lb;
+        ub -= lb;
+        lb = 0;
+        if (ub == 0)
+            events = 0;
+    }
+};
+
+struct State {
+    Queue q[Counters];
+    bool operator==(const State&) const = default;
+};
+
+class Model {
+public:
+    Model(const Program& p, const Cfg& cfg, const TimingOptions& options)
+        : p_(p), cfg_(cfg), o_(options.checks), gen_(p.gpu.generation)
+    {
+        cls_.reserve(p.instructions.size());
+        const bool gfx942 = cdnaOf(p.gpu) == Cdna::Gfx942;
+        for (const Instruction& in : p.instructions)
+            cls_.push_back(classify(in, gen_, gfx942));
+        max_[Vm] = gen_ >= Generation::GFX9 ? 63 : 15;
+        max_[Lgkm] = 15;
+        max_[Exp] = 7;
+    }
+
+    void run(CheckResult& result)
+    {
+        const int nb = int(cfg_.blocks.size());
+        std::vector<State> in(nb);
+        std::vector<char> reached(nb, 0);
+        for (int r = 0; r < int(cfg_.regions.size()); ++r) {
+            const std::vector<int> order = reversePostOrder(cfg_, r);
+            if (order.empty())
+                continue;
+            reached[order.front()] = 1;
+            std::vector<int> position(nb, -1);
+            for (int i = 0; i < int(order.size()); ++i)
+                position[order[i]] = i;
+            // Worklist in RPO until no in-state changes.
+            std::vector<char> dirty(nb, 0);
+            dirty[order.front()] = 1;
+            bool any = true;
+            int rounds = 0;
+            while (any && rounds++ < 1000) {
+                any = false;
+                for (int b : order) {
+                    if (!dirty[b])
+                        continue;
+                    dirty[b] = 0;
+                    State s = in[b];
+                    transferBlock(b, s, nullptr);
+                    for (int succ : cfg_.blocks[b].successors) {
+                        State merged = reached[succ] ? merge(in[succ], s) : s;
+                        merged.q[Vm].normalise();
+                        merged.q[Lgkm].normalise();
+                        merged.q[Exp].normalise();
+                        if (!reached[succ] || !(merged == in[succ])) {
+                            in[succ] = std::move(merged);
+                            reached[succ] = 1;
+                            dirty[succ] = 1;
+                            any = true;
+                        }
+                    }
+                }
+            }
+        }
+        for (int b = 0; b < nb; ++b) {
+            State s = reached[b] ? in[b] : State {};
+            transferBlock(b, s, &result);
+        }
+    }
+
+private:
+    bool outOfOrder(const State& s, int c) const
+    {
+        const std::uint8_t e = s.q[c].events;
+        if (c == Vm)
+            return e & FlatEvent;
+        if (c == Lgkm)
+            return (e & (SmemEvent | FlatEvent)) || std::popcount(unsigned(e & (LdsEvent | GdsEvent | MsgEvent))) > 1;
+        return std::popcount(unsigned(e & (ExpEvent | GdsEvent | StoreEvent))) > 1;
+    }
+
+    void applyWait(State& s, int c, int count) const
+    {
+        Queue& q = s.q[c];
+        if (count >= q.pending())
+            return;
+        if (count == 0) {
+            q.lb = q.ub;
+            q.events = 0;
+            q.regs.clear();
+            return;
+        }
+        if (outOfOrder(s, c))
+            return;
+        q.lb = q.ub - count;
+        q.prune();
+    }
+
+    void event(State& s, int c, std::uint8_t kind) const
+    {
+        Queue& q = s.q[c];
+        ++q.ub;
+        q.events |= kind;
+        if (q.pending() > max_[c]) { // the hardware counter saturates: older ops are done
+            q.lb = q.ub - max_[c];
+            q.prune();
+        }
+    }
+
+    static State merge(const State& a, const State& b)
+    {
+        State m;
+        for (int c = 0; c < Counters; ++c) {
+            const Queue& qa = a.q[c];
+            const Queue& qb = b.q[c];
+            Queue& q = m.q[c];
+            q.lb = 0;
+            q.ub = std::max(qa.pending(), qb.pending());
+            q.events = qa.events | qb.events;
+            for (const Queue* src : {&qa, &qb})
+                for (const Entry& e : src->regs) {
+                    if (e.score <= src->lb)
+                        continue;
+                    const int score = e.score - src->ub + q.ub;
+                    const Entry* old = q.find(e.slot);
+                    if (!old || old->score < score)
+                        q.set(e.slot, score, e.producer, e.vmemType);
+                }
+        }
+        return m;
+    }
+
+    // Parses s_waitcnt's operand into counts; -1 where the field does not wait.
+    void parseWaitcnt(const Instruction& in, int counts[Counters]) const
+    {
+        counts[Vm] = counts[Lgkm] = counts[Exp] = -1;
+        const std::string& t = in.operands;
+        bool named = false;
+        for (int c = 0; c < Counters; ++c) {
+            const auto at = t.find(std::string(kCounterName[c]) + "(");
+            if (at == std::string::npos)
+                continue;
+            named = true;
+            counts[c] = std::atoi(t.c_str() + at + std::string_view(kCounterName[c]).size() + 1);
+        }
+        if (named || t.empty())
+            return;
+        const unsigned v = unsigned(std::strtoul(t.c_str(), nullptr, 0));
+        const int vm = int(v & 0xf) | (gen_ >= Generation::GFX9 ? int((v >> 14) & 3) << 4 : 0);
+        const int exp = int((v >> 4) & 7);
+        const int lgkm = int((v >> 8) & 0xf);
+        counts[Vm] = vm == max_[Vm] ? -1 : vm;
+        counts[Exp] = exp == 7 ? -1 : exp;
+        counts[Lgkm] = lgkm == 15 ? -1 : lgkm;
+    }
+
+    std::uint8_t vmemType(int i) const { return cls_[i].flat ? 3 : cls_[i].sampler ? 2 : 1; }
+
+    // A FLAT op decrements both counters when it completes, whichever path it took: a wait that
+    // proves it complete on one counter proves it on the other.
+    bool stillPending(const State& s, int c, const Entry& e) const
+    {
+        if (e.vmemType != 3 || c == Exp)
+            return true;
+        const Entry* other = s.q[c == Vm ? Lgkm : Vm].find(e.slot);
+        return other && other->producer == e.producer;
+    }
+
+    struct Pending { int counter; int count; bool notGuaranteed; int producer; std::string reg; std::string access; };
+
+    // A consumer's registers still pending: the wait each counter needs (smallest count wins).
+    void check(int i, State& s, CheckResult* result)
+    {
+        const Instruction& in = p_.instructions[i];
+        const InstClass& ic = cls_[i];
+        Pending need[Counters];
+        bool has[Counters] = {false, false, false};
+        auto consider = [&](int c, const Entry& e, const RegRange& r, const char* access) {
+            const Queue& q = s.q[c];
+            const bool ooo = outOfOrder(s, c);
+            const int count = ooo ? 0 : std::min(q.ub - e.score, max_[c] - 1);
+            if (!has[c] || count < need[c].count) {
+                need[c] = {c, count, ooo, e.producer, regText(r), access};
+                has[c] = true;
+            }
+        };
+        std::vector<RegRange> uses = in.uses;
+        if (readsOwnDestination(in))
+            uses.insert(uses.end(), in.defs.begin(), in.defs.end());
+        for (const RegRange& r : uses)
+            forSlots(r, [&](int slot) {
+                for (int c : {Vm, Lgkm})
+                    if (const Entry* e = s.q[c].find(slot); e && stillPending(s, c, *e))
+                        consider(c, *e, r, "RAW");
+            });
+        for (const RegRange& r : in.defs) {
+            forSlots(r, [&](int slot) {
+                for (int c : {Vm, Lgkm})
+                    if (const Entry* e = s.q[c].find(slot); e && stillPending(s, c, *e)) {
+                        // WAW between VMEM loads of one type: returns are in order (LLVM VmemType).
+                        if (c == Vm && ic.vmem && ic.load && !ic.flat && e->vmemType == vmemType(i))
+                            continue;
+                        consider(c, *e, r, "WAW");
+                    }
+                if (const Entry* e = s.q[Exp].find(slot))
+                    consider(Exp, *e, r, "WAR");
+            });
+            if (r.kind == RegKind::EXEC && s.q[Exp].pending() > 0 && !has[Exp]) {
+                need[Exp] = {Exp, 0, false, -1, "exec", "WAR"};
+                has[Exp] = true;
+            }
+        }
+        // A FLAT op pending on both counters: vmcnt(0) alone proves it (see stillPending).
+        if (has[Vm] && has[Lgkm] && need[Lgkm].producer == need[Vm].producer && need[Vm].producer >= 0
+            && cls_[need[Vm].producer].flat)
+            has[Lgkm] = false;
+        for (int c = 0; c < Counters; ++c) {
+            if (!has[c])
+                continue;
+            if (result)
+                report(i, need[c], *result);
+            applyWait(s, c, need[c].count);
+        }
+    }
+
+    static std::string regText(const RegRange& r)
+    {
+        const char* prefix = r.kind == RegKind::VGPR ? "v" : r.kind == RegKind::SGPR ? "s" : r.kind == RegKind::AGPR ? "a"
+                                                                                       : nullptr;
+        if (!prefix)
+            return std::string(regKindName(r.kind));
+        return r.count == 1 ? std::format("{}{}", prefix, r.first)
+                            : std::format("{}[{}:{}]", prefix, r.first, r.first + r.count - 1);
+    }
+
+    void report(int i, const Pending& n, CheckResult& result) const
+    {
+        const Instruction& in = p_.instructions[i];
+        WaitcntFinding f;
+        f.counter = kCounterName[n.counter];
+        f.rule = "W-waitcnt-" + f.counter;
+        f.instruction = i;
+        f.line = in.line;
+        f.producer = n.producer;
+        f.producerLine = n.producer >= 0 ? p_.instructions[n.producer].line : 0;
+        f.access = n.access;
+        f.reg = n.reg;
+        f.notGuaranteed = n.notGuaranteed;
+        f.count = n.count;
+        f.fix = std::format("s_waitcnt {}({})", f.counter, n.count);
+        const std::string producer = n.producer >= 0
+            ? std::format("{} at line {}", p_.instructions[n.producer].mnemonic, f.producerLine)
+            : std::string("a pending export/GDS op");
+        const char* verb = n.access == std::string("RAW") ? "reads" : "overwrites";
+        f.detail = n.notGuaranteed
+            ? std::format("{} {} {} before a wait proves {} complete: not guaranteed, returns are out of order, "
+                          "only {}(0) proves it",
+                          in.mnemonic, verb, f.reg, producer, f.counter)
+            : std::format("{} {} {} before a wait proves {} complete; {} would", in.mnemonic, verb, f.reg, producer,
+                          f.fix);
+        result.waits.push_back(std::move(f));
+    }
+
+    void transfer(int i, State& s, CheckResult* result)
+    {
+        const Instruction& in = p_.instructions[i];
+        const InstClass& ic = cls_[i];
+        if (in.isData)
+            return;
+        check(i, s, result);
+        if (in.mnemonic == "s_waitcnt") {
+            int counts[Counters];
+            parseWaitcnt(in, counts);
+            for (int c = 0; c < Counters; ++c)
+                if (counts[c] >= 0)
+                    applyWait(s, c, counts[c]);
+            return;
+        }
+        if (in.branch == BranchKind::Indirect && (in.mnemonic.starts_with("s_swappc") || in.mnemonic.starts_with("s_call"))) {
+            s = State {}; // LLVM's convention: the callee waits at entry and before it returns
+            return;
+        }
+        auto record = [&](int c, std::uint8_t kind, const std::vector<RegRange>& regs, bool vectorOnly) {
+            event(s, c, kind);
+            for (const RegRange& r : regs)
+                if (!vectorOnly || isVector(r.kind))
+                    forSlots(r, [&](int slot) { s.q[c].set(slot, s.q[c].ub, i, vmemType(i)); });
+        };
+        const std::vector<RegRange> none;
+        if (ic.vmem) {
+            const bool bothCounters = ic.flat || (o_.flatLgkm && (in.family == Family::GLOBAL || in.family == Family::SCRATCH));
+            record(Vm, bothCounters ? FlatEvent : VmemEvent, in.defs, false);
+            if (bothCounters)
+                record(Lgkm, FlatEvent, in.defs, false);
+            if (ic.store && (gen_ == Generation::GFX6 || o_.expcntStore))
+                record(Exp, StoreEvent, in.uses, true);
+        } else if (ic.ds) {
+            record(Lgkm, ic.gds ? GdsEvent : LdsEvent, in.defs, false);
+            if (ic.gds)
+                record(Exp, GdsEvent, in.uses, true);
+        } else if (ic.smem) {
+            record(Lgkm, SmemEvent, in.defs, false);
+        } else if (in.mnemonic.starts_with("s_sendmsg")) {
+            record(Lgkm, MsgEvent, none, false);
+        } else if (ic.exp) {
+            record(Exp, ExpEvent, in.uses, true);
+        } else {
+            for (const RegRange& r : in.defs) // a plain write ends what was pending on the register
+                forSlots(r, [&](int slot) {
+                    for (int c = 0; c < Counters; ++c)
+                        s.q[c].erase(slot);
+                });
+        }
+    }
+
+    void transferBlock(int b, State& s, CheckResult* result)
+    {
+        for (int i = cfg_.blocks[b].first; i < cfg_.blocks[b].end; ++i)
+            transfer(i, s, result);
+    }
+
+    const Program& p_;
+    const Cfg& cfg_;
+    const CheckOptions& o_;
+    Generation gen_;
+    std::vector<InstClass> cls_;
+    int max_[Counters] = {15, 15, 7};
+};
+
+} // namespace
+
+void analyzeWaitcnts(const Program& program, const Cfg& cfg, const TimingOptions& options, CheckResult& result)
+{
+    Model(program, cfg, options).run(result);
+    result.notes.push_back("s_waitcnt: real latencies, infeasible paths, callees (assumed to wait at entry and "
+                           "before return), other waves and memory aliasing are beyond a static check; a use "
+                           "whose producer returns out of order is \"not guaranteed\", not wrong");
+}
+
+} // namespace gcnlens::detail

@@ -867,7 +867,7 @@ private Q_SLOTS:
         {
             BoxAnswerer yes(QMessageBox::Yes);
             QVERIFY(second->offerRecovery());
-            QCOMPARE(yes.texts.size(), 1);
+            QVERIFY2(yes.texts.size() == 1, qPrintable(yes.texts.join(QStringLiteral("\n---\n"))));
         }
         QCOMPARE(second->editor()->toPlainText(), text);
         QCOMPARE(second->text(), text);

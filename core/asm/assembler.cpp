@@ -11,6 +11,9 @@
 #include "core/asm/sourcemap.h"
 #include "core/asm/splice_p.h"
 
+#include <charconv>
+#include <cstdlib>
+
 namespace gcnlens {
 
 using namespace detail;
@@ -237,3 +240,47 @@ Program assemble(std::string_view source, const AssembleOptions& options)
 
 } // namespace gcnlens
 
+
+namespace gcnlens {
+
+const char* AssembleLimits::names() { return "instructions, bytes, include-depth, incbin-bytes, time"; }
+
+bool AssembleLimits::set(std::string_view name, std::string_view value, std::string* error)
+{
+    const auto bad = [&](const char* why) {
+        if (error)
+            *error = "--limit " + std::string(name) + "=" + std::string(value) + ": " + why;
+        return false;
+    };
+    if (name == "time") {
+        char* end = nullptr;
+        const std::string text(value);
+        const double seconds = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end || !(seconds > 0) || seconds > 86400)
+            return bad("expected seconds, more than 0 and at most 86400");
+        this->seconds = seconds;
+        return true;
+    }
+    std::uint64_t number = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
+    if (ec != std::errc() || end != value.data() + value.size() || number == 0)
+        return bad("expected a whole number above 0");
+    if (name == "instructions")
+        instructions = number;
+    else if (name == "bytes")
+        bytes = number;
+    else if (name == "incbin-bytes")
+        incbinBytes = number;
+    else if (name == "include-depth") {
+        if (number > 1000)
+            return bad("at most 1000");
+        includeDepth = int(number);
+    } else {
+        if (error)
+            *error = "--limit: unknown limit '" + std::string(name) + "' (known: " + names() + ")";
+        return false;
+    }
+    return true;
+}
+
+} // namespace gcnlens

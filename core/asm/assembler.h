@@ -15,6 +15,23 @@
 
 namespace gcnlens {
 
+// Bounds on the work one assembler run may do (issue #12), each reported as an error on the line
+// that crosses it, naming the limit and how to raise it (--limit NAME=VALUE). The defaults are far
+// above any real kernel: a million instructions are about 8 MiB of code.
+struct AssembleLimits {
+    std::uint64_t instructions = 4'000'000;    // instructions and data entries emitted (macro/.rept/.irp output included)
+    std::uint64_t bytes = 64ull << 20;         // code bytes, .space/.fill/.skip and .incbin included
+    int includeDepth = 16;                     // nested .include
+    std::uint64_t incbinBytes = 16ull << 20;   // one .incbin file
+    double seconds = 10;                       // wall clock of one run in the worker (IsolatedFrontEnd)
+
+    // NAME=VALUE as the CLI's --limit takes it: instructions, bytes, include-depth, incbin-bytes, time.
+    // False with the reason in *error for an unknown name or a bad value.
+    bool set(std::string_view name, std::string_view value, std::string* error);
+    static const char* names(); // "instructions, bytes, include-depth, incbin-bytes, time"
+    bool operator==(const AssembleLimits&) const = default;
+};
+
 struct AssembleOptions {
     std::string gpu = "tahiti";            // preset, LLVM processor or ROCm target ID
     std::vector<std::string> includeDirs;  // for .include / .incbin
@@ -29,6 +46,10 @@ struct AssembleOptions {
     Dialect dialect = Dialect::Auto;
     ClrxOptions clrx;            // clrxasm's -b/-6/-t; its processor is set from `gpu`
     bool gpuFromSource = false;  // a CLRX .gpu/.arch replaces `gpu` (the user gave no --gpu)
+    AssembleLimits limits;
+    // .include/.incbin resolve only in the source's folder and includeDirs, and never name a
+    // device; true lifts that for this source (the user's choice, --allow-any-include).
+    bool allowAnyInclude = false;
 };
 
 // The dialect assemble() will read the source in (Auto resolved).

@@ -5,6 +5,9 @@
 // an instruction uses on which generation, which constants are inline, when VOP2 must become VOP3.
 #include "testutils.h"
 #include "core/asm/assembler.h"
+#include "core/asm/programcodec.h"
+
+#include "describeprogram.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -120,7 +123,12 @@ Program assembleText(const QByteArray& source, const QString& gpu,
     options.gpu = gpu.toStdString();
     options.defsyms = std::move(defsyms);
     options.includeDirs = std::move(includeDirs);
-    return assemble(std::string_view(source.constData(), std::size_t(source.size())), options);
+    Program program = assemble(std::string_view(source.constData(), std::size_t(source.size())), options);
+    // Every program assembled here also crosses the worker's codec (issue #12) unchanged.
+    Program decoded;
+    if (!codec::decode(codec::encode(program), decoded) || test::describe(decoded) != test::describe(program))
+        QTest::qFail("the program codec does not give this program back", __FILE__, __LINE__);
+    return program;
 }
 
 QString diagnosticsText(const Program& program)

@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: MIT
+#include "core/asm/programcodec.h"
+
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <utility>
+
+namespace gcnlens::codec {
+
+namespace {
+
+// "GLP" + format version: a worker from another build is refused rather than misread.
+constexpr char kMagic[4] = {'G', 'L', 'P', 2};
+constexpr char kRequestMagic[4] = {'G', 'L', 'R', 2};
+
+class Writer {
+public:
+    explicit Writer(std::string& out) : out_(out) {}
+    void u(std::uint64_t v)
+    {
+        char buf[10];
+        int n = 0;
+        while (v >= 0x80) {
+            buf[n++] = char(v | 0x80);
+            v >>= 7;
+        }
+        buf[n++] = char(v);
+        out_.append(buf, std::size_t(n));
+    }
+    void s(std::int64_t v) { u((std::uint64_t(v) << 1) ^ std::uint64_t(v >> 63)); }
+    void b(bool v) { out_.push_back(char(v)); }
+    void str(std::string_view v)
+    {
+        u(v.size());
+        out_.append(v);
+    }
+    void raw(const char* data, std::size_t size) { out_.append(data, size); }
+    void f64(double v)
+    {
+        char buf[8];
+        std::memcpy(buf, &v, 8);
+        out_.append(buf, 8);
+    }
+    // Flags of one instruction, packed in one byte.
+    void flags(std::initializer_list<bool> bits)
+    {
+        unsigned v = 0, i = 0;
+        for (const bool bit : bits)
+            v |= unsigned(bit) << i++;
+        out_.push_back(char(v));
+    }
+
+private:
+    std::string& out_;
+};
+
+class Reader {
+public:
+    explicit Reader(std::string_view in) : p_(in.data()), end_(in.data() + in.size()) {}
+    bool ok() const { return ok_; }
+    bool atEnd() const { return p_ == end_; }
+    std::uint64_t u()
+    {
+        std::uint64_t v = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            if (p_ == end_)
+                return fail();
+            const auto byte = std::uint8_t(*p_++);
+            v |= std::uint64_t(byte & 0x7f) << shift;
+            if (!(byte & 0x80))
+                return v;
+        }
+        return fail();
+    }
+    std::int64_t s()
+    {
+        const std::uint64_t v = u();
+        return std::int64_t(v >> 1) ^ -std::int64_t(v & 1);
+    }
+    int i() { return int(s()); }
+    // A count of items each taking at least `minBytes`: bounded by what is left, so that a corrupt
+    // count cannot make the caller reserve gigabytes.
+    std::size_t count(std::size_t minBytes = 1)
+    {
+        const std::uint64_t n = u();
+        if (n > std::uint64_t(end_ - p_) / minBytes)
+            return std::size_t(fail());
+        return std::size_t(n);
+    }
+    bool b()
+    {
+        if (p_ == end_)
+            return fail();
+        return *p_++ != 0;
+    }
+    unsigned byte()
+    {
+        if (p_ == end_)
+            return unsigned(fail());
+        return std::uint8_t(*p_++);
+    }
+    std::string_view bytes(std::size_t n)
+    {
+        if (std::size_t(end_ - p_) < n) {
+            fail();
+            return {};
+        }
+        std::string_view v(p_, n);
+        p_ += n;
+        return v;
+    }
+    void str(std::string& out) { out.assign(bytes(count())); }
+    double f64()
+    {
+        double v = 0;
+        const std::string_view raw = bytes(8);
+        if (raw.size() == 8)
+            std::memcpy(&v, raw.data(), 8);
+        return v;
+    }
+    template <typename Enum>
+    Enum enumeration(Enum last)
+    {
+        const std::uint64_t v = u();
+        if (v > std::uint64_t(last))
+            return Enum(fail());
+        return Enum(v);
+    }
+
+private:
+    std::uint64_t fail()
+    {
+        ok_ = false;
+        p_ = end_; // every later read fails too
+        return 0;
+    }
+    const char* p_;
+    const char* end_;
+    bool ok_ = true;
+};
+
+void put(Writer& w, const GpuTarget& g)
+{
+    w.str(g.name);
+    w.str(g.product);
+    w.str(g.processor);
+    w.str(g.features);
+    w.str(g.targetId);
+    w.u(unsigned(g.generation));
+    w.s(g.dpfactor);
+    w.s(g.computeUnits);
+    w.s(g.maxWavesPerSimd);
+    w.b(g.fixedSgprs);
+}
+
+void get(Reader& r, GpuTarget& g)
+{
+    r.str(g.name);
+    r.str(g.product);
+    r.str(g.processor);
+    r.str(g.features);
+    r.str(g.targetId);
+    g.generation = r.enumeration(Generation::CDNA);
+    g.dpfactor = r.i();
+    g.computeUnits = r.i();
+    g.maxWavesPerSimd = r.i();
+    g.fixedSgprs = r.b();
+}
+
+void put(Writer& w, const std::vector<RegRange>& regs)
+{
+    w.u(regs.size());
+    for (const auto& reg : regs) {
+        w.u(unsigned(reg.kind));
+        w.s(reg.first);
+        w.s(reg.count);
+    }
+}
+
+void get(Reader& r, std::vector<RegRange>& regs)
+{
+    regs.resize(r.count(3));
+    for (auto& reg : regs) {
+        reg.kind = r.enumeration(RegKind::Other);
+        reg.first = r.i();
+        reg.count = r.i();
+    }
+}
+
+void put(Writer& w, const Instruction& i)
+{
+    w.s(i.line);
+    w.s(i.columnBegin);
+    w.s(i.columnEnd);
+    w.u(i.offset);
+    w.u(i.sectionOffset);
+    w.s(i.size);
+    w.u(i.encoding.size());
+    w.raw(reinterpret_cast<const char*>(i.encoding.data()), i.encoding.size());
+    w.str(i.mnemonic);
+    w.str(i.operands);
+    w.u(unsigned(i.family));
+    w.flags({i.hasLiteral, i.glc, i.isData, i.placeholder, i.fromExpansion, i.backward, i.targetOffset.has_value()});
+    w.u(unsigned(i.branch));
+    w.str(i.targetLabel);
+    w.s(i.targetIndex);
+    if (i.targetOffset)
+        w.u(*i.targetOffset);
+    w.s(i.kernel);
+    put(w, i.defs);
+    put(w, i.uses);
+}
+
+void get(Reader& r, Instruction& i)
+{
+    i.line = r.i();
+    i.columnBegin = r.i();
+    i.columnEnd = r.i();
+    i.offset = r.u();
+    i.sectionOffset = r.u();
+    i.size = r.i();
+    const std::string_view encoding = r.bytes(r.count());
+    i.encoding.assign(encoding.begin(), encoding.end());
+    r.str(i.mnemonic);
+    r.str(i.operands);
+    i.family = r.enumeration(Family::Unknown);
+    const unsigned flags = r.byte();
+    i.hasLiteral = flags & 1;
+    i.glc = flags & 2;
+    i.isData = flags & 4;
+    i.placeholder = flags & 8;
+    i.fromExpansion = flags & 16;
+    i.backward = flags & 32;
+    i.branch = r.enumeration(BranchKind::Return);
+    r.str(i.targetLabel);
+    i.targetIndex = r.i();
+    if (flags & 64)
+        i.targetOffset = r.u();
+    else
+        i.targetOffset.reset();
+    i.kernel = r.i();
+    get(r, i.defs);
+    get(r, i.uses);
+}
+
+void put(Writer& w, const RegisterUsage& u)
+{
+    w.s(u.maxVgpr);
+    w.s(u.maxSgpr);
+    w.s(u.maxAgpr);
+    w.flags({u.vcc, u.exec, u.m0, u.scc, u.flatScratch, u.xnackMask});
+}
+
+void get(Reader& r, RegisterUsage& u)
+{
+    u.maxVgpr = r.i();
+    u.maxSgpr = r.i();
+    u.maxAgpr = r.i();
+    const unsigned flags = r.byte();
+    u.vcc = flags & 1;
+    u.exec = flags & 2;
+    u.m0 = flags & 4;
+    u.scc = flags & 8;
+    u.flatScratch = flags & 16;
+    u.xnackMask = flags & 32;
+}
+
+bool fail(std::string* error, const char* why)
+{
+    if (error)
+        *error = why;
+    return false;
+}
+
+} // namespace
+
+void encodeTo(const Program& p, std::string& out)
+{
+    // About 40 bytes per instruction plus its text: one allocation for the common case.
+    out.reserve(out.size() + 64 + p.instructions.size() * 64);
+    out.append(kMagic, 4);
+    Writer w(out);
+    put(w, p.gpu);
+    w.u(p.instructions.size());
+    for (const auto& i : p.instructions)
+        put(w, i);
+    w.u(p.labels.size());
+    for (const auto& l : p.labels) {
+        w.str(l.name);
+        w.u(l.offset);
+        w.u(l.sectionOffset);
+        w.s(l.line);
+        w.s(l.instruction);
+    }
+    w.u(p.kernels.size());
+    for (const auto& k : p.kernels) {
+        w.str(k.name);
+        w.s(k.firstInstruction);
+        w.s(k.endInstruction);
+        w.u(k.sectionOffset);
+        w.s(k.line);
+    }
+    w.u(p.directives.size());
+    for (const auto& d : p.directives) {
+        w.str(d.name);
+        w.s(d.value);
+        w.s(d.line);
+        w.s(d.kernel);
+    }
+    w.u(p.diagnostics.size());
+    for (const auto& d : p.diagnostics) {
+        w.u(unsigned(d.severity));
+        w.s(d.line);
+        w.s(d.column);
+        w.str(d.message);
+        w.str(d.origin);
+    }
+    w.u(p.kernelRegisters.size());
+    for (const auto& u : p.kernelRegisters)
+        put(w, u);
+    put(w, p.registers);
+    // The line index as (line, count, indices…) runs, in its own order.
+    w.u(p.lineToInstructions.size());
+    for (const auto& [line, indices] : p.lineToInstructions) {
+        w.s(line);
+        w.u(indices.size());
+        for (const int index : indices)
+            w.s(index);
+    }
+    w.s(p.shapeReused);
+}
+
+std::string encode(const Program& program)
+{
+    std::string out;
+    encodeTo(program, out);
+    return out;
+}
+
+bool decode(std::string_view bytes, Program& p, std::string* error)
+{
+    if (bytes.size() < 4 || std::memcmp(bytes.data(), kMagic, 4) != 0)
+        return fail(error, "not an encoded program (bad magic or version)");
+    Reader r(bytes.substr(4));
+    get(r, p.gpu);
+    // Each instruction takes at least 17 bytes, so a corrupt count fails before any allocation.
+    p.instructions.resize(r.count(17));
+    for (auto& i : p.instructions)
+        get(r, i);
+    p.labels.resize(r.count(5));
+    for (auto& l : p.labels) {
+        r.str(l.name);
+        l.offset = r.u();
+        l.sectionOffset = r.u();
+        l.line = r.i();
+        l.instruction = r.i();
+    }
+    p.kernels.resize(r.count(5));
+    for (auto& k : p.kernels) {
+        r.str(k.name);
+        k.firstInstruction = r.i();
+        k.endInstruction = r.i();
+        k.sectionOffset = r.u();
+        k.line = r.i();
+    }
+    p.directives.resize(r.count(4));
+    for (auto& d : p.directives) {
+        r.str(d.name);
+        d.value = r.s();
+        d.line = r.i();
+        d.kernel = r.i();
+    }
+    p.diagnostics.resize(r.count(5));
+    for (auto& d : p.diagnostics) {
+        d.severity = r.enumeration(Severity::Note);
+        d.line = r.i();
+        d.column = r.i();
+        r.str(d.message);
+        r.str(d.origin);
+    }
+    p.kernelRegisters.resize(r.count(4));
+    for (auto& u : p.kernelRegisters)
+        get(r, u);
+    get(r, p.registers);
+    std::vector<std::pair<int, int>> lineAndInstruction;
+    lineAndInstruction.reserve(p.instructions.size());
+    const std::size_t lines = r.count(2);
+    for (std::size_t n = 0; n < lines && r.ok(); ++n) {
+        const int line = r.i();
+        const std::size_t count = r.count();
+        for (std::size_t k = 0; k < count && r.ok(); ++k)
+            lineAndInstruction.emplace_back(line, r.i());
+    }
+    p.lineToInstructions.assign(std::move(lineAndInstruction));
+    p.shapeReused = r.i();
+    if (!r.ok())
+        return fail(error, "truncated or corrupt program data");
+    if (!r.atEnd())
+        return fail(error, "trailing bytes after the program data");
+    return true;
+}
+
+void encodeRequest(const AssembleOptions& o, std::string_view source, std::string& out)
+{
+    out.reserve(out.size() + source.size() + 256);
+    out.append(kRequestMagic, 4);
+    Writer w(out);
+    w.str(o.gpu);
+    w.u(o.includeDirs.size());
+    for (const auto& dir : o.includeDirs)
+        w.str(dir);
+    w.u(o.defsyms.size());
+    for (const auto& [name, value] : o.defsyms) {
+        w.str(name);
+        w.s(value);
+    }
+    w.str(o.fileName);
+    w.b(o.reuseShapes);
+    w.u(o.limits.instructions);
+    w.u(o.limits.bytes);
+    w.s(o.limits.includeDepth);
+    w.u(o.limits.incbinBytes);
+    w.f64(o.limits.seconds);
+    w.b(o.allowAnyInclude);
+    w.str(source);
+}
+
+bool decodeRequest(std::string_view bytes, AssembleOptions& o, std::string& source, std::string* error)
+{
+    if (bytes.size() < 4 || std::memcmp(bytes.data(), kRequestMagic, 4) != 0)
+        return fail(error, "not an assembler request (bad magic or version)");
+    Reader r(bytes.substr(4));
+    r.str(o.gpu);
+    o.includeDirs.resize(r.count());
+    for (auto& dir : o.includeDirs)
+        r.str(dir);
+    o.defsyms.resize(r.count(2));
+    for (auto& [name, value] : o.defsyms) {
+        r.str(name);
+        value = r.s();
+    }
+    r.str(o.fileName);
+    o.reuseShapes = r.b();
+    o.limits.instructions = r.u();
+    o.limits.bytes = r.u();
+    o.limits.includeDepth = r.i();
+    o.limits.incbinBytes = r.u();
+    o.limits.seconds = r.f64();
+    o.allowAnyInclude = r.b();
+    r.str(source);
+    if (!r.ok() || !r.atEnd())
+        return fail(error, "truncated or corrupt assembler request");
+    return true;
+}
+
+} // namespace gcnlens::codec

@@ -11,7 +11,8 @@ namespace gcnlens::ui {
 
 // What the jobs build on, used by one job at a time (the pool has one thread).
 struct AnalysisBridge::Engine {
-    std::unique_ptr<FrontEnd> frontEnd = std::make_unique<FrontEnd>();
+    // LLVM runs in a worker process (issue #12): a crash or hang there costs this job, not the window.
+    std::unique_ptr<IsolatedFrontEnd> frontEnd = std::make_unique<IsolatedFrontEnd>();
     Analyzer analyzer;
     SnapshotPtr last; // the last job's result, delivered or not: the Analyzer's reference point
     std::vector<SnapshotPtr> garbage; // results replaced as `last`, freed after the job is out
@@ -95,9 +96,19 @@ void AnalysisBridge::analyzeNow()
     start();
 }
 
+void AnalysisBridge::cancel()
+{
+    if (m_running)
+        m_engine->frontEnd->cancel();
+}
+
 void AnalysisBridge::schedule(int delay)
 {
     ++m_requested;
+    // A long job that a newer request supersedes is cancelled (its worker ends); quick ones (the
+    // editor's incremental path) run out, so that the worker keeps what it learnt.
+    if (m_running && m_jobTimer.isValid() && m_jobTimer.elapsed() > kCancelAfterMs)
+        cancel();
     if (m_paused)
         return;
     m_debounce.start(delay);
@@ -110,6 +121,7 @@ void AnalysisBridge::start()
     if (m_running) // the finishing job sees a newer request id and starts again
         return;
     m_running = true;
+    m_jobTimer.start();
     const quint64 job = m_requested;
     Q_EMIT analysisStarted(job);
 
@@ -134,6 +146,19 @@ void AnalysisBridge::start()
             } else {
                 const QByteArray utf8 = source.toUtf8();
                 const Program& program = engine->frontEnd->analyze(std::string_view(utf8.constData(), size_t(utf8.size())), request.assemble);
+                if (engine->frontEnd->lastOutcome() == IsolatedFrontEnd::Outcome::Crashed
+                    || engine->frontEnd->lastOutcome() == IsolatedFrontEnd::Outcome::TimedOut
+                    || engine->frontEnd->lastOutcome() == IsolatedFrontEnd::Outcome::Cancelled) {
+                    // The assembler failed on this text: keep showing the last good analysis with the
+                    // error on the line it reached. `last` stays the reference for the next job.
+                    snapshot->analysis = last ? last->analysis : analyzeProgram(program, request);
+                    if (last)
+                        snapshot->analysis.program.diagnostics.push_back(program.diagnostics.back());
+                    snapshot->assemblerFailed = true;
+                    snapshot->lines = LineAnnotations::build(snapshot->analysis);
+                    snapshot->milliseconds = double(timer.nsecsElapsed()) / 1e6;
+                    return SnapshotPtr(std::move(snapshot));
+                }
                 snapshot->analysis = engine->analyzer.analyze(program, request, previous);
             }
             snapshot->lines = LineAnnotations::build(snapshot->analysis);
@@ -144,7 +169,7 @@ void AnalysisBridge::start()
             snapshot->analysis.program.diagnostics.push_back({Severity::Error, 1, 0, std::string("internal error: ") + e.what(), {}});
             snapshot->lines = LineAnnotations::build(snapshot->analysis);
             engine->last.reset(); // nothing consistent to build on
-            engine->frontEnd = std::make_unique<FrontEnd>();
+            engine->frontEnd = std::make_unique<IsolatedFrontEnd>();
         }
         if (last)
             engine->garbage.push_back(last);

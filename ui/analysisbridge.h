@@ -8,9 +8,11 @@
 #pragma once
 
 #include "core/asm/assembler.h"
+#include "core/asm/isolated.h"
 #include "core/analysis.h"
 #include "ui/editor/annotations.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 #include <QThreadPool>
@@ -28,6 +30,9 @@ struct AnalysisSnapshot {
     Analysis analysis;
     LineAnnotations lines;
     double milliseconds = 0;   // wall time of the job
+    // The assembler crashed, timed out or was cancelled on `source` (issue #12): `analysis` is the
+    // last good one, with that error added on the line reached.
+    bool assemblerFailed = false;
 };
 using SnapshotPtr = std::shared_ptr<const AnalysisSnapshot>;
 
@@ -56,6 +61,11 @@ public:
     // Skips the debounce and starts now (tests, file open).
     void analyzeNow();
 
+    // Ends the running job's assembler (a runaway analysis); its snapshot keeps the last good
+    // analysis. A newer request cancels a job running longer than kCancelAfterMs by itself.
+    void cancel();
+    static constexpr int kCancelAfterMs = 500;
+
     SnapshotPtr current() const { return m_current; }
     bool busy() const { return m_running; }
 
@@ -77,6 +87,7 @@ private:
     AnalysisRequest m_request;
     quint64 m_requested = 0;    // id of the newest request
     bool m_running = false;
+    QElapsedTimer m_jobTimer;   // since the running job started
     bool m_paused = false;
     SnapshotPtr m_current;
     std::vector<SnapshotPtr> m_garbage; // snapshots the views let go of, freed on the worker

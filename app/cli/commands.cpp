@@ -4,6 +4,7 @@
 #include "commands.h"
 
 #include "core/asm/assembler.h"
+#include "core/asm/isolated.h"
 #include "core/gpu.h"
 #include "core/input/loader.h"
 #include "core/present/json.h"
@@ -154,6 +155,14 @@ AssembleOptions assembleOptions(const SourceArgs& source, input::InputKind kind)
     return options;
 }
 
+// LLVM runs in a worker process (issue #12): a crash or a hang on this input becomes an error on
+// the line reached, and the command ends with a status instead of a signal.
+Program assembleIsolated(const std::string& text, const AssembleOptions& options)
+{
+    IsolatedFrontEnd frontEnd;
+    return frontEnd.assemble(text, options);
+}
+
 } // namespace
 
 bool loadProgram(const SourceArgs& source, Program& program, QString* sourceText)
@@ -162,7 +171,7 @@ bool loadProgram(const SourceArgs& source, Program& program, QString* sourceText
     input::InputKind kind = input::InputKind::Llvm;
     if (!readSource(source, text, sourceText, &kind))
         return false;
-    program = assemble(text, assembleOptions(source, kind));
+    program = assembleIsolated(text, assembleOptions(source, kind));
     return true;
 }
 
@@ -173,7 +182,7 @@ bool loadAnalysis(const SourceArgs& source, AnalysisRequest request, Analysis& a
     if (!readSource(source, text, sourceText, &kind))
         return false;
     request.assemble = assembleOptions(source, kind);
-    analysis = runAnalysis(text, request);
+    analysis = analyzeProgram(assembleIsolated(text, request.assemble), request);
     return true;
 }
 

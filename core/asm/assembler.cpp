@@ -10,6 +10,7 @@
 #include "core/asm/shapes_p.h"
 #include "core/asm/sourcemap.h"
 #include "core/asm/splice_p.h"
+#include "core/asm/watch_p.h"
 
 #include <charconv>
 #include <cstdlib>
@@ -36,7 +37,7 @@ std::string optionsKey(const AssembleOptions& options)
 
 // whole: the text is the user's whole source (not a region the incremental path re-assembles).
 Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view source, const AssembleOptions& options,
-                     bool whole, const LineScan* scan = nullptr)
+                     bool whole, const LineScan* scan = nullptr, int lineBase = 0)
 {
     Program program;
     program.gpu = gpu;
@@ -71,7 +72,10 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
         session.streamer->plan = &plan;
         program.shapeReused = int(plan.instructions.size());
     }
+    if (runWatch.progress) // in the worker: publish the lines reached (watch_p.h)
+        runWatch.start(session.parser(), session.textStart(), session.textStart() + text.size(), lineBase);
     session.run();
+    runWatch.stop();
     session.streamer->resolveFixups();
     buildProgram(program, session.streamer->emissions, session.diagnostics, session.streamer->functionSymbols, map,
                  session.sources);
@@ -122,7 +126,7 @@ struct FrontEnd::State {
             region.append(line);
             region.push_back('\n');
         }
-        Program mini = assembleWith(*kit, gpu, region, options, /*whole=*/false);
+        Program mini = assembleWith(*kit, gpu, region, options, /*whole=*/false, nullptr, int(prefix));
         const bool barrierAfter = scan.lastBarrier >= int(prefix);
         if (!mini.labels.empty()
             || !splice(program, mini, int(prefix) + 1, edit.oldCount, edit.newCount, newLines, barrierAfter, registers))

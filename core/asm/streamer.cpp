@@ -7,6 +7,14 @@
 
 namespace gcnlens::detail {
 
+RunWatch runWatch;
+
+void RunWatch::reachedParser()
+{
+    if (parser)
+        reached(parser->getTok().getLoc().getPointer());
+}
+
 const char* statementBefore(const llvm::SourceMgr& sources, const char* at)
 {
     if (!at)

@@ -8,6 +8,7 @@
 #include "core/asm/linescan_p.h"
 #include "core/asm/llvmkit_p.h"
 #include "core/asm/sourcemap.h"
+#include "core/asm/watch_p.h"
 
 #include <llvm/MC/MCParser/MCAsmParser.h>
 #include <llvm/MC/MCParser/MCTargetAsmParser.h>
@@ -259,6 +260,8 @@ private:
                 e.expansionLocs = *probeLocs;
             }
         }
+        if (runWatch.progress) // in the worker: publish the line (outermost expansion: the invoking line)
+            runWatch.reached(e.expansionLocs.empty() ? e.loc : e.expansionLocs.back());
         return e;
     }
 
@@ -427,6 +430,7 @@ public:
     }
 
     void run() { parser_->Run(/*NoInitialTextSection=*/false); }
+    llvm::MCAsmParser* parser() const { return parser_.get(); }
     const char* textStart() const { return sources.getMemoryBuffer(1)->getBufferStart(); }
 
     llvm::SourceMgr sources; // first: the context refers to it

@@ -51,6 +51,38 @@ class TestAnalysisBridge : public QObject
     }
 
 private Q_SLOTS:
+    // Issue #12: text that crashes LLVM (the three-line metadata file, typed into a kernel) costs
+    // the worker, not the window: the last good analysis stays, with the error on the line, and
+    // the next edit analyses normally again.
+    void assemblerCrashKeepsPreviousAnalysis()
+    {
+        const QString text = readFile(QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s"));
+        AnalysisBridge bridge;
+        bridge.setDebounceInterval(0);
+        bridge.setSource(text);
+        QTRY_VERIFY_WITH_TIMEOUT(settled(bridge, text), 20000);
+        const SnapshotPtr good = bridge.current();
+        QVERIFY(!good->assemblerFailed && !good->analysis.program.instructions.empty());
+
+        const QString crashing = text + QStringLiteral(".amdgpu_metadata\n*/\n.end_amdgpu_metadata\n");
+        const int line = int(crashing.count(QLatin1Char('\n')));
+        bridge.setSource(crashing);
+        QTRY_VERIFY_WITH_TIMEOUT(settled(bridge, crashing), 20000);
+        const SnapshotPtr failed = bridge.current();
+        QVERIFY(failed->assemblerFailed);
+        QCOMPARE(failed->source, crashing); // the text is kept
+        QCOMPARE(failed->analysis.program.instructions.size(), good->analysis.program.instructions.size());
+        const Diagnostic& error = failed->analysis.program.diagnostics.back();
+        QCOMPARE(error.severity, Severity::Error);
+        QCOMPARE(error.line, line);
+        QVERIFY(QString::fromStdString(error.message).startsWith(QStringLiteral("the assembler crashed (signal 11)")));
+
+        bridge.setSource(text);
+        QTRY_VERIFY_WITH_TIMEOUT(settled(bridge, text), 20000);
+        QVERIFY(!bridge.current()->assemblerFailed);
+        compareWithFresh(bridge);
+    }
+
     // Typing a DS access and its address into the example, character by character, sometimes
     // waiting for the result and sometimes not (then the older requests are dropped).
     void typingMatchesFreshAnalysis()

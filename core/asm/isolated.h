@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+// The assembler in a worker process (issue #12): LLVM's parser crashes and spins on some inputs
+// (a stray "*/" inside .amdgpu_metadata kills it), so the window and the CLI run it in
+// `gcnlens-asm-worker`, which they restart after it dies and stop after a wall-clock limit. A
+// crash or a timeout comes back as a Program holding one error on the last line the worker
+// reached; nothing of the caller is lost. The worker keeps a FrontEnd, so the editor's
+// incremental path works across requests. Requests and results cross a socket in the compact
+// form of core/asm/programcodec.h.
+#pragma once
+
+#include "core/asm/assembler.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace gcnlens {
+
+class IsolatedFrontEnd {
+public:
+    enum class Outcome {
+        Ok,          // the worker's program
+        Crashed,     // the worker died (a signal or an exit): one error on the last line reached
+        TimedOut,    // stopped after AssembleLimits::seconds
+        Cancelled,   // cancel() from another thread
+        InProcess,   // no worker could be started: assembled in this process, unprotected
+    };
+
+    // workerPath: the executable; empty means defaultWorkerPath().
+    explicit IsolatedFrontEnd(std::string workerPath = {});
+    ~IsolatedFrontEnd();
+    IsolatedFrontEnd(const IsolatedFrontEnd&) = delete;
+    IsolatedFrontEnd& operator=(const IsolatedFrontEnd&) = delete;
+
+    // As FrontEnd::analyze. The reference stays valid until the next call.
+    const Program& analyze(std::string_view source, const AssembleOptions& options);
+    // One run for a caller that keeps no state (the CLI): the program moved out, no copy.
+    Program assemble(std::string_view source, const AssembleOptions& options);
+
+    // Ends the running analyze() (it returns a Program saying so, Outcome::Cancelled) by ending
+    // the worker; the next request starts a new one. Callable from any thread; no effect when idle.
+    void cancel();
+
+    Outcome lastOutcome() const;
+    int lastLine() const;          // the line a crash or timeout was reported on (0 when Ok)
+    const std::string& lastMessage() const; // that error's text (empty when Ok)
+    int workerStarts() const;      // how many workers this object started (tests)
+
+    // $GCNLENS_ASM_WORKER when set, else gcnlens-asm-worker beside the running executable.
+    static std::string defaultWorkerPath();
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+// The worker's side: serves requests on the socket `fd` until it closes, publishing progress into
+// the shared page `progressFd` (both inherited from IsolatedFrontEnd). Returns the exit status.
+int runAssemblerWorker(int fd, int progressFd);
+
+} // namespace gcnlens

@@ -152,6 +152,8 @@ AssembleOptions assembleOptions(const SourceArgs& source, input::InputKind kind)
     if (source.file != QLatin1String("-"))
         options.includeDirs.push_back(QFileInfo(source.file).absolutePath().toStdString());
     options.defsyms = source.defsyms;
+    options.limits = source.limits;
+    options.allowAnyInclude = source.allowAnyInclude;
     return options;
 }
 

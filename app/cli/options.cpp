@@ -136,6 +136,22 @@ void OptionParser::addSource(SourceArgs& source)
             &source.clrx64);
     addInt({QStringLiteral("--driver-version")}, QStringLiteral("N"),
            QStringLiteral("CLRX sources: the AMD driver version, as clrxasm -t (default: clrxasm's)"), &source.driverVersion);
+    // issue #12: the assembler's bounds and the include rule (core/asm/assembler.h, AssembleLimits)
+    addValue({QStringLiteral("--limit")}, QStringLiteral("NAME=VALUE"),
+             QStringLiteral("raise a bound of the assembler: instructions, bytes, include-depth, incbin-bytes, time "
+                            "(seconds) (repeatable)"),
+             [&source](const QString& value) {
+                 const qsizetype eq = value.indexOf(QLatin1Char('='));
+                 std::string error;
+                 if (eq <= 0)
+                     return QStringLiteral("expected NAME=VALUE");
+                 if (!source.limits.set(value.left(eq).toStdString(), value.mid(eq + 1).toStdString(), &error))
+                     return QString::fromStdString(error);
+                 return QString();
+             });
+    addFlag({QStringLiteral("--allow-any-include")},
+            QStringLiteral("let .include/.incbin read any regular file, not only the file's folder and -I folders"),
+            &source.allowAnyInclude);
 }
 
 void OptionParser::addTimingOptions(TimingOptions& options)

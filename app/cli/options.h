@@ -5,6 +5,8 @@
 // --defsym, --option, --json) behave and read the same everywhere.
 #pragma once
 
+#include "core/asm/assembler.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -32,6 +34,8 @@ struct SourceArgs {
     QString binaryFormat = QStringLiteral("amd");                 // --binary-format
     bool clrx64 = false;                                          // --64bit
     int driverVersion = 0;                                        // --driver-version
+    AssembleLimits limits;                                        // --limit NAME=VALUE (issue #12)
+    bool allowAnyInclude = false;                                 // --allow-any-include
 };
 
 class OptionParser {

@@ -5,6 +5,7 @@
 // (shapes) and splice edits in (splice).
 #include "core/asm/assembler.h"
 
+#include "core/asm/guard_p.h"
 #include "core/asm/linescan_p.h"
 #include "core/asm/programbuild_p.h"
 #include "core/asm/shapes_p.h"
@@ -32,6 +33,9 @@ std::string optionsKey(const AssembleOptions& options)
     key += "dialect" + std::to_string(int(options.dialect)) + std::string(clrxFormatName(options.clrx.format))
         + (options.clrx.is64bit ? "64" : "32") + std::to_string(options.clrx.driverVersion)
         + (options.gpuFromSource ? "src" : "") + '\n';
+    const AssembleLimits& l = options.limits; // (the time limit does not change the program)
+    key += "L" + std::to_string(l.instructions) + ',' + std::to_string(l.bytes) + ',' + std::to_string(l.includeDepth) + ','
+        + std::to_string(l.incbinBytes) + (options.allowAnyInclude ? ",any\n" : "\n");
     return key;
 }
 
@@ -49,6 +53,10 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
     // The text LLVM sees: CLRX-only directives blanked (same length, so columns and lines hold),
     // and lines the shape pass encoded replaced by skips of their size.
     std::string_view text = map.assemblerText();
+    // Expansions over the limits and includes the user did not allow never reach LLVM (guard_p.h).
+    std::string guarded;
+    if (whole && guardText(text, options, guarded, program.diagnostics))
+        text = guarded;
     ShapePlan plan;
     std::string planned;
     if (options.reuseShapes && countNewlines(text) >= kShapePassMinimumLines) {
@@ -72,8 +80,19 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
         session.streamer->plan = &plan;
         program.shapeReused = int(plan.instructions.size());
     }
-    if (runWatch.progress) // in the worker: publish the lines reached (watch_p.h)
+    session.streamer->limits = &options.limits;
+    if (runWatch.progress) { // in the worker: publish the lines reached (watch_p.h)
         runWatch.start(session.parser(), session.textStart(), session.textStart() + text.size(), lineBase);
+        // A limit crossed ends the run here: what was emitted so far, the error, and the worker exits.
+        if (whole && runWatch.finish)
+            session.streamer->onLimit = [&] {
+                runWatch.stop();
+                session.streamer->resolveFixups();
+                buildProgram(program, session.streamer->emissions, session.diagnostics, session.streamer->functionSymbols,
+                             map, session.sources);
+                runWatch.finish(program);
+            };
+    }
     session.run();
     runWatch.stop();
     session.streamer->resolveFixups();
@@ -253,7 +272,7 @@ bool AssembleLimits::set(std::string_view name, std::string_view value, std::str
 {
     const auto bad = [&](const char* why) {
         if (error)
-            *error = "--limit " + std::string(name) + "=" + std::string(value) + ": " + why;
+            *error = why;
         return false;
     };
     if (name == "time") {
@@ -281,7 +300,7 @@ bool AssembleLimits::set(std::string_view name, std::string_view value, std::str
         includeDepth = int(number);
     } else {
         if (error)
-            *error = "--limit: unknown limit '" + std::string(name) + "' (known: " + names() + ")";
+            *error = "unknown limit '" + std::string(name) + "' (known: " + names() + ")";
         return false;
     }
     return true;

@@ -26,7 +26,7 @@ struct AssembleLimits {
     double seconds = 10;                       // wall clock of one run in the worker (IsolatedFrontEnd)
 
     // NAME=VALUE as the CLI's --limit takes it: instructions, bytes, include-depth, incbin-bytes, time.
-    // False with the reason in *error for an unknown name or a bad value.
+    // False with the reason (without the option's name) in *error for an unknown name or a bad value.
     bool set(std::string_view name, std::string_view value, std::string* error);
     static const char* names(); // "instructions, bytes, include-depth, incbin-bytes, time"
     bool operator==(const AssembleLimits&) const = default;

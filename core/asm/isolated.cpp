@@ -107,10 +107,34 @@ void installWorkerHandlers()
     ::setrlimit(RLIMIT_CORE, &noCore);
 }
 
+// A reply: the frame header, a byte saying whether the worker ends after it, the program.
+enum ReplyEnd : char { kWorkerContinues = 0, kWorkerEnds = 1 };
+
+int workerSocket = -1;
+
+bool sendReply(const Program& program, ReplyEnd end, std::string& out)
+{
+    out.assign(8, '\0');
+    out.push_back(end);
+    codec::encodeTo(program, out);
+    putLength(out, out.size() - 8);
+    return transferAll(workerSocket, out.data(), out.size(), true);
+}
+
+// A limit was crossed mid-run (streamer_p.h): send what there is and end, rather than unwind LLVM.
+void finishEarly(const Program& program)
+{
+    std::string out;
+    sendReply(program, kWorkerEnds, out);
+    ::_exit(0);
+}
+
 } // namespace
 
 int runAssemblerWorker(int fd, int progressFd)
 {
+    workerSocket = fd;
+    detail::runWatch.finish = finishEarly;
     void* page = ::mmap(nullptr, sizeof(detail::WorkerProgress), PROT_READ | PROT_WRITE, MAP_SHARED, progressFd, 0);
     if (page == MAP_FAILED)
         return 3;
@@ -130,11 +154,7 @@ int runAssemblerWorker(int fd, int progressFd)
             return 5;
         }
         detail::runWatch.progress->line.store(0, std::memory_order_relaxed);
-        const Program& program = frontEnd.analyze(source, options);
-        out.assign(8, '\0');
-        codec::encodeTo(program, out);
-        putLength(out, out.size() - 8);
-        if (!transferAll(fd, out.data(), out.size(), true))
+        if (!sendReply(frontEnd.analyze(source, options), kWorkerContinues, out))
             return 6;
     }
     return 0;
@@ -352,8 +372,11 @@ struct IsolatedFrontEnd::State {
         switch (w) {
         case Wait::Ready: {
             std::string error;
-            if (codec::decode(reply, program, &error))
+            if (!reply.empty() && codec::decode(std::string_view(reply).substr(1), program, &error)) {
+                if (reply[0] == kWorkerEnds)
+                    stop(0); // it stopped at a limit and exits; the next request starts another
                 return program;
+            }
             fail(Outcome::Crashed, options, source, stop(SIGKILL));
             message += " (" + error + ")";
             program.diagnostics.back().message = message;

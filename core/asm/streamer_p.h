@@ -14,6 +14,7 @@
 #include <llvm/MC/MCParser/MCTargetAsmParser.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -93,6 +94,11 @@ public:
     std::vector<const char*>* probeLocs = nullptr; // set while asking the parser where an expansion came from
     bool keepInsts = false;                 // keep each MCInst in its Emission
     ShapePlan* plan = nullptr;
+    // Bounds (AssembleOptions::limits). The emission that crosses one gets an error on its line and
+    // nothing after it is recorded; onLimit, when set (the worker), then ends the run at once.
+    const AssembleLimits* limits = nullptr;
+    std::function<void()> onLimit;
+    bool stopped() const { return stopped_; }
 
     void changeSection(llvm::MCSection* section, uint32_t subsection) override
     {
@@ -107,8 +113,12 @@ public:
             MCStreamer::emitInstruction(inst, sti);
             return;
         }
+        if (stopped_)
+            return;
         Emission e = located(Emission::Instr, inst.getLoc());
         describe(inst, sti, e);
+        if (!withinLimits(e, std::uint64_t(e.size)))
+            return;
         if (keepInsts) {
             e.mcInst = std::make_unique<llvm::MCInst>(inst);
             e.subtarget = &sti;
@@ -138,7 +148,7 @@ public:
     void emitLabel(llvm::MCSymbol* symbol, llvm::SMLoc loc) override
     {
         MCStreamer::emitLabel(symbol, loc);
-        if (!inText_)
+        if (!inText_ || stopped_)
             return;
         Emission e = located(Emission::Label, loc);
         e.label = symbol->getName().str();
@@ -163,13 +173,14 @@ public:
             return;
         int64_t count = 0;
         if (numBytes.evaluateAsAbsolute(count) && count > 0)
-            addData(std::size_t(count));
+            addData(std::uint64_t(count));
     }
     void emitFill(const llvm::MCExpr& numValues, int64_t size, int64_t, llvm::SMLoc) override
     {
         int64_t count = 0;
-        if (numValues.evaluateAsAbsolute(count) && count > 0 && size > 0)
-            addData(std::size_t(count * size));
+        if (numValues.evaluateAsAbsolute(count) && count > 0 && size > 0) // (saturates: no 64-bit wrap)
+            addData(std::uint64_t(count) > ~std::uint64_t(0) / std::uint64_t(size) ? ~std::uint64_t(0)
+                                                                                 : std::uint64_t(count) * std::uint64_t(size));
     }
     void emitValueToAlignment(llvm::Align alignment, int64_t, unsigned, unsigned maxBytes) override
     {
@@ -183,7 +194,7 @@ public:
     // An assembler error on an instruction line: keep the layout stable with a placeholder.
     void addPlaceholder(int diagnosticIndex, unsigned bufferId, const char* loc)
     {
-        if (!inText_)
+        if (!inText_ || stopped_)
             return;
         Emission e;
         e.kind = Emission::Placeholder;
@@ -229,7 +240,7 @@ private:
         const ShapePlan::Run& run = plan->runs[plan->nextRun++];
         for (std::size_t i = run.first; i < run.first + run.count; ++i) {
             Emission& e = plan->instructions[i];
-            if (!inText_)
+            if (!inText_ || stopped_)
                 continue; // instructions outside code sections are not recorded either
             e.kind = Emission::Instr;
             e.sectionOffset = offset_;
@@ -265,12 +276,14 @@ private:
         return e;
     }
 
-    void addData(std::size_t size)
+    void addData(std::uint64_t size)
     {
-        if (!inText_ || size == 0)
+        if (!inText_ || size == 0 || stopped_)
             return;
         // Consecutive data from one statement (".long a, b") becomes one entry per value.
         Emission e = located(Emission::Data);
+        if (!withinLimits(e, size))
+            return;
         e.size = int(size);
         offset_ += size;
         emissions.push_back(std::move(e));
@@ -282,16 +295,52 @@ private:
             return;
         const std::uint64_t aligned = llvm::alignTo(offset_, alignment);
         const std::uint64_t padding = aligned - offset_;
-        if (padding == 0 || (maxBytes && padding > maxBytes))
+        if (padding == 0 || (maxBytes && padding > maxBytes) || stopped_)
             return;
         Emission e = located(Emission::Padding);
         if (sources)
             e.loc = statementBefore(*sources, e.loc); // alignment is emitted after the directive's end of line
+        if (!withinLimits(e, padding))
+            return;
         e.size = int(padding);
         offset_ = aligned;
         emissions.push_back(std::move(e));
     }
 
+    // False, after recording an error on e's line, when e would cross a limit (the first only).
+    bool withinLimits(const Emission& e, std::uint64_t bytes)
+    {
+        if (!limits)
+            return true;
+        std::string message;
+        if (e.kind != Emission::Padding && ++entries_ > limits->instructions)
+            message = "the program passes the limit of " + std::to_string(limits->instructions)
+                + " instructions and data entries here (raise with --limit instructions=N); the rest is not analysed";
+        else if (bytes > limits->bytes || offset_ + bytes > limits->bytes)
+            message = (bytes > limits->bytes ? std::to_string(bytes) + " bytes here pass" : std::string("the program passes"))
+                + " the limit of " + std::to_string(limits->bytes) + " bytes" + (bytes > limits->bytes ? "" : " here")
+                + " (raise with --limit bytes=N); the rest is not analysed";
+        if (message.empty())
+            return true;
+        stopped_ = true;
+        if (diagnostics) {
+            // (data is emitted once the parser has read its statement's end of line)
+            const char* loc = e.kind == Emission::Data && sources ? statementBefore(*sources, e.loc) : e.loc;
+            RawDiagnostic raw;
+            raw.severity = Severity::Error;
+            raw.bufferId = e.bufferId;
+            raw.bufferLine = sources && loc && e.bufferId
+                ? int(sources->FindLineNumber(llvm::SMLoc::getFromPointer(loc), e.bufferId)) : 0;
+            raw.column = -1;
+            raw.loc = loc;
+            raw.message = std::move(message);
+            raw.expansionLocs = e.expansionLocs;
+            diagnostics->push_back(std::move(raw));
+        }
+        if (onLimit)
+            onLimit();
+        return false;
+    }
 
     void printInstruction(const llvm::MCInst& inst, const llvm::MCSubtargetInfo& sti, Emission& e)
     {
@@ -364,6 +413,8 @@ private:
     llvm::MCInstPrinter& printer_;
     std::uint64_t offset_ = 0;
     bool inText_ = false;
+    std::uint64_t entries_ = 0; // instructions and data entries so far (limits)
+    bool stopped_ = false;      // a limit was crossed: nothing more is recorded
 };
 
 struct DiagnosticContext {

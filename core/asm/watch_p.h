@@ -12,6 +12,10 @@ namespace llvm {
 class MCAsmParser;
 }
 
+namespace gcnlens {
+struct Program;
+}
+
 namespace gcnlens::detail {
 
 // The shared page (IsolatedFrontEnd maps it in both processes).
@@ -28,6 +32,8 @@ struct RunWatch {
     const char* begin = nullptr; // the parsed main text
     const char* end = nullptr;
     int lineBase = 0;            // lines before the parsed text (the incremental path parses a region)
+    // Set by the worker: sends a program built mid-run (a limit crossed) and ends the process.
+    void (*finish)(const Program& program) = nullptr; // does not return
 
     // A location in the main text reached: publish its line. Counting newlines from the last
     // published point keeps this linear in the text over a whole run.

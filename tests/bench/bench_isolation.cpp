@@ -4,6 +4,7 @@
 // (IsolatedFrontEnd) at 10k/100k/1M instructions. Prints its figures; not part of ctest.
 // Usage: bench_isolation [--max N]
 #include "core/asm/assembler.h"
+#include "core/asm/isolated.h"
 #include "core/asm/programcodec.h"
 #include "generatedkernel.h"
 
@@ -59,6 +60,42 @@ int main(int argc, char** argv)
         });
         std::printf("       %-9d %10zu %10.1f %12.2f %12.2f\n", size, bytes.size(), double(bytes.size()) / size, encodeMs,
                     decodeMs);
+    }
+
+    // The same kernels assembled here and through a warm worker; then the editor's path, a
+    // one-operand edit made and undone (the FrontEnd splices it in, here or in the worker).
+    std::printf("\nassemble: %-9s %14s %14s %8s %16s %16s\n", "size", "in-process ms", "worker ms", "ratio",
+                "edit here ms", "edit worker ms");
+    for (const int size : {10000, 100000, 1000000}) {
+        if (size > maxSize)
+            continue;
+        const std::string text = bench::generateKernel(size);
+        std::string edited = text;
+        edited.replace(edited.find("v_add_f32 v", text.size() / 2) + 11, 1, "7");
+        FrontEnd here;
+        IsolatedFrontEnd worker;
+        worker.analyze("s_nop 0\n", options); // started and warm
+        options.limits.seconds = 600;
+        const int runs = size >= 1000000 ? 1 : 3;
+        const double hereMs = medianMs(runs, [&] {
+            here.analyze("s_nop 0\n", options);
+            here.analyze(text, options);
+        });
+        const double workerMs = medianMs(runs, [&] {
+            worker.analyze("s_nop 0\n", options); // so that the next run is a full one
+            worker.analyze(text, options);
+        });
+        double editHere = 0, editWorker = 0;
+        if (size < 1000000) {
+            here.analyze(text, options);
+            worker.analyze(text, options);
+            int flip = 0;
+            editHere = medianMs(21, [&] { here.analyze(++flip % 2 ? edited : text, options); });
+            flip = 0;
+            editWorker = medianMs(21, [&] { worker.analyze(++flip % 2 ? edited : text, options); });
+        }
+        std::printf("          %-9d %14.1f %14.1f %8.2f %16.2f %16.2f\n", size, hereMs, workerMs, workerMs / hereMs, editHere,
+                    editWorker);
     }
     return 0;
 }

@@ -313,7 +313,23 @@ private:
         if (!limits)
             return true;
         std::string message;
-        if (e.kind != Emission::Padding && ++entries_ > limits->instructions)
+        if (e.bufferId > 1 && e.bufferId != lastDepthBuffer_ && sources) {
+            // (included text is what a recursive .include repeats; depth counted once per buffer)
+            lastDepthBuffer_ = e.bufferId;
+            int depth = 0;
+            for (unsigned buffer = e.bufferId; buffer > 1 && depth <= limits->includeDepth; ++depth) {
+                const llvm::SMLoc parent = sources->getParentIncludeLoc(buffer);
+                if (!parent.isValid())
+                    break;
+                buffer = sources->FindBufferContainingLoc(parent);
+            }
+            if (depth > limits->includeDepth)
+                message = "the includes here nest deeper than the limit of " + std::to_string(limits->includeDepth)
+                    + " (raise with --limit include-depth=N); the rest is not analysed";
+        }
+        if (!message.empty())
+            ;
+        else if (e.kind != Emission::Padding && ++entries_ > limits->instructions)
             message = "the program passes the limit of " + std::to_string(limits->instructions)
                 + " instructions and data entries here (raise with --limit instructions=N); the rest is not analysed";
         else if (bytes > limits->bytes || offset_ + bytes > limits->bytes)
@@ -414,6 +430,7 @@ private:
     std::uint64_t offset_ = 0;
     bool inText_ = false;
     std::uint64_t entries_ = 0; // instructions and data entries so far (limits)
+    unsigned lastDepthBuffer_ = 0; // the last buffer whose include depth was checked
     bool stopped_ = false;      // a limit was crossed: nothing more is recorded
 };
 

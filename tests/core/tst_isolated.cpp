@@ -45,6 +45,7 @@ private Q_SLOTS:
     void crashThroughCli();
     void sameAsInProcess();
     void timeLimit();
+    void computedReptCount();
     void cancelFromAnotherThread();
     void missingWorker();
 };
@@ -143,6 +144,22 @@ void TestIsolated::timeLimit()
     QCOMPARE(QString::fromStdString(p.diagnostics.front().message),
              QStringLiteral("stopped after 0.5 s at line %1 (raise with --limit time=SECONDS)").arg(line));
     QCOMPARE(frontEnd.analyze("s_nop 0\n", {}).instructions.size(), std::size_t(1));
+}
+
+// Found by mutating a MIOpen kernel (an unterminated .macro): a .rept whose count is computed
+// (here 1 << 30), which LLVM expands as one string before parsing it; the guard cannot know the
+// count, the worker's clock stops it.
+void TestIsolated::computedReptCount()
+{
+    IsolatedFrontEnd frontEnd;
+    AssembleOptions options;
+    options.limits.seconds = 1;
+    const Program& p = frontEnd.analyze("s_nop 0\n.set n, 1 << 30\n.rept n\ns_nop 0\n.endr\n", options);
+    QCOMPARE(frontEnd.lastOutcome(), Outcome::TimedOut);
+    QCOMPARE(p.diagnostics.size(), std::size_t(1));
+    QCOMPARE(QString::fromStdString(p.diagnostics.front().message),
+             QStringLiteral("stopped after 1 s at line %1 (raise with --limit time=SECONDS)").arg(p.diagnostics.front().line));
+    QVERIFY2(p.diagnostics.front().line >= 3 && p.diagnostics.front().line <= 5, qPrintable(QString::number(p.diagnostics.front().line)));
 }
 
 void TestIsolated::cancelFromAnotherThread()

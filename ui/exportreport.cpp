@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/exportreport.h"
+
+#include "core/asm/isolated.h"
 #include "ui/docks/ldsdock.h"
 #include "ui/docks/occupancydock.h"
 #include "ui/logging.h"
@@ -138,7 +140,10 @@ ReportExport* ReportExport::start(MainWindow* window, const QString& path, const
         Analysis fresh;
         if (!snapshot) {
             const QByteArray utf8 = text.toUtf8();
-            fresh = runAnalysis(std::string_view(utf8.constData(), std::size_t(utf8.size())), request);
+            IsolatedFrontEnd assembler; // LLVM in a worker process: a crash there must not take the window (issue #12)
+            fresh = analyzeProgram(assembler.assemble(std::string_view(utf8.constData(), std::size_t(utf8.size())),
+                                                      request.assemble),
+                                   request);
         }
         QString error;
         const bool ok = !promise.isCanceled()

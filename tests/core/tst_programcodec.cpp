@@ -4,6 +4,7 @@
 #include "core/asm/programcodec.h"
 
 #include "describeprogram.h"
+#include "../testutils.h"
 #include "../bench/generatedkernel.h"
 
 #include <QDirIterator>
@@ -28,12 +29,6 @@ QStringList describeAll(const Program& p)
     return out;
 }
 
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
 } // namespace
 
 class TestProgramCodec : public QObject {
@@ -51,14 +46,14 @@ void TestProgramCodec::roundTrip_data()
     QTest::addColumn<QString>("gpu");
     QTest::addColumn<QStringList>("includeDirs");
     // Every kernel the tests and the examples carry, on a generation of each kind.
-    const QStringList roots {QStringLiteral(GCNLENS_TESTDATA_DIR), QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples")};
+    const QStringList roots {test::testData("data"), test::sourcePath("resources/examples")};
     for (const QString& root : roots) {
         QDirIterator it(root, {QStringLiteral("*.s")}, QDir::Files, QDirIterator::Subdirectories);
         while (it.hasNext()) {
             const QString path = it.next();
             for (const char* gpu : {"tahiti", "gfx906", "gfx90a"})
                 QTest::addRow("%s %s", qPrintable(QDir(root).relativeFilePath(path)), gpu)
-                    << readAll(path) << QString::fromLatin1(gpu) << QStringList {QFileInfo(path).absolutePath()};
+                    << test::readBytes(path) << QString::fromLatin1(gpu) << QStringList {QFileInfo(path).absolutePath()};
         }
     }
     QTest::addRow("generated 3000") << QByteArray::fromStdString(bench::generateKernel(3000)) << QStringLiteral("tahiti")

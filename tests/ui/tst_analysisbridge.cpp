@@ -56,7 +56,7 @@ private Q_SLOTS:
     // the next edit analyses normally again.
     void assemblerCrashKeepsPreviousAnalysis()
     {
-        const QString text = readFile(QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s"));
+        const QString text = gcnlens::test::readFile(gcnlens::test::exampleKernel());
         AnalysisBridge bridge;
         bridge.setDebounceInterval(0);
         bridge.setSource(text);

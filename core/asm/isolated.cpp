@@ -347,6 +347,14 @@ struct IsolatedFrontEnd::State {
         outcome = Outcome::Ok;
         line = 0;
         message.clear();
+        if (pid >= 0) { // a worker that ended between requests (killed from outside) is replaced, not blamed
+            int status = 0;
+            if (::waitpid(pid, &status, WNOHANG) == pid) {
+                pid = -1;
+                ::close(socket);
+                socket = -1;
+            }
+        }
         if (pid < 0 && !start()) {
             // No worker (not installed beside this executable?): assemble here, unprotected.
             if (!inProcess) {
@@ -446,6 +454,7 @@ IsolatedFrontEnd::Outcome IsolatedFrontEnd::lastOutcome() const { return state_-
 int IsolatedFrontEnd::lastLine() const { return state_->line; }
 const std::string& IsolatedFrontEnd::lastMessage() const { return state_->message; }
 int IsolatedFrontEnd::workerStarts() const { return state_->starts; }
+long IsolatedFrontEnd::workerProcessId() const { return state_->pid; }
 
 std::string IsolatedFrontEnd::defaultWorkerPath()
 {

@@ -45,6 +45,7 @@ public:
     int lastLine() const;          // the line a crash or timeout was reported on (0 when Ok)
     const std::string& lastMessage() const; // that error's text (empty when Ok)
     int workerStarts() const;      // how many workers this object started (tests)
+    long workerProcessId() const;  // the running worker's process id, -1 when none (tests)
 
     // $GCNLENS_ASM_WORKER when set, else gcnlens-asm-worker beside the running executable.
     static std::string defaultWorkerPath();

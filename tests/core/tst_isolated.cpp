@@ -13,6 +13,7 @@
 #include <QtTest>
 
 #include <chrono>
+#include <csignal>
 #include <thread>
 
 using namespace gcnlens;
@@ -47,6 +48,7 @@ private Q_SLOTS:
     void timeLimit();
     void computedReptCount();
     void cancelFromAnotherThread();
+    void workerKilledBetweenRequests();
     void missingWorker();
 };
 
@@ -184,6 +186,19 @@ void TestIsolated::cancelFromAnotherThread()
     QVERIFY(QString::fromStdString(p.diagnostics.at(0).message).startsWith(QStringLiteral("the analysis was cancelled")));
     QCOMPARE(frontEnd.analyze("s_nop 0\ns_nop 1\n", {}).instructions.size(), std::size_t(2));
     QCOMPARE(frontEnd.lastOutcome(), Outcome::Ok);
+}
+
+// A worker killed between requests (by the user, the OOM killer) is replaced without an error.
+void TestIsolated::workerKilledBetweenRequests()
+{
+    IsolatedFrontEnd frontEnd;
+    QCOMPARE(frontEnd.analyze("s_nop 0\n", {}).instructions.size(), std::size_t(1));
+    QVERIFY(frontEnd.workerProcessId() > 0);
+    QCOMPARE(::kill(pid_t(frontEnd.workerProcessId()), SIGKILL), 0);
+    QTest::qWait(200);
+    QCOMPARE(frontEnd.analyze("s_nop 0\ns_nop 1\n", {}).instructions.size(), std::size_t(2));
+    QCOMPARE(frontEnd.lastOutcome(), Outcome::Ok);
+    QCOMPARE(frontEnd.workerStarts(), 2);
 }
 
 void TestIsolated::missingWorker()

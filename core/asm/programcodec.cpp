@@ -12,7 +12,7 @@ namespace {
 
 // "GLP" + format version: a worker from another build is refused rather than misread.
 constexpr char kMagic[4] = {'G', 'L', 'P', 2};
-constexpr char kRequestMagic[4] = {'G', 'L', 'R', 2};
+constexpr char kRequestMagic[4] = {'G', 'L', 'R', 3};
 
 class Writer {
 public:
@@ -423,6 +423,17 @@ void encodeRequest(const AssembleOptions& o, std::string_view source, std::strin
     w.u(o.limits.incbinBytes);
     w.f64(o.limits.seconds);
     w.b(o.allowAnyInclude);
+    w.u(unsigned(o.dialect));
+    w.u(unsigned(o.clrx.format));
+    w.b(o.clrx.is64bit);
+    w.s(o.clrx.driverVersion);
+    w.s(o.clrx.llvmVersion);
+    w.str(o.clrx.processor);
+    w.b(o.clrx.sourceGpuWins);
+    w.u(o.clrx.includeDirs.size());
+    for (const auto& dir : o.clrx.includeDirs)
+        w.str(dir);
+    w.b(o.gpuFromSource);
     w.str(source);
 }
 
@@ -448,6 +459,17 @@ bool decodeRequest(std::string_view bytes, AssembleOptions& o, std::string& sour
     o.limits.incbinBytes = r.u();
     o.limits.seconds = r.f64();
     o.allowAnyInclude = r.b();
+    o.dialect = r.enumeration(AssembleOptions::Dialect::Auto);
+    o.clrx.format = r.enumeration(ClrxFormat::RawCode);
+    o.clrx.is64bit = r.b();
+    o.clrx.driverVersion = r.i();
+    o.clrx.llvmVersion = r.i();
+    r.str(o.clrx.processor);
+    o.clrx.sourceGpuWins = r.b();
+    o.clrx.includeDirs.resize(r.count());
+    for (auto& dir : o.clrx.includeDirs)
+        r.str(dir);
+    o.gpuFromSource = r.b();
     r.str(source);
     if (!r.ok() || !r.atEnd())
         return fail(error, "truncated or corrupt assembler request");

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/analysisbridge.h"
+
+#include "core/input/detect.h"
+#include "core/input/listingreader.h"
 #include "ui/logging.h"
 
 #include <QElapsedTimer>
@@ -133,8 +136,15 @@ void AnalysisBridge::start()
                 snapshot->analysis = engine->analyzer.analyze(last->analysis.program, request, previous);
             } else {
                 const QByteArray utf8 = source.toUtf8();
-                const Program& program = engine->frontEnd->analyze(std::string_view(utf8.constData(), size_t(utf8.size())), request.assemble);
-                snapshot->analysis = engine->analyzer.analyze(program, request, previous);
+                const std::string_view text(utf8.constData(), size_t(utf8.size()));
+                // A disassembly listing (a pasted one, or a code object's) is read, not assembled.
+                if (input::looksLikeListing(text)) {
+                    const Program program = input::readListing(text, request.assemble);
+                    snapshot->analysis = engine->analyzer.analyze(program, request, previous);
+                } else {
+                    const Program& program = engine->frontEnd->analyze(text, request.assemble);
+                    snapshot->analysis = engine->analyzer.analyze(program, request, previous);
+                }
             }
             snapshot->lines = LineAnnotations::build(snapshot->analysis);
             engine->last = snapshot;

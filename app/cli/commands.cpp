@@ -6,6 +6,7 @@
 #include "core/asm/assembler.h"
 #include "core/gpu.h"
 #include "core/input/loader.h"
+#include "core/input/readers.h"
 #include "core/present/json.h"
 
 #include "gcnlens-config.h"
@@ -109,32 +110,6 @@ QString inputName(const SourceArgs& source)
 
 namespace {
 
-// The source's text through the one loader, or false after saying why (naming the input).
-bool readSource(const SourceArgs& source, std::string& text, QString* sourceText, input::InputKind* kindRead = nullptr)
-{
-    const bool fromStdin = source.file == QLatin1String("-");
-    const QString name = fromStdin ? QStringLiteral("standard input") : source.file;
-    input::InputKind kind = input::InputKind::Auto;
-    input::parseInputKind(source.input.toStdString(), kind); // checked by the option parser
-    input::Loaded loaded = input::loadFile(fromStdin ? std::string("-") : QFile::encodeName(source.file).toStdString(), kind);
-    if (loaded.error.empty() && loaded.kind == input::InputKind::Binary) {
-        // No reader for code objects yet: name what it is rather than assemble its bytes.
-        const auto nul = loaded.bytes.find('\0');
-        loaded.error = "binary data at byte " + std::to_string(nul == std::string::npos ? 0 : nul)
-            + " (NUL); gcnlens reads assembly source text";
-    }
-    if (!loaded.error.empty()) {
-        printError(QStringLiteral("%1: %2").arg(name, QString::fromStdString(loaded.error)));
-        return false;
-    }
-    text = std::move(loaded.text);
-    if (kindRead)
-        *kindRead = loaded.kind;
-    if (sourceText)
-        *sourceText = QString::fromStdString(text);
-    return true;
-}
-
 AssembleOptions assembleOptions(const SourceArgs& source, input::InputKind kind)
 {
     AssembleOptions options;
@@ -151,29 +126,52 @@ AssembleOptions assembleOptions(const SourceArgs& source, input::InputKind kind)
     if (source.file != QLatin1String("-"))
         options.includeDirs.push_back(QFileInfo(source.file).absolutePath().toStdString());
     options.defsyms = source.defsyms;
+    options.triple = source.triple.toStdString();
     return options;
+}
+
+// The input through the one loader and its reader (source, code object, listing), or false after
+// saying why (naming the input).
+bool readSource(const SourceArgs& source, input::ReadInput& read, input::InputKind& kindRead, QString* sourceText)
+{
+    const bool fromStdin = source.file == QLatin1String("-");
+    const QString name = fromStdin ? QStringLiteral("standard input") : source.file;
+    input::InputKind kind = input::InputKind::Auto;
+    input::parseInputKind(source.input.toStdString(), kind); // checked by the option parser
+    input::Loaded loaded = input::loadFile(fromStdin ? std::string("-") : QFile::encodeName(source.file).toStdString(), kind);
+    kindRead = loaded.kind;
+    // Without --gpu a code object names its own processor.
+    const bool gpuChosen = !source.gpu.isEmpty();
+    read = input::readInput(std::move(loaded), assembleOptions(source, kindRead), gpuChosen);
+    if (!read.error.empty()) {
+        printError(QStringLiteral("%1: %2").arg(name, QString::fromStdString(read.error)));
+        return false;
+    }
+    if (sourceText)
+        *sourceText = QString::fromStdString(read.text);
+    return true;
 }
 
 } // namespace
 
 bool loadProgram(const SourceArgs& source, Program& program, QString* sourceText)
 {
-    std::string text;
+    input::ReadInput read;
     input::InputKind kind = input::InputKind::Llvm;
-    if (!readSource(source, text, sourceText, &kind))
+    if (!readSource(source, read, kind, sourceText))
         return false;
-    program = assemble(text, assembleOptions(source, kind));
+    program = read.assembled ? assemble(read.text, assembleOptions(source, kind)) : std::move(read.program);
     return true;
 }
 
 bool loadAnalysis(const SourceArgs& source, AnalysisRequest request, Analysis& analysis, QString* sourceText)
 {
-    std::string text;
+    input::ReadInput read;
     input::InputKind kind = input::InputKind::Llvm;
-    if (!readSource(source, text, sourceText, &kind))
+    if (!readSource(source, read, kind, sourceText))
         return false;
     request.assemble = assembleOptions(source, kind);
-    analysis = runAnalysis(text, request);
+    analysis = read.assembled ? runAnalysis(read.text, request) : analyzeProgram(std::move(read.program), request);
     return true;
 }
 

@@ -136,6 +136,14 @@ void OptionParser::addSource(SourceArgs& source)
             &source.clrx64);
     addInt({QStringLiteral("--driver-version")}, QStringLiteral("N"),
            QStringLiteral("CLRX sources: the AMD driver version, as clrxasm -t (default: clrxasm's)"), &source.driverVersion);
+    addValue({QStringLiteral("--triple")}, QStringLiteral("TRIPLE"),
+             QStringLiteral("assemble for this LLVM triple (amdgcn-amd-amdhsa, amdgcn--; default: as the source needs)"),
+             [&source](const QString& value) {
+                 if (!value.startsWith(QLatin1String("amdgcn")))
+                     return QStringLiteral("gcnlens assembles for amdgcn triples only");
+                 source.triple = value;
+                 return QString();
+             });
 }
 
 void OptionParser::addTimingOptions(TimingOptions& options)

@@ -32,6 +32,7 @@ struct SourceArgs {
     QString binaryFormat = QStringLiteral("amd");                 // --binary-format
     bool clrx64 = false;                                          // --64bit
     int driverVersion = 0;                                        // --driver-version
+    QString triple; // --triple: the assembler's target triple (empty: as the source's own build would)
 };
 
 class OptionParser {

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/analysisbridge.h"
+
+#include "core/input/detect.h"
+#include "core/input/listingreader.h"
 #include "ui/logging.h"
 
 #include <QElapsedTimer>
@@ -145,21 +148,28 @@ void AnalysisBridge::start()
                 snapshot->analysis = engine->analyzer.analyze(last->analysis.program, request, previous);
             } else {
                 const QByteArray utf8 = source.toUtf8();
-                const Program& program = engine->frontEnd->analyze(std::string_view(utf8.constData(), size_t(utf8.size())), request.assemble);
-                if (engine->frontEnd->lastOutcome() == IsolatedFrontEnd::Outcome::Crashed
-                    || engine->frontEnd->lastOutcome() == IsolatedFrontEnd::Outcome::TimedOut
-                    || engine->frontEnd->lastOutcome() == IsolatedFrontEnd::Outcome::Cancelled) {
-                    // The assembler failed on this text: keep showing the last good analysis with the
-                    // error on the line it reached. `last` stays the reference for the next job.
-                    snapshot->analysis = last ? last->analysis : analyzeProgram(program, request);
-                    if (last)
-                        snapshot->analysis.program.diagnostics.push_back(program.diagnostics.back());
-                    snapshot->assemblerFailed = true;
-                    snapshot->lines = LineAnnotations::build(snapshot->analysis);
-                    snapshot->milliseconds = double(timer.nsecsElapsed()) / 1e6;
-                    return SnapshotPtr(std::move(snapshot));
+                const std::string_view text(utf8.constData(), size_t(utf8.size()));
+                // A disassembly listing (a pasted one, or a code object's) is read, not assembled.
+                if (input::looksLikeListing(text)) {
+                    const Program program = input::readListing(text, request.assemble);
+                    snapshot->analysis = engine->analyzer.analyze(program, request, previous);
+                } else {
+                    const Program& program = engine->frontEnd->analyze(text, request.assemble);
+                    if (engine->frontEnd->lastOutcome() == IsolatedFrontEnd::Outcome::Crashed
+                        || engine->frontEnd->lastOutcome() == IsolatedFrontEnd::Outcome::TimedOut
+                        || engine->frontEnd->lastOutcome() == IsolatedFrontEnd::Outcome::Cancelled) {
+                        // The assembler failed on this text: keep showing the last good analysis with the
+                        // error on the line it reached. `last` stays the reference for the next job.
+                        snapshot->analysis = last ? last->analysis : analyzeProgram(program, request);
+                        if (last)
+                            snapshot->analysis.program.diagnostics.push_back(program.diagnostics.back());
+                        snapshot->assemblerFailed = true;
+                        snapshot->lines = LineAnnotations::build(snapshot->analysis);
+                        snapshot->milliseconds = double(timer.nsecsElapsed()) / 1e6;
+                        return SnapshotPtr(std::move(snapshot));
+                    }
+                    snapshot->analysis = engine->analyzer.analyze(program, request, previous);
                 }
-                snapshot->analysis = engine->analyzer.analyze(program, request, previous);
             }
             snapshot->lines = LineAnnotations::build(snapshot->analysis);
             engine->last = snapshot;

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/mainwindow.h"
+#include "core/input/detect.h"
+#include "core/input/objectreader.h"
 #include "ui/editor/codeeditor.h"
 #include "ui/exportreport.h"
 #include "ui/docks/ldsdock.h"
@@ -85,6 +87,8 @@ static bool parseDefsym(const QString& entry, std::pair<std::string, std::int64_
 struct MainWindow::Loaded {
     QString text;
     qsizetype lines = 0;
+    QString gpu;           // a code object's own target
+    bool readOnly = false; // a code object, shown as its generated listing
     input::SourceFormat format; // how the file was written: saved back the same way
     std::unique_ptr<QProgressDialog> progress;
 };
@@ -440,8 +444,10 @@ bool MainWindow::readFile(const QString& path, Loaded* out)
     // Read, check and decode chunk by chunk, so that a big file keeps the window responsive.
     // The one loader's decoder (core/input/loader.h): the CLI reads files by the same rules.
     input::SourceDecoder decoder;
-    for (;;) {
-        const QByteArray chunk = file.read(ReadChunk);
+    QByteArray chunk = file.read(ReadChunk);
+    if (input::looksLikeCodeObject(std::string_view(chunk.constData(), std::size_t(chunk.size()))))
+        return readCodeObjectFile(file, chunk, name, out);
+    for (;; chunk = file.read(ReadChunk)) {
         if (chunk.isEmpty()) {
             if (file.error() != QFileDevice::NoError) {
                 reportError(tr("Open"), tr("Cannot read %1:\n%2.").arg(name, file.errorString()));
@@ -470,6 +476,29 @@ bool MainWindow::readFile(const QString& path, Loaded* out)
     out->format = decoder.format();
     out->lines = out->text.count(QLatin1Char('\n')) + 1;
 
+    return true;
+}
+
+// A code object (core/input/objectreader.h): its kernels disassembled into a read-only listing
+// that the analysis reads back as a listing, for the GPU the object names.
+bool MainWindow::readCodeObjectFile(QFile& file, QByteArray bytes, const QString& name, Loaded* out)
+{
+    bytes += file.readAll();
+    if (file.error() != QFileDevice::NoError) {
+        reportError(tr("Open"), tr("Cannot read %1:\n%2.").arg(name, file.errorString()));
+        return false;
+    }
+    input::ObjectReadOptions options;
+    options.fileName = QFileInfo(file.fileName()).fileName().toStdString();
+    const input::ObjectListing read = input::readCodeObject(std::string_view(bytes.constData(), std::size_t(bytes.size())), options);
+    if (!read.error.empty()) {
+        reportError(tr("Open"), tr("Cannot open %1:\n%2.").arg(name, QString::fromStdString(read.error)));
+        return false;
+    }
+    out->text = QString::fromStdString(read.listing);
+    out->lines = out->text.count(QLatin1Char('\n')) + 1;
+    out->gpu = QString::fromStdString(read.program.gpu.targetId);
+    out->readOnly = true;
     return true;
 }
 
@@ -686,10 +715,17 @@ bool MainWindow::openFile(const QString& path)
     Loaded loaded;
     if (!readFile(path, &loaded) || !showText(loaded, native(path)))
         return false;
-    setCurrentFile(path);
+    // A code object is shown as its listing, read-only; saving writes the listing beside it
+    // (NAME.s), never over the object.
+    setCurrentFile(loaded.readOnly ? path + QStringLiteral(".s") : path);
     addRecentFile(path);
     loadFileSettings();
+    m_editor->setReadOnly(loaded.readOnly);
+    if (loaded.readOnly)
+        setGpu(loaded.gpu);
     analyseShownText(loaded.lines);
+    if (loaded.readOnly)
+        m_status->setText(tr("%1 is a code object: shown as its disassembly for %2, read-only.").arg(QFileInfo(path).fileName(), loaded.gpu));
     if (loaded.format.latin1Fallback)
         m_status->setText(tr("%1 is not valid UTF-8: read as Latin-1, and saved back the same way.").arg(QFileInfo(path).fileName()));
     return true;

@@ -23,6 +23,7 @@
 #include <QStringConverter>
 
 class QAction;
+class QFile;
 class QFrame;
 class QLabel;
 class QMenu;
@@ -113,6 +114,7 @@ private:
     void applySnapshot(const SnapshotPtr& snapshot);
     void documentEdited(int position, int removed, int added);
     bool readFile(const QString& path, Loaded* out);
+    bool readCodeObjectFile(QFile& file, QByteArray bytes, const QString& name, Loaded* out);
     std::unique_ptr<QProgressDialog> makeProgress(const QString& label, bool cancellable);
     // Puts a loaded text in the editor (in slices; Cancel puts the previous text back).
     bool showText(Loaded& loaded, const QString& name);

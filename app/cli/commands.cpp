@@ -7,6 +7,7 @@
 #include "core/asm/isolated.h"
 #include "core/gpu.h"
 #include "core/input/loader.h"
+#include "core/input/readers.h"
 #include "core/present/json.h"
 
 #include "gcnlens-config.h"
@@ -110,32 +111,6 @@ QString inputName(const SourceArgs& source)
 
 namespace {
 
-// The source's text through the one loader, or false after saying why (naming the input).
-bool readSource(const SourceArgs& source, std::string& text, QString* sourceText, input::InputKind* kindRead = nullptr)
-{
-    const bool fromStdin = source.file == QLatin1String("-");
-    const QString name = fromStdin ? QStringLiteral("standard input") : source.file;
-    input::InputKind kind = input::InputKind::Auto;
-    input::parseInputKind(source.input.toStdString(), kind); // checked by the option parser
-    input::Loaded loaded = input::loadFile(fromStdin ? std::string("-") : QFile::encodeName(source.file).toStdString(), kind);
-    if (loaded.error.empty() && loaded.kind == input::InputKind::Binary) {
-        // No reader for code objects yet: name what it is rather than assemble its bytes.
-        const auto nul = loaded.bytes.find('\0');
-        loaded.error = "binary data at byte " + std::to_string(nul == std::string::npos ? 0 : nul)
-            + " (NUL); gcnlens reads assembly source text";
-    }
-    if (!loaded.error.empty()) {
-        printError(QStringLiteral("%1: %2").arg(name, QString::fromStdString(loaded.error)));
-        return false;
-    }
-    text = std::move(loaded.text);
-    if (kindRead)
-        *kindRead = loaded.kind;
-    if (sourceText)
-        *sourceText = QString::fromStdString(text);
-    return true;
-}
-
 AssembleOptions assembleOptions(const SourceArgs& source, input::InputKind kind)
 {
     AssembleOptions options;
@@ -154,6 +129,7 @@ AssembleOptions assembleOptions(const SourceArgs& source, input::InputKind kind)
     options.defsyms = source.defsyms;
     options.limits = source.limits;
     options.allowAnyInclude = source.allowAnyInclude;
+    options.triple = source.triple.toStdString();
     return options;
 }
 
@@ -165,26 +141,48 @@ Program assembleIsolated(const std::string& text, const AssembleOptions& options
     return frontEnd.assemble(text, options);
 }
 
+// The input through the one loader and its reader (source, code object, listing), or false after
+// saying why (naming the input).
+bool readSource(const SourceArgs& source, input::ReadInput& read, input::InputKind& kindRead, QString* sourceText)
+{
+    const bool fromStdin = source.file == QLatin1String("-");
+    const QString name = fromStdin ? QStringLiteral("standard input") : source.file;
+    input::InputKind kind = input::InputKind::Auto;
+    input::parseInputKind(source.input.toStdString(), kind); // checked by the option parser
+    input::Loaded loaded = input::loadFile(fromStdin ? std::string("-") : QFile::encodeName(source.file).toStdString(), kind);
+    kindRead = loaded.kind;
+    // Without --gpu a code object names its own processor.
+    const bool gpuChosen = !source.gpu.isEmpty();
+    read = input::readInput(std::move(loaded), assembleOptions(source, kindRead), gpuChosen);
+    if (!read.error.empty()) {
+        printError(QStringLiteral("%1: %2").arg(name, QString::fromStdString(read.error)));
+        return false;
+    }
+    if (sourceText)
+        *sourceText = QString::fromStdString(read.text);
+    return true;
+}
+
 } // namespace
 
 bool loadProgram(const SourceArgs& source, Program& program, QString* sourceText)
 {
-    std::string text;
+    input::ReadInput read;
     input::InputKind kind = input::InputKind::Llvm;
-    if (!readSource(source, text, sourceText, &kind))
+    if (!readSource(source, read, kind, sourceText))
         return false;
-    program = assembleIsolated(text, assembleOptions(source, kind));
+    program = read.assembled ? assembleIsolated(read.text, assembleOptions(source, kind)) : std::move(read.program);
     return true;
 }
 
 bool loadAnalysis(const SourceArgs& source, AnalysisRequest request, Analysis& analysis, QString* sourceText)
 {
-    std::string text;
+    input::ReadInput read;
     input::InputKind kind = input::InputKind::Llvm;
-    if (!readSource(source, text, sourceText, &kind))
+    if (!readSource(source, read, kind, sourceText))
         return false;
     request.assemble = assembleOptions(source, kind);
-    analysis = analyzeProgram(assembleIsolated(text, request.assemble), request);
+    analysis = analyzeProgram(read.assembled ? assembleIsolated(read.text, request.assemble) : std::move(read.program), request);
     return true;
 }
 

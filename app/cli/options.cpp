@@ -152,6 +152,14 @@ void OptionParser::addSource(SourceArgs& source)
     addFlag({QStringLiteral("--allow-any-include")},
             QStringLiteral("let .include/.incbin read any regular file, not only the file's folder and -I folders"),
             &source.allowAnyInclude);
+    addValue({QStringLiteral("--triple")}, QStringLiteral("TRIPLE"),
+             QStringLiteral("assemble for this LLVM triple (amdgcn-amd-amdhsa, amdgcn--; default: as the source needs)"),
+             [&source](const QString& value) {
+                 if (!value.startsWith(QLatin1String("amdgcn")))
+                     return QStringLiteral("gcnlens assembles for amdgcn triples only");
+                 source.triple = value;
+                 return QString();
+             });
 }
 
 void OptionParser::addTimingOptions(TimingOptions& options)

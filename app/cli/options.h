@@ -36,6 +36,7 @@ struct SourceArgs {
     int driverVersion = 0;                                        // --driver-version
     AssembleLimits limits;                                        // --limit NAME=VALUE (issue #12)
     bool allowAnyInclude = false;                                 // --allow-any-include
+    QString triple; // --triple: the assembler's target triple (empty: as the source's own build would)
 };
 
 class OptionParser {

@@ -49,6 +49,11 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
     SourceMap map(source);
     for (const auto& note : map.notes())
         program.diagnostics.push_back(note);
+    if (const auto& [line, processor] = map.declaredIsa(); whole && line > 0 && processor != gpu.processor)
+        program.diagnostics.push_back({Severity::Warning, line, map.firstColumn(line),
+                                       "the source is written for " + processor + " but is analysed for " + gpu.targetId
+                                           + " (choose the GPU with --gpu " + processor + ")",
+                                       {}});
 
     // The text LLVM sees: CLRX-only directives blanked (same length, so columns and lines hold),
     // and lines the shape pass encoded replaced by skips of their size.
@@ -182,7 +187,7 @@ const Program& FrontEnd::analyze(std::string_view source, const AssembleOptions&
         state.havePrevious = false;
         return state.program;
     }
-    const std::string triple = tripleFor(source);
+    const std::string triple = options.triple.empty() ? tripleFor(source, options.defsyms) : options.triple;
     const std::string key = gpu->processor + ':' + gpu->features + ':' + triple;
     if (!state.kit || state.processorKey != key) {
         state.kit = makeTargetKit(*gpu, triple);

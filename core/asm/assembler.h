@@ -37,6 +37,8 @@ struct AssembleOptions {
     std::vector<std::string> includeDirs;  // for .include / .incbin
     std::vector<std::pair<std::string, std::int64_t>> defsyms; // --defsym NAME=VALUE
     std::string fileName = "<input>";      // for messages and relative .include
+    // LLVM triple; empty: the one the source's own build would use (llvmkit.cpp tripleFor).
+    std::string triple;
     // Lines that differ only in register numbers are encoded from one assembler run of their
     // shape (frontend.cpp, planShapes); the result is the same. Tests turn it off to compare.
     bool reuseShapes = true;

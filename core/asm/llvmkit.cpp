@@ -108,12 +108,22 @@ std::optional<RegRange> classifyRegister(std::string_view name)
     return std::nullopt;
 }
 
-// directives need, amdhsa when it has neither (or, wrongly, both: then the v2 ones are reported).
-std::string tripleFor(std::string_view source)
+// amdgcn-- for a source written for code object v2 (.amdgpu_hsa_kernel, .amd_kernel_code_t, the
+// old .hsa_code_object_* header), amdgcn-amd-amdhsa otherwise. A source that chooses between the
+// two itself decides: MIOpen's kernels (rocm_version.inc) are built for amdhsa and take the v2
+// path only when ROCM_METADATA_VERSION is 4; sources with .amdhsa_* directives or .amdgcn_target
+// are v3+ whatever else they mention.
+std::string tripleFor(std::string_view source, const std::vector<std::pair<std::string, std::int64_t>>& defsyms)
 {
-    const bool v2 = source.find(".amdgpu_hsa_kernel") != std::string_view::npos
-        || source.find(".amd_kernel_code_t") != std::string_view::npos;
-    const bool hsa = source.find(".amdhsa_") != std::string_view::npos;
+    const auto has = [&](std::string_view word) { return source.find(word) != std::string_view::npos; };
+    if (has("ROCM_METADATA_VERSION") || has("rocm_version.inc")) {
+        for (const auto& [name, value] : defsyms)
+            if (name == "ROCM_METADATA_VERSION")
+                return value == 4 ? "amdgcn--" : "amdgcn-amd-amdhsa";
+        return "amdgcn-amd-amdhsa";
+    }
+    const bool v2 = has(".amdgpu_hsa_kernel") || has(".amd_kernel_code_t") || has(".hsa_code_object_");
+    const bool hsa = has(".amdhsa_") || has(".amdgcn_target");
     return v2 && !hsa ? "amdgcn--" : "amdgcn-amd-amdhsa";
 }
 

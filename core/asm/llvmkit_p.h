@@ -108,8 +108,9 @@ struct TargetKit {
 };
 
 // LLVM 19 takes the code object v2 directives (.amdgpu_hsa_kernel, .amd_kernel_code_t) only
-// without the amdhsa OS, and the .amdhsa_* ones only with it: the triple a source's directives need.
-std::string tripleFor(std::string_view source);
+// without the amdhsa OS, and the .amdhsa_* ones only with it: the triple a source's directives need,
+// as its own build chooses it (MIOpen's ROCM_METADATA_VERSION, for one).
+std::string tripleFor(std::string_view source, const std::vector<std::pair<std::string, std::int64_t>>& defsyms = {});
 std::unique_ptr<TargetKit> makeTargetKit(const GpuTarget& gpu, const std::string& triple);
 
 } // namespace gcnlens::detail

@@ -91,6 +91,46 @@ constexpr std::string_view kClrxDirectives[] = {
 
 constexpr std::string_view kClrxResourceDirectives[] = {".vgprsnum", ".sgprsnum", ".localsize"};
 
+// Code object v2/v3 directives that LLVM 14 accepted and LLVM 19 rejects. None of them emits code,
+// so blanking them lays the kernel out as LLVM did when it still took them; what each carried is
+// said in its warning.
+struct OldDirective {
+    std::string_view name;
+    std::string_view takes; // what gcnlens takes from it
+};
+constexpr OldDirective kOldDirectives[] = {
+    {".hsa_code_object_version", "nothing: the code object version does not change the code"},
+    {".hsa_code_object_isa", "the ISA version it names"},
+    {".amd_amdgpu_isa", "the target it names"},
+    {".amd_amdgpu_hsa_metadata", "nothing: the YAML metadata up to .end_amd_amdgpu_hsa_metadata does not change the code"},
+};
+
+// "8,0,3,\"AMD\",\"AMDGPU\"" → "gfx803"; "\"amdgcn-amd-amdhsa--gfx900\"" → "gfx900"; empty when neither.
+std::string isaProcessor(std::string_view argument)
+{
+    if (const auto dashes = argument.find("--"); dashes != std::string_view::npos) {
+        std::string_view rest = argument.substr(dashes + 2);
+        std::size_t end = 0;
+        while (end < rest.size() && std::isalnum(static_cast<unsigned char>(rest[end])))
+            ++end;
+        return std::string(rest.substr(0, end));
+    }
+    int parts[3] = {0, 0, 0};
+    std::size_t at = 0;
+    for (int i = 0; i < 3; ++i) {
+        while (at < argument.size() && isBlank(argument[at]))
+            ++at;
+        const auto [ptr, ec] = std::from_chars(argument.data() + at, argument.data() + argument.size(), parts[i]);
+        if (ec != std::errc())
+            return {};
+        at = std::size_t(ptr - argument.data());
+        while (at < argument.size() && (isBlank(argument[at]) || argument[at] == ','))
+            ++at;
+    }
+    static constexpr char digits[] = "0123456789abcdef";
+    return "gfx" + std::to_string(parts[0]) + std::to_string(parts[1]) + digits[parts[2] & 15];
+}
+
 } // namespace
 
 SourceMap::SourceMap(std::string_view source)
@@ -112,6 +152,7 @@ SourceMap::SourceMap(std::string_view source)
     std::string currentAmdhsa;      // inside .amdhsa_kernel NAME … .end_amdhsa_kernel
     int amdhsaStart = 0;
     bool inCodeT = false;           // inside .amd_kernel_code_t … .end_amd_kernel_code_t
+    bool inOldMetadata = false;     // inside .amd_amdgpu_hsa_metadata … .end_amd_amdgpu_hsa_metadata
     std::string lastKernel;
     for (std::size_t index = 0; index < lines_.size(); ++index) {
         const int lineNo = int(index) + 1;
@@ -125,6 +166,36 @@ SourceMap::SourceMap(std::string_view source)
         } else if (colon != std::string_view::npos && firstWord(code).size() == colon && colon > 0) {
             labels_.emplace_back(lineNo, std::string(code.substr(0, colon)));
             code = trimmed(code.substr(colon + 1));
+        }
+        // LLVM 19's AMDGPU parser never returns on some bad statements (found by fuzzing): an
+        // unterminated '"' after a bad token ("s_endpgm ? \""), some UTF-8 where an operand is due
+        // ("s_nop 0 é"), a control character after a bad token. None is ever valid code, so LLVM
+        // sees '?' there instead and reports the error it is.
+        {
+            std::string fixed(raw);
+            std::size_t openQuote = std::string_view::npos;
+            for (std::size_t i = 0; i < fixed.size(); ++i) {
+                const char c = fixed[i];
+                if (c == '"') {
+                    openQuote = openQuote == std::string_view::npos ? i : std::string_view::npos;
+                } else if (openQuote == std::string_view::npos
+                           && (c == ';' || (c == '/' && i + 1 < fixed.size() && fixed[i + 1] == '/'))) {
+                    break;
+                }
+            }
+            if (openQuote != std::string_view::npos)
+                fixed[openQuote] = '?';
+            bool inString = false;
+            const std::size_t end = codeEnd(fixed);
+            for (std::size_t i = 0; i < end; ++i) {
+                if (fixed[i] == '"')
+                    inString = !inString;
+                else if (!inString && (static_cast<unsigned char>(fixed[i]) >= 0x80
+                                       || (static_cast<unsigned char>(fixed[i]) < 0x20 && fixed[i] != '\t' && fixed[i] != '\r')))
+                    fixed[i] = '?'; // and control characters, which it loops on after a '?' ("s_endpgm ? \a")
+            }
+            if (fixed != raw)
+                assemblerText_.replace(lineStart, fixed.size(), fixed);
         }
         const std::string word = lowerCopy(firstWord(code));
         const std::string_view argument = trimmed(code.substr(firstWord(code).size()));
@@ -150,6 +221,31 @@ SourceMap::SourceMap(std::string_view source)
             if (const auto eq = code.find('='); eq != std::string_view::npos)
                 if (const auto value = parseInteger(code.substr(eq + 1)))
                     directives_.push_back({std::string(trimmed(code.substr(0, eq))), *value, lineNo, -1});
+        } else if (inOldMetadata || std::any_of(std::begin(kOldDirectives), std::end(kOldDirectives),
+                                                 [&](const OldDirective& d) { return d.name == word; })) {
+            // The whole statement, a leading "Name:" of the YAML metadata included.
+            const std::string_view whole = trimmed(raw.substr(0, codeEnd(raw)));
+            const std::size_t column = std::size_t(whole.data() - raw.data());
+            for (std::size_t i = column; i < column + whole.size(); ++i)
+                assemblerText_[lineStart + i] = ' ';
+            if (!inOldMetadata) {
+                const auto* old = std::find_if(std::begin(kOldDirectives), std::end(kOldDirectives),
+                                               [&](const OldDirective& d) { return d.name == word; });
+                std::string message = "code object v2 directive " + word + " is not known to LLVM 19; gcnlens leaves it "
+                    "out of the assembly (it emits no code) and takes " + std::string(old->takes);
+                if (word == ".hsa_code_object_isa" || word == ".amd_amdgpu_isa") {
+                    const std::string processor = isaProcessor(argument);
+                    if (!processor.empty()) {
+                        message += " (" + processor + ")";
+                        declaredIsa_ = {lineNo, processor};
+                    } else {
+                        message = "code object v2 directive " + word + " is not known to LLVM 19; gcnlens leaves it out of "
+                            "the assembly (it emits no code)";
+                    }
+                }
+                notes_.push_back({Severity::Warning, lineNo, int(column), std::move(message), {}});
+            }
+            inOldMetadata = word == ".amd_amdgpu_hsa_metadata" || (inOldMetadata && word != ".end_amd_amdgpu_hsa_metadata");
         } else if (std::find(std::begin(kClrxDirectives), std::end(kClrxDirectives), word) != std::end(kClrxDirectives)) {
             if (word == ".kernel") {
                 lastKernel = std::string(firstWord(argument));

@@ -22,6 +22,9 @@ public:
     const std::vector<std::string>& kernelNames() const { return kernelNames_; }
     const std::vector<ResourceDirective>& resourceDirectives() const { return directives_; }
 
+    // The processor an old .hsa_code_object_isa / .amd_amdgpu_isa names, and its line (0: none).
+    const std::pair<int, std::string>& declaredIsa() const { return declaredIsa_; }
+
     int lineCount() const { return int(lines_.size()); }
     std::string_view line(int line) const; // 1-based; empty when out of range
 
@@ -46,6 +49,7 @@ private:
     std::vector<Diagnostic> notes_;
     std::vector<std::string> kernelNames_;
     std::vector<ResourceDirective> directives_;
+    std::pair<int, std::string> declaredIsa_ {0, {}};
     struct KernelScope { std::string name; int firstLine; int lastLine; };
     std::vector<KernelScope> scopes_;
     std::vector<std::pair<int, std::string>> labels_; // line → label name

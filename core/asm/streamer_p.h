@@ -74,6 +74,11 @@ struct RawDiagnostic {
     std::vector<const char*> expansionLocs; // from the "while in macro instantiation" notes that follow
 };
 
+// Family, printed text and registers of an instruction whose bytes are in e.bytes: shared by the
+// streamer (bytes from the encoder) and the disassembler (bytes from a code object or a listing).
+void describeEncoded(TargetKit& kit, const GpuTarget& gpu, llvm::MCInstPrinter& printer, const llvm::MCInst& inst,
+                     const llvm::MCSubtargetInfo& sti, Emission& e);
+
 // The parser reads a statement's end of line before it emits (alignment) or matches (some
 // warnings), so where it stands is the next statement: the statement before a location.
 const char* statementBefore(const llvm::SourceMgr& sources, const char* at);
@@ -139,10 +144,7 @@ public:
         for (const auto& fixup : fixups)
             if (fixup.getKind() == llvm::FK_Data_4 || fixup.getKind() == llvm::FK_PCRel_4)
                 e.fixups.emplace_back(fixup.getOffset(), fixup.getValue());
-        const llvm::MCInstrDesc& desc = kit_.instrInfo->get(inst.getOpcode());
-        e.family = familyFromFlags(desc.TSFlags, gpu_.generation);
-        printInstruction(inst, sti, e);
-        collectOperands(inst, desc, e);
+        describeEncoded(kit_, gpu_, printer_, inst, sti, e);
     }
 
     void emitLabel(llvm::MCSymbol* symbol, llvm::SMLoc loc) override
@@ -356,67 +358,6 @@ private:
         if (onLimit)
             onLimit();
         return false;
-    }
-
-    void printInstruction(const llvm::MCInst& inst, const llvm::MCSubtargetInfo& sti, Emission& e)
-    {
-        std::string key(reinterpret_cast<const char*>(e.bytes.data()), e.bytes.size());
-        key += std::to_string(inst.getOpcode());
-        for (unsigned i = 0; i < inst.getNumOperands(); ++i)
-            if (inst.getOperand(i).isExpr()) { // symbolic operands print their symbol, not the bytes
-                key.clear();
-                break;
-            }
-        if (!key.empty()) {
-            if (const auto it = kit_.printCache.find(key); it != kit_.printCache.end()) {
-                e.mnemonic = it->second.mnemonic;
-                e.operands = it->second.operands;
-                e.glc = it->second.glc;
-                return;
-            }
-        }
-        std::string text;
-        llvm::raw_string_ostream out(text);
-        printer_.printInst(&inst, 0, "", sti, out);
-        out.flush();
-        std::string_view view(text);
-        while (!view.empty() && (view.front() == '\t' || view.front() == ' '))
-            view.remove_prefix(1);
-        const auto space = view.find_first_of(" \t");
-        e.mnemonic = std::string(view.substr(0, space));
-        if (space != std::string_view::npos) {
-            std::string_view rest = view.substr(space);
-            while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t'))
-                rest.remove_prefix(1);
-            e.operands = std::string(rest);
-        }
-        // glc is printed as a modifier on GFX6–9 memory instructions.
-        e.glc = e.operands.find(" glc") != std::string::npos || e.operands.starts_with("glc");
-        if (!key.empty())
-            kit_.printCache.emplace(std::move(key), TargetKit::Printed {e.mnemonic, e.operands, e.glc});
-    }
-
-    void collectOperands(const llvm::MCInst& inst, const llvm::MCInstrDesc& desc, Emission& e)
-    {
-        const unsigned numDefs = desc.getNumDefs();
-        for (unsigned i = 0; i < inst.getNumOperands(); ++i) {
-            const llvm::MCOperand& op = inst.getOperand(i);
-            if (op.isReg() && op.getReg()) {
-                if (const auto& range = kit_.reg(op.getReg()))
-                    (i < numDefs ? e.defs : e.uses).push_back(*range);
-            } else if (op.isExpr() && e.branchSymbol.empty()) {
-                if (const auto* ref = llvm::dyn_cast<llvm::MCSymbolRefExpr>(op.getExpr()))
-                    e.branchSymbol = ref->getSymbol().getName().str();
-            } else if (op.isImm() && desc.isBranch() && !e.branchImmediate) {
-                e.branchImmediate = op.getImm();
-            }
-        }
-        for (const auto reg : desc.implicit_defs())
-            if (const auto& range = kit_.reg(reg))
-                e.defs.push_back(*range);
-        for (const auto reg : desc.implicit_uses())
-            if (const auto& range = kit_.reg(reg))
-                e.uses.push_back(*range);
     }
 
 public:

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/input/loader.h"
 
+#include "core/input/detect.h"
+
 #include "core/input/clrx.h"
 
 #include <array>
@@ -13,8 +15,6 @@ namespace gcnlens::input {
 
 namespace {
 
-constexpr std::string_view kElfMagic = "\x7f" "ELF";
-constexpr std::string_view kOffloadBundleMagic = "__CLANG_OFFLOAD_BUNDLE__";
 
 void appendUtf8(std::string& out, std::uint32_t cp)
 {
@@ -294,8 +294,10 @@ std::string encodeSource(std::string_view text, const SourceFormat& format, bool
 
 InputKind detectInputKind(std::string_view bytes)
 {
-    if (bytes.substr(0, kElfMagic.size()) == kElfMagic || bytes.substr(0, kOffloadBundleMagic.size()) == kOffloadBundleMagic)
+    if (looksLikeCodeObject(bytes))
         return InputKind::Binary;
+    if (looksLikeListing(bytes))
+        return InputKind::Listing;
     return looksLikeClrx(bytes) ? InputKind::Clrx : InputKind::Llvm;
 }
 

@@ -87,6 +87,7 @@ struct ResourceUsage {
     int extraSgprs = 0;                                 // the extras counted in usedSgprs
     std::optional<bool> reserveVcc, reserveFlatScratch, reserveXnack; // .amdhsa_reserve_* as declared
     std::optional<int> declaredScratch;                 // private segment bytes per work-item
+    std::optional<int> declaredWorkgroup;               // work-items: metadata .reqd_workgroup_size, else .max_flat_workgroup_size
 };
 
 ResourceUsage kernelResources(const Program& program, int kernel);

@@ -55,6 +55,8 @@ ResourceUsage kernelResources(const Program& program, int kernel)
         else if (n == ".amdhsa_reserve_vcc") usage.reserveVcc = v != 0;
         else if (n == ".amdhsa_reserve_flat_scratch") usage.reserveFlatScratch = v != 0;
         else if (n == ".amdhsa_reserve_xnack_mask") usage.reserveXnack = v != 0;
+        else if (n == ".reqd_workgroup_size") usage.declaredWorkgroup = v; // code object metadata (objectreader)
+        else if (n == ".max_flat_workgroup_size" && !usage.declaredWorkgroup) usage.declaredWorkgroup = v;
         else if (n == ".amdhsa_private_segment_fixed_size" || n == "workitem_private_segment_byte_size" || n == ".scratchbuffer")
             usage.declaredScratch = v;
     }
@@ -108,6 +110,8 @@ OccupancyInput occupancyInputFor(const Program& program, int kernel)
             && (d.kernel == kernel || (program.kernels.size() <= 1 && d.kernel < 0)))
             in.workgroupSize = static_cast<int>(d.value);
     in.scratch = u.declaredScratch.value_or(0) > 0;
+    if (u.declaredWorkgroup && *u.declaredWorkgroup > 0)
+        in.workgroupSize = *u.declaredWorkgroup;
     return in;
 }
 

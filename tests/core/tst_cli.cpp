@@ -554,7 +554,7 @@ void TestCli::badInput_data()
                              << QStringList {dir + QStringLiteral("/nope.s"), QStringLiteral("no such file")};
     QTest::addRow("directory") << dir << QByteArray() << QStringList {dir, QStringLiteral("is a directory")};
     QTest::addRow("binary") << scratch_.filePath(QStringLiteral("kernel.o")) << QByteArray()
-                            << QStringList {QStringLiteral("kernel.o"), QStringLiteral("binary data at byte 7")};
+                            << QStringList {QStringLiteral("kernel.o"), QStringLiteral("not a readable ELF file")};
     // 200 MiB (sparse, so cheap): refused from its size, before it is read.
     QTest::addRow("huge") << scratch_.filePath(QStringLiteral("huge.s")) << QByteArray()
                           << QStringList {QStringLiteral("huge.s"), QStringLiteral("200 MiB is larger than the 64 MiB")};

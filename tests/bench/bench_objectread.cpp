@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+// Issue #14: opening a 100k-instruction code object (disassembly) against assembling its source,
+// and reading its llvm-objdump listing. Prints the best of three runs of each.
+#include "core/asm/assembler.h"
+#include "core/input/listingreader.h"
+#include "core/input/objectreader.h"
+#include "generatedkernel.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+
+using namespace gcnlens;
+
+namespace {
+
+double bestOf3(const std::function<std::size_t()>& work, std::size_t& instructions)
+{
+    double best = 1e30;
+    for (int i = 0; i < 3; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        instructions = work();
+        best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    return best;
+}
+
+std::string readAll(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const int count = argc > 1 ? std::atoi(argv[1]) : 100000;
+    const std::string tools = GCNLENS_LLVM_BIN;
+    const std::string dir = argc > 2 ? argv[2] : "/tmp";
+    const std::string source = ".amdgcn_target \"amdgcn-amd-amdhsa--gfx900\"\n" + bench::generateKernel(count);
+    {
+        std::ofstream(dir + "/bench_objectread.s") << source;
+    }
+    const std::string object = dir + "/bench_objectread.o", listing = dir + "/bench_objectread.lst";
+    const std::string mc = tools + "/llvm-mc -filetype=obj -triple=amdgcn-amd-amdhsa -mcpu=gfx900 " + dir + "/bench_objectread.s -o " + object;
+    const std::string objdump = tools + "/llvm-objdump -d " + object + " > " + listing;
+    if (std::system(mc.c_str()) != 0 || std::system(objdump.c_str()) != 0) {
+        std::fprintf(stderr, "llvm-mc or llvm-objdump failed\n");
+        return 1;
+    }
+    const std::string bytes = readAll(object), text = readAll(listing);
+
+    AssembleOptions options;
+    options.gpu = "gfx900";
+    std::size_t fromSource = 0, fromObject = 0, fromListing = 0;
+    const double assembleMs = bestOf3([&] { return assemble(source, options).instructions.size(); }, fromSource);
+    const double objectMs = bestOf3([&] {
+        input::ObjectReadOptions objectOptions;
+        return input::readCodeObject(bytes, objectOptions).program.instructions.size();
+    }, fromObject);
+    const double listingMs = bestOf3([&] { return input::readListing(text, options).instructions.size(); }, fromListing);
+
+    std::printf("%d-instruction gfx900 kernel (object %zu bytes, listing %zu bytes), best of 3:\n", count, bytes.size(), text.size());
+    std::printf("  assemble source      %8.1f ms  (%zu instructions)\n", assembleMs, fromSource);
+    std::printf("  read code object     %8.1f ms  (%zu instructions)  %.2fx the source\n", objectMs, fromObject, objectMs / assembleMs);
+    std::printf("  read objdump listing %8.1f ms  (%zu instructions)  %.2fx the source\n", listingMs, fromListing, listingMs / assembleMs);
+    return 0;
+}

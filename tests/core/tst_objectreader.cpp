@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: MIT
+// The code object reader (core/input/objectreader.h): kernels assembled to objects here with
+// llvm-mc give the same instructions, offsets, sizes, registers and timing as their source, and so
+// does the object's llvm-objdump listing (core/input/listingreader.h); offload bundles pick their
+// target; broken files give an error and never crash.
+#include "core/analysis.h"
+#include "core/asm/assembler.h"
+#include "core/input/listingreader.h"
+#include "core/input/objectreader.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace gcnlens;
+
+namespace {
+
+QByteArray readFile(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+QString llvmTool(const char* name)
+{
+    return QFileInfo(QStringLiteral(GCNLENS_LLVM_MC)).absolutePath() + QLatin1Char('/') + QLatin1String(name);
+}
+
+// Runs a tool; its standard output, or a failed test.
+QByteArray run(const QString& program, const QStringList& arguments)
+{
+    QProcess process;
+    process.start(program, arguments);
+    if (!process.waitForFinished(60000) || process.exitCode() != 0) {
+        qWarning() << program << arguments << process.readAllStandardError();
+        return {};
+    }
+    return process.readAllStandardOutput();
+}
+
+// Assembles a test source to a relocatable code object with llvm-mc.
+QByteArray objectFor(const QString& source, const QString& mcpu, const QTemporaryDir& dir)
+{
+    const QString out = dir.filePath(QFileInfo(source).baseName() + QLatin1String(".o"));
+    run(QStringLiteral(GCNLENS_LLVM_MC), {QStringLiteral("-filetype=obj"), QStringLiteral("-triple=amdgcn-amd-amdhsa"),
+                                          QLatin1String("-mcpu=") + mcpu, source, QStringLiteral("-o"), out});
+    return readFile(out);
+}
+
+std::string_view view(const QByteArray& bytes) { return {bytes.constData(), std::size_t(bytes.size())}; }
+
+Analysis analysed(Program program)
+{
+    return analyzeProgram(std::move(program), AnalysisRequest {});
+}
+
+int errorCount(const Program& program)
+{
+    return int(std::count_if(program.diagnostics.begin(), program.diagnostics.end(),
+                             [](const Diagnostic& d) { return d.severity == Severity::Error; }));
+}
+
+// Same instructions, in the same kernels, at the same offsets, with the same timing.
+void compareAnalyses(const Analysis& expected, const Analysis& actual, const char* what)
+{
+    const Program& a = expected.program;
+    const Program& b = actual.program;
+    QVERIFY2(errorCount(b) == 0, what);
+    QCOMPARE(b.kernels.size(), a.kernels.size());
+    for (std::size_t k = 0; k < a.kernels.size(); ++k) {
+        QCOMPARE(b.kernels[k].name, a.kernels[k].name);
+        QCOMPARE(b.kernels[k].endInstruction - b.kernels[k].firstInstruction,
+                 a.kernels[k].endInstruction - a.kernels[k].firstInstruction);
+    }
+    QCOMPARE(b.instructions.size(), a.instructions.size());
+    for (std::size_t i = 0; i < a.instructions.size(); ++i) {
+        const Instruction& x = a.instructions[i];
+        const Instruction& y = b.instructions[i];
+        QCOMPARE(y.mnemonic, x.mnemonic);
+        QCOMPARE(y.operands, x.operands);
+        QCOMPARE(y.offset, x.offset);
+        QCOMPARE(y.size, x.size);
+        QCOMPARE(y.encoding, x.encoding);
+        QCOMPARE(y.family, x.family);
+        QCOMPARE(y.branch, x.branch);
+        QCOMPARE(y.targetIndex, x.targetIndex);
+        QVERIFY(y.defs == x.defs);
+        QVERIFY(y.uses == x.uses);
+        QCOMPARE(actual.timing.instructions[i].cycles, expected.timing.instructions[i].cycles);
+        QCOMPARE(actual.timing.instructions[i].penaltyCycles(), expected.timing.instructions[i].penaltyCycles());
+    }
+    QCOMPARE(actual.timing.totals.singleWaveCycles, expected.timing.totals.singleWaveCycles);
+    QCOMPARE(actual.timing.totals.hiddenCycles, expected.timing.totals.hiddenCycles);
+    for (std::size_t k = 0; k < a.kernels.size(); ++k)
+        QCOMPARE(b.kernelRegisters[k].maxVgpr, a.kernelRegisters[k].maxVgpr);
+}
+
+// A clang offload bundle as clang-offload-bundler writes it (magic, count, entry table, payloads).
+QByteArray bundle(const QList<QPair<QByteArray, QByteArray>>& entries)
+{
+    const auto le64 = [](quint64 v) {
+        QByteArray out(8, '\0');
+        for (int i = 0; i < 8; ++i)
+            out[i] = char(v >> (8 * i));
+        return out;
+    };
+    QByteArray header = "__CLANG_OFFLOAD_BUNDLE__" + le64(quint64(entries.size()));
+    qsizetype tableSize = 0;
+    for (const auto& [id, payload] : entries)
+        tableSize += 24 + id.size();
+    quint64 offset = quint64(header.size() + tableSize);
+    QByteArray payloads;
+    for (const auto& [id, payload] : entries) {
+        header += le64(offset) + le64(quint64(payload.size())) + le64(quint64(id.size())) + id;
+        offset += quint64(payload.size());
+        payloads += payload;
+    }
+    return header + payloads;
+}
+
+const QString kData = QStringLiteral(GCNLENS_TESTDATA_DIR "/input/");
+
+} // namespace
+
+class TestObjectReader : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void roundTrip_data()
+    {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<QString>("gpu");
+        QTest::addRow("two kernels, gfx900") << kData + QLatin1String("two-kernels-gfx900.s") << QStringLiteral("gfx900");
+        QTest::addRow("AGPRs, gfx90a") << kData + QLatin1String("agprs-gfx90a.s") << QStringLiteral("gfx90a");
+    }
+    // Source, its object and the object's llvm-objdump listing: one analysis.
+    void roundTrip()
+    {
+        QFETCH(QString, source);
+        QFETCH(QString, gpu);
+        QTemporaryDir dir;
+        const QByteArray text = readFile(source);
+        QVERIFY(!text.isEmpty());
+        AssembleOptions options;
+        options.gpu = gpu.toStdString();
+        const Analysis fromSource = analysed(assemble(view(text), options));
+        QCOMPARE(errorCount(fromSource.program), 0);
+
+        const QByteArray object = objectFor(source, gpu, dir);
+        QVERIFY(!object.isEmpty());
+        input::ObjectReadOptions readOptions;
+        readOptions.fileName = "kernel.o";
+        const input::ObjectListing read = input::readCodeObject(view(object), readOptions);
+        QVERIFY2(read.error.empty(), read.error.c_str());
+        QCOMPARE(QString::fromStdString(read.program.gpu.processor), gpu); // from e_flags, no --gpu
+        const Analysis fromObject = analysed(read.program);
+        compareAnalyses(fromSource, fromObject, "object");
+
+        // Every instruction's line in the generated listing shows its own text and address.
+        const QList<QByteArray> lines = QByteArray::fromStdString(read.listing).split('\n');
+        for (const Instruction& inst : read.program.instructions) {
+            QVERIFY(inst.line >= 1 && inst.line <= lines.size());
+            QVERIFY(lines[inst.line - 1].contains(QByteArray::fromStdString(inst.mnemonic)));
+        }
+        // The declared resources come from the descriptor: occupancy reads them.
+        for (std::size_t k = 0; k < read.program.kernels.size(); ++k) {
+            const OccupancyInput& a = fromSource.occupancyInputs[k];
+            const OccupancyInput& b = fromObject.occupancyInputs[k];
+            QCOMPARE(b.ldsBytes, a.ldsBytes);
+            QVERIFY2(b.vgprs >= a.vgprs && b.vgprs - a.vgprs < 8, "VGPRs: the descriptor's granules cover the declared count");
+        }
+
+        // The generated listing reads back as a listing, and so does llvm-objdump's.
+        AssembleOptions listingOptions;
+        listingOptions.gpu = gpu.toStdString();
+        const Analysis fromOwnListing = analysed(input::readListing(read.listing, listingOptions));
+        compareAnalyses(fromSource, fromOwnListing, "gcnlens listing");
+        // The declared values survive the listing (the window analyses the listing it shows).
+        QCOMPARE(fromOwnListing.occupancyInputs.size(), fromObject.occupancyInputs.size());
+        for (std::size_t k = 0; k < fromObject.occupancyInputs.size(); ++k) {
+            QCOMPARE(fromOwnListing.occupancyInputs[k].vgprs, fromObject.occupancyInputs[k].vgprs);
+            QCOMPARE(fromOwnListing.occupancyInputs[k].sgprs, fromObject.occupancyInputs[k].sgprs);
+            QCOMPARE(fromOwnListing.occupancyInputs[k].ldsBytes, fromObject.occupancyInputs[k].ldsBytes);
+        }
+        const QByteArray objdump = run(llvmTool("llvm-objdump"), {QStringLiteral("-d"), dir.filePath(QFileInfo(source).baseName() + QLatin1String(".o"))});
+        QVERIFY(!objdump.isEmpty());
+        compareAnalyses(fromSource, analysed(input::readListing(view(objdump), listingOptions)), "llvm-objdump listing");
+    }
+
+    // The metadata note's declared values are what occupancy reads, each on a line of the listing.
+    void metadata()
+    {
+        QTemporaryDir dir;
+        const QByteArray object = objectFor(kData + QLatin1String("metadata-gfx900.s"), QStringLiteral("gfx900"), dir);
+        QVERIFY(!object.isEmpty());
+        const input::ObjectListing read = input::readCodeObject(view(object), input::ObjectReadOptions {});
+        QVERIFY2(read.error.empty(), read.error.c_str());
+        const Analysis analysis = analysed(read.program);
+        QCOMPARE(analysis.occupancyInputs.size(), std::size_t(1));
+        const OccupancyInput& in = analysis.occupancyInputs[0];
+        QCOMPARE(in.vgprs, 37);
+        QCOMPARE(in.ldsBytes, 4096);
+        QCOMPARE(in.workgroupSize, 256); // .reqd_workgroup_size 128·2·1, before .max_flat_workgroup_size
+        const QList<QByteArray> lines = QByteArray::fromStdString(read.listing).split('\n');
+        for (const ResourceDirective& d : read.program.directives) {
+            QVERIFY(d.line >= 1 && d.line <= lines.size());
+            QVERIFY(lines[d.line - 1].contains(QByteArray::fromStdString(d.name)));
+            QCOMPARE(d.kernel, 0);
+        }
+    }
+
+    void bundles_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<QString>("expected");
+        QTest::addRow("no --gpu: the first amdgcn entry") << QString() << QStringLiteral("gfx900");
+        QTest::addRow("--gpu picks its entry") << QStringLiteral("gfx90a") << QStringLiteral("gfx90a");
+        QTest::addRow("--gpu with no entry: the first") << QStringLiteral("gfx803") << QStringLiteral("gfx803");
+    }
+    void bundles()
+    {
+        QFETCH(QString, gpu);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const QByteArray gfx900 = objectFor(kData + QLatin1String("two-kernels-gfx900.s"), QStringLiteral("gfx900"), dir);
+        const QByteArray gfx90a = objectFor(kData + QLatin1String("agprs-gfx90a.s"), QStringLiteral("gfx90a"), dir);
+        const QByteArray fat = bundle({{"host-x86_64-unknown-linux-gnu", QByteArray()},
+                                       {"hipv4-amdgcn-amd-amdhsa--gfx900", gfx900},
+                                       {"hipv4-amdgcn-amd-amdhsa--gfx90a", gfx90a}});
+        input::ObjectReadOptions options;
+        options.gpu = gpu.toStdString();
+        const input::ObjectListing read = input::readCodeObject(view(fat), options);
+        QVERIFY2(read.error.empty(), read.error.c_str());
+        QCOMPARE(QString::fromStdString(read.program.gpu.processor), expected);
+        // The note lists the entries and says which one is shown.
+        QVERIFY(!read.program.diagnostics.empty());
+        const Diagnostic& note = read.program.diagnostics.front();
+        QCOMPARE(note.severity, Severity::Note);
+        QVERIFY(QString::fromStdString(note.message).contains(QLatin1String("3 entries")));
+        QVERIFY(QString::fromStdString(note.message).contains(QLatin1String("showing hipv4-amdgcn-amd-amdhsa--")));
+        QVERIFY(!read.program.instructions.empty());
+    }
+
+    void brokenFiles_data()
+    {
+        QTest::addColumn<int>("cut");      // bytes kept (-1: all)
+        QTest::addColumn<QByteArray>("replace"); // written at byte 0x20 (the section table offset)
+        QTest::addColumn<QString>("cause");
+        QTest::addRow("empty") << 0 << QByteArray() << QStringLiteral("no ELF magic");
+        QTest::addRow("ELF magic only") << 4 << QByteArray() << QStringLiteral("not a readable ELF file");
+        QTest::addRow("truncated header") << 40 << QByteArray() << QStringLiteral("not a readable ELF file");
+        QTest::addRow("truncated sections") << 300 << QByteArray() << QStringLiteral("not a readable ELF file");
+        QTest::addRow("section table offset corrupted") << -1 << QByteArray("\xff\xff\xff\x7f\0\0\0\0", 8)
+                                                        << QStringLiteral("not a readable ELF file");
+        QTest::addRow("bundle without amdgcn") << -2 << QByteArray() << QStringLiteral("no amdgcn code object");
+        QTest::addRow("bundle cut short") << -3 << QByteArray() << QStringLiteral("truncated clang offload bundle");
+        QTest::addRow("compressed bundle") << -4 << QByteArray() << QStringLiteral("compressed clang offload bundle");
+        QTest::addRow("GFX6 code object") << -5 << QByteArray() << QStringLiteral("does not decode GFX6/GFX7");
+    }
+    void brokenFiles()
+    {
+        QFETCH(int, cut);
+        QFETCH(QByteArray, replace);
+        QFETCH(QString, cause);
+        QTemporaryDir dir;
+        QByteArray bytes = objectFor(kData + QLatin1String("two-kernels-gfx900.s"), QStringLiteral("gfx900"), dir);
+        if (cut >= 0)
+            bytes.truncate(cut);
+        if (!replace.isEmpty())
+            bytes.replace(0x28, replace.size(), replace); // e_shoff
+        if (cut == -2)
+            bytes = bundle({{"host-x86_64-unknown-linux-gnu", QByteArray("\x7f" "ELF")}});
+        if (cut == -3)
+            bytes = bundle({{"hipv4-amdgcn-amd-amdhsa--gfx900", bytes}}).left(200);
+        if (cut == -5)
+            bytes = objectFor(QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s"), QStringLiteral("tahiti"), dir);
+        if (cut == -4)
+            bytes = QByteArray("CCOB\1\0\2\0") + bytes;
+        const input::ObjectListing read = input::readCodeObject(view(bytes), input::ObjectReadOptions {});
+        QVERIFY2(QString::fromStdString(read.error).contains(cause), read.error.c_str());
+        QCOMPARE(errorCount(read.program), 1);
+    }
+
+    // The command line names the file and the cause, and exits with the usage status.
+    void cliNamesFileAndCause()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("cut.o"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(objectFor(kData + QLatin1String("two-kernels-gfx900.s"), QStringLiteral("gfx900"), dir).left(100));
+        file.close();
+        QProcess cli;
+        cli.start(QStringLiteral(GCNLENS_BIN_DIR "/gcnlens-cli"), {QStringLiteral("analyze"), path});
+        QVERIFY(cli.waitForFinished(60000));
+        const QString error = QString::fromUtf8(cli.readAllStandardError());
+        QVERIFY2(error.contains(path) && error.contains(QLatin1String("not a readable ELF file")), qPrintable(error));
+        QVERIFY(cli.exitCode() != 0);
+    }
+
+    // Random damage (byte flips, cuts) never crashes or hangs the reader: a bounded, seeded run
+    // of what the fuzz target does at length.
+    void randomDamage()
+    {
+        QTemporaryDir dir;
+        const QByteArray good = objectFor(kData + QLatin1String("two-kernels-gfx900.s"), QStringLiteral("gfx900"), dir);
+        QVERIFY(!good.isEmpty());
+        QRandomGenerator random(14);
+        int readable = 0;
+        for (int round = 0; round < 1500; ++round) {
+            QByteArray bytes = good;
+            const int flips = 1 + int(random.bounded(8));
+            for (int i = 0; i < flips; ++i)
+                bytes[int(random.bounded(bytes.size()))] = char(random.bounded(256));
+            if (round % 3 == 0)
+                bytes.truncate(int(random.bounded(bytes.size())));
+            if (qEnvironmentVariableIsSet("GCNLENS_DUMP_DAMAGE")) {
+                QFile dump(qEnvironmentVariable("GCNLENS_DUMP_DAMAGE"));
+                if (dump.open(QIODevice::WriteOnly))
+                    dump.write(bytes);
+            }
+            const input::ObjectListing read = input::readCodeObject(view(bytes), input::ObjectReadOptions {});
+            readable += read.error.empty() ? 1 : 0;
+        }
+        QVERIFY(readable > 0); // some damage leaves the code readable
+    }
+};
+
+QTEST_GUILESS_MAIN(TestObjectReader)
+#include "tst_objectreader.moc"

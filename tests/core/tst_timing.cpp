@@ -816,11 +816,12 @@ private Q_SLOTS:
         for (const RuleInfo& info : ruleLegend()) {
             ids.insert(info.id);
             QVERIFY(!info.meaning.empty());
-            QVERIFY(info.source.starts_with("timing-model.md §"));
+            // The spec's rules cite it; the timing sources are the project's own (docs/model.md).
+            QVERIFY(info.source.starts_with("timing-model.md §") || info.source == "docs/model.md " + info.id);
         }
         QCOMPARE(ids, (std::set<std::string> {"fetch-align", "fetch-straddle", "branch-target", "branch-position",
                                               "valu-salu", "vcc-exec-branch", "scc-branch", "R-first16", "R-long",
-                                              "R-pair"}));
+                                              "R-pair", "T-table", "T-mfma", "T-llvm-sched"}));
     }
 };
 

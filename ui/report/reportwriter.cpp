@@ -23,6 +23,7 @@
 #include <QTimeZone>
 
 #include <algorithm>
+#include <map>
 #include <functional>
 
 Q_LOGGING_CATEGORY(lcReport, "gcnlens.ui.report")
@@ -345,6 +346,27 @@ private:
 
     // --- title block and summary --------------------------------------------------------------
 
+    // docs/model.md: how many instructions take their cycles from each source, and which have none.
+    QString timingSources() const
+    {
+        std::map<std::string, int> bySource;
+        for (std::size_t i = 0; i < a_.program.instructions.size() && i < a_.timing.instructions.size(); ++i) {
+            const Instruction& in = a_.program.instructions[i];
+            if (!in.isData && !in.placeholder && !a_.timing.instructions[i].base.rule.empty())
+                ++bySource[a_.timing.instructions[i].base.rule];
+        }
+        QStringList parts;
+        for (const auto& [rule, count] : bySource)
+            parts << QStringLiteral("%1 %2").arg(qs(rule)).arg(count);
+        QStringList untimed;
+        for (const auto& [mnemonic, count] : a_.timing.totals.unknownMnemonics)
+            untimed << QStringLiteral("%1 (%2)").arg(qs(mnemonic)).arg(count);
+        QString text = parts.join(QStringLiteral(", "));
+        text += untimed.isEmpty() ? QStringLiteral("; every instruction timed")
+                                  : QStringLiteral("; no timing: %1").arg(untimed.join(QStringLiteral(", ")));
+        return text;
+    }
+
     void buildSummary()
     {
         Flow flow(doc_, frame_.contentRect(), QStringLiteral("Summary"));
@@ -379,6 +401,8 @@ private:
             {QStringLiteral("Processor"), qs(gpu.targetId.empty() ? gpu.processor : gpu.targetId)},
             {QStringLiteral("Generation"), qs(std::string(generationName(gpu.generation)))},
             {QStringLiteral("DPFACTOR"), QString::number(gpu.dpfactor)},
+            {QStringLiteral("DP factor from"), qs(gpu.dpfactorSource)},
+            {QStringLiteral("Timing sources"), timingSources()},
             {QStringLiteral("Model options"), optionText.isEmpty() ? QStringLiteral("defaults (timing-model.md section 9)")
                                                                     : optionText.join(QStringLiteral(", "))},
             {QStringLiteral("Branch directions"), directions.isEmpty() ? QStringLiteral("as the model assumes (timing-model.md section 3)")
@@ -452,8 +476,9 @@ private:
         QString note = QStringLiteral("Single-wave cycles = base + penalties (one wave per SIMD); latency-hidden cycles count "
                                       "vector issue only, what remains at two or more waves per SIMD (timing-model.md section 5).");
         if (a_.timing.totals.unknownTimings > 0)
-            note += QStringLiteral(" %1 instruction(s) have no known cycle count and are counted as 4 (marked ? in the listing).")
-                        .arg(a_.timing.totals.unknownTimings);
+            note += QStringLiteral(" %1 instruction(s) have no known cycle count and are counted as 4 (marked ? in the listing): %2.")
+                        .arg(a_.timing.totals.unknownTimings)
+                        .arg(timingSources().section(QStringLiteral("; no timing: "), 1));
         paragraph(flow, note, fonts_.small, kMuted, 0, 3);
 
         heading(flow, QStringLiteral("Penalties by rule"), fonts_.subheading, 10);

@@ -364,12 +364,18 @@ std::string TimingOptions::set(const std::string& name, const std::string& value
         return positive(polarisMaxWaves, 1, 10);
     if (name == "lds-group")
         return positive(ldsGroupDwords, 1, 64);
+    if (name == "lds-phases") {
+        if (value != "auto" && value != "gcn" && value != "cdna")
+            return std::format("option {}: expected auto, gcn or cdna, got '{}'", name, value);
+        ldsPhases = value;
+        return {};
+    }
     bool known = false;
     if (auto error = checks.set(name, value, &known); known)
         return error;
     return std::format("unknown option '{}' (known: backward-branch-target-penalty, taken-branch-cycles, "
                        "long-rule, pair-rule, valu-salu-writers, max-waves-override, trap-handler, "
-                       "polaris-max-waves, lds-group, and hazards.md's A-* options)", name);
+                       "polaris-max-waves, lds-group, lds-phases, and hazards.md's A-* options)", name);
 }
 
 std::vector<std::pair<std::string, std::string>> TimingOptions::values() const
@@ -384,6 +390,7 @@ std::vector<std::pair<std::string, std::string>> TimingOptions::values() const
         {"trap-handler", onOff(trapHandler)},
         {"polaris-max-waves", std::to_string(polarisMaxWaves)},
         {"lds-group", std::to_string(ldsGroupDwords)},
+        {"lds-phases", ldsPhases},
     };
     for (auto& value : checks.values())
         out.push_back(std::move(value));

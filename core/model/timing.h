@@ -27,6 +27,7 @@ struct TimingOptions {
     bool trapHandler = false;                       // trap-handler
     int polarisMaxWaves = 8;                        // polaris-max-waves
     int ldsGroupDwords = 32;                        // lds-group
+    std::string ldsPhases = "auto";                 // lds-phases: auto (by generation) | gcn | cdna (docs/model.md L-phases)
     CheckOptions checks;                            // hazards.md §4: A-nop, A-setreg, … (checkoptions.h)
 
     // Sets an option by its section-9 name ("taken-branch-cycles", "long-rule", …).

@@ -370,7 +370,7 @@ void writeLdsFields(Document& d, const LdsAccessResult& result, bool detailed)
         d.beginObject();
         d.key("lanes");
         d.beginArray();
-        for (int lane = group.firstLane; lane < group.firstLane + group.lanes; ++lane)
+        for (const int lane : group.members) // docs/model.md L-phases: not always consecutive
             d.integer(lane);
         d.endArray();
         d.member("degree", group.degree);

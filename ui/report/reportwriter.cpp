@@ -1038,12 +1038,14 @@ private:
             paragraph(flow,
                       QStringLiteral("Each grid shows, per lane group (rows) and bank (columns), how many distinct 128-byte rows "
                                      "that bank serves; the group's conflict degree is its largest value and the access costs the "
-                                     "sum of its groups' degrees (timing-model.md section 7, lds-group %1 dwords).")
-                          .arg(a_.timing.options.ldsGroupDwords),
+                                     "sum of its groups' degrees (timing-model.md section 7, lds-group %1 dwords; docs/model.md L-phases, %2).")
+                          .arg(a_.timing.options.ldsGroupDwords)
+                          .arg(qs(std::string(ldsPhasesName(ldsPhasesFor(a_.program.gpu.generation, a_.timing.options.ldsPhases))))),
                       fonts_.small, kMuted, 0, 2);
             if (!options_.patternText.isEmpty()) {
                 const LdsAccessResult r = analyzeLdsPattern(options_.patternText.toStdString(), options_.patternOp.toStdString(),
-                                                            options_.patternParameters, a_.timing.options.ldsGroupDwords);
+                                                            options_.patternParameters, a_.timing.options.ldsGroupDwords,
+                                                            ldsPhasesFor(a_.program.gpu.generation, a_.timing.options.ldsPhases));
                 heatmap(flow, QStringLiteral("Typed pattern: %1 (%2)").arg(options_.patternText, options_.patternOp), r);
             }
             // Identical accesses (same instruction text, same per-bank rows) share one heatmap: an
@@ -1148,7 +1150,7 @@ private:
                 const QRectF rowCell = grid.cellRect(g, 0);
                 p.setPen(kMuted);
                 p.drawText(QRectF(at.x(), rowCell.top(), labelW - 4, rowCell.height()), Qt::AlignRight | Qt::AlignVCenter,
-                           QStringLiteral("lanes %1–%2 ×%3").arg(group.firstLane).arg(group.firstLane + group.lanes - 1).arg(group.degree));
+                           QStringLiteral("lanes %1 ×%2").arg(qs(laneGroupText(group))).arg(group.degree));
                 for (int b = 0; b < 32; ++b) {
                     const int v = std::size_t(g) < r.bankRows.size() && std::size_t(b) < r.bankRows[std::size_t(g)].size()
                         ? r.bankRows[std::size_t(g)][std::size_t(b)] : 0;

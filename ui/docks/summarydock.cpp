@@ -18,6 +18,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace gcnlens::ui {
 
 static QString qs(const std::string& s)
@@ -164,6 +166,15 @@ SummaryDock::SummaryDock(QWidget* parent)
     connect(m_ldsGroup, &QComboBox::currentIndexChanged, this, [this](int) {
         optionEdited("lds-group", std::to_string(m_ldsGroup->currentData().toInt()));
     });
+    m_ldsPhases = new QComboBox;
+    m_ldsPhases->addItem(tr("by generation"), QStringLiteral("auto"));
+    m_ldsPhases->addItem(tr("GCN (consecutive lanes)"), QStringLiteral("gcn"));
+    m_ldsPhases->addItem(tr("CDNA (ds_read_b128 interleaved)"), QStringLiteral("cdna"));
+    m_ldsPhases->setToolTip(tr("Which lanes the LDS serves together (docs/model.md L-phases)"));
+    options->addRow(tr("LDS lane groups"), m_ldsPhases);
+    connect(m_ldsPhases, &QComboBox::currentIndexChanged, this, [this](int) {
+        optionEdited("lds-phases", m_ldsPhases->currentData().toString().toStdString());
+    });
     layout->addWidget(optionsBox);
     layout->addStretch(1);
     setOptions(TimingOptions{});
@@ -199,6 +210,7 @@ void SummaryDock::setOptions(const TimingOptions& o)
     if (group < 0)
         m_ldsGroup->addItem(tr("%1 dwords").arg(o.ldsGroupDwords), o.ldsGroupDwords);
     m_ldsGroup->setCurrentIndex(m_ldsGroup->findData(o.ldsGroupDwords));
+    m_ldsPhases->setCurrentIndex(std::max(0, m_ldsPhases->findData(QString::fromStdString(o.ldsPhases))));
     m_updating = false;
 }
 

@@ -70,6 +70,7 @@ private:
     QCheckBox* m_trap;
     QSpinBox* m_polaris;
     QComboBox* m_ldsGroup;
+    QComboBox* m_ldsPhases;  // lds-phases (docs/model.md L-phases)
     TimingOptions m_options;
     std::map<QString, int> m_ruleStep; // rule → index of the occurrence shown last
     bool m_updating = false;

@@ -24,6 +24,7 @@ LdsKernelOptions ldsOptions(const AnalysisRequest& request)
 {
     LdsKernelOptions lds = request.lds;
     lds.groupDwords = request.timing.ldsGroupDwords;
+    lds.phases = request.timing.ldsPhases;
     return lds;
 }
 

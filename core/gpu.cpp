@@ -68,6 +68,52 @@ constexpr ProcessorFacts kProcessors[] = {
     {"gfx942", Generation::CDNA, 8, false, true, true},
 };
 
+// timing-model.md section 1: the DP rate of a bare processor. The processors that are one chip
+// (one LLVM gfx number) share a row; the reason names the products it was read from (AMD's
+// product specifications) and, where they differ, the part chosen and how to pick the others.
+struct DpFacts {
+    std::string_view processors[4]; // one chip's LLVM names; unused entries empty
+    int dpfactor;
+    const char* reason;
+};
+const DpFacts kDpFactors[] = {
+    {{"gfx600", "tahiti"}, 2, "every product has DP 1/4 (HD 7970/7950, R9 280/280X, FirePro W8000/W9000/S9000)"},
+    {{"gfx601", "pitcairn", "verde"}, 8, "every product has DP 1/16 (HD 7870/7850, HD 7770/7750, R7 250/265, FirePro W5000/W7000)"},
+    {{"gfx602", "hainan", "oland"}, 8, "every product has DP 1/16 (HD 8570, R7 240/250, HD 8750M and other mobile parts)"},
+    {{"gfx700", "kaveri"}, 8, "every product has DP 1/16 (Kaveri APUs, A10-7850K …)"},
+    {{"gfx701", "hawaii"}, 4,
+     "most common part: Radeon R9 290/290X/390/390X have DP 1/8; FirePro W8100/W9100/S9150 have DP 1/2 "
+     "(choose the FirePro W9100 or S9150 preset)"},
+    {{"gfx702"}, 4, "every product has DP 1/8 (Radeon R9 290/290X/390/390X)"},
+    {{"gfx703", "kabini", "mullins"}, 8, "every product has DP 1/16 (Kabini and Mullins APUs)"},
+    {{"gfx704", "bonaire"}, 8, "every product has DP 1/16 (HD 7790, R7 260/260X)"},
+    {{"gfx705"}, 8, "every product has DP 1/16 (Kaveri-family APUs)"},
+    {{"gfx801", "carrizo"}, 8, "every product has DP 1/16 (Carrizo APUs)"},
+    {{"gfx802", "iceland", "tonga"}, 8, "every product has DP 1/16 (R9 285/380/380X, R7 M260 …)"},
+    {{"gfx803", "fiji", "polaris10", "polaris11"}, 8,
+     "every product has DP 1/16 (R9 Fury/Nano, RX 460–590, FirePro S9300 x2)"},
+    {{"gfx805", "tongapro"}, 8, "every product has DP 1/16 (Tonga Pro)"},
+    {{"gfx810", "stoney"}, 8, "every product has DP 1/16 (Stoney Ridge APUs)"},
+    {{"gfx900"}, 8, "every product has DP 1/16 (RX Vega 56/64, Vega Frontier Edition, Instinct MI25)"},
+    {{"gfx902", "gfx909", "gfx90c"}, 8, "every product has DP 1/16 (Raven, Picasso, Renoir-family APUs)"},
+    {{"gfx904"}, 8, "every product has DP 1/16 (Vega 12: Radeon Pro Vega 16/20)"},
+    {{"gfx906"}, 1,
+     "most common part: Instinct MI50/MI60 and Radeon Pro VII have DP 1/2; Radeon VII has DP 1/4 "
+     "(choose the Radeon VII preset)"},
+    {{"gfx908"}, 1, "CDNA: every product has DP 1/2 (Instinct MI100)"},
+    {{"gfx90a"}, 1, "CDNA: every product has DP 1/2 or faster (Instinct MI210/MI250/MI250X)"},
+    {{"gfx942"}, 1, "CDNA: every product has DP 1/2 or faster (Instinct MI300A/MI300X)"},
+};
+
+const DpFacts* dpFactsOf(std::string_view processor)
+{
+    for (const DpFacts& row : kDpFactors)
+        for (std::string_view name : row.processors)
+            if (!name.empty() && name == processor)
+                return &row;
+    return nullptr;
+}
+
 // polaris12 is a product name LLVM does not know; it is gfx803 silicon like polaris10/11.
 constexpr std::pair<const char*, const char*> kAliases[] = {{"polaris12", "polaris11"}};
 
@@ -116,8 +162,14 @@ GpuTarget targetFor(const ProcessorFacts& facts)
     target.generation = facts.generation;
     target.maxWavesPerSimd = facts.maxWaves;
     target.fixedSgprs = facts.fixedSgprs;
-    // Section 1: every part not named there runs DP at 1/16.
-    target.dpfactor = 8;
+    // Section 1: a bare processor takes the DP rate its products share, else its most common part.
+    if (const DpFacts* dp = dpFactsOf(facts.name)) {
+        target.dpfactor = dp->dpfactor;
+        target.dpfactorSource = std::string(facts.name) + ": " + dp->reason;
+    } else {
+        target.dpfactor = 8; // tst_gpu proves every processor has a row
+        target.dpfactorSource = std::string(facts.name) + ": no DP rate on record, DP 1/16 assumed";
+    }
     return target;
 }
 
@@ -139,6 +191,19 @@ const std::vector<GpuPreset>& gpuPresets()
 {
     static const std::vector<GpuPreset> presets = parsePresets(embedded::gpus_tsv());
     return presets;
+}
+
+std::vector<GpuPreset> presetsFor(std::string_view processor)
+{
+    const std::string wanted = lower(processor.substr(0, processor.find(':')));
+    const DpFacts* chip = dpFactsOf(findProcessor(wanted) ? findProcessor(wanted)->name : "");
+    std::vector<GpuPreset> out;
+    for (const auto& preset : gpuPresets()) {
+        const ProcessorFacts* facts = findProcessor(preset.processor);
+        if (facts && (facts->name == wanted || (chip && dpFactsOf(facts->name) == chip)))
+            out.push_back(preset);
+    }
+    return out;
 }
 
 const std::vector<std::string>& knownProcessors()
@@ -170,6 +235,10 @@ std::optional<GpuTarget> resolveGpu(std::string_view name, std::string* error)
         target.name = wanted;
         target.product = preset.name;
         target.dpfactor = preset.dpfactor;
+        static constexpr const char* kRates[] = {"", "1/2", "1/4", "", "1/8", "", "", "", "1/16"};
+        const char* rate = preset.dpfactor >= 1 && preset.dpfactor <= 8 ? kRates[preset.dpfactor] : "";
+        target.dpfactorSource = preset.name + ": the product has DP " + (*rate ? rate : "?")
+            + " (resources/gpus.tsv)";
         target.computeUnits = preset.computeUnits;
         // Polaris products are gfx803 like Fiji, but section 6 gives them 8 waves.
         if (lower(preset.name).find("rx 4") != std::string::npos || preset.processor.starts_with("polaris"))

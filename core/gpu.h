@@ -23,6 +23,9 @@ struct GpuTarget {
     std::string targetId;    // canonical ROCm target ID ("gfx906:xnack-"), processor when no features
     Generation generation = Generation::GFX6;
     int dpfactor = 8;        // timing-model.md section 1 (DP rate 1/2 → 1 … 1/16 → 8)
+    // Why this DPFACTOR: the preset's DP rate, or for a bare processor the rate its products
+    // share or its most common part ("tahiti: every product has DP 1/4 (HD 7970/7950, …)").
+    std::string dpfactorSource;
     int computeUnits = 0;    // 0 when unknown (a bare processor name)
     int maxWavesPerSimd = 10;// timing-model.md section 6 (8 on Iceland/Tonga/Polaris, gfx90a/gfx942)
     bool fixedSgprs = false; // Iceland/Tonga: 96 SGPRs always allocated (section 6)
@@ -37,6 +40,10 @@ struct GpuPreset {
 
 // Every product preset from resources/gpus.tsv, in file order.
 const std::vector<GpuPreset>& gpuPresets();
+
+// The product presets built on a processor (aliases resolved: "gfx701" and "hawaii" give the
+// same list), in file order; what the window offers next to a bare processor's DP factor.
+std::vector<GpuPreset> presetsFor(std::string_view processor);
 
 // Every LLVM processor name gcnlens accepts (tahiti … gfx906, gfx908, gfx90a, gfx942).
 const std::vector<std::string>& knownProcessors();

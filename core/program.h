@@ -55,6 +55,8 @@ struct Instruction {
     std::string mnemonic;     // canonical, as LLVM prints it ("v_add_f32_e32", "s_load_dwordx2")
     std::string operands;     // operand text as LLVM prints it
     Family family = Family::Unknown;
+    unsigned opcode = 0;      // LLVM's MC opcode (this LLVM build's numbering, 0 for data and
+                              // placeholders): the timing model reads LLVM's scheduling class from it
     bool hasLiteral = false;  // carries a 32-bit literal constant
     bool glc = false;         // the glc cache-policy bit is set (MUBUF +GLCn timing)
     bool isData = false;      // a raw data word (.long/.int/.byte) in the code section

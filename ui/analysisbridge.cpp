@@ -70,6 +70,7 @@ void AnalysisBridge::setTimingOptions(const TimingOptions& options)
 {
     m_request.timing = options;
     m_request.lds.groupDwords = options.ldsGroupDwords;
+    m_request.lds.phases = options.ldsPhases;
     schedule(0);
 }
 

@@ -7,6 +7,8 @@
 
 #include <QTextStream>
 
+#include <map>
+
 namespace gcnlens::cli {
 
 namespace {
@@ -72,6 +74,7 @@ int analyzeCommand(const QStringList& args)
     QTextStream out(stdout);
     out << "; " << QString::fromStdString(program.gpu.targetId) << " ("
         << QString::fromLatin1(generationName(program.gpu.generation)) << "), DPFACTOR " << program.gpu.dpfactor << "\n";
+    out << "; DPFACTOR from " << QString::fromStdString(program.gpu.dpfactorSource) << "\n";
     out << ";  line  offset slot size cycles  penalties                   instruction\n";
     std::size_t nextLabel = 0;
     for (std::size_t i = 0; i < program.instructions.size(); ++i) {
@@ -127,9 +130,23 @@ int analyzeCommand(const QStringList& args)
                 out << "  line " << program.instructions[i].line << ": " << QString::fromStdString(p.rule) << ": "
                     << QString::fromStdString(p.detail) << "\n";
     }
-    if (timing.totals.unknownTimings > 0)
+    if (timing.totals.unknownTimings > 0) {
         out << "note: " << timing.totals.unknownTimings
-            << " instruction(s) have no or unknown timing data (cycles marked ?), counted as 4 cycles\n";
+            << " instruction(s) have no or unknown timing data (cycles marked ?), counted as 4 cycles:";
+        for (const auto& [mnemonic, count] : timing.totals.unknownMnemonics)
+            out << " " << QString::fromStdString(mnemonic) << " (" << count << ")";
+        out << "\n";
+    }
+    {
+        std::map<std::string, int> bySource; // docs/model.md: where the cycles came from
+        for (std::size_t i = 0; i < program.instructions.size(); ++i)
+            if (!program.instructions[i].isData && !program.instructions[i].placeholder)
+                ++bySource[timing.instructions[i].base.rule.empty() ? "none" : timing.instructions[i].base.rule];
+        out << "timing sources:";
+        for (const auto& [rule, count] : bySource)
+            out << " " << QString::fromStdString(rule) << " " << count;
+        out << "\n";
+    }
     const auto changed = options.nonDefaultValues();
     if (!changed.empty()) {
         out << "options:";

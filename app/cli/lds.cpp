@@ -30,13 +30,12 @@ void printHeatmap(QTextStream& out, const LdsAccessResult& r)
         const LaneGroup& group = r.groups[g];
         const bool second = int(g) >= perAccess;
         const std::vector<LaneAccess>& lanes = second ? r.secondLanes : r.lanes;
-        out << QStringLiteral("-- group %1%2: lanes %3-%4, degree %5\n")
+        out << QStringLiteral("-- group %1%2: lanes %3, degree %4\n")
                    .arg(g)
                    .arg(r.twoAccesses ? (second ? QStringLiteral(" (offset1)") : QStringLiteral(" (offset0)")) : QString())
-                   .arg(group.firstLane)
-                   .arg(group.firstLane + group.lanes - 1)
+                   .arg(QString::fromStdString(laneGroupText(group)))
                    .arg(group.degree);
-        for (int lane = group.firstLane; lane < group.firstLane + group.lanes; ++lane) {
+        for (const int lane : group.members) {
             const LaneAccess& a = lanes[lane];
             QString cells(32, QLatin1Char('.'));
             if (a.known)
@@ -90,7 +89,9 @@ int ldsCommand(const QStringList& args)
     if (const auto status = parser.parse(args))
         return *status;
 
-    const LdsAccessResult result = analyzeLdsPattern(pattern.toStdString(), op.toStdString(), parameters, options.ldsGroupDwords);
+    // Without a GPU, lds-phases=auto is the GCN grouping (docs/model.md L-phases).
+    const LdsAccessResult result = analyzeLdsPattern(pattern.toStdString(), op.toStdString(), parameters,
+                                                     options.ldsGroupDwords, ldsPhasesFor(Generation::GFX9, options.ldsPhases));
     if (asJson) {
         json::writeLdsAccess(stdout, result);
         return result.error.empty() ? ExitOk : ExitUsage;

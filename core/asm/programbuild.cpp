@@ -211,6 +211,7 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
             inst.mnemonic = std::move(e.mnemonic);
             inst.operands = std::move(e.operands);
             inst.family = e.family;
+            inst.opcode = e.opcode;
             inst.hasLiteral = e.size > nativeSize(e.family);
             inst.glc = e.glc;
             inst.defs = std::move(e.defs);

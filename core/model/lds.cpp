@@ -319,22 +319,80 @@ int ldsLanesPerGroup(int dwords, int groupDwords)
     return std::clamp(groupDwords / perLane, 1, 64);
 }
 
+LdsPhases ldsPhasesFor(Generation generation, const std::string& option)
+{
+    if (option == "gcn")
+        return LdsPhases::Gcn;
+    if (option == "cdna")
+        return LdsPhases::Cdna;
+    return generation == Generation::CDNA ? LdsPhases::Cdna : LdsPhases::Gcn;
+}
+
+std::string laneGroupText(const LaneGroup& group)
+{
+    std::string out;
+    const std::vector<int>& m = group.members;
+    for (std::size_t i = 0; i < m.size();) {
+        std::size_t j = i;
+        while (j + 1 < m.size() && m[j + 1] == m[j] + 1)
+            ++j;
+        out += (out.empty() ? "" : ", ") + std::to_string(m[i]) + (j > i ? "-" + std::to_string(m[j]) : "");
+        i = j + 1;
+    }
+    return out;
+}
+
+std::string_view ldsPhasesName(LdsPhases phases)
+{
+    return phases == LdsPhases::Cdna ? "cdna" : "gcn";
+}
+
+std::vector<std::vector<int>> ldsLaneGroups(const LdsOp& op, int groupDwords, LdsPhases phases)
+{
+    std::vector<std::vector<int>> groups;
+    const bool read128 = op.dwords == 4 && op.widthBytes == 16 && !op.twoAccesses && !op.addressFirst
+        && op.name.starts_with("ds_read");
+    if (phases == LdsPhases::Cdna && read128 && groupDwords == 32) {
+        // Quads q of each 32-lane half, paired (0,5), (1,4), (2,7), (3,6) (docs/model.md L-phases).
+        static constexpr int kPairs[4][2] = {{0, 5}, {1, 4}, {2, 7}, {3, 6}};
+        for (int half = 0; half < 64; half += 32)
+            for (const auto& pair : kPairs) {
+                std::vector<int> lanes;
+                for (int q : pair)
+                    for (int l = 0; l < 4; ++l)
+                        lanes.push_back(half + 4 * q + l);
+                std::sort(lanes.begin(), lanes.end());
+                groups.push_back(std::move(lanes));
+            }
+        return groups;
+    }
+    const int lanesPerGroup = ldsLanesPerGroup(op.dwords, groupDwords);
+    for (int first = 0; first < 64; first += lanesPerGroup) {
+        std::vector<int> lanes;
+        for (int lane = first; lane < std::min(first + lanesPerGroup, 64); ++lane)
+            lanes.push_back(lane);
+        groups.push_back(std::move(lanes));
+    }
+    return groups;
+}
+
 // --- the bank model ------------------------------------------------------------------------------
 
 namespace {
 
-void addGroups(LdsAccessResult& result, const std::vector<LaneAccess>& lanes, int dwords, int lanesPerGroup)
+void addGroups(LdsAccessResult& result, const std::vector<LaneAccess>& lanes, int dwords,
+               const std::vector<std::vector<int>>& laneGroups)
 {
     // The distinct rows per bank are counted by sorting the group's (bank, row) hits: the same
     // count a set per bank gives, without a node allocation per hit.
     std::vector<std::pair<int, std::int64_t>> hits;
-    hits.reserve(static_cast<std::size_t>(std::max(lanesPerGroup, 1) * std::max(dwords, 1)));
-    for (int first = 0; first < 64; first += lanesPerGroup) {
+    for (const std::vector<int>& members : laneGroups) {
         LaneGroup group;
-        group.firstLane = first;
-        group.lanes = std::min(lanesPerGroup, 64 - first);
+        group.firstLane = members.empty() ? 0 : members.front();
+        group.lanes = static_cast<int>(members.size());
+        group.members = members;
         hits.clear();
-        for (int lane = first; lane < first + group.lanes; ++lane) {
+        for (const int lane : members) {
             const LaneAccess& a = lanes[lane];
             if (!a.known)
                 continue;
@@ -376,7 +434,8 @@ std::vector<LaneAccess> makeLanes(const std::vector<std::optional<std::int64_t>>
 
 } // namespace
 
-LdsAccessResult analyzeLdsAddresses(const LdsOp& op, const std::vector<std::optional<std::int64_t>>& base, int groupDwords)
+LdsAccessResult analyzeLdsAddresses(const LdsOp& op, const std::vector<std::optional<std::int64_t>>& base, int groupDwords,
+                                    LdsPhases phases)
 {
     LdsAccessResult result;
     result.op = op.name;
@@ -387,7 +446,7 @@ LdsAccessResult analyzeLdsAddresses(const LdsOp& op, const std::vector<std::opti
     }
     result.bankLoad.assign(32, 0);
     result.twoAccesses = op.twoAccesses;
-    const int lanesPerGroup = ldsLanesPerGroup(op.dwords, groupDwords);
+    const auto laneGroups = ldsLaneGroups(op, groupDwords, phases);
     auto shifted = [&](std::int64_t by) {
         std::vector<std::optional<std::int64_t>> out(64);
         for (int lane = 0; lane < 64 && lane < static_cast<int>(base.size()); ++lane)
@@ -400,12 +459,12 @@ LdsAccessResult analyzeLdsAddresses(const LdsOp& op, const std::vector<std::opti
         const std::int64_t scale = op.widthBytes * (op.st64 ? 64 : 1);
         result.lanes = makeLanes(shifted(op.offset0 * scale), op.dwords);
         result.secondLanes = makeLanes(shifted(op.offset1 * scale), op.dwords);
-        addGroups(result, result.lanes, op.dwords, lanesPerGroup);
+        addGroups(result, result.lanes, op.dwords, laneGroups);
         result.groupsPerAccess = static_cast<int>(result.groups.size());
-        addGroups(result, result.secondLanes, op.dwords, lanesPerGroup);
+        addGroups(result, result.secondLanes, op.dwords, laneGroups);
     } else {
         result.lanes = makeLanes(shifted(op.offset), op.dwords);
-        addGroups(result, result.lanes, op.dwords, lanesPerGroup);
+        addGroups(result, result.lanes, op.dwords, laneGroups);
         result.groupsPerAccess = static_cast<int>(result.groups.size());
     }
     for (const LaneAccess& a : result.lanes)
@@ -421,7 +480,8 @@ LdsAccessResult analyzeLdsAddresses(const LdsOp& op, const std::vector<std::opti
 }
 
 LdsAccessResult analyzeLdsPattern(const std::string& pattern, const std::string& opOrWidth,
-                                  const std::map<std::string, std::int64_t>& parameters, int groupDwords)
+                                  const std::map<std::string, std::int64_t>& parameters, int groupDwords,
+                                  LdsPhases phases)
 {
     const LdsOp op = parseLdsOp(opOrWidth);
     if (!op.error.empty()) {
@@ -440,7 +500,7 @@ LdsAccessResult analyzeLdsPattern(const std::string& pattern, const std::string&
         return result;
     }
     std::vector<std::optional<std::int64_t>> base(values.begin(), values.end());
-    return analyzeLdsAddresses(op, base, groupDwords);
+    return analyzeLdsAddresses(op, base, groupDwords, phases);
 }
 
 // --- addresses from the kernel -------------------------------------------------------------------
@@ -1105,7 +1165,8 @@ private:
                 anyOffset = anyOffset || v.state == State::Offset;
             }
         }
-        LdsAccessResult result = analyzeLdsAddresses(op, base, options_.groupDwords);
+        LdsAccessResult result = analyzeLdsAddresses(op, base, options_.groupDwords,
+                                                     ldsPhasesFor(program_.gpu.generation, options_.phases));
         result.op = in.mnemonic;
         if (anyOffset)
             appendNote(result, (origin.empty() ? std::string("a uniform unknown") : origin) +
@@ -1207,7 +1268,7 @@ std::map<int, LdsAccessResult> LdsProgramAnalyzer::analyze(const Program& progra
     Cache& c = *cache_;
     const auto sameOptions = [&](const LdsKernelOptions& a) {
         return a.workgroupX == options.workgroupX && a.workgroupY == options.workgroupY && a.workgroupZ == options.workgroupZ
-            && a.groupDwords == options.groupDwords;
+            && a.groupDwords == options.groupDwords && a.phases == options.phases;
     };
     const bool incremental = c.valid && previous && previousResult && sameOptions(c.options)
         && c.generation == program.gpu.generation && c.processor == program.gpu.processor

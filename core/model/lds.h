@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gcnlens {
@@ -27,7 +28,21 @@ struct LaneGroup {
     int firstLane = 0;
     int lanes = 0;
     int degree = 1;            // largest count of distinct rows one bank serves
+    std::vector<int> members;  // the lanes served together; firstLane … firstLane+lanes-1 unless
+                               // the phase table interleaves them (CDNA ds_read_b128)
 };
+
+// docs/model.md L-phases: which lanes the LDS serves together, per generation. Gcn: consecutive
+// lanes, lds-group dwords per group (32 lanes for 1 dword, 16 for 2, 8 for 3-4). Cdna: the same,
+// except ds_read_b128, whose eight 8-lane groups interleave quads (0-3+20-23, 4-7+16-19,
+// 8-11+28-31, 12-15+24-27, and the same +32) as AMD's Composable Kernel LDS notes give for
+// MI-series (CDNA) GPUs; ds_write_b128 keeps consecutive 8-lane groups there too.
+enum class LdsPhases { Gcn, Cdna };
+// A group's lanes as ranges: "0-7", "0-3, 20-23".
+std::string laneGroupText(const LaneGroup& group);
+// The option lds-phases (auto | gcn | cdna) for a generation: auto is Cdna on CDNA, else Gcn.
+LdsPhases ldsPhasesFor(Generation generation, const std::string& option = "auto");
+std::string_view ldsPhasesName(LdsPhases phases); // "gcn", "cdna"
 
 struct LdsAccessResult {
     std::string error;         // non-empty: no numbers (bad pattern, unknown op)
@@ -65,6 +80,10 @@ struct LdsOp {
 };
 LdsOp parseLdsOp(const std::string& opOrWidth);
 
+// The lane groups of an access (each ascending), in the order they are served.
+std::vector<std::vector<int>> ldsLaneGroups(const LdsOp& op, int groupDwords = 32,
+                                           LdsPhases phases = LdsPhases::Gcn);
+
 // Lanes served together per LDS cycle (section 7, option lds-group): groupDwords / dwords, with 3-
 // and 4-dword accesses both counted as 4.
 int ldsLanesPerGroup(int dwords, int groupDwords = 32);
@@ -76,15 +95,19 @@ std::optional<PatternError> evaluateLdsPattern(const std::string& pattern,
 
 // The bank/row/degree computation for given base addresses (nullopt: unknown lane), 64 entries.
 LdsAccessResult analyzeLdsAddresses(const LdsOp& op, const std::vector<std::optional<std::int64_t>>& base,
-                                    int groupDwords = 32);
+                                    int groupDwords = 32, LdsPhases phases = LdsPhases::Gcn);
 
 // pattern over `lane` and named parameters; width in bytes (1,2,4,8,12,16) or an op name.
 LdsAccessResult analyzeLdsPattern(const std::string& pattern, const std::string& opOrWidth,
                                   const std::map<std::string, std::int64_t>& parameters,
-                                  int groupDwords = 32);
+                                  int groupDwords = 32, LdsPhases phases = LdsPhases::Gcn);
 
 // Per DS instruction of the program: addresses derived from the kernel's VALU code.
-struct LdsKernelOptions { int workgroupX = 64, workgroupY = 1, workgroupZ = 1; int groupDwords = 32; };
+struct LdsKernelOptions {
+    int workgroupX = 64, workgroupY = 1, workgroupZ = 1;
+    int groupDwords = 32;
+    std::string phases = "auto"; // lds-phases, resolved with the program's generation (ldsPhasesFor)
+};
 std::map<int, LdsAccessResult> analyzeLdsInProgram(const Program& program, const LdsKernelOptions& options = {});
 
 // analyzeLdsInProgram over a sequence of edited programs (the editor's path): the evaluator's

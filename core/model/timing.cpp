@@ -4,6 +4,7 @@
 #include "core/model/timing.h"
 
 #include "core/model/commonends.h"
+#include "core/model/schedmodel.h"
 #include "core/support/text.h"
 
 #include <algorithm>
@@ -240,6 +241,48 @@ CycleCount cyclesOfRow(int row, int dpfactor, bool glc)
     out.table = r.table;
     out.matched = r.mnemonic;
     out.throughput = r.throughput;
+    if (!out.noData && !out.unknown) {
+        out.rule = "T-table";
+        out.ruleDetail = r.table + " " + r.mnemonic + " = " + r.cycles;
+    }
+    return out;
+}
+
+bool isMatrix(std::string_view canonical)
+{
+    return canonical.starts_with("V_MFMA_") || canonical.starts_with("V_SMFMAC_");
+}
+
+// docs/model.md: the table first; a matrix instruction's passes (no table row predates them);
+// else LLVM's scheduling model for the processor. A "?" or "-" row gives way to LLVM's number
+// and is named in the detail.
+CycleCount timeOf(const Normalized& n, Family family, const GpuTarget& gpu, bool glc, unsigned opcode)
+{
+    const int row = isMatrix(n.name) ? -1 : findRow(n, family);
+    CycleCount table = cyclesOfRow(row, gpu.dpfactor, glc);
+    if (!table.rule.empty() || opcode == 0)
+        return table;
+    const SchedInfo sched = llvmSchedInfo(gpu, opcode);
+    if (!sched.valid)
+        return table;
+    CycleCount out;
+    if (isMatrix(n.name) && sched.passes > 0) {
+        out.low = out.high = 4 * sched.passes;
+        out.rule = "T-mfma";
+        out.table = "MFMA";
+        out.source = std::to_string(sched.passes) + " passes × 4";
+        out.ruleDetail = std::to_string(sched.passes) + " passes × 4 cycles (LLVM " + gpu.processor + " model, "
+            + sched.detail() + ")";
+    } else {
+        out.low = out.high = sched.cycles;
+        out.rule = "T-llvm-sched";
+        out.table = "LLVM";
+        out.source = std::to_string(sched.cycles);
+        out.ruleDetail = "LLVM " + gpu.processor + " model, " + sched.detail();
+        if (row >= 0)
+            out.ruleDetail += "; GcnTimings.md " + table.table + " " + table.matched + " says '" + table.source + "'";
+    }
+    out.matched = sched.className;
     return out;
 }
 
@@ -321,12 +364,18 @@ std::string TimingOptions::set(const std::string& name, const std::string& value
         return positive(polarisMaxWaves, 1, 10);
     if (name == "lds-group")
         return positive(ldsGroupDwords, 1, 64);
+    if (name == "lds-phases") {
+        if (value != "auto" && value != "gcn" && value != "cdna")
+            return std::format("option {}: expected auto, gcn or cdna, got '{}'", name, value);
+        ldsPhases = value;
+        return {};
+    }
     bool known = false;
     if (auto error = checks.set(name, value, &known); known)
         return error;
     return std::format("unknown option '{}' (known: backward-branch-target-penalty, taken-branch-cycles, "
                        "long-rule, pair-rule, valu-salu-writers, max-waves-override, trap-handler, "
-                       "polaris-max-waves, lds-group, and hazards.md's A-* options)", name);
+                       "polaris-max-waves, lds-group, lds-phases, and hazards.md's A-* options)", name);
 }
 
 std::vector<std::pair<std::string, std::string>> TimingOptions::values() const
@@ -341,6 +390,7 @@ std::vector<std::pair<std::string, std::string>> TimingOptions::values() const
         {"trap-handler", onOff(trapHandler)},
         {"polaris-max-waves", std::to_string(polarisMaxWaves)},
         {"lds-group", std::to_string(ldsGroupDwords)},
+        {"lds-phases", ldsPhases},
     };
     for (auto& value : checks.values())
         out.push_back(std::move(value));
@@ -435,9 +485,9 @@ std::string canonicalMnemonic(std::string_view mnemonic, Generation generation)
     return normalize(mnemonic, generation).name;
 }
 
-CycleCount lookupCycles(const std::string& mnemonic, Family family, const GpuTarget& gpu, bool glc)
+CycleCount lookupCycles(const std::string& mnemonic, Family family, const GpuTarget& gpu, bool glc, unsigned opcode)
 {
-    return cyclesOfRow(findRow(normalize(mnemonic, gpu.generation), family), gpu.dpfactor, glc);
+    return timeOf(normalize(mnemonic, gpu.generation), family, gpu, glc, opcode);
 }
 
 const std::vector<RuleInfo>& ruleLegend()
@@ -457,6 +507,11 @@ const std::vector<RuleInfo>& ruleLegend()
          "timing-model.md §4 H-vcc-exec-branch", PenaltyClass::Hazard},
         {"scc-branch", "s_cbranch_scc0/scc1 directly after a write of SCC, EXEC or VCC: +4 (GFX6/7)",
          "timing-model.md §4 H-scc-branch", PenaltyClass::Hazard},
+        {"T-table", "cycles from the GcnTimings.md row named (DPFACTOR and +GLC applied)", "docs/model.md T-table"},
+        {"T-mfma", "a matrix instruction: its passes × 4 cycles, the passes from LLVM's scheduling model of the processor",
+         "docs/model.md T-mfma"},
+        {"T-llvm-sched", "no table row: 4 × the cycles LLVM's scheduling model of the processor gives (unit cycles; on the ALUs at least the latency)",
+         "docs/model.md T-llvm-sched"},
         {"R-first16", "no fetch penalty: the 2-dword instruction lies in the first 16 bytes of its block (slot 0–2)",
          "timing-model.md §2 step 1"},
         {"R-long", "no fetch penalty: an instruction of C > 4 cycles hides the fetch of the last C/4 dwords of its block",
@@ -618,10 +673,11 @@ void Pass::step(std::size_t i, PassState& s)
     key_.push_back('\x1f');
     key_.push_back(static_cast<char>('A' + static_cast<int>(in.family)));
     key_.push_back(in.glc ? 'g' : '-');
+    key_.append(reinterpret_cast<const char*>(&in.opcode), sizeof in.opcode);
     auto cached = rowCache_.find(key_);
     if (cached == rowCache_.end()) {
         Normalized n = normalize(in.mnemonic, program_.gpu.generation);
-        CycleCount count = cyclesOfRow(findRow(n, in.family), program_.gpu.dpfactor, in.glc);
+        CycleCount count = timeOf(n, in.family, program_.gpu, in.glc, in.opcode);
         cached = rowCache_.emplace(key_, Cached {std::move(count), std::move(n.name)}).first;
     }
     const std::string& canonical = cached->second.canonical;
@@ -833,8 +889,10 @@ void sumBlock(const Program& program, const std::vector<InstructionTiming>& timi
         totals.baseCycles += t.cycles;
         if (t.vectorIssue)
             totals.hiddenCycles += t.cycles;
-        if (t.base.unknown || t.base.noData)
+        if (t.base.unknown || t.base.noData) {
             ++totals.unknownTimings;
+            ++totals.unknownMnemonics[in.mnemonic];
+        }
         for (const Penalty& p : t.penalties) {
             totals.penaltyCycles += p.cycles;
             rules.add(p);
@@ -855,6 +913,8 @@ void addTotals(Totals& to, const Totals& from)
     to.penaltyCycles += from.penaltyCycles;
     to.hiddenCycles += from.hiddenCycles;
     to.unknownTimings += from.unknownTimings;
+    for (const auto& [mnemonic, count] : from.unknownMnemonics)
+        to.unknownMnemonics[mnemonic] += count;
     for (const auto& [rule, cycles] : from.byRule)
         to.byRule[rule] += cycles;
     for (const auto& [rule, count] : from.countByRule)
@@ -927,7 +987,7 @@ namespace {
 bool sameForTiming(const Instruction& a, const Instruction& b)
 {
     return a.offset == b.offset && a.size == b.size && a.kernel == b.kernel && a.line == b.line && a.isData == b.isData
-        && a.placeholder == b.placeholder && a.family == b.family && a.glc == b.glc && a.branch == b.branch
+        && a.placeholder == b.placeholder && a.family == b.family && a.opcode == b.opcode && a.glc == b.glc && a.branch == b.branch
         && a.backward == b.backward && a.targetOffset == b.targetOffset && a.mnemonic == b.mnemonic
         && a.targetLabel == b.targetLabel && a.defs == b.defs;
 }
@@ -953,6 +1013,7 @@ struct TimingAnalyzer::Cache {
     std::map<int, Direction> overrides;
     Generation generation = Generation::GFX6;
     int dpfactor = 0;
+    std::string processor; // LLVM's scheduling model is per processor (T-llvm-sched, T-mfma)
     std::size_t instructions = 0;
     int timed = 0;
     std::vector<PassCheckpoint> checkpoints; // of the last program, by index
@@ -973,6 +1034,7 @@ TimingResult TimingAnalyzer::analyze(const Program& program, const TimingOptions
     const bool incremental = c.valid && previous && previousResult && samePassOptions(c.options, options)
         && c.overrides == overrides.byLine && c.generation == program.gpu.generation && c.dpfactor == program.gpu.dpfactor
         && previous->gpu.generation == program.gpu.generation && previous->gpu.dpfactor == program.gpu.dpfactor
+        && c.processor == program.gpu.processor && previous->gpu.processor == program.gpu.processor
         && c.instructions == previous->instructions.size() && previousResult->instructions.size() == c.instructions;
     c.valid = false; // until this run completes
 
@@ -1064,6 +1126,7 @@ TimingResult TimingAnalyzer::analyze(const Program& program, const TimingOptions
     c.overrides = overrides.byLine;
     c.generation = program.gpu.generation;
     c.dpfactor = program.gpu.dpfactor;
+    c.processor = program.gpu.processor;
     c.instructions = program.instructions.size();
     c.timed = timed;
     c.checkpoints = std::move(checkpoints);

@@ -27,6 +27,7 @@ struct TimingOptions {
     bool trapHandler = false;                       // trap-handler
     int polarisMaxWaves = 8;                        // polaris-max-waves
     int ldsGroupDwords = 32;                        // lds-group
+    std::string ldsPhases = "auto";                 // lds-phases: auto (by generation) | gcn | cdna (docs/model.md L-phases)
     CheckOptions checks;                            // hazards.md §4: A-nop, A-setreg, … (checkoptions.h)
 
     // Sets an option by its section-9 name ("taken-branch-cycles", "long-rule", …).
@@ -49,6 +50,11 @@ struct CycleCount {
     std::string throughput; // DS table throughput as written ("1/4", "?"), else empty
     std::string source;     // the table cell as written ("DPFACTOR*4", "16+GLC1", "16-24", "?")
     std::string table;      // which table or prose rule it came from ("VOP1", "SOP2 (all)")
+    // docs/model.md: where the number comes from. T-table (a GcnTimings.md row), T-mfma (LLVM's
+    // passes of a matrix instruction × 4), T-llvm-sched (LLVM's scheduling model); empty when
+    // there is no timing (noData or unknown).
+    std::string rule;
+    std::string ruleDetail; // the row ("VOP1 V_EXP_F32 = 16") or LLVM's class and units
 };
 
 // What kind of cost a rule id charges (timing-model.md section 8): the fetch rules of section 2,
@@ -92,6 +98,7 @@ struct Totals {
     std::map<std::string, long long> byRule;   // rule id → cycles
     std::map<std::string, int> countByRule;    // rule id → occurrences
     int unknownTimings = 0;          // instructions counted with an unknown ("?") or missing row
+    std::map<std::string, int> unknownMnemonics; // which mnemonics those are, with their counts
 };
 
 struct BasicBlock {
@@ -151,8 +158,11 @@ private:
     std::unique_ptr<Cache> cache_;
 };
 
-// The cycle count row for a mnemonic (LLVM canonical name) on a target; for tests and tooltips.
-CycleCount lookupCycles(const std::string& mnemonic, Family family, const GpuTarget& gpu, bool glc = false);
+// C(I) for a mnemonic (LLVM canonical name) on a target: the GcnTimings.md row (T-table), else for
+// the LLVM opcode (Instruction::opcode, 0 when unknown) the passes of a matrix instruction (T-mfma)
+// or LLVM's scheduling model (T-llvm-sched). For the pass, tests and tooltips.
+CycleCount lookupCycles(const std::string& mnemonic, Family family, const GpuTarget& gpu, bool glc = false,
+                        unsigned opcode = 0);
 
 // One row of resources/timings.tsv as written (for the table test and tooltips).
 struct TimingRow {

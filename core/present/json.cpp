@@ -102,6 +102,7 @@ void writeGpu(Document& d, const GpuTarget& gpu)
     d.member("target_id", gpu.targetId);
     d.member("generation", generationName(gpu.generation));
     d.member("dpfactor", gpu.dpfactor);
+    d.member("dpfactor_source", gpu.dpfactorSource); // docs/model.md section 1
     d.endObject();
 }
 
@@ -211,6 +212,11 @@ void writeTotals(Document& d, const Totals& totals)
         d.member(rule, count);
     d.endObject();
     d.member("unknown_timings", totals.unknownTimings);
+    d.key("unknown_mnemonics"); // docs/model.md section 2: which mnemonics have no timing
+    d.beginObject();
+    for (const auto& [mnemonic, count] : totals.unknownMnemonics)
+        d.member(mnemonic, count);
+    d.endObject();
     d.endObject();
 }
 
@@ -223,6 +229,8 @@ void writeTimingFields(Document& d, const InstructionTiming& t)
     d.member("cycles_source", t.base.source);
     d.member("timing_table", t.base.table);
     d.member("timing_row", t.base.matched);
+    d.member("timing_rule", t.base.rule);          // docs/model.md: T-table, T-mfma, T-llvm-sched, "" (none)
+    d.member("timing_rule_detail", t.base.ruleDetail);
     if (!t.base.throughput.empty())
         d.member("throughput", t.base.throughput);
     d.member("unknown_timing", t.base.unknown);
@@ -362,7 +370,7 @@ void writeLdsFields(Document& d, const LdsAccessResult& result, bool detailed)
         d.beginObject();
         d.key("lanes");
         d.beginArray();
-        for (int lane = group.firstLane; lane < group.firstLane + group.lanes; ++lane)
+        for (const int lane : group.members) // docs/model.md L-phases: not always consecutive
             d.integer(lane);
         d.endArray();
         d.member("degree", group.degree);

@@ -100,17 +100,17 @@ inline std::vector<std::string> dumpAnalysis(const Analysis& a)
 {
     std::vector<std::string> out;
     const Program& p = a.program;
-    out.push_back(std::format("gpu {} {} {} gen{} dp{}", p.gpu.name, p.gpu.processor, p.gpu.targetId,
-                              int(p.gpu.generation), p.gpu.dpfactor));
+    out.push_back(std::format("gpu {} {} {} gen{} dp{} ({})", p.gpu.name, p.gpu.processor, p.gpu.targetId,
+                              int(p.gpu.generation), p.gpu.dpfactor, p.gpu.dpfactorSource));
     for (std::size_t i = 0; i < p.instructions.size(); ++i) {
         const Instruction& in = p.instructions[i];
         std::string bytes;
         for (auto b : in.encoding)
             bytes += std::format("{:02x}", b);
-        out.push_back(std::format("ins {} line {} cols {}-{} off {}/{} size {} {} [{}] {} fam{} lit{} glc{} data{} ph{} exp{} "
+        out.push_back(std::format("ins {} line {} cols {}-{} off {}/{} size {} {} [{}] {} fam{} op{} lit{} glc{} data{} ph{} exp{} "
                                   "br{} [{}] t{} to{} back{} k{} defs {} uses {}",
                                   i, in.line, in.columnBegin, in.columnEnd, in.offset, in.sectionOffset, in.size,
-                                  in.mnemonic, in.operands, bytes, int(in.family), in.hasLiteral, in.glc, in.isData,
+                                  in.mnemonic, in.operands, bytes, int(in.family), in.opcode, in.hasLiteral, in.glc, in.isData,
                                   in.placeholder, in.fromExpansion, int(in.branch), in.targetLabel, in.targetIndex,
                                   in.targetOffset ? std::to_string(*in.targetOffset) : std::string("-"), in.backward,
                                   in.kernel, dumpRegs(in.defs), dumpRegs(in.uses)));

@@ -322,6 +322,20 @@ void TestCli::commands_data()
     const QString clean = data("clean.s"), bad = data("bad-middle.s");
     const QString inc = gcnlens::test::testData("data/frontend/inc");
     QTest::addRow("analyze clean") << QStringList {QStringLiteral("analyze"), clean} << 0 << QStringLiteral("totals:");
+    // Issue #15: the DP factor's source, in the listing and the JSON, and the timing sources.
+    QTest::addRow("analyze dpfactor source") << QStringList {QStringLiteral("analyze"), clean, QStringLiteral("--gpu"),
+                                                             QStringLiteral("tahiti")}
+                                             << 0 << QStringLiteral("; DPFACTOR from tahiti: every product has DP 1/4");
+    QTest::addRow("analyze dpfactor_source --json") << QStringList {QStringLiteral("analyze"), clean, QStringLiteral("--gpu"),
+                                                                    QStringLiteral("hawaii"), QStringLiteral("--json")}
+                                                    << 0 << QStringLiteral("\"dpfactor_source\": \"hawaii: most common part");
+    QTest::addRow("analyze timing sources") << QStringList {QStringLiteral("analyze"), clean} << 0
+                                            << QStringLiteral("timing sources: T-llvm-sched");
+    QTest::addRow("lds --option lds-phases") << QStringList {QStringLiteral("lds"), QStringLiteral("--pattern"),
+                                                             QStringLiteral("lane*16"), QStringLiteral("--op"),
+                                                             QStringLiteral("ds_read_b128"), QStringLiteral("--option"),
+                                                             QStringLiteral("lds-phases=cdna")}
+                                             << 0 << QStringLiteral("lanes 0-3, 20-23");
     // Output is still produced for the rest of a file with errors.
     QTest::addRow("analyze errors") << QStringList {QStringLiteral("analyze"), bad} << 1 << QStringLiteral("s_endpgm");
     QTest::addRow("analyze errors --json") << QStringList {QStringLiteral("analyze"), bad, QStringLiteral("--json")} << 1

@@ -4,6 +4,9 @@
 #include "core/gpu.h"
 
 #include <QFile>
+
+#include <algorithm>
+#include <map>
 #include <QTest>
 
 using namespace gcnlens;
@@ -44,11 +47,11 @@ private Q_SLOTS:
         QTest::addRow("RX 480") << "Radeon RX 480" << "polaris10" << "GFX8" << 8 << 36 << 8;
         QTest::addRow("Vega 64") << "Radeon RX Vega 64" << "gfx900" << "GFX9" << 8 << 64 << 10;
         QTest::addRow("Radeon VII") << "Radeon VII" << "gfx906" << "GFX9" << 2 << 60 << 10;
-        QTest::addRow("bare tahiti") << "tahiti" << "tahiti" << "GFX6" << 8 << 0 << 10;
+        QTest::addRow("bare tahiti") << "tahiti" << "tahiti" << "GFX6" << 2 << 0 << 10;
         QTest::addRow("fiji") << "fiji" << "fiji" << "GFX8" << 8 << 0 << 10;
         QTest::addRow("tonga") << "tonga" << "tonga" << "GFX8" << 8 << 0 << 8;
-        QTest::addRow("gfx90a") << "gfx90a" << "gfx90a" << "CDNA" << 8 << 0 << 8;
-        QTest::addRow("gfx908") << "gfx908" << "gfx908" << "CDNA" << 8 << 0 << 10;
+        QTest::addRow("gfx90a") << "gfx90a" << "gfx90a" << "CDNA" << 1 << 0 << 8;
+        QTest::addRow("gfx908") << "gfx908" << "gfx908" << "CDNA" << 1 << 0 << 10;
     }
     void resolve()
     {
@@ -61,6 +64,98 @@ private Q_SLOTS:
         QTEST(target->dpfactor, "dpfactor");
         QTEST(target->computeUnits, "cus");
         QTEST(target->maxWavesPerSimd, "maxWaves");
+    }
+
+    // timing-model.md section 1: the DP rate of every preset as AMD's specifications give it
+    // (DPFACTOR 1 = DP 1/2, 2 = 1/4, 4 = 1/8, 8 = 1/16), and the preset's source names it.
+    void presetDpFactor_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("dpfactor");
+        const std::map<std::string, int> rates = {
+            {"Radeon HD 7970", 2}, {"Radeon HD 7950", 2}, {"FirePro W9000", 2}, {"FirePro W8000", 2},
+            {"Radeon R9 280X", 2}, {"Radeon R9 280", 2}, {"Radeon HD 7870", 8}, {"Radeon HD 7850", 8},
+            {"Radeon HD 7770", 8}, {"Radeon HD 8570", 8}, {"Radeon HD 8750M", 8}, {"Radeon HD 7790", 8},
+            {"Radeon R9 290X", 4}, {"Radeon R9 290", 4}, {"FirePro W9100", 1}, {"FirePro W8100", 1},
+            {"FirePro S9150", 1}, {"A10-7850K (Kaveri)", 8}, {"Athlon 5350 (Kabini)", 8}, {"Radeon R9 285", 8},
+            {"Radeon R9 Fury X", 8}, {"Radeon R9 Nano", 8}, {"Radeon RX 480", 8}, {"Radeon RX 470", 8},
+            {"Radeon RX 460", 8}, {"Radeon RX 550", 8}, {"Radeon R7 M260 (Iceland)", 8}, {"A10-8700P (Carrizo)", 8},
+            {"Radeon RX Vega 64", 8}, {"Radeon RX Vega 56", 8}, {"Radeon Instinct MI25", 8},
+            {"Radeon Vega 8 (Raven)", 8}, {"Radeon VII", 2}, {"Radeon Pro VII", 1}, {"Radeon Instinct MI50", 1},
+            {"Radeon Instinct MI60", 1}, {"Instinct MI100", 1}, {"Instinct MI210", 1}, {"Instinct MI250X", 1},
+            {"Instinct MI300X", 1}};
+        // Every preset of the file has a row here: a new preset needs its DP rate checked.
+        for (const auto& preset : gpuPresets()) {
+            const auto it = rates.find(preset.name);
+            QTest::addRow("%s", preset.name.c_str()) << QString::fromStdString(preset.name)
+                                                     << (it == rates.end() ? -1 : it->second);
+        }
+    }
+    void presetDpFactor()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, dpfactor);
+        QVERIFY2(dpfactor > 0, "no DP rate on record in this test for the preset");
+        const auto target = resolveGpu(name.toStdString());
+        QVERIFY(target.has_value());
+        QCOMPARE(target->dpfactor, dpfactor);
+        QVERIFY(QString::fromStdString(target->dpfactorSource).startsWith(name + QStringLiteral(": the product has DP 1/")));
+    }
+
+    // Section 1: a bare processor takes the rate its products share, else the most common part;
+    // CDNA is DP 1/2 or faster. The source says which reading it was and names the chip.
+    void processorDpFactor_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("dpfactor");
+        QTest::addColumn<QString>("reading");
+        const std::map<std::string, std::pair<int, const char*>> expected = {
+            {"gfx600", {2, "every product"}}, {"tahiti", {2, "every product"}},
+            {"gfx701", {4, "most common part"}}, {"hawaii", {4, "most common part"}},
+            {"gfx702", {4, "every product"}}, {"gfx906", {1, "most common part"}},
+            {"gfx908", {1, "every product"}}, {"gfx90a", {1, "every product"}}, {"gfx942", {1, "every product"}}};
+        for (const auto& name : knownProcessors()) {
+            const auto it = expected.find(name);
+            // The other GCN chips have DP 1/16 on every product.
+            const auto [factor, reading] = it == expected.end() ? std::pair {8, "every product"} : it->second;
+            QTest::addRow("%s", name.c_str()) << QString::fromStdString(name) << factor << QString::fromLatin1(reading);
+        }
+    }
+    void processorDpFactor()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, dpfactor);
+        QFETCH(QString, reading);
+        const auto target = resolveGpu(name.toStdString());
+        QVERIFY(target.has_value());
+        QCOMPARE(target->dpfactor, dpfactor);
+        const QString source = QString::fromStdString(target->dpfactorSource);
+        QVERIFY2(source.contains(reading), qPrintable(source));
+        QVERIFY2(source.startsWith(QString::fromStdString(target->processor) + QLatin1Char(':')), qPrintable(source));
+        // A processor with products of several rates names them and offers the other presets.
+        if (reading == QLatin1String("most common part"))
+            QVERIFY(presetsFor(target->processor).size() >= 2);
+    }
+
+    void presetsOfAProcessor_data()
+    {
+        QTest::addColumn<QString>("processor");
+        QTest::addColumn<QString>("preset");
+        QTest::addRow("hawaii") << "hawaii" << "FirePro W9100";
+        QTest::addRow("gfx701 is hawaii") << "gfx701" << "Radeon R9 290X";
+        QTest::addRow("gfx906") << "gfx906:xnack-" << "Radeon VII";
+        QTest::addRow("polaris12 alias") << "polaris12" << "Radeon RX 480";
+    }
+    void presetsOfAProcessor()
+    {
+        QFETCH(QString, processor);
+        QFETCH(QString, preset);
+        const auto presets = presetsFor(processor.toStdString());
+        QVERIFY(std::any_of(presets.begin(), presets.end(),
+                            [&](const GpuPreset& p) { return QString::fromStdString(p.name) == preset; }));
+        const auto target = resolveGpu(processor.toStdString());
+        for (const auto& p : presets) // every preset offered is the same chip
+            QCOMPARE(resolveGpu(p.name)->generation, target->generation);
     }
 
     void targetIds_data()

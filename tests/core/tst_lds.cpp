@@ -144,6 +144,54 @@ private Q_SLOTS:
         QCOMPARE(int(analyzeLdsPattern("lane*4", "b32", {}, 16).groups.size()), 4);
     }
 
+    // docs/model.md L-phases: the lanes served together per generation. Pattern "halves": quads
+    // 0-3 of each 16-lane quarter use banks 0-15, the quarters 16-31 banks 16-31, each quad its own
+    // rows. Consecutive 8-lane groups pair two quads of the same banks (degree 2 everywhere); the
+    // CDNA ds_read_b128 groups pair quad q with a quad of the other half (0+5, 1+4, 2+7, 3+6):
+    // conflict-free.
+    void phases_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<QString>("option");
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<int>("cycles");
+        QTest::addColumn<QString>("firstGroup");
+        const QString halves = QStringLiteral("((lane >> 4) & 1)*64 + (lane & 3)*16 + ((lane >> 2) & 3)*256");
+        QTest::addRow("gfx906 read_b128 halves") << "gfx906" << "auto" << halves << "ds_read_b128" << 16 << "0-7";
+        QTest::addRow("gfx90a read_b128 halves") << "gfx90a" << "auto" << halves << "ds_read_b128" << 8 << "0-3, 20-23";
+        QTest::addRow("gfx942 read_b128 halves") << "gfx942" << "auto" << halves << "ds_read_b128" << 8 << "0-3, 20-23";
+        QTest::addRow("gfx942 forced gcn") << "gfx942" << "gcn" << halves << "ds_read_b128" << 16 << "0-7";
+        QTest::addRow("gfx900 forced cdna") << "gfx900" << "cdna" << halves << "ds_read_b128" << 8 << "0-3, 20-23";
+        QTest::addRow("gfx90a write_b128 halves") << "gfx90a" << "auto" << halves << "ds_write_b128" << 16 << "0-7";
+        QTest::addRow("gfx90a read_b128 linear") << "gfx90a" << "auto" << "lane*16" << "ds_read_b128" << 8 << "0-3, 20-23";
+        QTest::addRow("gfx90a write_b128 linear") << "gfx90a" << "auto" << "lane*16" << "ds_write_b128" << 8 << "0-7";
+        // 2-dword accesses: 16 consecutive lanes on every generation (no differing public account).
+        QTest::addRow("gfx90a read_b64 linear") << "gfx90a" << "auto" << "lane*8" << "ds_read_b64" << 4 << "0-15";
+        QTest::addRow("gfx90a read_b64 stride 16") << "gfx90a" << "auto" << "lane*16" << "ds_read_b64" << 8 << "0-15";
+        QTest::addRow("gfx906 read_b64 linear") << "gfx906" << "auto" << "lane*8" << "ds_read_b64" << 4 << "0-15";
+    }
+    void phases()
+    {
+        QFETCH(QString, gpu);
+        QFETCH(QString, option);
+        QFETCH(QString, pattern);
+        QFETCH(QString, op);
+        const auto target = resolveGpu(gpu.toStdString());
+        QVERIFY(target.has_value());
+        const LdsPhases phases = ldsPhasesFor(target->generation, option.toStdString());
+        const LdsAccessResult r = analyzeLdsPattern(pattern.toStdString(), op.toStdString(), {}, 32, phases);
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        QTEST(r.cycles, "cycles");
+        QTEST(QString::fromStdString(laneGroupText(r.groups.front())), "firstGroup");
+        // Every lane is served exactly once per access.
+        std::vector<int> served(64);
+        for (const LaneGroup& g : r.groups)
+            for (int lane : g.members)
+                ++served[std::size_t(lane)];
+        QCOMPARE(served, std::vector<int>(64, 1));
+    }
+
     void patternErrors_data()
     {
         QTest::addColumn<QString>("pattern");

@@ -20,6 +20,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QMenu>
 #include <QTest>
 #include <QTextBlock>
 #include <QMessageBox>
@@ -153,6 +154,23 @@ private Q_SLOTS:
         QCOMPARE(analysis().timing.totals.countByRule.count("fetch-straddle"), size_t(0));
         QCOMPARE(w->summary()->ruleModel()->match(w->summary()->ruleModel()->index(0, 0), Qt::DisplayRole,
                                                   QStringLiteral("fetch-align")).size(), 0);
+    }
+
+    void dpfactorShownWithPresets()
+    {
+        // timing-model.md section 1: the example's bare processor and why its DP factor, with the
+        // chip's presets one click away; picking one re-analyses with the product's rate.
+        const GpuTarget& gpu = analysis().program.gpu;
+        QVERIFY(w->summary()->dpfactorText().contains(QString::fromStdString(gpu.dpfactorSource)));
+        QMenu* menu = w->summary()->presetMenu();
+        QCOMPARE(menu->actions().size(), int(presetsFor(gpu.processor).size()));
+        QVERIFY(!menu->actions().isEmpty());
+        QAction* preset = menu->actions().constLast();
+        Q_EMIT menu->triggered(preset);
+        const std::string name = preset->data().toString().toStdString();
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && w->bridge()->current()->request.assemble.gpu == name, 20000);
+        QCOMPARE(analysis().program.gpu.product, name);
+        QCOMPARE(w->summary()->gpu(), QString::fromStdString(name));
     }
 
     void branchMarkerFlipsDirection()

@@ -103,7 +103,12 @@ void LdsDock::refresh()
     LdsAccessResult result;
     m_instruction = -1;
     if (const auto typed = typedPattern()) {
-        result = analyzeLdsPattern(typed->text.toStdString(), typed->op.toStdString(), typed->parameters, m_groupDwords);
+        // lds-phases (docs/model.md L-phases): the analysed GPU's generation decides "auto".
+        const LdsPhases phases = m_snapshot ? ldsPhasesFor(m_snapshot->analysis.program.gpu.generation,
+                                                           m_snapshot->request.timing.ldsPhases)
+                                            : LdsPhases::Gcn;
+        result = analyzeLdsPattern(typed->text.toStdString(), typed->op.toStdString(), typed->parameters, m_groupDwords,
+                                   phases);
         m_title->setText(tr("Pattern <b>%1</b>").arg(m_pattern->text().toHtmlEscaped()));
     } else if (m_snapshot) {
         const auto& program = m_snapshot->analysis.program;

@@ -45,7 +45,7 @@ static bool sameLanes(const std::vector<LaneAccess>& a, const std::vector<LaneAc
 
 static bool sameResult(const LdsAccessResult& a, const LdsAccessResult& b)
 {
-    const auto group = [](const LaneGroup& g) { return std::tie(g.firstLane, g.lanes, g.degree); };
+    const auto group = [](const LaneGroup& g) { return std::tie(g.firstLane, g.lanes, g.degree, g.members); };
     return std::tie(a.error, a.op, a.widthBytes, a.bankRows, a.bankLoad, a.degree, a.cycles, a.conflictFreeCycles, a.allKnown, a.note,
                     a.errorColumn, a.twoAccesses, a.groupsPerAccess)
         == std::tie(b.error, b.op, b.widthBytes, b.bankRows, b.bankLoad, b.degree, b.cycles, b.conflictFreeCycles, b.allKnown, b.note,
@@ -81,7 +81,7 @@ int LdsHeatmap::groupOf(int lane) const
 {
     for (size_t g = 0; g < m_result.groups.size(); ++g) {
         const LaneGroup& group = m_result.groups[g];
-        if (lane >= group.firstLane && lane < group.firstLane + group.lanes)
+        if (std::find(group.members.begin(), group.members.end(), lane) != group.members.end())
             return int(g);
     }
     return -1;

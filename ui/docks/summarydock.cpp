@@ -12,9 +12,13 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMenu>
+#include <QToolButton>
 #include <QSpinBox>
 #include <QTreeView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace gcnlens::ui {
 
@@ -44,6 +48,28 @@ SummaryDock::SummaryDock(QWidget* parent)
     m_gpuError->setWordWrap(true);
     m_gpuError->setVisible(false);
     gpuRow->addRow(m_gpuError);
+    // The DP factor the timings use and why (a bare processor: its products' shared rate or its
+    // most common part), with the chip's product presets next to it.
+    auto* dpRow = new QHBoxLayout;
+    m_dpfactor = new QLabel;
+    m_dpfactor->setWordWrap(true);
+    m_dpfactor->setTextFormat(Qt::PlainText);
+    m_dpfactor->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    dpRow->addWidget(m_dpfactor, 1);
+    m_presets = new QToolButton;
+    m_presets->setText(tr("Presets"));
+    m_presets->setToolTip(tr("The product presets built on this chip, each with its own DP rate"));
+    m_presets->setPopupMode(QToolButton::InstantPopup);
+    m_presetMenu = new QMenu(m_presets);
+    m_presets->setMenu(m_presetMenu);
+    m_presets->setVisible(false);
+    dpRow->addWidget(m_presets, 0, Qt::AlignTop);
+    gpuRow->addRow(tr("DP factor"), dpRow);
+    connect(m_presetMenu, &QMenu::triggered, this, [this](QAction* action) {
+        const QString name = action->data().toString();
+        setGpu(name);
+        Q_EMIT gpuChanged(name);
+    });
     layout->addLayout(gpuRow);
     auto commitGpu = [this] {
         if (m_updating)
@@ -140,6 +166,15 @@ SummaryDock::SummaryDock(QWidget* parent)
     connect(m_ldsGroup, &QComboBox::currentIndexChanged, this, [this](int) {
         optionEdited("lds-group", std::to_string(m_ldsGroup->currentData().toInt()));
     });
+    m_ldsPhases = new QComboBox;
+    m_ldsPhases->addItem(tr("by generation"), QStringLiteral("auto"));
+    m_ldsPhases->addItem(tr("GCN (consecutive lanes)"), QStringLiteral("gcn"));
+    m_ldsPhases->addItem(tr("CDNA (ds_read_b128 interleaved)"), QStringLiteral("cdna"));
+    m_ldsPhases->setToolTip(tr("Which lanes the LDS serves together (docs/model.md L-phases)"));
+    options->addRow(tr("LDS lane groups"), m_ldsPhases);
+    connect(m_ldsPhases, &QComboBox::currentIndexChanged, this, [this](int) {
+        optionEdited("lds-phases", m_ldsPhases->currentData().toString().toStdString());
+    });
     layout->addWidget(optionsBox);
     layout->addStretch(1);
     setOptions(TimingOptions{});
@@ -175,6 +210,7 @@ void SummaryDock::setOptions(const TimingOptions& o)
     if (group < 0)
         m_ldsGroup->addItem(tr("%1 dwords").arg(o.ldsGroupDwords), o.ldsGroupDwords);
     m_ldsGroup->setCurrentIndex(m_ldsGroup->findData(o.ldsGroupDwords));
+    m_ldsPhases->setCurrentIndex(std::max(0, m_ldsPhases->findData(QString::fromStdString(o.ldsPhases))));
     m_updating = false;
 }
 
@@ -206,6 +242,25 @@ void SummaryDock::setSnapshot(const SnapshotPtr& snapshot)
     m_singleWave->setText(locale.toString(t.singleWaveCycles));
     m_hidden->setText(locale.toString(t.hiddenCycles));
     m_unknown->setText(locale.toString(t.unknownTimings));
+    QStringList untimed; // docs/model.md: which mnemonics have no timing
+    for (const auto& [mnemonic, count] : t.unknownMnemonics)
+        untimed << QStringLiteral("%1 (%2)").arg(qs(mnemonic)).arg(count);
+    m_unknown->setToolTip(untimed.isEmpty()
+                              ? tr("Every instruction has a timing: a GcnTimings.md row (T-table), MFMA passes (T-mfma) "
+                                   "or LLVM's scheduling model (T-llvm-sched)")
+                              : tr("No timing, counted as 4 cycles: %1").arg(untimed.join(QStringLiteral(", "))));
+
+    const GpuTarget& gpu = snapshot->analysis.program.gpu;
+    m_dpfactor->setText(tr("%1 (%2)").arg(gpu.dpfactor).arg(qs(gpu.dpfactorSource)));
+    if (m_presetsOf != gpu.processor) {
+        m_presetsOf = gpu.processor;
+        m_presetMenu->clear();
+        for (const GpuPreset& p : presetsFor(gpu.processor)) {
+            QAction* action = m_presetMenu->addAction(tr("%1 (DPFACTOR %2)").arg(qs(p.name)).arg(p.dpfactor));
+            action->setData(qs(p.name));
+        }
+        m_presets->setVisible(!m_presetMenu->isEmpty());
+    }
 
     m_rules->setRows(PenaltyRuleModel::rowsFor(t, &snapshot->lines));
 }
@@ -221,6 +276,11 @@ int SummaryDock::stepRule(int row)
     ++step;
     Q_EMIT jumpToLine(line);
     return line;
+}
+
+QString SummaryDock::dpfactorText() const
+{
+    return tr("DPFACTOR %1").arg(m_dpfactor->text());
 }
 
 QString SummaryDock::totalsText() const

@@ -10,6 +10,8 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QMenu;
+class QToolButton;
 class QSpinBox;
 class QTreeView;
 
@@ -30,6 +32,8 @@ public:
     PenaltyRuleModel* ruleModel() const { return m_rules; }
     QComboBox* gpuSelector() const { return m_gpu; }
     QString totalsText() const;            // the figures as shown (tests, clipboard)
+    QString dpfactorText() const;          // "DPFACTOR 2: tahiti: every product has DP 1/4 (…)"
+    QMenu* presetMenu() const { return m_presetMenu; } // the analysed chip's product presets
 
     // Steps to the next occurrence of a rule (wrapping); returns its line or 0.
     int stepRule(int row);
@@ -46,6 +50,10 @@ private:
     QTreeView* m_ruleView;
     QComboBox* m_gpu;
     QLabel* m_gpuError;
+    QLabel* m_dpfactor;      // timing-model.md section 1: the DP factor and why
+    QToolButton* m_presets;  // the chip's product presets, one click away
+    QMenu* m_presetMenu;
+    std::string m_presetsOf; // the processor m_presetMenu lists
     QLabel* m_instructions;
     QLabel* m_bytes;
     QLabel* m_base;
@@ -62,6 +70,7 @@ private:
     QCheckBox* m_trap;
     QSpinBox* m_polaris;
     QComboBox* m_ldsGroup;
+    QComboBox* m_ldsPhases;  // lds-phases (docs/model.md L-phases)
     TimingOptions m_options;
     std::map<QString, int> m_ruleStep; // rule → index of the occurrence shown last
     bool m_updating = false;

@@ -23,6 +23,7 @@
 #include <QTimeZone>
 
 #include <algorithm>
+#include <map>
 #include <functional>
 
 Q_LOGGING_CATEGORY(lcReport, "gcnlens.ui.report")
@@ -345,6 +346,27 @@ private:
 
     // --- title block and summary --------------------------------------------------------------
 
+    // docs/model.md: how many instructions take their cycles from each source, and which have none.
+    QString timingSources() const
+    {
+        std::map<std::string, int> bySource;
+        for (std::size_t i = 0; i < a_.program.instructions.size() && i < a_.timing.instructions.size(); ++i) {
+            const Instruction& in = a_.program.instructions[i];
+            if (!in.isData && !in.placeholder && !a_.timing.instructions[i].base.rule.empty())
+                ++bySource[a_.timing.instructions[i].base.rule];
+        }
+        QStringList parts;
+        for (const auto& [rule, count] : bySource)
+            parts << QStringLiteral("%1 %2").arg(qs(rule)).arg(count);
+        QStringList untimed;
+        for (const auto& [mnemonic, count] : a_.timing.totals.unknownMnemonics)
+            untimed << QStringLiteral("%1 (%2)").arg(qs(mnemonic)).arg(count);
+        QString text = parts.join(QStringLiteral(", "));
+        text += untimed.isEmpty() ? QStringLiteral("; every instruction timed")
+                                  : QStringLiteral("; no timing: %1").arg(untimed.join(QStringLiteral(", ")));
+        return text;
+    }
+
     void buildSummary()
     {
         Flow flow(doc_, frame_.contentRect(), QStringLiteral("Summary"));
@@ -379,6 +401,8 @@ private:
             {QStringLiteral("Processor"), qs(gpu.targetId.empty() ? gpu.processor : gpu.targetId)},
             {QStringLiteral("Generation"), qs(std::string(generationName(gpu.generation)))},
             {QStringLiteral("DPFACTOR"), QString::number(gpu.dpfactor)},
+            {QStringLiteral("DP factor from"), qs(gpu.dpfactorSource)},
+            {QStringLiteral("Timing sources"), timingSources()},
             {QStringLiteral("Model options"), optionText.isEmpty() ? QStringLiteral("defaults (timing-model.md section 9)")
                                                                     : optionText.join(QStringLiteral(", "))},
             {QStringLiteral("Branch directions"), directions.isEmpty() ? QStringLiteral("as the model assumes (timing-model.md section 3)")
@@ -452,8 +476,9 @@ private:
         QString note = QStringLiteral("Single-wave cycles = base + penalties (one wave per SIMD); latency-hidden cycles count "
                                       "vector issue only, what remains at two or more waves per SIMD (timing-model.md section 5).");
         if (a_.timing.totals.unknownTimings > 0)
-            note += QStringLiteral(" %1 instruction(s) have no known cycle count and are counted as 4 (marked ? in the listing).")
-                        .arg(a_.timing.totals.unknownTimings);
+            note += QStringLiteral(" %1 instruction(s) have no known cycle count and are counted as 4 (marked ? in the listing): %2.")
+                        .arg(a_.timing.totals.unknownTimings)
+                        .arg(timingSources().section(QStringLiteral("; no timing: "), 1));
         paragraph(flow, note, fonts_.small, kMuted, 0, 3);
 
         heading(flow, QStringLiteral("Penalties by rule"), fonts_.subheading, 10);
@@ -1013,12 +1038,14 @@ private:
             paragraph(flow,
                       QStringLiteral("Each grid shows, per lane group (rows) and bank (columns), how many distinct 128-byte rows "
                                      "that bank serves; the group's conflict degree is its largest value and the access costs the "
-                                     "sum of its groups' degrees (timing-model.md section 7, lds-group %1 dwords).")
-                          .arg(a_.timing.options.ldsGroupDwords),
+                                     "sum of its groups' degrees (timing-model.md section 7, lds-group %1 dwords; docs/model.md L-phases, %2).")
+                          .arg(a_.timing.options.ldsGroupDwords)
+                          .arg(qs(std::string(ldsPhasesName(ldsPhasesFor(a_.program.gpu.generation, a_.timing.options.ldsPhases))))),
                       fonts_.small, kMuted, 0, 2);
             if (!options_.patternText.isEmpty()) {
                 const LdsAccessResult r = analyzeLdsPattern(options_.patternText.toStdString(), options_.patternOp.toStdString(),
-                                                            options_.patternParameters, a_.timing.options.ldsGroupDwords);
+                                                            options_.patternParameters, a_.timing.options.ldsGroupDwords,
+                                                            ldsPhasesFor(a_.program.gpu.generation, a_.timing.options.ldsPhases));
                 heatmap(flow, QStringLiteral("Typed pattern: %1 (%2)").arg(options_.patternText, options_.patternOp), r);
             }
             // Identical accesses (same instruction text, same per-bank rows) share one heatmap: an
@@ -1123,7 +1150,7 @@ private:
                 const QRectF rowCell = grid.cellRect(g, 0);
                 p.setPen(kMuted);
                 p.drawText(QRectF(at.x(), rowCell.top(), labelW - 4, rowCell.height()), Qt::AlignRight | Qt::AlignVCenter,
-                           QStringLiteral("lanes %1–%2 ×%3").arg(group.firstLane).arg(group.firstLane + group.lanes - 1).arg(group.degree));
+                           QStringLiteral("lanes %1 ×%2").arg(qs(laneGroupText(group))).arg(group.degree));
                 for (int b = 0; b < 32; ++b) {
                     const int v = std::size_t(g) < r.bankRows.size() && std::size_t(b) < r.bankRows[std::size_t(g)].size()
                         ? r.bankRows[std::size_t(g)][std::size_t(b)] : 0;

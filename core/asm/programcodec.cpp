@@ -201,6 +201,7 @@ void put(Writer& w, const Instruction& i)
     w.str(i.mnemonic);
     w.str(i.operands);
     w.u(unsigned(i.family));
+    w.u(i.opcode);
     w.flags({i.hasLiteral, i.glc, i.isData, i.placeholder, i.fromExpansion, i.backward, i.targetOffset.has_value()});
     w.u(unsigned(i.branch));
     w.str(i.targetLabel);
@@ -225,6 +226,7 @@ void get(Reader& r, Instruction& i)
     r.str(i.mnemonic);
     r.str(i.operands);
     i.family = r.enumeration(Family::Unknown);
+    i.opcode = unsigned(r.u());
     const unsigned flags = r.byte();
     i.hasLiteral = flags & 1;
     i.glc = flags & 2;
@@ -434,6 +436,7 @@ void encodeRequest(const AssembleOptions& o, std::string_view source, std::strin
     for (const auto& dir : o.clrx.includeDirs)
         w.str(dir);
     w.b(o.gpuFromSource);
+    w.str(o.triple);
     w.str(source);
 }
 
@@ -470,6 +473,7 @@ bool decodeRequest(std::string_view bytes, AssembleOptions& o, std::string& sour
     for (auto& dir : o.clrx.includeDirs)
         r.str(dir);
     o.gpuFromSource = r.b();
+    r.str(o.triple);
     r.str(source);
     if (!r.ok() || !r.atEnd())
         return fail(error, "truncated or corrupt assembler request");

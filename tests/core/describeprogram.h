@@ -23,12 +23,12 @@ inline QString describe(const Instruction& i)
         regs += QLatin1Char('|');
     }
     return QStringLiteral("line %1 cols %2-%3 off %4/%5 size %6 %7 %8 [%9] %10 lit%11 glc%12 data%13 ph%14 exp%15 "
-                          "branch%16 %17 target %18/%19 back %20 k%21 regs %22")
+                          "branch%16 %17 target %18/%19 back %20 k%21 regs %22 opcode %23")
         .arg(i.line).arg(i.columnBegin).arg(i.columnEnd).arg(i.offset).arg(i.sectionOffset).arg(i.size)
         .arg(QString::fromStdString(i.mnemonic), QString::fromStdString(i.operands), bytes)
         .arg(int(i.family)).arg(i.hasLiteral).arg(i.glc).arg(i.isData).arg(i.placeholder).arg(i.fromExpansion)
         .arg(int(i.branch)).arg(QString::fromStdString(i.targetLabel)).arg(i.targetIndex)
-        .arg(i.targetOffset ? QString::number(*i.targetOffset) : QStringLiteral("-")).arg(i.backward).arg(i.kernel).arg(regs);
+        .arg(i.targetOffset ? QString::number(*i.targetOffset) : QStringLiteral("-")).arg(i.backward).arg(i.kernel).arg(regs).arg(i.opcode);
 }
 
 inline QString describe(const RegisterUsage& r)

@@ -109,6 +109,7 @@ void TestProgramCodec::request()
     options.clrx.sourceGpuWins = false;
     options.clrx.includeDirs = {"/inc"};
     options.gpuFromSource = true;
+    options.triple = "amdgcn--";
     const std::string source = std::string("s_nop 0\n\0binary\xff", 16);
     std::string bytes;
     codec::encodeRequest(options, source, bytes);
@@ -131,6 +132,7 @@ void TestProgramCodec::request()
     QCOMPARE(back.clrx.sourceGpuWins, options.clrx.sourceGpuWins);
     QCOMPARE(back.clrx.includeDirs, options.clrx.includeDirs);
     QCOMPARE(back.gpuFromSource, options.gpuFromSource);
+    QCOMPARE(back.triple, options.triple);
     QCOMPARE(text, source);
     bytes.pop_back();
     QVERIFY(!codec::decodeRequest(bytes, back, text, &error));

@@ -22,6 +22,39 @@ std::string_view trimmedFront(std::string_view text)
     return text;
 }
 
+namespace {
+
+// LLVM's lexer lets a string ("…", with \ escapes) and a C comment (/* … */) run over line ends, so
+// a line that starts or ends inside one changes how the lines after it read. Carries that state
+// over one line; line comments (';', '//', a leading '#') end the scan as in SourceMap::code.
+void carryOpenSpans(std::string_view line, bool& inString, bool& inComment)
+{
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        const char next = i + 1 < line.size() ? line[i + 1] : '\0';
+        if (inComment) {
+            if (c == '*' && next == '/') {
+                inComment = false;
+                ++i;
+            }
+        } else if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '/' && next == '*') {
+            inComment = true;
+            ++i;
+        } else if (c == ';' || (c == '/' && next == '/') || (c == '#' && trimmedFront(line.substr(0, i)).empty())) {
+            return;
+        }
+    }
+}
+
+} // namespace
+
 LineScan scanLines(const std::vector<std::string_view>& lines)
 {
     LineScan scan;
@@ -34,7 +67,11 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
             scan.computedNames = true;
         list.emplace_back(name);
     };
+    bool inString = false, inComment = false; // a string or C comment open at the line's start
     for (std::size_t i = 0; i < lines.size(); ++i) {
+        const bool startsOpen = inString || inComment;
+        carryOpenSpans(lines[i], inString, inComment);
+        const bool spansLines = startsOpen || inString || inComment;
         const std::string_view code = codeOf(lines[i]);
         // The first word runs to a blank, comma or colon; names may carry a macro's "\" argument.
         std::string_view first, second;
@@ -51,7 +88,7 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
                 ++secondEnd;
             second = rest.substr(0, secondEnd);
         }
-        bool plain = macroDepth == 0 && repeatDepth == 0 && conditionalDepth == 0;
+        bool plain = macroDepth == 0 && repeatDepth == 0 && conditionalDepth == 0 && !spansLines;
         if (first == ".macro") {
             if (!second.empty())
                 scan.macroNames.emplace_back(second);

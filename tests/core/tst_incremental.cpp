@@ -159,6 +159,39 @@ private Q_SLOTS:
         QVERIFY(steps > 40);
     }
 
+    // LLVM reads a string or a /* */ comment across line ends, so an edit that opens or closes one,
+    // or lands inside one, changes the lines after it: the incremental path must see that (issue #12:
+    // fuzz_frontend found a stray '"' typed into an instruction leaving the later lines spliced).
+    void editsAcrossLines_data()
+    {
+        QTest::addColumn<QString>("before");
+        QTest::addColumn<QString>("after");
+        const QString kernel = QStringLiteral("s_mov_b32 s0, 1\ns_nop 0\ns_mov_b32 s1, 2\nv_mov_b32 v0, v1\ns_endpgm\n");
+        auto edited = [&kernel](int line, const QString& to) {
+            QStringList lines = kernel.split(QLatin1Char('\n'));
+            lines[line] = to;
+            return lines.join(QLatin1Char('\n'));
+        };
+        QTest::addRow("quote opened") << kernel << edited(1, QStringLiteral("s_\"nop 0"));
+        QTest::addRow("comment opened") << kernel << edited(1, QStringLiteral("s_nop 0 /* half a comment"));
+        QTest::addRow("edit inside a string") << edited(1, QStringLiteral("s_\"nop 0"))
+                                              << edited(1, QStringLiteral("s_\"nop 0")).replace(QStringLiteral("v1"), QStringLiteral("v2"));
+        QTest::addRow("quote closed") << edited(1, QStringLiteral("s_\"nop 0")) << kernel;
+        QTest::addRow("escaped quote stays open") << kernel << edited(1, QStringLiteral("s_nop \"0\\\""));
+        QTest::addRow("comment closer removed") << edited(1, QStringLiteral("/* s_nop 0")).replace(QStringLiteral("v1\n"), QStringLiteral("v1 */\n"))
+                                                << edited(1, QStringLiteral("/* s_nop 0"));
+    }
+    void editsAcrossLines()
+    {
+        QFETCH(QString, before);
+        QFETCH(QString, after);
+        AssembleOptions options;
+        FrontEnd frontEnd;
+        frontEnd.analyze(before.toStdString(), options);
+        const QStringList incremental = describe(frontEnd.analyze(after.toStdString(), options));
+        QCOMPARE(incremental, describe(assemble(after.toStdString(), options)));
+    }
+
     void halfTypedLineKeepsItsSize()
     {
         AssembleOptions options;

@@ -72,6 +72,10 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
         const bool startsOpen = inString || inComment;
         carryOpenSpans(lines[i], inString, inComment);
         const bool spansLines = startsOpen || inString || inComment;
+        // Control characters other than a tab (a vertical tab, a NUL from a UTF-16 file): LLVM's
+        // lexer and this scan read them differently, so only a full run places such a line right.
+        const bool controls = std::any_of(lines[i].begin(), lines[i].end(),
+                                          [](char c) { return static_cast<unsigned char>(c) < 0x20 && c != '\t'; });
         const std::string_view code = codeOf(lines[i]);
         // The first word runs to a blank, comma or colon; names may carry a macro's "\" argument.
         std::string_view first, second;
@@ -88,7 +92,7 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
                 ++secondEnd;
             second = rest.substr(0, secondEnd);
         }
-        bool plain = macroDepth == 0 && repeatDepth == 0 && conditionalDepth == 0 && !spansLines;
+        bool plain = macroDepth == 0 && repeatDepth == 0 && conditionalDepth == 0 && !spansLines && !controls;
         if (first == ".macro") {
             if (!second.empty())
                 scan.macroNames.emplace_back(second);

@@ -34,7 +34,8 @@ void forEachWord(std::string_view text, F&& f)
 
 // blank or comment lines outside macro, .rept/.irp and .if regions, with no label, no directive,
 // no assignment and no macro invocation, neither starting nor ending inside a string or a /* */
-// comment (LLVM reads those across lines). Anything else changes context for later lines.
+// comment (LLVM reads those across lines), without control characters other than a tab. Anything
+// else changes context for later lines.
 struct LineScan {
     std::vector<bool> plain;
     int lastBarrier = -1; // last line (0-based) with alignment, .org, .include or a macro call,

@@ -178,6 +178,11 @@ private Q_SLOTS:
                                               << edited(1, QStringLiteral("s_\"nop 0")).replace(QStringLiteral("v1"), QStringLiteral("v2"));
         QTest::addRow("quote closed") << edited(1, QStringLiteral("s_\"nop 0")) << kernel;
         QTest::addRow("escaped quote stays open") << kernel << edited(1, QStringLiteral("s_nop \"0\\\""));
+        // Control characters (a vertical tab, a NUL from a UTF-16 file) are read differently by LLVM's
+        // lexer and the line scan: such lines take the full run (issue #12, fuzz_frontend).
+        QTest::addRow("vertical tab typed") << kernel << edited(3, QStringLiteral("\v       v_mov_b32 v0, v1"));
+        QTest::addRow("NUL in the edited line") << edited(2, QStringLiteral("\v") + QChar(0) + QStringLiteral("s_mov_b32 s1, 2"))
+                                                << edited(2, QStringLiteral("\v") + QChar(0) + QStringLiteral("s_mov_b32 s1, 2.done"));
         QTest::addRow("comment closer removed") << edited(1, QStringLiteral("/* s_nop 0")).replace(QStringLiteral("v1\n"), QStringLiteral("v1 */\n"))
                                                 << edited(1, QStringLiteral("/* s_nop 0"));
     }

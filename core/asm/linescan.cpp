@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 namespace gcnlens::detail {
 
@@ -60,6 +61,11 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
     LineScan scan;
     scan.plain.resize(lines.size(), false);
     int macroDepth = 0, repeatDepth = 0, conditionalDepth = 0;
+    // A kernel descriptor or metadata block: LLVM parses it to its end on its own terms.
+    std::string_view blockEnd;
+    static constexpr std::pair<std::string_view, std::string_view> blocks[] = {
+        {".amdhsa_kernel", ".end_amdhsa_kernel"}, {".amd_kernel_code_t", ".end_amd_kernel_code_t"},
+        {".amdgpu_metadata", ".end_amdgpu_metadata"}, {".amdgpu_pal_metadata", ".end_amdgpu_pal_metadata"}};
     // A symbol assigned under a name a macro builds (".set \\name, 1") is not known by name. (A
     // label's name does not matter: the shape pass never reuses a line that refers to a symbol.)
     const auto addName = [&](std::vector<std::string>& list, std::string_view name) {
@@ -92,7 +98,15 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
                 ++secondEnd;
             second = rest.substr(0, secondEnd);
         }
-        bool plain = macroDepth == 0 && repeatDepth == 0 && conditionalDepth == 0 && !spansLines && !controls;
+        bool plain = macroDepth == 0 && repeatDepth == 0 && conditionalDepth == 0 && !spansLines && !controls
+            && blockEnd.empty();
+        if (blockEnd.empty()) {
+            for (const auto& [open, close] : blocks)
+                if (first == open)
+                    blockEnd = close;
+        } else if (first == blockEnd) {
+            blockEnd = {};
+        }
         if (first == ".macro") {
             if (!second.empty())
                 scan.macroNames.emplace_back(second);

@@ -183,6 +183,11 @@ private Q_SLOTS:
         QTest::addRow("vertical tab typed") << kernel << edited(3, QStringLiteral("\v       v_mov_b32 v0, v1"));
         QTest::addRow("NUL in the edited line") << edited(2, QStringLiteral("\v") + QChar(0) + QStringLiteral("s_mov_b32 s1, 2"))
                                                 << edited(2, QStringLiteral("\v") + QChar(0) + QStringLiteral("s_mov_b32 s1, 2.done"));
+        // LLVM parses the inside of .amdhsa_kernel (and the other descriptor and metadata blocks) on
+        // its own terms, to the block's end: lines in one take the full run (issue #12, fuzz_frontend).
+        const QString block = QStringLiteral("s_nop 0\n.amdhsa_kernel k\n  ds_wri_store_dword v5, v1, s[4:7], 0 offen glc\n  s_endpgm\n");
+        QTest::addRow("unclosed .amdhsa_kernel") << block << QString(block).replace(QStringLiteral("glc\n  s_endpgm\n"), QStringLiteral("g\n"));
+        QTest::addRow("edit in .amdhsa_kernel") << block << QString(block).replace(QStringLiteral("s_endpgm"), QStringLiteral("s_nop 1"));
         QTest::addRow("comment closer removed") << edited(1, QStringLiteral("/* s_nop 0")).replace(QStringLiteral("v1\n"), QStringLiteral("v1 */\n"))
                                                 << edited(1, QStringLiteral("/* s_nop 0"));
     }

@@ -165,7 +165,7 @@ private Q_SLOTS:
         QTest::addRow("difference overflows") << "-0x7fffffffffffffff - 2" << 20 << "overflows";
         QTest::addRow("negated minimum") << "-(-0x7fffffffffffffff - 1)" << 0 << "overflows";
         QTest::addRow("minimum / -1") << "(-0x7fffffffffffffff - 1) / -1" << 26 << "overflows";
-        QTest::addRow("minimum % -1") << "(-0x7fffffffffffffff - 1) % (lane - 1 - lane)" << 26 << "overflows";
+        QTest::addRow("minimum modulo -1") << "(-0x7fffffffffffffff - 1) % (lane - 1 - lane)" << 26 << "overflows";
     }
     void patternErrors()
     {

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 namespace gcnlens::detail {
 
@@ -22,11 +23,49 @@ std::string_view trimmedFront(std::string_view text)
     return text;
 }
 
+namespace {
+
+// LLVM's lexer lets a string ("…", with \ escapes) and a C comment (/* … */) run over line ends, so
+// a line that starts or ends inside one changes how the lines after it read. Carries that state
+// over one line; line comments (';', '//', a leading '#') end the scan as in SourceMap::code.
+void carryOpenSpans(std::string_view line, bool& inString, bool& inComment)
+{
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        const char next = i + 1 < line.size() ? line[i + 1] : '\0';
+        if (inComment) {
+            if (c == '*' && next == '/') {
+                inComment = false;
+                ++i;
+            }
+        } else if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '/' && next == '*') {
+            inComment = true;
+            ++i;
+        } else if (c == ';' || (c == '/' && next == '/') || (c == '#' && trimmedFront(line.substr(0, i)).empty())) {
+            return;
+        }
+    }
+}
+
+} // namespace
+
 LineScan scanLines(const std::vector<std::string_view>& lines)
 {
     LineScan scan;
     scan.plain.resize(lines.size(), false);
     int macroDepth = 0, repeatDepth = 0, conditionalDepth = 0;
+    // A kernel descriptor or metadata block: LLVM parses it to its end on its own terms.
+    std::string_view blockEnd;
+    static constexpr std::pair<std::string_view, std::string_view> blocks[] = {
+        {".amdhsa_kernel", ".end_amdhsa_kernel"}, {".amd_kernel_code_t", ".end_amd_kernel_code_t"},
+        {".amdgpu_metadata", ".end_amdgpu_metadata"}, {".amdgpu_pal_metadata", ".end_amdgpu_pal_metadata"}};
     // A symbol assigned under a name a macro builds (".set \\name, 1") is not known by name. (A
     // label's name does not matter: the shape pass never reuses a line that refers to a symbol.)
     const auto addName = [&](std::vector<std::string>& list, std::string_view name) {
@@ -34,7 +73,15 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
             scan.computedNames = true;
         list.emplace_back(name);
     };
+    bool inString = false, inComment = false; // a string or C comment open at the line's start
     for (std::size_t i = 0; i < lines.size(); ++i) {
+        const bool startsOpen = inString || inComment;
+        carryOpenSpans(lines[i], inString, inComment);
+        const bool spansLines = startsOpen || inString || inComment;
+        // Control characters other than a tab (a vertical tab, a NUL from a UTF-16 file): LLVM's
+        // lexer and this scan read them differently, so only a full run places such a line right.
+        const bool controls = std::any_of(lines[i].begin(), lines[i].end(),
+                                          [](char c) { return static_cast<unsigned char>(c) < 0x20 && c != '\t'; });
         const std::string_view code = codeOf(lines[i]);
         // The first word runs to a blank, comma or colon; names may carry a macro's "\" argument.
         std::string_view first, second;
@@ -51,7 +98,15 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
                 ++secondEnd;
             second = rest.substr(0, secondEnd);
         }
-        bool plain = macroDepth == 0 && repeatDepth == 0 && conditionalDepth == 0;
+        bool plain = macroDepth == 0 && repeatDepth == 0 && conditionalDepth == 0 && !spansLines && !controls
+            && blockEnd.empty();
+        if (blockEnd.empty()) {
+            for (const auto& [open, close] : blocks)
+                if (first == open)
+                    blockEnd = close;
+        } else if (first == blockEnd) {
+            blockEnd = {};
+        }
         if (first == ".macro") {
             if (!second.empty())
                 scan.macroNames.emplace_back(second);

@@ -33,7 +33,9 @@ void forEachWord(std::string_view text, F&& f)
 // Which lines an edit may touch without re-running the whole assembler: plain instruction,
 
 // blank or comment lines outside macro, .rept/.irp and .if regions, with no label, no directive,
-// no assignment and no macro invocation. Anything else changes context for later lines.
+// no assignment and no macro invocation, neither starting nor ending inside a string or a /* */
+// comment (LLVM reads those across lines), without control characters other than a tab. Anything
+// else changes context for later lines.
 struct LineScan {
     std::vector<bool> plain;
     int lastBarrier = -1; // last line (0-based) with alignment, .org, .include or a macro call,

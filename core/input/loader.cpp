@@ -5,7 +5,9 @@
 
 #include "core/input/clrx.h"
 
+#include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -266,6 +268,8 @@ std::string encodeSource(std::string_view text, const SourceFormat& format, bool
     };
     if (format.bom && unit > 1)
         put(0xfeff, unit);
+    else if (format.bom)
+        out = "\xef\xbb\xbf"; // a UTF-8 BOM before text that was not UTF-8 (read as Latin-1) is kept too
     const auto* p = reinterpret_cast<const unsigned char*>(text.data());
     const auto* end = p + text.size();
     while (p < end) {
@@ -274,7 +278,7 @@ std::string encodeSource(std::string_view text, const SourceFormat& format, bool
         cp &= n == 0 ? 0x7f : n == 1 ? 0x1f : n == 2 ? 0x0f : 0x07;
         for (int i = 1; i <= n && p + i < end; ++i)
             cp = (cp << 6) | (p[i] & 0x3f);
-        p += n + 1;
+        p += std::min<std::ptrdiff_t>(n + 1, end - p); // a sequence cut short by the end of the text
         if (format.encoding == Encoding::Latin1) {
             if (cp > 0xff) {
                 if (lossy)

@@ -11,6 +11,7 @@
 #include <array>
 #include <bit>
 #include <cctype>
+#include <limits>
 #include <memory>
 #include <string_view>
 #include <unordered_map>
@@ -87,9 +88,12 @@ private:
                 fail("shift count out of range (0…62)", at);
                 break;
             }
-            if (o == "+") left += right;
-            else if (o == "-") left -= right;
-            else if (o == "*") left *= right;
+            // Results beyond 64 bits are an error, not a wrapped address (signed overflow is UB).
+            bool overflow = false;
+            if (o == "+") overflow = __builtin_add_overflow(left, right, &left);
+            else if (o == "-") overflow = __builtin_sub_overflow(left, right, &left);
+            else if (o == "*") overflow = __builtin_mul_overflow(left, right, &left);
+            else if ((o == "/" || o == "%") && left == std::numeric_limits<std::int64_t>::min() && right == -1) overflow = true;
             else if (o == "/") left /= right;
             else if (o == "%") left %= right;
             else if (o == "<<") left <<= right;
@@ -97,6 +101,10 @@ private:
             else if (o == "&") left &= right;
             else if (o == "|") left |= right;
             else left ^= right;
+            if (overflow) {
+                fail("the value overflows 64 bits", at);
+                break;
+            }
         }
         return left;
     }
@@ -110,8 +118,12 @@ private:
         }
         const char c = text_[pos_];
         if (c == '-' || c == '+' || c == '~') {
-            ++pos_;
+            const std::size_t at = pos_++;
             const std::int64_t v = parseUnary();
+            if (c == '-' && v == std::numeric_limits<std::int64_t>::min()) {
+                fail("the value overflows 64 bits", at);
+                return 0;
+            }
             return c == '-' ? -v : c == '~' ? ~v : v;
         }
         if (c == '(') {
@@ -137,7 +149,10 @@ private:
                 const int digit = std::isdigit(static_cast<unsigned char>(d)) ? d - '0' : d - 'a' + 10;
                 if (digit >= base)
                     break;
-                v = v * base + digit;
+                if (__builtin_mul_overflow(v, base, &v) || __builtin_add_overflow(v, digit, &v)) {
+                    fail("number too large (64 bits)", start);
+                    return 0;
+                }
                 any = true;
                 ++pos_;
             }
@@ -201,7 +216,8 @@ std::optional<std::int64_t> parseInteger(std::string_view text)
             digit = d - 'a' + 10;
         if (digit < 0 || digit >= base)
             return std::nullopt;
-        v = v * base + digit;
+        if (__builtin_mul_overflow(v, base, &v) || __builtin_add_overflow(v, digit, &v))
+            return std::nullopt; // beyond 64 bits: not a number
     }
     return negative ? -v : v;
 }
@@ -447,18 +463,21 @@ LdsAccessResult analyzeLdsAddresses(const LdsOp& op, const std::vector<std::opti
     result.bankLoad.assign(32, 0);
     result.twoAccesses = op.twoAccesses;
     const auto laneGroups = ldsLaneGroups(op, groupDwords, phases);
+    // Offsets and addresses add modulo 2^64: a typed offset or pattern may be any 64-bit value, and
+    // signed overflow would be undefined (no real LDS address comes near it).
+    const auto wrapping = [](std::uint64_t v) { return static_cast<std::int64_t>(v); };
     auto shifted = [&](std::int64_t by) {
         std::vector<std::optional<std::int64_t>> out(64);
         for (int lane = 0; lane < 64 && lane < static_cast<int>(base.size()); ++lane)
             if (base[lane])
-                out[lane] = *base[lane] + by;
+                out[lane] = wrapping(static_cast<std::uint64_t>(*base[lane]) + static_cast<std::uint64_t>(by));
         return out;
     };
     if (op.twoAccesses) {
         // read2/write2: two accesses, each offset in elements (×64 for st64).
-        const std::int64_t scale = op.widthBytes * (op.st64 ? 64 : 1);
-        result.lanes = makeLanes(shifted(op.offset0 * scale), op.dwords);
-        result.secondLanes = makeLanes(shifted(op.offset1 * scale), op.dwords);
+        const std::uint64_t scale = static_cast<std::uint64_t>(op.widthBytes) * (op.st64 ? 64 : 1);
+        result.lanes = makeLanes(shifted(wrapping(static_cast<std::uint64_t>(op.offset0) * scale)), op.dwords);
+        result.secondLanes = makeLanes(shifted(wrapping(static_cast<std::uint64_t>(op.offset1) * scale)), op.dwords);
         addGroups(result, result.lanes, op.dwords, laneGroups);
         result.groupsPerAccess = static_cast<int>(result.groups.size());
         addGroups(result, result.secondLanes, op.dwords, laneGroups);

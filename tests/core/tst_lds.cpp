@@ -205,6 +205,15 @@ private Q_SLOTS:
         QTest::addRow("empty hex") << "0x" << 0 << "digits";
         QTest::addRow("trailing") << "lane 4" << 5 << "4";
         QTest::addRow("empty") << "" << 0 << "empty";
+        // Values beyond 64 bits are errors at the number or operator (issue #12: found by fuzz_lds_pattern
+        // as signed-overflow UB).
+        QTest::addRow("number too large") << "-277777777777777777777777777777779" << 1 << "too large";
+        QTest::addRow("product overflows") << "lane * 0x7fffffffffffffff * 2" << 26 << "overflows";
+        QTest::addRow("sum overflows") << "0x7fffffffffffffff + lane" << 19 << "overflows";
+        QTest::addRow("difference overflows") << "-0x7fffffffffffffff - 2" << 20 << "overflows";
+        QTest::addRow("negated minimum") << "-(-0x7fffffffffffffff - 1)" << 0 << "overflows";
+        QTest::addRow("minimum / -1") << "(-0x7fffffffffffffff - 1) / -1" << 26 << "overflows";
+        QTest::addRow("minimum modulo -1") << "(-0x7fffffffffffffff - 1) % (lane - 1 - lane)" << 26 << "overflows";
     }
     void patternErrors()
     {
@@ -243,6 +252,12 @@ private Q_SLOTS:
         QCOMPARE(parseLdsOp("ds_add_rtn_u32").addressFirst, false);
         QCOMPARE(parseLdsOp("ds_read_u16_d16_hi").widthBytes, 2);
         QCOMPARE(ldsLanesPerGroup(3), 8);
+        // Offsets of any size wrap instead of overflowing (issue #12: signed-overflow UB found by
+        // fuzz_lds_pattern); an offset beyond 64 bits is not a number and is ignored like any modifier.
+        const LdsAccessResult wrapped = analyzeLdsPattern("lane*4", "ds_read2st64_b64 offset1:0x7fffffffffffffff", {});
+        QVERIFY2(wrapped.error.empty(), wrapped.error.c_str());
+        QCOMPARE(wrapped.secondLanes[1].address, std::int64_t(4 - 8 * 64)); // (2^63 - 1) * 512 + 4 wraps to 4 - 512
+        QCOMPARE(parseLdsOp("ds_read_b32 offset:99999999999999999999").offset, std::int64_t(0));
     }
 
     void kernels_data()

@@ -47,6 +47,10 @@ void TestLoader::decode_data()
     QTest::addRow("utf-8 non-ascii") << b("; \xc3\xa9t\xc3\xa9 \xe2\x86\x92\n") << QStringLiteral("; été →\n")
                                      << QStringLiteral("UTF-8") << false << false;
     QTest::addRow("latin-1") << b("; caf\xe9\n") << QStringLiteral("; café\n") << QStringLiteral("Latin-1") << false << false;
+    // A UTF-8 BOM before bytes that are not UTF-8: Latin-1, and the BOM is written back too (issue #12:
+    // fuzz_loader found it dropped on saving).
+    QTest::addRow("bom then latin-1") << b("\xef\xbb\xbf; caf\xe9\n") << QStringLiteral("; café\n") << QStringLiteral("Latin-1")
+                                      << true << false;
     QTest::addRow("overlong is not utf-8") << b("\xc0\xafx") << QString::fromLatin1("\xc0\xafx") << QStringLiteral("Latin-1")
                                           << false << false;
     QTest::addRow("utf-16le") << b("\xff\xfes\0_\0n\0o\0p\0\r\0\n\0"s) << QStringLiteral("s_nop\n") << QStringLiteral("UTF-16LE")

@@ -1,0 +1,3 @@
+.amdgpu_metadata
+*/
+.end_amdgpu_metadata

@@ -149,6 +149,7 @@ void put(Writer& w, const GpuTarget& g)
     w.str(g.targetId);
     w.u(unsigned(g.generation));
     w.s(g.dpfactor);
+    w.str(g.dpfactorSource);
     w.s(g.computeUnits);
     w.s(g.maxWavesPerSimd);
     w.b(g.fixedSgprs);
@@ -163,6 +164,7 @@ void get(Reader& r, GpuTarget& g)
     r.str(g.targetId);
     g.generation = r.enumeration(Generation::CDNA);
     g.dpfactor = r.i();
+    r.str(g.dpfactorSource);
     g.computeUnits = r.i();
     g.maxWavesPerSimd = r.i();
     g.fixedSgprs = r.b();

@@ -41,6 +41,12 @@ inline QString describe(const RegisterUsage& r)
 inline QStringList describe(const Program& p)
 {
     QStringList out;
+    const GpuTarget& g = p.gpu;
+    out << QStringLiteral("gpu %1|%2|%3|%4|%5 gen %6 dp %7 (%8) cu %9 waves %10 fixed %11")
+               .arg(QString::fromStdString(g.name), QString::fromStdString(g.product), QString::fromStdString(g.processor),
+                    QString::fromStdString(g.features), QString::fromStdString(g.targetId))
+               .arg(int(g.generation)).arg(g.dpfactor).arg(QString::fromStdString(g.dpfactorSource))
+               .arg(g.computeUnits).arg(g.maxWavesPerSimd).arg(g.fixedSgprs);
     for (const auto& i : p.instructions)
         out << describe(i);
     for (const auto& l : p.labels)

@@ -72,6 +72,7 @@ DecodedInstruction Decoder::decode(std::span<const std::uint8_t> bytes, std::uin
             inst.mnemonic = std::move(e.mnemonic);
             inst.operands = std::move(e.operands);
             inst.family = e.family;
+            inst.opcode = e.opcode; // the timing model's LLVM sources (#15) key on it
             inst.hasLiteral = inst.size > detail::nativeSize(e.family);
             inst.glc = e.glc;
             inst.defs = std::move(e.defs);

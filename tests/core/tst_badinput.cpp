@@ -49,7 +49,7 @@ void TestBadInput::cli_data()
     QTest::addRow("garbage") << QByteArray("hello world, this is not a kernel\n") << analyze << 1
                              << "FILE:1:1: error: invalid instruction";
     QTest::addRow("binary") << QByteArray("\x7f" "ELF\x02\x01\x01\0\0\0", 10) << analyze << 2
-                            << "gcnlens-cli: FILE: binary data at byte 7 (NUL); gcnlens reads assembly source text";
+                            << "gcnlens-cli: FILE: not a readable ELF file: The file was not recognized as a valid object file";
     QTest::addRow("NUL in text") << QByteArray("s_nop 0\n\0s_nop 1\n", 17) << listing << 2
                                  << "gcnlens-cli: FILE: binary data at byte 8 (NUL); gcnlens reads assembly source text";
     QTest::addRow("empty") << QByteArray() << analyze << 0
@@ -73,7 +73,7 @@ void TestBadInput::cli_data()
     QTest::addRow("unterminated .if") << QByteArray(".if 1\ns_nop 0\n") << listing << 1
                                       << "FILE:3:1: error: unmatched .ifs or .elses";
     QTest::addRow("stray quote") << QByteArray("s_nop 0\ns_mov_b32 s0, \"\ns_endpgm\n") << listing << 1
-                                 << "FILE:2:15: error: failed parsing operand.";
+                                 << "FILE:2:15: error: unknown token in expression"; // the quote reaches LLVM as '?' (LLVM 19 hangs on some)
     QTest::addRow("stray bracket") << QByteArray("v_mov_b32 v[1, v2\n") << listing << 1
                                    << "FILE:1:14: error: expected a closing square bracket";
     QTest::addRow("unknown mnemonic") << QByteArray("v_frobnicate_b32 v0, v1\n") << listing << 1

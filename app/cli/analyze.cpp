@@ -11,23 +11,6 @@
 
 namespace gcnlens::cli {
 
-namespace {
-
-// --taken LINE / --not-taken LINE: the direction of the conditional jump on a source line.
-OptionParser::Handler directionOf(BranchOverrides& overrides, Direction direction)
-{
-    return [&overrides, direction](const QString& value) {
-        bool ok = false;
-        const int line = value.toInt(&ok);
-        if (!ok || line <= 0)
-            return QStringLiteral("needs a source line number");
-        overrides.byLine[line] = direction;
-        return QString();
-    };
-}
-
-} // namespace
-
 int analyzeCommand(const QStringList& args)
 {
     SourceArgs source;
@@ -38,12 +21,7 @@ int analyzeCommand(const QStringList& args)
     OptionParser parser(QStringLiteral("analyze"));
     parser.addSource(source);
     parser.addTimingOptions(options);
-    parser.addValue({QStringLiteral("--taken")}, QStringLiteral("LINE"),
-                    QStringLiteral("take the conditional jump on source line LINE (repeatable)"),
-                    directionOf(overrides, Direction::Taken));
-    parser.addValue({QStringLiteral("--not-taken")}, QStringLiteral("LINE"),
-                    QStringLiteral("fall through the conditional jump on source line LINE (repeatable)"),
-                    directionOf(overrides, Direction::NotTaken));
+    parser.addBranchOverrides(overrides);
     parser.addJson(&asJson);
     if (const auto status = parser.parse(args))
         return *status;

@@ -175,6 +175,23 @@ void OptionParser::addTimingOptions(TimingOptions& options)
              });
 }
 
+void OptionParser::addBranchOverrides(BranchOverrides& overrides)
+{
+    for (const auto& [name, direction] : {std::pair {"--taken", Direction::Taken}, std::pair {"--not-taken", Direction::NotTaken}})
+        addValue({QLatin1String(name)}, QStringLiteral("LINE"),
+                 direction == Direction::Taken
+                     ? QStringLiteral("take the conditional jump on source line LINE (repeatable)")
+                     : QStringLiteral("fall through the conditional jump on source line LINE (repeatable)"),
+                 [&overrides, direction](const QString& value) {
+                     bool ok = false;
+                     const int line = value.toInt(&ok);
+                     if (!ok || line <= 0)
+                         return QStringLiteral("needs a source line number");
+                     overrides.byLine[line] = direction;
+                     return QString();
+                 });
+}
+
 void OptionParser::addJson(bool* into)
 {
     addFlag({QStringLiteral("--json")}, QStringLiteral("print JSON instead of text"), into);

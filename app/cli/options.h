@@ -19,6 +19,7 @@
 
 namespace gcnlens {
 struct TimingOptions;
+struct BranchOverrides;
 }
 
 namespace gcnlens::cli {
@@ -65,6 +66,8 @@ public:
     void addGpu(QString* into);
     // --option NAME=VALUE into TimingOptions (timing-model.md section 9).
     void addTimingOptions(TimingOptions& options);
+    // --taken LINE / --not-taken LINE: the assumed direction of the conditional jump on a line.
+    void addBranchOverrides(BranchOverrides& overrides);
     void addJson(bool* into);
 
     // Reads the arguments after the subcommand name. Returns nullopt to go on, or the exit status

@@ -64,18 +64,7 @@ int reportCommand(const QStringList& args)
                         return QString();
                     });
     // The window's state, so that its export and this command make the same report.
-    for (const auto& [name, direction] : {std::pair{"--taken", Direction::Taken}, std::pair{"--not-taken", Direction::NotTaken}})
-        parser.addValue({QLatin1String(name)}, QStringLiteral("LINE"),
-                        QStringLiteral("assume the conditional jump on source line LINE %1 (as analyze; repeatable)")
-                            .arg(direction == Direction::Taken ? QStringLiteral("taken") : QStringLiteral("not taken")),
-                        [&request, direction](const QString& value) {
-                            bool ok = false;
-                            const int line = value.toInt(&ok);
-                            if (!ok || line <= 0)
-                                return QStringLiteral("needs a source line number");
-                            request.branches.byLine[line] = direction;
-                            return QString();
-                        });
+    parser.addBranchOverrides(request.branches);
     QString kernel;
     std::optional<int> panel[5]; // vgprs, agprs, sgprs, lds, workgroup: the occupancy panel's values
     parser.addString({QStringLiteral("--kernel")}, QStringLiteral("NAME"),

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
 // `gcnlens-cli check` (issue #17 section 1): the wait-state hazards and s_waitcnt findings of
 // core/model/hazards.h, as compiler-style lines or JSON. Exits 3 when it finds something, so it
-// can run in a build.
+// can run in a build. --fix-its prints the fixes of core/model/fixits.h as a unified diff.
 #include "commands.h"
+
+#include "core/asm/isolated.h"
+#include "core/model/fixits.h"
+
+#include <QDir>
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -40,6 +45,33 @@ QJsonObject waitJson(const WaitcntFinding& w)
             {QStringLiteral("detail"), QString::fromStdString(w.detail)}};
 }
 
+QJsonObject fixItJson(const FixIt& f)
+{
+    QJsonArray edits;
+    for (const TextEdit& e : f.edits)
+        edits.append(QJsonObject {{QStringLiteral("line"), e.line},
+                                  {QStringLiteral("column"), e.column},
+                                  {QStringLiteral("end_line"), e.endLine},
+                                  {QStringLiteral("end_column"), e.endColumn},
+                                  {QStringLiteral("text"), QString::fromStdString(e.text)}});
+    return {{QStringLiteral("rule"), QString::fromStdString(f.finding.rule)},
+            {QStringLiteral("line"), f.finding.line},
+            {QStringLiteral("kind"), QString::fromStdString(f.kind)},
+            {QStringLiteral("summary"), QString::fromStdString(f.summary)},
+            {QStringLiteral("cycles_before"), f.cyclesBefore},
+            {QStringLiteral("cycles_after"), f.cyclesAfter},
+            {QStringLiteral("delta"), f.delta()},
+            {QStringLiteral("edits"), edits}};
+}
+
+// The path the diff names: relative to the current folder, for patch -p1 and git apply.
+std::string diffPath(const SourceArgs& source)
+{
+    if (source.file == QLatin1String("-"))
+        return "stdin.s";
+    return QDir::current().relativeFilePath(source.file).toStdString();
+}
+
 } // namespace
 
 int checkCommand(const QStringList& args)
@@ -47,15 +79,28 @@ int checkCommand(const QStringList& args)
     SourceArgs source;
     AnalysisRequest request;
     bool asJson = false;
+    bool withFixIts = false;
     OptionParser parser(QStringLiteral("check"));
     parser.addSource(source);
     parser.addTimingOptions(request.timing);
     parser.addJson(&asJson);
+    parser.addFlag({QStringLiteral("--fix-its")},
+                   QStringLiteral("print the fixes as a unified diff (patch -p1), each with its measured cycle delta"),
+                   &withFixIts);
     if (const auto status = parser.parse(args))
         return *status;
     Analysis analysis;
-    if (!loadAnalysis(source, request, analysis))
+    QString text;
+    std::optional<AnalysisRequest> assembledWith;
+    if (!loadAnalysis(source, request, analysis, &text, &assembledWith))
         return ExitUsage;
+    std::vector<FixIt> fixits;
+    if (withFixIts && assembledWith) {
+        IsolatedFrontEnd frontEnd;
+        const AssembleOptions options = assembledWith->assemble;
+        fixits = findFixIts(text.toStdString(), analysis, *assembledWith,
+                            [&](const std::string& edited) { return frontEnd.assemble(edited, options); });
+    }
     const CheckResult& checks = analysis.checks;
     const bool found = !checks.hazards.empty() || !checks.waits.empty();
     const int status = analysis.program.hasErrors() ? ExitInputErrors : found ? ExitFindings : ExitOk;
@@ -67,15 +112,24 @@ int checkCommand(const QStringList& args)
             waits.append(waitJson(w));
         for (const std::string& n : checks.notes)
             notes.append(QString::fromStdString(n));
-        const QJsonObject root {{QStringLiteral("gpu"), QString::fromStdString(analysis.program.gpu.targetId)},
+        QJsonObject root {{QStringLiteral("gpu"), QString::fromStdString(analysis.program.gpu.targetId)},
                                 {QStringLiteral("hazards"), hazards},
                                 {QStringLiteral("waits"), waits},
                                 {QStringLiteral("notes"), notes}};
+        if (withFixIts) {
+            QJsonArray list;
+            for (const FixIt& f : fixits)
+                list.append(fixItJson(f));
+            root.insert(QStringLiteral("fixits"), list);
+        }
         QTextStream(stdout) << QJsonDocument(root).toJson(QJsonDocument::Indented);
         return status;
     }
     printDiagnostics(source, analysis.program);
-    QTextStream out(stdout);
+    // With --fix-its standard output is the diff alone (so it pipes into patch); the findings go to
+    // standard error.
+    FILE* findingsTo = withFixIts ? stderr : stdout;
+    QTextStream out(findingsTo);
     const QString name = inputName(source);
     for (const HazardFinding& h : checks.hazards)
         out << name << ":" << h.line << ": " << QString::fromStdString(h.rule) << ": "
@@ -86,6 +140,17 @@ int checkCommand(const QStringList& args)
             << QString::fromStdString(w.detail) << "\n";
     out << "; " << checks.hazards.size() << " hazard(s), " << checks.waits.size() << " s_waitcnt finding(s) on "
         << QString::fromStdString(analysis.program.gpu.targetId) << "\n";
+    if (withFixIts) {
+        out.flush();
+        int leftOut = 0;
+        const std::string diff = unifiedDiff(diffPath(source), text.toStdString(), fixits, 2, &leftOut);
+        if (!fixits.empty())
+            QTextStream(stdout) << QString::fromStdString(diff);
+        out << "; " << fixits.size() - leftOut << " fix-it(s) in the diff"
+            << (leftOut ? QStringLiteral(", %1 left out (overlapping an earlier one: run again after applying)").arg(leftOut)
+                        : QString())
+            << (assembledWith ? QString() : QStringLiteral(" (the input is not source text)")) << "\n";
+    }
     return status;
 }
 

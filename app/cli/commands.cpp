@@ -37,7 +37,7 @@ const CommandInfo kCommands[] = {
     {"occupancy",
      "--vgprs N --sgprs N [--gpu NAME] [--agprs N] [--lds BYTES] [--workgroup N] [...] [--json]",
      "waves per SIMD and per CU, the limiting resource, next-step hints", occupancyCommand},
-    {"check", "FILE [--gpu NAME] [-I DIR]... [--defsym N=V]... [--option N=V]... [--json]",
+    {"check", "FILE [--gpu NAME] [-I DIR]... [--defsym N=V]... [--option N=V]... [--json] [--fix-its]",
      "wait-state hazards and s_waitcnt misuse (hazards.md); exit status 3 when any is found", checkCommand},
     {"lds", "--pattern EXPR [--width BYTES | --op NAME] [--set NAME=VALUE]... [--option N=V]... [--json]",
      "LDS bank conflicts of a per-lane address pattern", ldsCommand},
@@ -175,13 +175,16 @@ bool loadProgram(const SourceArgs& source, Program& program, QString* sourceText
     return true;
 }
 
-bool loadAnalysis(const SourceArgs& source, AnalysisRequest request, Analysis& analysis, QString* sourceText)
+bool loadAnalysis(const SourceArgs& source, AnalysisRequest request, Analysis& analysis, QString* sourceText,
+                  std::optional<AnalysisRequest>* assembledWith)
 {
     input::ReadInput read;
     input::InputKind kind = input::InputKind::Llvm;
     if (!readSource(source, read, kind, sourceText))
         return false;
     request.assemble = assembleOptions(source, kind);
+    if (assembledWith && read.assembled)
+        *assembledWith = request;
     analysis = analyzeProgram(read.assembled ? assembleIsolated(read.text, request.assemble) : std::move(read.program), request);
     return true;
 }

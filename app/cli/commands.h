@@ -10,6 +10,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,10 @@ const CommandInfo* findCommand(const QString& name);
 // the cause, and returns false (exit status 2). `sourceText`, when given, receives the text read.
 bool loadProgram(const SourceArgs& source, Program& program, QString* sourceText = nullptr);
 // The same, through every model (core/analysis.h): what analyze and report print.
-bool loadAnalysis(const SourceArgs& source, AnalysisRequest request, Analysis& analysis, QString* sourceText = nullptr);
+// `assembledWith`, when given, receives the request with its assembler options when the input
+// was source text (fix-its re-assemble edited text with them), and stays empty otherwise.
+bool loadAnalysis(const SourceArgs& source, AnalysisRequest request, Analysis& analysis, QString* sourceText = nullptr,
+                  std::optional<AnalysisRequest>* assembledWith = nullptr);
 // How messages name the input: the path, or "<stdin>".
 QString inputName(const SourceArgs& source);
 // Prints the assembler's diagnostics to stderr as FILE:LINE:COLUMN: SEVERITY: MESSAGE and returns

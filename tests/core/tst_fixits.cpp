@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: MIT
+// Fix-its with their gain (issue #17 section 2, core/model/fixits.h). For each kind (an s_nop for a
+// hazard, a move, the 1-dword encoding, s_nops before a branch) on small kernels for gfx6, gfx8,
+// gfx9 and gfx90a: applying the fix removes the finding, adds no hazard, and changes the total by
+// exactly the delta it promised; every pair of instructions the fix reorders is register-
+// independent (checked here from defs/uses, apart from the fix-it code), and where nothing
+// independent exists no move is offered. The CLI's diff applies with patch(1) to the text the core
+// edits give, and the patched file no longer has the finding.
+#include "core/analysis.h"
+#include "core/asm/assembler.h"
+#include "core/model/fixits.h"
+
+#include "testutils.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <map>
+#include <sstream>
+
+using namespace gcnlens;
+
+namespace {
+
+struct Case {
+    std::string source;
+    AssembleOptions options;
+    AnalysisRequest request;
+    AssembleFunction assemble;
+    Analysis analysis;
+};
+
+Case load(const QString& file, const QString& gpu)
+{
+    Case k;
+    k.source = test::readFile(test::testData(qPrintable(QStringLiteral("data/fixits/") + file))).toStdString();
+    k.options.gpu = gpu.toStdString();
+    k.request.assemble = k.options;
+    const AssembleOptions options = k.options;
+    k.assemble = [options](const std::string& text) { return assemble(text, options); };
+    k.analysis = analyzeProgram(k.assemble(k.source), k.request);
+    return k;
+}
+
+// How often a fixable rule is found: hazards by id, penalties by rule.
+int findings(const Analysis& a, const std::string& rule)
+{
+    if (rule.rfind("W-", 0) == 0)
+        return int(std::count_if(a.checks.hazards.begin(), a.checks.hazards.end(),
+                                 [&](const HazardFinding& h) { return h.rule == rule; }));
+    const auto it = a.timing.totals.countByRule.find(rule);
+    return it == a.timing.totals.countByRule.end() ? 0 : it->second;
+}
+
+std::string trimmed(const std::string& s)
+{
+    const auto b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t\r");
+    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+// The source line of each instruction, as the key that follows it through a reordering.
+std::vector<std::string> instructionLines(const Program& p, const std::string& text)
+{
+    std::vector<std::string> lines;
+    std::vector<std::string> all;
+    std::string::size_type at = 0;
+    while (at <= text.size()) {
+        const auto end = text.find('\n', at);
+        all.push_back(text.substr(at, end == std::string::npos ? std::string::npos : end - at));
+        if (end == std::string::npos)
+            break;
+        at = end + 1;
+    }
+    for (const Instruction& in : p.instructions)
+        lines.push_back(in.line >= 1 && in.line <= int(all.size()) ? trimmed(all[in.line - 1]) : std::string());
+    return lines;
+}
+
+bool touches(const std::vector<RegRange>& a, const std::vector<RegRange>& b)
+{
+    for (const RegRange& x : a)
+        for (const RegRange& y : b) {
+            if (x.kind == y.kind && x.first < y.first + y.count && y.first < x.first + x.count)
+                return true;
+            if ((x.kind == RegKind::VCC && y.kind == RegKind::SGPR) || (x.kind == RegKind::SGPR && y.kind == RegKind::VCC))
+                return true; // conservative: VCC is an SGPR pair
+        }
+    return false;
+}
+
+} // namespace
+
+class TestFixIts : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void appliesWithItsDelta_data();
+    void appliesWithItsDelta();
+    void cliDiffApplies_data() { appliesWithItsDelta_data(); }
+    void cliDiffApplies();
+    void editsAndDiff_data();
+    void editsAndDiff();
+};
+
+void TestFixIts::appliesWithItsDelta_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("gpu");
+    QTest::addColumn<QString>("rule");
+    QTest::addColumn<QString>("kind"); // the kind offered; empty: none may be offered
+    for (const char* gpu : {"tahiti", "fiji", "gfx900", "gfx90a"})
+        QTest::addRow("lanesel %s", gpu) << "hazard-lanesel.s" << gpu << "W-lanesel" << "insert-nop";
+    QTest::addRow("mai gfx90a") << "hazard-mai.s" << "gfx90a" << "W-mai-vgpr-valu" << "insert-nop";
+    for (const char* gpu : {"tahiti", "hawaii"})
+        QTest::addRow("move s_nop %s", gpu) << "fetch-move-nop.s" << gpu << "fetch-align" << "move";
+    QTest::addRow("e32 tahiti") << "fetch-encoding.s" << "tahiti" << "fetch-align" << "short-encoding";
+    QTest::addRow("chain tahiti") << "fetch-chain.s" << "tahiti" << "fetch-align" << "";
+    for (const char* gpu : {"gfx900", "gfx90a"})
+        QTest::addRow("straddle %s", gpu) << "fetch-straddle.s" << gpu << "fetch-straddle" << "move";
+    QTest::addRow("branch move tahiti") << "branch-move.s" << "tahiti" << "branch-position" << "move";
+    QTest::addRow("branch live tahiti") << "branch-live.s" << "tahiti" << "branch-position" << "insert-nop";
+    QTest::addRow("clrx tahiti") << "clrx-fetch.s" << "tahiti" << "fetch-align" << "move";
+}
+
+void TestFixIts::appliesWithItsDelta()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, gpu);
+    QFETCH(QString, rule);
+    QFETCH(QString, kind);
+    const Case k = load(file, gpu);
+    QVERIFY(!k.analysis.program.hasErrors());
+    const int before = findings(k.analysis, rule.toStdString());
+    QVERIFY2(before > 0, "the kernel must have the finding");
+    std::vector<FindingRef> refs;
+    for (const FindingRef& f : fixableFindings(k.analysis))
+        if (f.rule == rule.toStdString())
+            refs.push_back(f);
+    QVERIFY(!refs.empty());
+    const std::optional<FixIt> fix = findFixIt(k.source, k.analysis, k.request, refs.front(), k.assemble);
+    if (kind.isEmpty()) {
+        QVERIFY2(!fix, fix ? fix->summary.c_str() : "");
+        return;
+    }
+    QVERIFY(fix);
+    QCOMPARE(QString::fromStdString(fix->kind), kind);
+    QCOMPARE(fix->finding, refs.front());
+
+    const std::string edited = applyEdits(k.source, fix->edits);
+    QVERIFY(edited != k.source);
+    const Analysis after = analyzeProgram(k.assemble(edited), k.request);
+    QVERIFY(!after.program.hasErrors());
+    QCOMPARE(findings(after, rule.toStdString()), before - 1);
+    QCOMPARE(after.timing.totals.singleWaveCycles - k.analysis.timing.totals.singleWaveCycles, fix->delta());
+    QCOMPARE(fix->cyclesBefore, k.analysis.timing.totals.singleWaveCycles);
+    if (kind != QLatin1String("insert-nop") && !rule.startsWith(QLatin1String("W-")))
+        QVERIFY(fix->delta() < 0);
+    const std::size_t fixedHazards = rule.startsWith(QLatin1String("W-")) ? 1 : 0;
+    QVERIFY(after.checks.hazards.size() <= k.analysis.checks.hazards.size() - fixedHazards);
+    QVERIFY(after.checks.waits.size() <= k.analysis.checks.waits.size());
+
+    // Every reordered pair is independent.
+    if (kind == QLatin1String("move")) {
+        const std::vector<std::string> oldLines = instructionLines(k.analysis.program, k.source);
+        const std::vector<std::string> newLines = instructionLines(after.program, edited);
+        std::map<std::string, int> position;
+        for (int i = 0; i < int(newLines.size()); ++i)
+            position[newLines[i]] = i;
+        int reordered = 0;
+        for (int a = 0; a < int(oldLines.size()); ++a)
+            for (int b = a + 1; b < int(oldLines.size()); ++b) {
+                QVERIFY(position.count(oldLines[a]) && position.count(oldLines[b]));
+                if (position[oldLines[a]] < position[oldLines[b]])
+                    continue;
+                ++reordered;
+                const Instruction& x = k.analysis.program.instructions[a];
+                const Instruction& y = k.analysis.program.instructions[b];
+                QVERIFY2(!touches(x.defs, y.defs) && !touches(x.defs, y.uses) && !touches(x.uses, y.defs),
+                         (oldLines[a] + " / " + oldLines[b]).c_str());
+            }
+        QVERIFY(reordered > 0);
+    }
+}
+
+void TestFixIts::cliDiffApplies()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, gpu);
+    QFETCH(QString, rule);
+    QFETCH(QString, kind);
+    const QString patch = QStandardPaths::findExecutable(QStringLiteral("patch"));
+    if (patch.isEmpty())
+        QSKIP("patch(1) is not installed");
+    const Case k = load(file, gpu);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString name = QStringLiteral("kernel.s");
+    {
+        QFile out(dir.filePath(name));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QByteArray::fromStdString(k.source));
+    }
+    const auto cli = [&](const QStringList& args, QByteArray* output = nullptr) {
+        QProcess process;
+        process.setWorkingDirectory(dir.path());
+        process.start(QStringLiteral(GCNLENS_BIN_DIR "/gcnlens-cli"), args);
+        if (!process.waitForFinished(120000))
+            return -1;
+        if (output)
+            *output = process.readAllStandardOutput();
+        return process.exitCode();
+    };
+    QByteArray diff;
+    const int status = cli({QStringLiteral("check"), QStringLiteral("--fix-its"), QStringLiteral("--gpu"), gpu, name}, &diff);
+    // The exit status stays check's: 3 with a hazard, 0 without.
+    QCOMPARE(status, k.analysis.checks.hazards.empty() ? 0 : 3);
+    const std::vector<FixIt> fixes = findFixIts(k.source, k.analysis, k.request, k.assemble);
+    if (kind.isEmpty()) {
+        QVERIFY(fixes.empty());
+        QVERIFY(diff.isEmpty());
+        return;
+    }
+    QCOMPARE(int(fixes.size()), 1);
+    QVERIFY(diff.contains("--- a/kernel.s"));
+    QVERIFY(diff.contains(QByteArray(QByteArray("@@ ") + rule.toUtf8() + " line ")));
+    QVERIFY(diff.contains(QByteArray::fromStdString(deltaText(fixes.front().delta()))));
+
+    QProcess apply;
+    apply.setWorkingDirectory(dir.path());
+    apply.start(patch, {QStringLiteral("-p1"), QStringLiteral("--no-backup-if-mismatch")});
+    apply.write(diff);
+    apply.closeWriteChannel();
+    QVERIFY(apply.waitForFinished(30000));
+    QVERIFY2(apply.exitCode() == 0, apply.readAll().constData());
+    const std::string patched = test::readFile(dir.filePath(name)).toStdString();
+    QCOMPARE(patched, applyEdits(k.source, fixes.front().edits));
+
+    // The re-check: the finding is gone and no fix-it is left to offer.
+    const Analysis after = analyzeProgram(k.assemble(patched), k.request);
+    QCOMPARE(findings(after, rule.toStdString()), findings(k.analysis, rule.toStdString()) - 1);
+    QByteArray json;
+    QCOMPARE(cli({QStringLiteral("check"), QStringLiteral("--json"), QStringLiteral("--fix-its"), QStringLiteral("--gpu"), gpu,
+                  name},
+                 &json),
+             0);
+    const QJsonObject root = QJsonDocument::fromJson(json).object();
+    QVERIFY(root.value(QStringLiteral("hazards")).toArray().isEmpty());
+    QVERIFY(root.contains(QStringLiteral("fixits")));
+    QVERIFY(root.value(QStringLiteral("fixits")).toArray().isEmpty());
+}
+
+// The text operations themselves: edits in the original's coordinates, one hunk per fix, a fix
+// overlapping an earlier one left out, and a file without a final newline.
+void TestFixIts::editsAndDiff_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("line");    // insert "X" before this line (fix 1) …
+    QTest::addColumn<int>("line2");   // … and before this one (fix 2)
+    QTest::addColumn<int>("hunks");
+    QTest::addRow("apart") << "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n" << 2 << 9 << 2;
+    QTest::addRow("overlapping") << "a\nb\nc\nd\ne\n" << 2 << 3 << 1;
+    QTest::addRow("no final newline") << "a\nb\nc" << 3 << 3 << 1;
+}
+
+void TestFixIts::editsAndDiff()
+{
+    QFETCH(QString, text);
+    QFETCH(int, line);
+    QFETCH(int, line2);
+    QFETCH(int, hunks);
+    const std::string source = text.toStdString();
+    std::vector<FixIt> fixes(2);
+    fixes[0].finding = {"fetch-align", 0, line};
+    fixes[0].edits = {{line, 0, line, 0, "X\n"}};
+    fixes[1].finding = {"fetch-align", 0, line2};
+    fixes[1].edits = {{line2, 0, line2, 0, "Y\n"}};
+    int leftOut = -1;
+    const std::string diff = unifiedDiff("f.s", source, fixes, 2, &leftOut);
+    int count = 0;
+    for (std::size_t at = diff.find("\n@@ "); at != std::string::npos; at = diff.find("\n@@ ", at + 1))
+        ++count;
+    QCOMPARE(count, hunks);
+    QCOMPARE(leftOut, 2 - hunks);
+    // Apply the diff by its own lines: each hunk's ' ' and '-' lines must be the original's at the
+    // header's position; the result is the text with the fixes in the diff applied.
+    std::vector<std::string> oldLines, out;
+    std::istringstream in(source);
+    for (std::string l; std::getline(in, l);)
+        oldLines.push_back(l);
+    std::istringstream d(diff);
+    std::size_t next = 0; // old lines copied so far
+    for (std::string l; std::getline(d, l);) {
+        if (l.rfind("@@ -", 0) != 0)
+            continue;
+        const std::size_t first = std::stoul(l.substr(4)) - 1;
+        while (next < first)
+            out.push_back(oldLines[next++]);
+        std::streampos mark = d.tellg();
+        for (std::string h; std::getline(d, h) && h.rfind("@@", 0) != 0; mark = d.tellg()) {
+            if (h.empty() || h[0] == '\\')
+                continue;
+            if (h[0] == ' ' || h[0] == '-') {
+                QVERIFY(next < oldLines.size());
+                QCOMPARE(h.substr(1), oldLines[next]);
+                ++next;
+            }
+            if (h[0] == ' ' || h[0] == '+')
+                out.push_back(h.substr(1));
+        }
+        d.clear();
+        d.seekg(mark);
+    }
+    while (next < oldLines.size())
+        out.push_back(oldLines[next++]);
+    std::vector<TextEdit> applied = fixes[0].edits;
+    if (hunks == 2)
+        applied.insert(applied.end(), fixes[1].edits.begin(), fixes[1].edits.end());
+    else if (line2 < line)
+        applied = fixes[1].edits; // the diff keeps the fix that comes first
+    std::string expected, got;
+    for (const std::string& l : out)
+        got += l + "\n";
+    std::istringstream e(applyEdits(source, applied));
+    for (std::string l; std::getline(e, l);)
+        expected += l + "\n";
+    QCOMPARE(got, expected);
+    if (source.back() != '\n')
+        QVERIFY(diff.find("\\ No newline at end of file") != std::string::npos);
+}
+
+QTEST_GUILESS_MAIN(TestFixIts)
+#include "tst_fixits.moc"

@@ -8,6 +8,7 @@
 #include "ui/logging.h"
 #include "ui/docks/occupancydock.h"
 #include "ui/docks/problemsmodel.h"
+#include "ui/fixitpreview.h"
 #include "ui/recovery.h"
 #include "ui/docks/summarydock.h"
 
@@ -265,6 +266,7 @@ void MainWindow::createDocks()
     });
     connect(m_problemsView, &QTreeView::clicked, m_problemsView, &QTreeView::activated);
     auto* problems = dock(tr("Problems"), QStringLiteral("ProblemsDock"), m_problemsView, Qt::BottomDockWidgetArea, false);
+    installFixItMenus(m_editor, m_problemsView, m_bridge); // "Preview Fix…" (ui/fixitpreview.h)
     problems->setMinimumHeight(80);
     resizeDocks({problems}, {110}, Qt::Vertical);
 

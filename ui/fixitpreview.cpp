@@ -126,7 +126,8 @@ FixItPreview::FixItPreview(SnapshotPtr snapshot, FindingRef finding, QPlainTextE
         m_fix = m_watcher.result();
         showResult();
     });
-    m_watcher.setFuture(QtConcurrent::run([snapshot = m_snapshot, finding = m_finding]() -> std::optional<FixIt> {
+    m_watcher.setFuture(QtConcurrent::run([snapshot = m_snapshot, finding = m_finding,
+                                           cancelled = m_cancelled]() -> std::optional<FixIt> {
         if (!snapshot || snapshot->assemblerFailed)
             return std::nullopt;
         const QByteArray utf8 = snapshot->source.toUtf8();
@@ -136,9 +137,18 @@ FixItPreview::FixItPreview(SnapshotPtr snapshot, FindingRef finding, QPlainTextE
         IsolatedFrontEnd frontEnd;
         const AssembleOptions options = snapshot->request.assemble;
         return findFixIt(source, snapshot->analysis, snapshot->request, finding,
-                         [&](const std::string& text) { return frontEnd.assemble(text, options); });
+                         [&](const std::string& text) {
+                             if (*cancelled) { // the dialog is gone: fail the candidate at once
+                                 Program none;
+                                 none.diagnostics.push_back({Severity::Error, 1, 0, "cancelled", {}});
+                                 return none;
+                             }
+                             return frontEnd.assemble(text, options);
+                         });
     }));
 }
+
+FixItPreview::~FixItPreview() { *m_cancelled = true; }
 
 QString FixItPreview::diffText() const { return m_diff->toPlainText(); }
 
@@ -178,22 +188,25 @@ bool FixItPreview::apply()
     return true;
 }
 
+void addFixItActions(QMenu* menu, const SnapshotPtr& snapshot, QPlainTextEdit* editor, int line, QWidget* parent)
+{
+    if (!snapshot || !editor || snapshot->source != editor->toPlainText())
+        return;
+    const std::vector<FindingRef> findings = fixableFindingsOnLine(snapshot->analysis, line);
+    if (!findings.empty() && !menu->isEmpty())
+        menu->addSeparator();
+    for (const FindingRef& f : findings)
+        menu->addAction(QObject::tr("Preview Fix for %1…").arg(findingTitle(f)), parent, [snapshot, f, editor, parent] {
+            auto* dialog = new FixItPreview(snapshot, f, editor, parent);
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+            dialog->open();
+        });
+}
+
 void installFixItMenus(QPlainTextEdit* editor, QAbstractItemView* problems, AnalysisBridge* bridge)
 {
-    // The findings of `line` in the current analysis, as "Preview fix…" actions on `menu`.
     const auto addActions = [editor, bridge](QMenu* menu, int line, QWidget* parent) {
-        const SnapshotPtr snapshot = bridge->current();
-        if (!snapshot || !editor || snapshot->source != editor->toPlainText())
-            return;
-        const std::vector<FindingRef> findings = fixableFindingsOnLine(snapshot->analysis, line);
-        if (!findings.empty())
-            menu->addSeparator();
-        for (const FindingRef& f : findings)
-            menu->addAction(QObject::tr("Preview Fix for %1…").arg(findingTitle(f)), parent, [snapshot, f, editor, parent] {
-                auto* dialog = new FixItPreview(snapshot, f, editor, parent);
-                dialog->setAttribute(Qt::WA_DeleteOnClose);
-                dialog->open();
-            });
+        addFixItActions(menu, bridge->current(), editor, line, parent);
     };
     if (editor) {
         editor->setContextMenuPolicy(Qt::CustomContextMenu);

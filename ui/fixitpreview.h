@@ -11,11 +11,14 @@
 #include <QDialog>
 #include <QFutureWatcher>
 
+#include <atomic>
+#include <memory>
 #include <optional>
 
 class QAbstractItemView;
 class QDialogButtonBox;
 class QLabel;
+class QMenu;
 class QPlainTextEdit;
 
 namespace gcnlens::ui {
@@ -30,6 +33,7 @@ public:
     // `snapshot` is the analysis the finding comes from; the fix is applied to `editor` only while
     // its text is still the snapshot's.
     FixItPreview(SnapshotPtr snapshot, FindingRef finding, QPlainTextEdit* editor, QWidget* parent = nullptr);
+    ~FixItPreview() override; // a measure still running stops at its next front-end run
 
     bool ready() const { return m_ready; }
     const std::optional<FixIt>& fix() const { return m_fix; }
@@ -48,12 +52,17 @@ private:
     FindingRef m_finding;
     QPlainTextEdit* m_editor;
     QFutureWatcher<std::optional<FixIt>> m_watcher;
+    std::shared_ptr<std::atomic_bool> m_cancelled = std::make_shared<std::atomic_bool>(false);
     std::optional<FixIt> m_fix;
     bool m_ready = false;
     QLabel* m_summary;
     QPlainTextEdit* m_diff;
     QDialogButtonBox* m_buttons;
 };
+
+// Adds "Preview Fix for RULE line N…" to `menu` for each fixable finding of `line` in `snapshot`
+// (when it is still the editor's text); each opens a FixItPreview on `parent`.
+void addFixItActions(QMenu* menu, const SnapshotPtr& snapshot, QPlainTextEdit* editor, int line, QWidget* parent);
 
 // "Preview fix…" entries for the fixable findings of a line: in the editor's context menu (the
 // line clicked) and in the problems view's (the row's ProblemsModel::LineRole), from the bridge's

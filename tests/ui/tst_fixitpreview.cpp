@@ -9,6 +9,7 @@
 
 #include "testutils.h"
 
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QTest>
@@ -89,6 +90,27 @@ void TestFixItPreview::previewAndApply()
     const QString typed = editor.toPlainText();
     QVERIFY(!again.apply());
     QCOMPARE(editor.toPlainText(), typed);
+
+    // The context menu of the finding's line offers it, and its action opens the preview.
+    editor.setPlainText(source);
+    QWidget window;
+    QMenu menu;
+    addFixItActions(&menu, snapshot, &editor, finding->line + 1000, &window);
+    QVERIFY(menu.isEmpty()); // a line without a finding
+    addFixItActions(&menu, snapshot, &editor, finding->line, &window);
+    QAction* action = nullptr;
+    for (QAction* a : menu.actions())
+        if (a->text().contains(rule))
+            action = a;
+    QVERIFY(action);
+    action->trigger();
+    auto* opened = window.findChild<FixItPreview*>();
+    QVERIFY(opened);
+    QSignalSpy measuredMenu(opened, &FixItPreview::measured);
+    QVERIFY(measuredMenu.wait(60000));
+    QCOMPARE(opened->fix()->delta(), expected->delta());
+    QVERIFY(opened->apply());
+    QCOMPARE(editor.toPlainText().toStdString(), applyEdits(source.toStdString(), expected->edits));
 }
 
 QTEST_MAIN(TestFixItPreview)

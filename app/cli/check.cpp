@@ -99,7 +99,7 @@ int checkCommand(const QStringList& args)
         IsolatedFrontEnd frontEnd;
         const AssembleOptions options = assembledWith->assemble;
         fixits = findFixIts(text.toStdString(), analysis, *assembledWith,
-                            [&](const std::string& edited) { return frontEnd.assemble(edited, options); });
+                            [&](const std::string& edited) { return Program(frontEnd.analyze(edited, options)); });
     }
     const CheckResult& checks = analysis.checks;
     const bool found = !checks.hazards.empty() || !checks.waits.empty();

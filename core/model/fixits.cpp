@@ -367,11 +367,9 @@ std::optional<FixIt> evaluate(const Context& ctx, const Candidate& c)
             if (it->second.size() != 1)
                 return std::nullopt;
             const Instruction& now = after.program.instructions[it->second.front()];
-            if (now.size != 4 || e32Name(old.mnemonic) != now.mnemonic || !sameRegisters(old.defs, now.defs)
-                || !sameRegisters(old.uses, now.uses))
-                if (!(now.size == 4 && now.mnemonic == old.mnemonic && sameRegisters(old.defs, now.defs)
-                      && sameRegisters(old.uses, now.uses)))
-                    return std::nullopt;
+            const bool sameOperation = now.mnemonic == e32Name(old.mnemonic) || now.mnemonic == old.mnemonic;
+            if (now.size != 4 || !sameOperation || !sameRegisters(old.defs, now.defs) || !sameRegisters(old.uses, now.uses))
+                return std::nullopt;
         }
     }
     // No new hazard or s_waitcnt finding: every finding after is one before, at its moved line.

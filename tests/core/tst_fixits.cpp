@@ -124,6 +124,7 @@ void TestFixIts::appliesWithItsDelta_data()
     QTest::addRow("branch move tahiti") << "branch-move.s" << "tahiti" << "branch-position" << "move";
     QTest::addRow("branch live tahiti") << "branch-live.s" << "tahiti" << "branch-position" << "insert-nop";
     QTest::addRow("clrx tahiti") << "clrx-fetch.s" << "tahiti" << "fetch-align" << "move";
+    QTest::addRow("clrx inline constant tahiti") << "clrx-lit.s" << "tahiti" << "fetch-align" << "short-encoding";
 }
 
 void TestFixIts::appliesWithItsDelta()

@@ -8,6 +8,7 @@
 #include "core/model/fixits.h"
 
 #include <QDir>
+#include <QFile>
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -70,6 +71,29 @@ std::string diffPath(const SourceArgs& source)
     if (source.file == QLatin1String("-"))
         return "stdin.s";
     return QDir::current().relativeFilePath(source.file).toStdString();
+}
+
+// The loader gives the text with LF line breaks; a diff of a CR LF file must carry its CRs in the
+// lines it quotes and adds, or patch finds no match.
+bool usesCrLf(const SourceArgs& source)
+{
+    QFile file(source.file);
+    return source.file != QLatin1String("-") && file.open(QIODevice::ReadOnly) && file.read(1 << 16).contains("\r\n");
+}
+
+std::string withCrLf(const std::string& diff)
+{
+    std::string out;
+    std::size_t at = 0;
+    while (at < diff.size()) {
+        const std::size_t end = diff.find('\n', at);
+        const std::string line = diff.substr(at, end - at);
+        const bool quoted = !line.empty() && (line[0] == ' ' || line[0] == '+' || line[0] == '-')
+                            && line.rfind("+++ ", 0) != 0 && line.rfind("--- ", 0) != 0;
+        out += line + (quoted ? "\r\n" : "\n");
+        at = end == std::string::npos ? diff.size() : end + 1;
+    }
+    return out;
 }
 
 } // namespace
@@ -143,7 +167,9 @@ int checkCommand(const QStringList& args)
     if (withFixIts) {
         out.flush();
         int leftOut = 0;
-        const std::string diff = unifiedDiff(diffPath(source), text.toStdString(), fixits, 2, &leftOut);
+        std::string diff = unifiedDiff(diffPath(source), text.toStdString(), fixits, 2, &leftOut);
+        if (usesCrLf(source))
+            diff = withCrLf(diff);
         if (!fixits.empty())
             QTextStream(stdout) << QString::fromStdString(diff);
         out << "; " << fixits.size() - leftOut << " fix-it(s) in the diff"

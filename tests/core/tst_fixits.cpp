@@ -102,6 +102,7 @@ private Q_SLOTS:
     void appliesWithItsDelta();
     void cliDiffApplies_data() { appliesWithItsDelta_data(); }
     void cliDiffApplies();
+    void cliDiffCrLf();
     void editsAndDiff_data();
     void editsAndDiff();
 };
@@ -252,6 +253,44 @@ void TestFixIts::cliDiffApplies()
     QVERIFY(root.value(QStringLiteral("hazards")).toArray().isEmpty());
     QVERIFY(root.contains(QStringLiteral("fixits")));
     QVERIFY(root.value(QStringLiteral("fixits")).toArray().isEmpty());
+}
+
+// A file with CR LF line breaks: the diff quotes its lines with their CRs, so patch applies it and
+// the file keeps CR LF.
+void TestFixIts::cliDiffCrLf()
+{
+    const QString patch = QStandardPaths::findExecutable(QStringLiteral("patch"));
+    if (patch.isEmpty())
+        QSKIP("patch(1) is not installed");
+    const Case k = load(QStringLiteral("fetch-move-nop.s"), QStringLiteral("tahiti"));
+    const std::vector<FixIt> fixes = findFixIts(k.source, k.analysis, k.request, k.assemble);
+    QCOMPARE(int(fixes.size()), 1);
+    const auto crlf = [](std::string text) {
+        std::string out;
+        for (char c : text)
+            out += c == '\n' ? std::string("\r\n") : std::string(1, c);
+        return out;
+    };
+    QTemporaryDir dir;
+    QFile file(dir.filePath(QStringLiteral("kernel.s")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray::fromStdString(crlf(k.source)));
+    file.close();
+    QProcess check;
+    check.setWorkingDirectory(dir.path());
+    check.start(QStringLiteral(GCNLENS_BIN_DIR "/gcnlens-cli"), {QStringLiteral("check"), QStringLiteral("--fix-its"), QStringLiteral("kernel.s")});
+    QVERIFY(check.waitForFinished(120000));
+    const QByteArray diff = check.readAllStandardOutput();
+    QVERIFY(diff.contains("\r\n"));
+    QProcess apply;
+    apply.setWorkingDirectory(dir.path());
+    apply.start(patch, {QStringLiteral("-p1"), QStringLiteral("--no-backup-if-mismatch")});
+    apply.write(diff);
+    apply.closeWriteChannel();
+    QVERIFY(apply.waitForFinished(30000));
+    QVERIFY2(apply.exitCode() == 0, apply.readAll().constData());
+    QCOMPARE(test::readBytes(dir.filePath(QStringLiteral("kernel.s"))).toStdString(),
+             crlf(applyEdits(k.source, fixes.front().edits)));
 }
 
 // The text operations themselves: edits in the original's coordinates, one hunk per fix, a fix

@@ -93,6 +93,20 @@ bool touches(const std::vector<RegRange>& a, const std::vector<RegRange>& b)
     return false;
 }
 
+// patch -p1 < diff in `dir`: empty when it applied, else what patch said.
+QString runPatch(const QString& patch, const QString& dir, const QByteArray& diff)
+{
+    QProcess apply;
+    apply.setWorkingDirectory(dir);
+    apply.setProcessChannelMode(QProcess::MergedChannels);
+    apply.start(patch, {QStringLiteral("-p1"), QStringLiteral("--no-backup-if-mismatch")});
+    apply.write(diff);
+    apply.closeWriteChannel();
+    if (!apply.waitForFinished(30000))
+        return QStringLiteral("patch did not finish");
+    return apply.exitCode() == 0 ? QString() : QString::fromUtf8(apply.readAll());
+}
+
 } // namespace
 
 class TestFixIts : public QObject {
@@ -231,18 +245,13 @@ void TestFixIts::cliDiffApplies()
     QVERIFY(diff.contains(QByteArray(QByteArray("@@ ") + rule.toUtf8() + " line ")));
     QVERIFY(diff.contains(QByteArray::fromStdString(deltaText(fixes.front().delta()))));
 
-    QProcess apply;
-    apply.setWorkingDirectory(dir.path());
-    apply.start(patch, {QStringLiteral("-p1"), QStringLiteral("--no-backup-if-mismatch")});
-    apply.write(diff);
-    apply.closeWriteChannel();
-    QVERIFY(apply.waitForFinished(30000));
-    QVERIFY2(apply.exitCode() == 0, apply.readAll().constData());
-    const std::string patched = test::readFile(dir.filePath(name)).toStdString();
-    QCOMPARE(patched, applyEdits(k.source, fixes.front().edits));
+    const QString patched = runPatch(patch, dir.path(), diff);
+    QVERIFY2(patched.isEmpty(), qPrintable(patched));
+    const std::string text = test::readFile(dir.filePath(name)).toStdString();
+    QCOMPARE(text, applyEdits(k.source, fixes.front().edits));
 
     // The re-check: the finding is gone and no fix-it is left to offer.
-    const Analysis after = analyzeProgram(k.assemble(patched), k.request);
+    const Analysis after = analyzeProgram(k.assemble(text), k.request);
     QCOMPARE(findings(after, rule.toStdString()), findings(k.analysis, rule.toStdString()) - 1);
     QByteArray json;
     QCOMPARE(cli({QStringLiteral("check"), QStringLiteral("--json"), QStringLiteral("--fix-its"), QStringLiteral("--gpu"), gpu,
@@ -282,13 +291,8 @@ void TestFixIts::cliDiffCrLf()
     QVERIFY(check.waitForFinished(120000));
     const QByteArray diff = check.readAllStandardOutput();
     QVERIFY(diff.contains("\r\n"));
-    QProcess apply;
-    apply.setWorkingDirectory(dir.path());
-    apply.start(patch, {QStringLiteral("-p1"), QStringLiteral("--no-backup-if-mismatch")});
-    apply.write(diff);
-    apply.closeWriteChannel();
-    QVERIFY(apply.waitForFinished(30000));
-    QVERIFY2(apply.exitCode() == 0, apply.readAll().constData());
+    const QString patched = runPatch(patch, dir.path(), diff);
+    QVERIFY2(patched.isEmpty(), qPrintable(patched));
     QCOMPARE(test::readBytes(dir.filePath(QStringLiteral("kernel.s"))).toStdString(),
              crlf(applyEdits(k.source, fixes.front().edits)));
 }

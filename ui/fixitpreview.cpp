@@ -4,6 +4,7 @@
 #include "core/asm/isolated.h"
 #include "core/input/detect.h"
 #include "ui/docks/problemsmodel.h"
+#include "ui/editor/codeeditor.h"
 
 #include <QAbstractItemView>
 #include <QDialogButtonBox>
@@ -215,6 +216,17 @@ void installFixItMenus(QPlainTextEdit* editor, QAbstractItemView* problems, Anal
             addActions(menu, editor->cursorForPosition(pos).blockNumber() + 1, editor);
             menu->exec(editor->viewport()->mapToGlobal(pos));
             delete menu;
+        });
+    }
+    // The gutter's marker of a line: the same entries (its rows share the viewport's y).
+    if (auto* code = qobject_cast<CodeEditor*>(editor); code && code->gutter()) {
+        QWidget* gutter = code->gutter();
+        gutter->setContextMenuPolicy(Qt::CustomContextMenu);
+        QObject::connect(gutter, &QWidget::customContextMenuRequested, gutter, [code, gutter, addActions](const QPoint& pos) {
+            QMenu menu;
+            addActions(&menu, code->cursorForPosition(QPoint(0, pos.y())).blockNumber() + 1, code);
+            if (!menu.isEmpty())
+                menu.exec(gutter->mapToGlobal(pos));
         });
     }
     if (problems) {

@@ -65,8 +65,8 @@ private:
 void addFixItActions(QMenu* menu, const SnapshotPtr& snapshot, QPlainTextEdit* editor, int line, QWidget* parent);
 
 // "Preview fix…" entries for the fixable findings of a line: in the editor's context menu (the
-// line clicked) and in the problems view's (the row's ProblemsModel::LineRole), from the bridge's
-// current snapshot. Either widget may be null.
+// line clicked), its gutter's (a CodeEditor's marker column) and the problems view's (the row's
+// ProblemsModel::LineRole), from the bridge's current snapshot. Either widget may be null.
 void installFixItMenus(QPlainTextEdit* editor, QAbstractItemView* problems, AnalysisBridge* bridge);
 
 } // namespace gcnlens::ui

@@ -475,7 +475,11 @@ private:
                 }
                 if (cls_[i].mfma)
                     it.rewritten.insert(it.rewritten.end(), p_.instructions[i].defs.begin(), p_.instructions[i].defs.end());
-                const int ws = waitStatesOf(p_.instructions[i], cls_[i]);
+                // hazards.md §1 "Fix": one s_nop gives at most 8 states on gfx6/7 and A-nop on gfx8+,
+                // so a larger immediate counts only up to that limit.
+                int ws = waitStatesOf(p_.instructions[i], cls_[i]);
+                if (cls_[i].nop)
+                    ws = std::min(ws, nopLimit_);
                 it.all += ws;
                 if (cls_[i].valu || cls_[i].nop)
                     it.valu += ws;

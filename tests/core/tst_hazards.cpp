@@ -356,6 +356,12 @@ void TestHazards::options_data()
     QTest::addRow("A-exact") << std::string("A-exact") << std::string("llvm") << exact << std::string("gfx942")
                              << std::string("W-mai-srcc-exact") << 0 << 2;
     const std::string valuOnly = "k:\n  v_mfma_f32_4x4x1f32 v[0:3], v4, v5, v[0:3]\n  s_mov_b32 s0, 0\n  s_mov_b32 s1, 0\n  v_add_f32_e32 v6, v0, v7\n  s_endpgm\n";
+    // hazards.md §1: one s_nop gives at most A-nop states on gfx8+. A 16-pass MFMA's result read as
+    // SrcA needs 19 (gfx90a); s_nop 15 + s_nop 2 give 16 + 3 = 19, but only 8 + 3 = 11 under A-nop=8.
+    const std::string nopLimit = "k:\n  v_mfma_f32_32x32x8f16 v[0:15], v[16:17], v[18:19], v[0:15]\n  s_nop 15\n  s_nop 2\n"
+                                 "  v_mfma_f32_32x32x8f16 v[20:35], v[0:1], v[18:19], v[20:35]\n  s_endpgm\n";
+    QTest::addRow("A-nop") << std::string("A-nop") << std::string("8") << nopLimit << std::string("gfx90a")
+                           << std::string("W-mai-srcab") << 0 << 19;
     QTest::addRow("A-valu-only") << std::string("A-valu-only") << std::string("off") << valuOnly
                                  << std::string("gfx942") << std::string("W-mai-vgpr-valu") << 4 << 4;
 }

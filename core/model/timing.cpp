@@ -286,6 +286,33 @@ CycleCount timeOf(const Normalized& n, Family family, const GpuTarget& gpu, bool
     return out;
 }
 
+// T-nop (docs/model.md): s_nop N idles N+1 issue slots of 4 cycles — the N+1 wait states of
+// hazards.md §1 — capped like the checker at 8 slots on GFX6/7 and A-nop (16 or 8) on GFX8+.
+// GcnTimings.md has no row for it and LLVM's model gives every s_nop one slot, which would make
+// `s_nop 3` after a carry add cover 4 of H-valu-salu's 16 cycles instead of all of them.
+CycleCount nopCycles(std::string_view operands, Generation generation, int nopLimit)
+{
+    operands = trim(operands);
+    int base = 10;
+    if (operands.starts_with("0x") || operands.starts_with("0X")) {
+        operands.remove_prefix(2);
+        base = 16;
+    }
+    int n = 0;
+    std::from_chars(operands.data(), operands.data() + operands.size(), n, base); // empty → 0
+    const int limit = generation == Generation::GFX6 || generation == Generation::GFX7 ? 8 : nopLimit;
+    const int slots = std::clamp(n + 1, 1, limit);
+    CycleCount out;
+    out.low = out.high = 4 * slots;
+    out.rule = "T-nop";
+    out.table = "SOPP";
+    out.matched = "S_NOP";
+    out.source = std::to_string(slots) + " × 4";
+    out.ruleDetail = "s_nop " + std::to_string(n) + ": " + std::to_string(slots) + " issue slot" + (slots == 1 ? "" : "s")
+        + " × 4 cycles (hazards.md §1: N+1 wait states, at most " + std::to_string(limit) + ")";
+    return out;
+}
+
 void finish(Totals& totals)
 {
     totals.singleWaveCycles = totals.baseCycles + totals.penaltyCycles; // section 5
@@ -510,6 +537,7 @@ const std::vector<RuleInfo>& ruleLegend()
         {"T-table", "cycles from the GcnTimings.md row named (DPFACTOR and +GLC applied)", "docs/model.md T-table"},
         {"T-mfma", "a matrix instruction: its passes × 4 cycles, the passes from LLVM's scheduling model of the processor",
          "docs/model.md T-mfma"},
+        {"T-nop", "s_nop N: N+1 issue slots × 4 cycles (at most 8 slots on GFX6/7, A-nop on GFX8+)", "docs/model.md T-nop"},
         {"T-llvm-sched", "no table row: 4 × the cycles LLVM's scheduling model of the processor gives (unit cycles; on the ALUs at least the latency)",
          "docs/model.md T-llvm-sched"},
         {"R-first16", "no fetch penalty: the 2-dword instruction lies in the first 16 bytes of its block (slot 0–2)",
@@ -682,6 +710,8 @@ void Pass::step(std::size_t i, PassState& s)
     }
     const std::string& canonical = cached->second.canonical;
     t.base = cached->second.count;
+    if (canonical == "S_NOP")
+        t.base = nopCycles(in.operands, program_.gpu.generation, options_.checks.nopLimit);
     t.cycles = t.base.low;
     t.vectorIssue = isVectorIssue(in.family);
 

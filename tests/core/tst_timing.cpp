@@ -387,7 +387,7 @@ private Q_SLOTS:
     void valuSaluSkipsSoppAndSmrd()
     {
         // "the next scalar ALU instruction (SOP1, SOP2, SOPK, SOPC; not SOPP, not SMRD)": a
-        // s_load (SMRD, 4) and a s_nop (SOPP, no row: 4) between do not take the hazard, they
+        // s_load (SMRD, 4) and a s_nop (SOPP, T-nop: s_nop 0 = 4) between do not take the hazard, they
         // only let 8 cycles pass → the s_add_u32 (SOP2) pays 16 - 8 = 8.
         ProgramBuilder b(Generation::GFX6, 8);
         b.add("v_add_i32_e32", Family::VOP2, 4, {vgpr(1), vcc()});
@@ -398,7 +398,47 @@ private Q_SLOTS:
         QCOMPARE(r.instructions[std::size_t(load)].penaltyCycles(), 0);
         QCOMPARE(r.instructions[std::size_t(nop)].penaltyCycles(), 0);
         QCOMPARE(rulesOf(r.instructions[std::size_t(salu)]), QStringLiteral("valu-salu:8"));
-        QVERIFY(r.instructions[std::size_t(nop)].base.noData);
+        QCOMPARE(r.instructions[std::size_t(nop)].base.rule, std::string("T-nop"));
+    }
+
+    // T-nop (docs/model.md): s_nop N takes N+1 issue slots of 4 cycles (hazards.md §1: N+1 wait
+    // states), at most 8 slots on GFX6/7 and A-nop (16, or 8) on GFX8+. After a v_add_i32 the next
+    // SALU waits 16 cycles (H-valu-salu, GFX6/7): the s_nop's cycles count toward them.
+    void nopCycles_data()
+    {
+        QTest::addColumn<int>("generation");
+        QTest::addColumn<QString>("operands");
+        QTest::addColumn<QString>("nopOption");
+        QTest::addColumn<int>("cycles");
+        QTest::addColumn<int>("valuSalu");
+        const int gfx6 = int(Generation::GFX6), gfx9 = int(Generation::GFX9);
+        QTest::addRow("gfx6 s_nop 0") << gfx6 << QStringLiteral("0") << QStringLiteral("16") << 4 << 16 - 4;
+        QTest::addRow("gfx6 s_nop 1") << gfx6 << QStringLiteral("1") << QStringLiteral("16") << 8 << 16 - 8;
+        QTest::addRow("gfx6 s_nop 0x2") << gfx6 << QStringLiteral("0x2") << QStringLiteral("16") << 12 << 16 - 12;
+        QTest::addRow("gfx6 s_nop 3 covers valu-salu") << gfx6 << QStringLiteral("3") << QStringLiteral("16") << 16 << 0;
+        QTest::addRow("gfx6 s_nop 15: 8 slots") << gfx6 << QStringLiteral("15") << QStringLiteral("16") << 4 * 8 << 0;
+        QTest::addRow("gfx9 s_nop 15: 16 slots") << gfx9 << QStringLiteral("15") << QStringLiteral("16") << 4 * 16 << 0;
+        QTest::addRow("gfx9 s_nop 15, A-nop=8") << gfx9 << QStringLiteral("15") << QStringLiteral("8") << 4 * 8 << 0;
+        QTest::addRow("gfx9 s_nop 4") << gfx9 << QStringLiteral("4") << QStringLiteral("8") << 4 * 5 << 0;
+    }
+    void nopCycles()
+    {
+        QFETCH(int, generation);
+        QFETCH(QString, operands);
+        QFETCH(QString, nopOption);
+        ProgramBuilder b(Generation(generation), 8);
+        b.add("v_add_i32_e32", Family::VOP2, 4, {vgpr(1), vcc()});
+        const int nop = b.add("s_nop", Family::SOPP, 4);
+        b.at(nop).operands = operands.toStdString();
+        const int salu = b.add("s_mov_b32", Family::SOP1, 4, {sgpr(0)});
+        TimingOptions options;
+        QCOMPARE(options.set("A-nop", nopOption.toStdString()), std::string());
+        const TimingResult r = analyzeTiming(b.build(), options);
+        const InstructionTiming& t = r.instructions[std::size_t(nop)];
+        QTEST(t.cycles, "cycles");
+        QCOMPARE(t.base.rule, std::string("T-nop"));
+        QVERIFY(!t.base.noData && !t.base.unknown);
+        QTEST(ruleCycles(r.instructions[std::size_t(salu)], "valu-salu"), "valuSalu");
     }
 
     void valuSaluCountsLongInstructions()
@@ -825,7 +865,7 @@ private Q_SLOTS:
         }
         QCOMPARE(ids, (std::set<std::string> {"fetch-align", "fetch-straddle", "branch-target", "branch-position",
                                               "valu-salu", "vcc-exec-branch", "scc-branch", "R-first16", "R-long",
-                                              "R-pair", "T-table", "T-mfma", "T-llvm-sched"}));
+                                              "R-pair", "T-table", "T-mfma", "T-nop", "T-llvm-sched"}));
     }
 };
 

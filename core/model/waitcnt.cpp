@@ -250,13 +250,15 @@ private:
 
     std::uint8_t vmemType(int i) const { return cls_[i].flat ? 3 : cls_[i].sampler ? 2 : 1; }
 
-    // A FLAT op decrements both counters when it completes, whichever path it took: a wait that
-    // proves it complete on one counter proves it on the other.
+    // A FLAT op counts on both counters. vmcnt proves it complete (LLVM's output for a FLAT access
+    // to global memory counts only vmcnt), so its lgkmcnt entry is pending only while the vmcnt one
+    // is. The converse does not hold: lgkmcnt(0) alone leaves the vmcnt part outstanding under
+    // either reading (global: only vmcnt counts; maybe LDS: LLVM's setPendingFlat flushes both).
     bool stillPending(const State& s, int c, const Entry& e) const
     {
-        if (e.vmemType != 3 || c == Exp)
+        if (e.vmemType != 3 || c != Lgkm)
             return true;
-        const Entry* other = s.q[c == Vm ? Lgkm : Vm].find(e.slot);
+        const Entry* other = s.q[Vm].find(e.slot);
         return other && other->producer == e.producer;
     }
 

@@ -502,6 +502,15 @@ loop:
   s_endpgm
 )";
     QTest::addRow("flat waited fiji") << flatWaited << QStringLiteral("fiji");
+    // ... but lgkmcnt(0) alone does not: the vmcnt part is still outstanding (and out of order).
+    const std::string flatLgkmOnly = R"(k:
+  flat_load_dword v0, v[2:3]
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, v0           ; wait vmcnt(0) ng
+  s_endpgm
+)";
+    QTest::addRow("flat lgkmcnt only fiji") << flatLgkmOnly << QStringLiteral("fiji");
+    QTest::addRow("flat lgkmcnt only gfx900") << flatLgkmOnly << QStringLiteral("gfx900");
 }
 
 void TestHazards::waitcnt()

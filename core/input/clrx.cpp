@@ -1220,8 +1220,10 @@ private:
             return false;
         bool addressFlag = false; // MUBUF: offen/idxen/addr64 (else clrxasm's vaddr becomes "off")
         bool flagSeen = false, cacheSeen = false;
+        unsigned offsetsSeen = 0;
         if (m.ends_with("_e64") || m.ends_with("_sdwa") || m.ends_with("_dpp") || m == "v_add_u32" || m == "v_sub_u32"
-            || m == "v_subrev_u32" || m == "v_interp_p1_f32" || m == "v_interp_p2_f32" || m == "v_interp_mov_f32")
+            || m == "v_subrev_u32" || m == "v_add_i32" || m == "v_sub_i32" || m == "v_subrev_i32"
+            || m == "v_cmp_class_f64" || m == "v_cmpx_class_f64" || m == "v_interp_p1_f32" || m == "v_interp_p2_f32" || m == "v_interp_mov_f32")
             return false;
         if (!macros_.empty() && macros_.count(m))
             return false;
@@ -1259,6 +1261,10 @@ private:
             if (e < stmt.size() && stmt[e] == ':') { // offset:N
                 if ((word != "offset" && word != "offset0" && word != "offset1") || cacheSeen)
                     return false; // LLVM wants offset before glc, slc …
+                const unsigned bit = word == "offset" ? 1u : word == "offset0" ? 2u : 4u;
+                if (offsetsSeen & bit)
+                    return false; // given twice: clrxasm keeps the last
+                offsetsSeen |= bit;
                 flagSeen = true;
                 i = e + 1;
                 continue;
@@ -1849,6 +1855,9 @@ private:
 
     std::string forcedLiteral(std::int64_t value)
     {
+        // GCN 1.1 SMRD offsets: LLVM picks the literal form itself for a value wider than 8 bits.
+        if (smrdLiteral_ && (value > 255 || value < 0))
+            return std::to_string(value & 0xffffffff);
         const std::string name = ".Lgcnlens_lit" + std::to_string(lits_.size());
         lits_.emplace_back(name, value);
         return name;
@@ -1867,6 +1876,7 @@ private:
             forceLiteral = true;
         }
         literalContext_ = takesLiteral(mnemonic);
+        smrdLiteral_ = arch_ == 1 && (mnemonic.starts_with("s_load_") || mnemonic.starts_with("s_buffer_load_"));
         if (mnemonic == "s_waitcnt")
             return "s_waitcnt " + waitcnt(rest, l, restAt);
         // Operands and the trailing modifiers.
@@ -2070,7 +2080,7 @@ private:
         // LLVM wants some modifiers in its order: MUBUF/MTBUF format, idxen/offen/addr64, offset;
         // SDWA dst_sel, dst_unused, src0_sel, src1_sel; DPP control, row_mask, bank_mask, bound_ctrl.
         auto rank = [](const std::string& m) {
-            if (m.starts_with("format")) return 0;
+            if (m.starts_with("format") || m.starts_with("dmask")) return 0;
             if (m == "offen" || m == "idxen" || m == "addr64") return 1;
             if (m.starts_with("offset")) return 2;
             if (m.starts_with("dst_sel")) return 10;
@@ -2084,6 +2094,18 @@ private:
             if (m.starts_with("mul:") || m.starts_with("div:")) return 4; // after clamp
             return 3;
         };
+        // A modifier given twice: clrxasm keeps the last (mul:/div: share the omod field).
+        {
+            auto key = [](const std::string& m) {
+                const std::string k = m.substr(0, m.find(':'));
+                return k == "mul" || k == "div" ? std::string("omod") : k;
+            };
+            std::vector<std::string> unique;
+            for (auto it = outMods.rbegin(); it != outMods.rend(); ++it)
+                if (std::none_of(unique.begin(), unique.end(), [&](const std::string& u) { return key(u) == key(*it); }))
+                    unique.insert(unique.begin(), *it);
+            outMods.swap(unique);
+        }
         std::stable_sort(outMods.begin(), outMods.end(), [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
 
         // Operand modifiers given as masks apply to the sources.
@@ -2135,6 +2157,18 @@ private:
                             t.push_back(char(std::tolower(static_cast<unsigned char>(c))));
                     op = t;
                 }
+        // MIMG r128 with a 4-SGPR resource: LLVM's MIMG resource operand is always 8 SGPRs (only
+        // the first is encoded), so the range is widened; the encoding is the same.
+        if (mnemonic.starts_with("image_") && hasMod("r128") && operands.size() >= 3)
+            if (std::string& r = operands[2]; lower(r).starts_with("s[")) {
+                const auto colon = r.find(':'), close = r.find(']');
+                std::size_t used = 0;
+                const auto first = parseNumber(std::string_view(r).substr(2, colon - 2), &used);
+                const auto last = colon == std::string::npos || close == std::string::npos || close < colon
+                    ? std::nullopt : parseNumber(std::string_view(r).substr(colon + 1, close - colon - 1), &used);
+                if (first && last && *last - *first == 3)
+                    r = "s[" + std::to_string(*first) + ":" + std::to_string(*first + 7) + "]";
+            }
         // MUBUF/MTBUF without offen/idxen/addr64: clrxasm ignores the VGPR address, LLVM wants "off".
         if ((mnemonic.starts_with("buffer_") || mnemonic.starts_with("tbuffer_")) && operands.size() >= 3
             && !hasMod("offen") && !hasMod("idxen") && !hasMod("addr64"))
@@ -2243,6 +2277,19 @@ private:
             else if (m == "v_sub_u32") m = "v_sub_i32";
             else if (m == "v_subrev_u32") m = "v_subrev_i32";
         }
+        // GCN 1.2: clrxasm still takes the GCN 1.0 names of the carry-out adds.
+        if (arch_ == 2) {
+            if (m == "v_add_i32") m = "v_add_u32";
+            else if (m == "v_sub_i32") m = "v_sub_u32";
+            else if (m == "v_subrev_i32") m = "v_subrev_u32";
+        }
+        // GFX906 replaced v_mad_mix* by v_fma_mix* at the same opcodes; clrxasm keeps the old names.
+        if (processor_ == "gfx906" && m.starts_with("v_mad_mix"))
+            m.replace(0, 9, "v_fma_mix");
+        // v_cmp(x)_class_f64: the class mask is 32 bits; clrxasm takes a pair and encodes its first register.
+        if ((m == "v_cmp_class_f64" || m == "v_cmpx_class_f64") && operands.size() == 3)
+            if (std::string& mask = operands[2]; mask.size() > 3 && mask[0] == 'v' && mask[1] == '[' && mask.find(':') != std::string::npos)
+                mask = "v" + mask.substr(2, mask.find(':') - 2);
         // FLAT/GLOBAL atomics without glc return nothing: LLVM's form has no destination.
         if ((m.starts_with("flat_atomic_") || m.starts_with("global_atomic_")) && !glc && operands.size() >= 3)
             operands.erase(operands.begin());
@@ -2500,6 +2547,7 @@ private:
     static constexpr std::size_t kMaxLoopLines = 1000000;
     std::size_t loopLines_ = 0;   // lines written by .for/.while passes so far
     std::vector<std::pair<std::string, std::int64_t>> lits_;
+    bool smrdLiteral_ = false; // the statement is a GCN 1.1 SMRD load (forcedLiteral)
     std::vector<std::pair<int, int>> anchors_;
     std::size_t pending_ = 0;
     bool inPercent_ = false;      // reading a register after '%'

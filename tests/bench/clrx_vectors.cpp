@@ -3,9 +3,10 @@
 // and the machine words clrxasm gives, per GPU) laid out by gcnlens' CLRX reader (issue #13).
 // Prints, per generation, how many of the cases CLRX accepts come out with exactly the expected
 // words. The files are not part of gcnlens; pass them on the command line.
-// Usage: clrx_vectors [--llvm] [--failures N] [--sample EVERY OUT.tsv] GCNAsmOpc11.cpp GCNAsmOpc12.cpp GCNAsmOpc14.cpp
+// Usage: clrx_vectors [--llvm] [--classes] [--failures N] [--sample EVERY OUT.tsv] GCNAsmOpc11.cpp GCNAsmOpc12.cpp GCNAsmOpc14.cpp
 #include "../core/programwords.h"
 #include "core/asm/assembler.h"
+#include "core/input/clrx.h"
 
 #include <algorithm>
 #include <chrono>
@@ -127,6 +128,81 @@ std::vector<Case> readTables(const std::string& content)
     return cases;
 }
 
+// Why a case does not come out with the expected words (docs/clrx-vectors.md explains each class).
+// Classes starting "gpu:" are cases the GPU does not define (CLRX encodes fields the ISA gives no
+// meaning to); they are left out of "valid for the GPU". "dont-care:" cases differ from the expected
+// words only in a field the ISA says the hardware ignores for that form: they count as matching,
+// the bytes being LLVM's. Everything else stays a failure, named.
+struct Verdict { std::string klass; bool validForGpu = true; bool matches = false; };
+
+bool has(const std::string& text, std::string_view what) { return text.find(what) != std::string::npos; }
+
+Verdict classify(const Case& c, const Program& program, const std::vector<std::uint32_t>& words)
+{
+    std::string error;
+    for (const auto& d : program.diagnostics)
+        if (d.severity == Severity::Error) {
+            error = d.message;
+            break;
+        }
+    const std::string& t = c.text;
+    const std::string mnemonic = t.substr(t.find_first_not_of(" \t"), t.find_first_of(" \t\n", t.find_first_not_of(" \t")) - t.find_first_not_of(" \t"));
+    if (error.empty() && words.size() == c.words.size()) {
+        // Fields the ISA marks unused for the form (GCN3 ISA §12 field tables; CLRX encodes the
+        // operand it was given, LLVM zero or its default).
+        const std::uint32_t w0 = c.words[0], top = w0 >> 26;
+        std::uint32_t mask0 = 0, mask1 = 0;
+        const char* why = nullptr;
+        if ((top == 0x37) && has(t, "_atomic_") && !((w0 >> 16) & 1)) {
+            mask1 = 0xff000000u; why = "dont-care: FLAT atomic VDST without GLC (nothing returned)";
+        } else if ((top == 0x38 || top == 0x3a) && !((w0 >> 12) & 3) && !((w0 >> 15) & 1)) {
+            mask1 = 0xffu; why = "dont-care: MUBUF/MTBUF VADDR without OFFEN/IDXEN/ADDR64";
+        } else if ((w0 >> 23) == (0xd380u >> 7) && c.words.size() == 2) {
+            mask0 = 1u << 14; why = "dont-care: VOP3P OP_SEL_HI of the absent third source";
+        }
+        if (why && c.words.size() == words.size()) {
+            bool same = true;
+            for (std::size_t i = 0; i < words.size(); ++i) {
+                const std::uint32_t m = i == 0 ? mask0 : mask1;
+                same = same && (words[i] & ~m) == (c.words[i] & ~m);
+            }
+            if (same) return {why, true, true};
+        }
+        if (mnemonic == "exp" && has(t, "compr")) return {"differs: EXP COMPR enable bits (CLRX one per operand, LLVM per 16-bit pair)"};
+        if (has(t, "xd*xy")) return {"gpu: CLRX's expected word is not the expression's value (17 for 17*35)", false};
+        return {"differs: other"};
+    }
+    if (error.empty())
+        return {"differs: size"};
+    // LLVM refused the translated text.
+    const bool negInt = (has(t, ", -v") || has(t, "-s")) && (has(mnemonic, "_i32") || has(mnemonic, "_u32") || has(mnemonic, "_b32")
+                        || has(mnemonic, "_i16") || has(mnemonic, "_u16") || has(mnemonic, "_co_u32"));
+    if (has(error, "interpolation attribute")) return {"gpu: interpolation attribute above 32 (ISA: attr 0-32)", false};
+    if (has(error, "constant bus")) return {"gpu: two constant-bus reads (literal + VCC/SGPR; ISA: one)", false};
+    if (has(error, "register alignment")) return {"gpu: odd-aligned 64-bit SGPR pair (ISA: even)", false};
+    if (has(error, "TFE modifier has no meaning")) return {"gpu: TFE on a store", false};
+    if (has(t, "sext(") && (has(t, "abs(") || has(t, "-abs"))) return {"gpu: SDWA SEXT with ABS/NEG on one operand", false};
+    if (has(t, "sext:") && has(t, "abs:")) return {"gpu: SDWA SEXT with ABS/NEG on one operand", false};
+    if (negInt && has(error, "valid operand")) return {"gpu: NEG/ABS on an integer operand (ISA: float only)", false};
+    if ((mnemonic == "v_mov_b32" || mnemonic == "v_cvt_f64_i32") && (has(t, "abs(") || has(t, "-s") || has(t, "-v"))) return {"gpu: NEG/ABS on an integer operand (ISA: float only)", false};
+    if ((has(mnemonic, "v_cmp") || mnemonic == "v_mov_b32" || has(mnemonic, "_class_")) && (has(t, "clamp") || has(t, "mul:")))
+        return {"gpu: CLAMP/OMOD on a compare or a move (ISA: no output modifier)", false};
+    if ((has(mnemonic, "readfirstlane") || has(mnemonic, "readlane") || has(mnemonic, "writelane")) && has(error, "invalid operand"))
+        return {"gpu: lane operand of the wrong kind (ISA: SGPR/constant lane select, VGPR source)", false};
+    if (has(t, "tfe") && (mnemonic.starts_with("tbuffer") || mnemonic.starts_with("flat_")))
+        return {"llvm: no TFE form for MTBUF/FLAT in LLVM 19"};
+    if (has(t, "lds") && (mnemonic.starts_with("buffer_") || mnemonic.starts_with("scratch_") || mnemonic.starts_with("global_")))
+        return {"llvm: LDS form with a VDATA operand (LLVM's has none)"};
+    if (has(error, "invalid instruction") || has(error, "not supported on this GPU") || has(error, "did you mean"))
+        return {"llvm: instruction LLVM 19 lacks for this GPU (" + mnemonic + ")"};
+    if (has(error, "expected an absolute expression or a label")) return {"translator: branch target label+offset (LLVM takes a label only)"};
+    if (has(error, "register not available")) return {"llvm: register LLVM 19 lacks for this GPU (xnack_mask)"};
+    if (has(t, " nv")) return {"llvm: NV bit LLVM 19 lacks"};
+    if (has(error, "image_gather dmask")) return {"gpu: GATHER4 DMASK with more than one bit (ISA: one component)", false};
+    if (has(error, "atomic image dmask")) return {"gpu: image atomic DMASK other than 1, 3 or 15 (ISA: the data size)", false};
+    return {"llvm: rejects the operand form: " + error.substr(0, 50)};
+}
+
 struct Target { const char* table; const char* gpu; const char* generation; };
 constexpr Target kTargets[] = {
     {"encGCNOpcodeCases", "pitcairn", "GCN 1.0"}, {"encGCN11OpcodeCases", "bonaire", "GCN 1.1"},
@@ -150,7 +226,7 @@ std::string escaped(const std::string& text)
 int main(int argc, char** argv)
 {
     int showFailures = 0;
-    bool asLlvm = false;
+    bool asLlvm = false, showClasses = false;
     int sampleEvery = 0;
     std::string sampleFile;
     std::vector<Case> cases;
@@ -158,6 +234,10 @@ int main(int argc, char** argv)
         const std::string arg = argv[i];
         if (arg == "--llvm") { // the "before" figure: the text read as LLVM syntax, no translation
             asLlvm = true;
+            continue;
+        }
+        if (arg == "--classes") { // every case's class, per generation
+            showClasses = true;
             continue;
         }
         if (arg == "--failures" && i + 1 < argc) {
@@ -186,6 +266,8 @@ int main(int argc, char** argv)
     struct Counts { int exact = 0, total = 0, accepted = 0, exactAccepted = 0; };
     std::map<std::string, Counts> perGeneration;
     std::map<std::string, int> rejections; // LLVM's first error message → cases
+    struct Classes { int valid = 0, matching = 0; std::map<std::string, int> byClass; };
+    std::map<std::string, Classes> classes;
     std::ofstream sample;
     if (!sampleFile.empty()) {
         sample.open(sampleFile);
@@ -193,8 +275,9 @@ int main(int argc, char** argv)
                   "# A sample of CLRX's assembler test vectors (CLRX/CLRX-mirror tests/amdasm/GCNAsmOpc1{1,2,4}.cpp,\n"
                   "# LGPL-2.1, Mateusz Szpakowski): every " << sampleEvery << "th case CLRX accepts.\n"
                   "# Columns: table, GPU, CLRX source (\\n escaped), expected words (hex, space-separated), what\n"
-                  "# gcnlens gave when the sample was taken: exact, differs (other words), rejected (LLVM 19\n"
-                  "# cannot encode it for that GPU: an error on the line).\n";
+                  "# gcnlens gave when the sample was taken: exact, dontcare (other words only in a field the ISA\n"
+                  "# says is unused for that form), differs (other words), rejected (LLVM 19 cannot encode it for\n"
+                  "# that GPU or the GPU does not define it: an error on the line). docs/clrx-vectors.md: the classes.\n";
     }
     int failuresShown = 0, index = 0;
     const auto start = std::chrono::steady_clock::now();
@@ -213,6 +296,13 @@ int main(int argc, char** argv)
         const Program& program = frontEnds[target->gpu].analyze(c.text, options);
         const auto words = test::programWords(program);
         const bool exact = !program.hasErrors() && words == c.words;
+        const Verdict v = exact ? Verdict {"exact", true, true} : classify(c, program, words);
+        {
+            Classes& k = classes[target->generation];
+            ++k.byClass[v.klass];
+            k.valid += v.validForGpu ? 1 : 0;
+            k.matching += v.validForGpu && v.matches ? 1 : 0;
+        }
         Counts& counts = perGeneration[target->generation];
         counts.exact += exact ? 1 : 0;
         ++counts.total;
@@ -234,11 +324,11 @@ int main(int argc, char** argv)
                 std::snprintf(hex, sizeof hex, "%s%08x", w ? " " : "", c.words[w]);
                 sample << hex;
             }
-            sample << '\t' << (exact ? "exact" : program.hasErrors() ? "rejected" : "differs") << '\n';
+            sample << '\t' << (exact ? "exact" : program.hasErrors() ? "rejected" : v.klass.starts_with("dont-care") ? "dontcare" : "differs") << '\n';
         }
         if (!exact && failuresShown < showFailures) {
             ++failuresShown;
-            std::printf("FAIL %s [%s] %s\n  expected", target->gpu, c.table.c_str(), escaped(c.text).c_str());
+            std::printf("FAIL %s [%s] %s\n  class: %s\n  expected", target->gpu, c.table.c_str(), escaped(c.text).c_str(), v.klass.c_str());
             for (auto w : c.words)
                 std::printf(" %08x", w);
             std::printf("\n  got     ");
@@ -248,6 +338,11 @@ int main(int argc, char** argv)
             for (const auto& d : program.diagnostics)
                 if (d.severity == Severity::Error)
                     std::printf("  %d:%d %s\n", d.line, d.column, d.message.c_str());
+            if (!asLlvm) { // what LLVM was given: the translator's output
+                ClrxOptions clrx = options.clrx;
+                clrx.processor = target->gpu;
+                std::printf("  llvm: %s\n", escaped(translateClrx(c.text, clrx).text).c_str());
+            }
         }
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -267,6 +362,15 @@ int main(int argc, char** argv)
     std::printf("%-8s %5d / %5d (%5.1f%%)   %5d / %5d (%5.1f%%)   %.2f s\n", "all", all.exact, all.total,
                 100.0 * all.exact / std::max(1, all.total), all.exactAccepted, all.accepted,
                 100.0 * all.exactAccepted / std::max(1, all.accepted), seconds);
+    // The issue's figure: of the cases valid for the GPU (CLRX-good minus the "gpu:" classes),
+    // those whose bytes equal the expected words, exactly or but for a don't-care field.
+    std::printf("%-8s %30s\n", "", "matching / valid for the GPU");
+    for (const auto& [generation, k] : classes) {
+        std::printf("%-8s %5d / %5d (%5.1f%%)\n", generation.c_str(), k.matching, k.valid, 100.0 * k.matching / std::max(1, k.valid));
+        if (showClasses)
+            for (const auto& [klass, n] : k.byClass)
+                std::printf("    %5d  %s\n", n, klass.c_str());
+    }
     std::vector<std::pair<int, std::string>> reasons;
     for (const auto& [message, n] : rejections)
         reasons.emplace_back(n, message);

@@ -133,6 +133,8 @@ void TestClrx::vectors()
         return;
     }
     QVERIFY2(!program.hasErrors(), qPrintable(errorsOf(program)));
+    if (status == QLatin1String("dontcare"))
+        QEXPECT_FAIL("", "LLVM leaves a field the ISA marks unused for this form at its own value", Continue);
     if (status == QLatin1String("differs"))
         QEXPECT_FAIL("", "LLVM encodes a field clrxasm sets differently (see the bench's list)", Continue);
     QCOMPARE(got.join(QLatin1Char(' ')), words);

@@ -143,6 +143,7 @@ void AnalysisBridge::start()
             const bool sameProgram = last && last->source == source && last->request.assemble.gpu == request.assemble.gpu
                 && last->request.assemble.includeDirs == request.assemble.includeDirs
                 && last->request.assemble.defsyms == request.assemble.defsyms
+                && last->request.assemble.dialect == request.assemble.dialect
                 && last->request.assemble.fileName == request.assemble.fileName;
             const Analysis* previous = last ? &last->analysis : nullptr;
             if (sameProgram) {

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/mainwindow.h"
+
+#include "ui/dialectswitch.h"
 #include "core/input/detect.h"
 #include "core/input/objectreader.h"
 #include "ui/editor/codeeditor.h"
@@ -176,6 +178,8 @@ MainWindow::MainWindow(QWidget* parent)
     createActions();
     m_status = new QLabel;
     statusBar()->addWidget(m_status, 1);
+    m_dialect = new DialectSwitch(m_bridge, m_highlighter);
+    statusBar()->addPermanentWidget(m_dialect);
 
     connect(m_editor->document(), &QTextDocument::contentsChange, this, &MainWindow::documentEdited);
     connect(m_editor->document(), &QTextDocument::modificationChanged, this, [this] { updateTitle(); });
@@ -352,6 +356,7 @@ void MainWindow::applySnapshot(const SnapshotPtr& snapshot)
     m_lds->setSnapshot(snapshot);
     m_lds->setCursorLine(m_editor->currentLine());
     m_problems->setDiagnostics(snapshot->analysis.program.diagnostics);
+    m_dialect->updateDetected(m_text);
     if (m_analysisCapped) {
         m_status->setText(tr("Analysis off: %L1 lines (more than %L2)").arg(m_editor->blockCount()).arg(m_largeTextLines));
     } else {
@@ -766,7 +771,7 @@ bool MainWindow::saveAs(const QString& target)
         QSettings settings;
         settings.beginGroup(QStringLiteral("files"));
         if (!settings.childGroups().contains(fileKey(path))) {
-            for (const QString& key : {QStringLiteral("includeDirs"), QStringLiteral("defsyms")}) {
+            for (const QString& key : {QStringLiteral("includeDirs"), QStringLiteral("defsyms"), QStringLiteral("dialect")}) {
                 const QVariant value = settings.value(fileKey(previous) + QLatin1Char('/') + key);
                 if (value.isValid())
                     settings.setValue(fileKey(path) + QLatin1Char('/') + key, value);
@@ -926,6 +931,7 @@ void MainWindow::loadFileSettings()
             request.assemble.defsyms.push_back(std::move(parsed));
     }
     m_bridge->setRequest(request);
+    m_dialect->setFileGroup(QStringLiteral("files/%1").arg(fileKey(m_file)));
 }
 
 bool MainWindow::setAssemblerOptions(const QStringList& includeDirs, const QStringList& defsyms, QString* error)

@@ -35,6 +35,7 @@ class QTreeView;
 namespace gcnlens::ui {
 
 class CodeEditor;
+class DialectSwitch;
 class SummaryDock;
 class OccupancyDock;
 class LdsDock;
@@ -86,6 +87,7 @@ public:
     QTreeView* problemsView() const { return m_problemsView; }
     QMenu* recentMenu() const { return m_recentMenu; }
     QFrame* banner() const { return m_banner; }
+    DialectSwitch* dialectSwitch() const { return m_dialect; }
     QString currentFile() const { return m_file; }
     // The editor's text, kept in step with every edit (reading QTextDocument::toPlainText() costs
     // ~0.4 µs per line, 400 ms on a 1M-line text: too much for every keystroke).
@@ -138,6 +140,7 @@ private:
 
     CodeEditor* m_editor;
     AnalysisBridge* m_bridge;
+    DialectSwitch* m_dialect = nullptr; // status bar: LLVM / CLRX, per file (ui/dialectswitch.h)
     SummaryDock* m_summary = nullptr;
     OccupancyDock* m_occupancy = nullptr;
     LdsDock* m_lds = nullptr;

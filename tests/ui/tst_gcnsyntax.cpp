@@ -33,6 +33,18 @@ protected:
     }
 };
 
+// Rows of tokens_data and clrxTokens_data: a line, a token in it and the style it must get.
+static void tokenColumns()
+{
+    QTest::addColumn<QString>("line");
+    QTest::addColumn<QString>("token");
+    QTest::addColumn<int>("style");
+}
+static void tokenRow(const char* name, const char* line, const char* token, Theme::TextStyle style)
+{
+    QTest::addRow("%s", name) << QString::fromUtf8(line) << QString::fromUtf8(token) << int(style);
+}
+
 class TestGcnSyntax : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -42,16 +54,14 @@ private Q_SLOTS:
         QVERIFY(definition.isValid());
         QCOMPARE(definition.name(), QStringLiteral("GCN Assembly"));
         QCOMPARE(&syntaxRepository(), &syntaxRepository()); // one long-lived repository
+        QVERIFY(clrxDefinition().isValid());
+        QCOMPARE(clrxDefinition().name(), QStringLiteral("GCN Assembly (CLRX)"));
     }
 
     void tokens_data()
     {
-        QTest::addColumn<QString>("line");
-        QTest::addColumn<QString>("token");
-        QTest::addColumn<int>("style");
-        auto row = [](const char* name, const char* line, const char* token, Theme::TextStyle style) {
-            QTest::addRow("%s", name) << QString::fromUtf8(line) << QString::fromUtf8(token) << int(style);
-        };
+        tokenColumns();
+        const auto row = tokenRow;
         // Mnemonics by unit (the itemDatas of gcn-asm.xml).
         row("VALU", "    v_add_f32 v4, 0x40490fdb, v4", "v_add_f32", Theme::Function);
         row("SALU", "    s_mov_b32 s10, 0", "s_mov_b32", Theme::Keyword);
@@ -107,13 +117,53 @@ private Q_SLOTS:
         row("clrx abs mask", "    v_add_f32 v1, v2, v3 abs:3", "abs", Theme::Attribute);
         row("clrx half literal", "    v_add_f16 v1, 1.5h, v3", "1.5h", Theme::DecVal);
     }
-    void tokens()
+    void tokens() { check(gcnDefinition()); }
+
+    // The CLRX definition (gcn-asm-clrx.xml): ';' separates statements, what follows is coloured
+    // as a statement; the same line under the LLVM definition is a comment after ';'.
+    void clrxTokens_data()
+    {
+        tokenColumns();
+        const auto row = tokenRow;
+        row("; is a separator", "    s_nop 0; v_add_f32 v1, v2, v3", ";", Theme::Operator);
+        row("VALU after ;", "    s_nop 0; v_add_f32 v1, v2, v3", "v_add_f32", Theme::Function);
+        row("register after ;", "    s_mov_b32 s1, 0; s_mov_b32 s2, 65", "s2", Theme::Variable);
+        row("literal after ;", "    s_mov_b32 s1, 0; s_mov_b32 s2, 65", "65", Theme::DecVal);
+        row("branch after ;", "    s_nop 0 ;s_endpgm", "s_endpgm", Theme::ControlFlow);
+        row("label after ;", "a: s_nop 0; next: s_nop 1", "next", Theme::Others);
+        row("directive after ;", ".kernel k; .config", ".config", Theme::Preprocessor);
+        row("assignment after ;", "x = 5; s_mov_b32 s0, x", "s_mov_b32", Theme::Keyword);
+        row("# comment", "    s_nop 0 # wait; s_endpgm", "# wait; s_endpgm", Theme::Comment);
+        row("# comment line", "# CLRX style", "# CLRX style", Theme::Comment);
+        row("block comment", "    s_nop 0 /* c; d */ ; s_endpgm", "/* c; d */", Theme::Comment);
+        row("after a block comment", "    s_nop 0 /* c; d */ ; s_endpgm", "s_endpgm", Theme::ControlFlow);
+        row("register symbol", "dd = %v21; v_mov_b32 dd, 0", "%v21", Theme::Variable);
+        row("first statement", "    v_mad_f32 v0, v1, v2, v3 mul:2; s_nop 0", "mul", Theme::Attribute);
+    }
+    void clrxTokens() { check(clrxDefinition()); }
+
+    // The difference between the two: after ';' the LLVM definition colours a comment.
+    void semicolonByDialect()
+    {
+        const QString line = QStringLiteral("    s_nop 0; v_add_f32 v1, v2, v3");
+        const int at = int(line.indexOf(QStringLiteral("v_add_f32")));
+        for (const bool clrx : {false, true}) {
+            Recorder recorder;
+            recorder.setDefinition(clrx ? clrxDefinition() : gcnDefinition());
+            recorder.setTheme(syntaxRepository().defaultTheme());
+            recorder.highlight(line);
+            QCOMPARE(int(recorder.styles[size_t(at)]), int(clrx ? Theme::Function : Theme::Comment));
+        }
+    }
+
+private:
+    void check(const KSyntaxHighlighting::Definition& definition)
     {
         QFETCH(QString, line);
         QFETCH(QString, token);
         QFETCH(int, style);
         Recorder recorder;
-        recorder.setDefinition(gcnDefinition());
+        recorder.setDefinition(definition);
         recorder.setTheme(syntaxRepository().defaultTheme());
         recorder.highlight(line);
         const int at = int(line.indexOf(token));

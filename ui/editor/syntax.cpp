@@ -28,6 +28,14 @@ KSyntaxHighlighting::Definition gcnDefinition()
     return definition;
 }
 
+KSyntaxHighlighting::Definition clrxDefinition()
+{
+    auto definition = syntaxRepository().definitionForName(QLatin1String(clrxDefinitionName));
+    if (!definition.isValid())
+        qCWarning(lcSyntax) << "CLRX syntax definition missing from the resources";
+    return definition;
+}
+
 KSyntaxHighlighting::Theme themeFor(const QPalette& palette)
 {
     return syntaxRepository().themeForPalette(palette);

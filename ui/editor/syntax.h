@@ -22,9 +22,12 @@ class Theme;
 namespace gcnlens::ui {
 
 inline constexpr auto gcnDefinitionName = "GCN Assembly";
+// CLRX's dialect: ';' separates statements, '#' comments (resources/syntax/gcn-asm-clrx.xml).
+inline constexpr auto clrxDefinitionName = "GCN Assembly (CLRX)";
 
 KSyntaxHighlighting::Repository& syntaxRepository();
 KSyntaxHighlighting::Definition gcnDefinition();
+KSyntaxHighlighting::Definition clrxDefinition();
 // Dark palette → dark theme, light → light: Repository::themeForPalette().
 KSyntaxHighlighting::Theme themeFor(const QPalette& palette);
 

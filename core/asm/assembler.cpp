@@ -122,6 +122,11 @@ struct FrontEnd::State {
     LineScan scan; // of `source`
     RegisterTally registers; // of `program`
     bool havePrevious = false;
+    // CLRX sources: `source` and `program` are the translation's (the incremental path splices
+    // the translation), `clrx` is the program moved back onto the CLRX source, the result.
+    Program clrx;
+    bool clrxResult = false;
+    ClrxTranslator translator; // patches its last translation after a small edit
 
     // Re-assembles only the changed lines when they are plain (see LineScan) and splices them in.
     bool spliceEdit(const LineEdit& edit, const GpuTarget& gpu, const AssembleOptions& options)
@@ -179,6 +184,7 @@ const Program& FrontEnd::analyze(std::string_view source, const AssembleOptions&
     if (resolvedDialect(source, options) == AssembleOptions::Dialect::Clrx)
         return analyzeClrx(source, options);
     State& state = *state_;
+    state.clrxResult = false;
     std::string error;
     const auto gpu = resolveGpu(options.gpu, &error);
     if (!gpu) {
@@ -223,47 +229,70 @@ const Program& FrontEnd::analyze(std::string_view source, const AssembleOptions&
     return state.program;
 }
 
-// CLRX dialect: translate, assemble the translation, map the result back onto the source. Always a
-// full run (the incremental path splices source lines, and a CLRX line may hold several statements).
+// CLRX dialect: translate, assemble the translation, map the result back onto the source. The
+// translation goes through the same incremental path as an LLVM text (a keystroke changes a line
+// or two of it), so typing in a CLRX source costs what typing in its LLVM twin does, plus the
+// translation and the mapping.
 const Program& FrontEnd::analyzeClrx(std::string_view source, const AssembleOptions& options)
 {
     State& state = *state_;
-    state.havePrevious = false;
+    state.clrxResult = true;
     std::string error;
     auto gpu = resolveGpu(options.gpu, &error);
     ClrxOptions clrxOptions = options.clrx;
     clrxOptions.processor = gpu ? gpu->processor : options.gpu;
     clrxOptions.sourceGpuWins = options.gpuFromSource;
     clrxOptions.includeDirs = options.includeDirs;
-    const ClrxTranslation translation = translateClrx(source, clrxOptions);
+    const ClrxTranslation& translation = state.translator.translate(source, clrxOptions);
     if (!translation.processor.empty() && options.gpuFromSource)
         gpu = resolveGpu(translation.processor, &error);
-    state.program = Program {};
     if (!gpu) {
-        state.program.diagnostics.push_back({Severity::Error, 0, 0, error, {}});
-        return state.program;
+        state.havePrevious = false;
+        state.clrx = Program {};
+        state.clrx.diagnostics.push_back({Severity::Error, 0, 0, error, {}});
+        return state.clrx;
     }
     const std::string triple = tripleFor(translation.text);
     const std::string key = gpu->processor + ':' + gpu->features + ':' + triple;
     if (!state.kit || state.processorKey != key) {
         state.kit = makeTargetKit(*gpu, triple);
         state.processorKey = key;
+        state.havePrevious = false;
     }
     if (!state.kit->error.empty()) {
-        state.program.gpu = *gpu;
-        state.program.diagnostics.push_back({Severity::Error, 0, 0, state.kit->error, {}});
-        return state.program;
+        state.havePrevious = false;
+        state.clrx = Program {};
+        state.clrx.gpu = *gpu;
+        state.clrx.diagnostics.push_back({Severity::Error, 0, 0, state.kit->error, {}});
+        return state.clrx;
     }
-    state.program = assembleWith(*state.kit, *gpu, translation.text, options, /*whole=*/true);
-    mapProgramToClrx(state.program, translation);
-    return state.program;
+    // The GPU may come from the source's .gpu: part of what the previous program was made for.
+    const std::string currentKey = optionsKey(options) + "clrx:" + gpu->processor;
+    const std::string_view text = translation.text;
+    bool spliced = false;
+    if (state.havePrevious && state.optionsKey == currentKey) {
+        const LineEdit edit = diffLines(state.source, text);
+        spliced = edit.identical || state.spliceEdit(edit, *gpu, options);
+    }
+    if (!spliced) {
+        state.scan = scanLines(splitLines(text));
+        state.program = assembleWith(*state.kit, *gpu, text, options, /*whole=*/true, &state.scan);
+        state.registers.rebuild(state.program);
+        state.optionsKey = currentKey;
+        state.havePrevious = true;
+    }
+    state.source.assign(text);
+    state.clrx = state.program;
+    mapProgramToClrx(state.clrx, translation);
+    return state.clrx;
 }
 
 Program assemble(std::string_view source, const AssembleOptions& options)
 {
     FrontEnd frontEnd;
     frontEnd.analyze(source, options);
-    return std::move(frontEnd.state_->program); // the FrontEnd ends here: no copy
+    FrontEnd::State& state = *frontEnd.state_;
+    return std::move(state.clrxResult ? state.clrx : state.program); // the FrontEnd ends here: no copy
 }
 
 } // namespace gcnlens

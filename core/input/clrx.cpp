@@ -676,8 +676,16 @@ public:
         splitSourceLines();
     }
 
+    // Per source line (index line - 1): the index of its one output line when the line was read
+    // verbatim (a plain instruction, or blank) in an active region, once; else negative.
+    static constexpr int kUnseen = -2;
+    std::vector<int> plainOutput;
+    // Would this statement be copied as it is (isPlain with every symbol of the text known)?
+    bool plainStatement(std::string_view stmt) const { return isPlain(stmt); }
+
     ClrxTranslation run()
     {
+        plainOutput.assign(lines_.size(), kUnseen);
         result_.text.reserve(source_.size() + source_.size() / 8);
         result_.origins.reserve(lines_.size() + 16);
         prescanSymbols();
@@ -1154,6 +1162,8 @@ private:
         const Spans stmtsCopy = spans_.size() > 1 ? spans_ : Spans {};
         const Spans& stmts = spans_.size() > 1 ? stmtsCopy : spans_; // a nested loop may reuse spans_
         bool emitted = false;
+        const std::size_t outputBefore = result_.origins.size();
+        int plainStatements = 0, otherStatements = 0;
         for (const auto& [b, e] : stmts) {
             std::size_t sb = b, se = e;
             while (sb < se && isBlank(l.code[sb])) ++sb;
@@ -1168,9 +1178,14 @@ private:
                 // Most lines of real kernels read the same in both dialects: copied, columns 1:1.
                 emitLine(stmt, l.line, colBegin, colEnd, {});
                 emitted = true;
+                ++plainStatements;
                 continue;
             }
+            ++otherStatements;
+            const bool wasActive = active();
             std::string out = processStatement(stmt, l, sb);
+            if (stmt.empty() && wasActive && active())
+                --otherStatements; // a blank line in an active region: as plain as it gets
             if (out.empty() && (emitted || stmts.size() > 1))
                 continue;
             // A statement may become several lines ("NAME:" after .text): each maps to the statement.
@@ -1184,6 +1199,12 @@ private:
         }
         if (!emitted)
             emitLine("", l.line, 0, 0, {});
+        // ClrxTranslator's record: the one output line of a line read verbatim (or blank), once.
+        if (!l.included && l.line >= 1 && std::size_t(l.line) <= plainOutput.size()) {
+            int& slot = plainOutput[std::size_t(l.line - 1)];
+            const bool single = otherStatements == 0 && plainStatements <= 1 && result_.origins.size() == outputBefore + 1;
+            slot = slot == kUnseen && single && active() ? int(outputBefore) : -1;
+        }
     }
 
     int columnAt(const SourceLine& l, std::size_t at) const
@@ -2698,6 +2719,150 @@ int ClrxTranslation::sourceLine(int outputLine) const
 ClrxTranslation translateClrx(std::string_view source, const ClrxOptions& options)
 {
     return Translator(source, options).run();
+}
+
+namespace {
+
+std::vector<std::string_view> sourceLines(std::string_view text) // as Translator::splitSourceLines cuts them
+{
+    std::vector<std::string_view> lines;
+    for (std::size_t start = 0; start < text.size();) {
+        const auto end = text.find('\n', start);
+        lines.push_back(text.substr(start, (end == std::string_view::npos ? text.size() : end) - start));
+        if (end == std::string_view::npos)
+            break;
+        start = end + 1;
+    }
+    return lines;
+}
+
+bool sameOptions(const ClrxOptions& a, const ClrxOptions& b)
+{
+    return a.format == b.format && a.is64bit == b.is64bit && a.driverVersion == b.driverVersion && a.llvmVersion == b.llvmVersion
+        && a.processor == b.processor && a.sourceGpuWins == b.sourceGpuWins && a.includeDirs == b.includeDirs;
+}
+
+// No comment, string, continuation, separator or CR: the line is its own code, one statement.
+bool simpleLine(std::string_view line)
+{
+    return line.find_first_of("#;\"/\\\r'") == std::string_view::npos;
+}
+
+} // namespace
+
+struct ClrxTranslator::State {
+    std::string fullSource;                 // what `translator` read (its lines point into it)
+    std::unique_ptr<Translator> translator; // after run(): its symbols, for plainStatement()
+    std::string source;                     // the text `result` is the translation of
+    ClrxOptions options;
+    ClrxTranslation result;
+    std::vector<int> plainOutput;           // Translator::plainOutput, kept in step with patches
+    bool patched = false;
+    bool valid = false;
+
+    bool patch(std::string_view text)
+    {
+        constexpr std::size_t kMaxLines = 64;
+        const auto oldLines = sourceLines(source), newLines = sourceLines(text);
+        std::size_t prefix = 0;
+        while (prefix < oldLines.size() && prefix < newLines.size() && oldLines[prefix] == newLines[prefix])
+            ++prefix;
+        std::size_t suffix = 0;
+        while (suffix < oldLines.size() - prefix && suffix < newLines.size() - prefix
+               && oldLines[oldLines.size() - 1 - suffix] == newLines[newLines.size() - 1 - suffix])
+            ++suffix;
+        const std::size_t oldCount = oldLines.size() - prefix - suffix, newCount = newLines.size() - prefix - suffix;
+        // The last line carries what the translation appends at the end (lit() symbols): not here.
+        if (suffix == 0 || oldCount > kMaxLines || newCount > kMaxLines || oldLines.size() > plainOutput.size())
+            return false;
+        int first = 0; // the output line the new lines start at
+        if (oldCount == 0) {
+            if (prefix == 0 || plainOutput[prefix - 1] < 0)
+                return false; // an insertion lands in the region of the line before it
+            first = plainOutput[prefix - 1] + 1;
+        } else {
+            first = plainOutput[prefix];
+            if (first < 0)
+                return false;
+            for (std::size_t i = 0; i < oldCount; ++i)
+                if (plainOutput[prefix + i] != first + int(i) || !simpleLine(oldLines[prefix + i]))
+                    return false;
+        }
+        std::string lines;
+        std::vector<ClrxTranslation::Origin> origins;
+        for (std::size_t i = 0; i < newCount; ++i) {
+            const std::string_view line = newLines[prefix + i];
+            const auto b = line.find_first_not_of(" \t\f\v"), e = line.find_last_not_of(" \t\f\v");
+            ClrxTranslation::Origin origin;
+            origin.line = int(prefix + i) + 1;
+            if (!simpleLine(line))
+                return false;
+            if (b == std::string_view::npos) { // blank: an empty output line at its end
+                origin.begin = origin.end = int(line.size());
+            } else {
+                const std::string_view stmt = line.substr(b, e + 1 - b);
+                if (!translator->plainStatement(stmt))
+                    return false;
+                lines += stmt;
+                origin.begin = int(b);
+                origin.end = int(e + 1);
+            }
+            lines += '\n';
+            origins.push_back(std::move(origin));
+        }
+        // Splice the output text and origins; what follows moves by the lines added.
+        std::size_t from = 0;
+        for (int k = 0; k < first; ++k)
+            from = result.text.find('\n', from) + 1;
+        std::size_t to = from;
+        for (std::size_t k = 0; k < oldCount; ++k)
+            to = result.text.find('\n', to) + 1;
+        result.text.replace(from, to - from, lines);
+        result.origins.erase(result.origins.begin() + first, result.origins.begin() + first + std::ptrdiff_t(oldCount));
+        result.origins.insert(result.origins.begin() + first, std::make_move_iterator(origins.begin()), std::make_move_iterator(origins.end()));
+        const int delta = int(newCount) - int(oldCount);
+        const int after = int(prefix + oldCount); // source lines above this one stay
+        for (std::size_t k = 0; k < result.origins.size(); ++k)
+            if ((k < std::size_t(first) || k >= std::size_t(first) + newCount) && result.origins[k].line > after)
+                result.origins[k].line += delta;
+        for (auto& n : result.notes)
+            if (n.line > after)
+                n.line += delta;
+        for (auto& d : result.directives)
+            if (d.line > after)
+                d.line += delta;
+        std::vector<int> slots(newCount);
+        for (std::size_t i = 0; i < newCount; ++i)
+            slots[i] = first + int(i);
+        plainOutput.erase(plainOutput.begin() + std::ptrdiff_t(prefix), plainOutput.begin() + std::ptrdiff_t(prefix + oldCount));
+        plainOutput.insert(plainOutput.begin() + std::ptrdiff_t(prefix), slots.begin(), slots.end());
+        for (std::size_t i = prefix + newCount; i < plainOutput.size(); ++i)
+            if (plainOutput[i] >= first + int(oldCount))
+                plainOutput[i] += delta;
+        source.assign(text);
+        return true;
+    }
+};
+
+ClrxTranslator::ClrxTranslator() : state_(std::make_unique<State>()) {}
+ClrxTranslator::~ClrxTranslator() = default;
+
+bool ClrxTranslator::lastPatched() const { return state_->patched; }
+
+const ClrxTranslation& ClrxTranslator::translate(std::string_view source, const ClrxOptions& options)
+{
+    State& s = *state_;
+    s.patched = s.valid && sameOptions(s.options, options) && (source == s.source || s.patch(source));
+    if (s.patched)
+        return s.result;
+    s.fullSource.assign(source);
+    s.source.assign(source);
+    s.options = options;
+    s.translator = std::make_unique<Translator>(s.fullSource, options);
+    s.result = s.translator->run();
+    s.plainOutput = s.translator->plainOutput;
+    s.valid = true;
+    return s.result;
 }
 
 void mapProgramToClrx(Program& program, const ClrxTranslation& translation)

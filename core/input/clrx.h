@@ -8,6 +8,7 @@
 #include "core/program.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -63,6 +64,25 @@ struct ClrxTranslation {
 };
 
 ClrxTranslation translateClrx(std::string_view source, const ClrxOptions& options);
+
+// The editor's path (FrontEnd keeps one): the same result as translateClrx, but an edit confined
+// to lines the translator copies verbatim (plain instructions and blank lines, one output line
+// each, in an assembled region) patches the last translation instead of translating the whole
+// text again, so a keystroke costs about what it costs in an LLVM text.
+class ClrxTranslator {
+public:
+    ClrxTranslator();
+    ~ClrxTranslator();
+    ClrxTranslator(const ClrxTranslator&) = delete;
+    ClrxTranslator& operator=(const ClrxTranslator&) = delete;
+
+    const ClrxTranslation& translate(std::string_view source, const ClrxOptions& options);
+    bool lastPatched() const; // the last translate() patched the previous translation
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
 
 // CLRX GPU device or architecture name (case-insensitive: "Pitcairn", "GFX900", "GCN1.2") to an
 // LLVM processor; empty when unknown.

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace gcnlens;
@@ -47,6 +48,30 @@ std::string clrxTwin(const std::string& llvm)
     return out;
 }
 
+// Median time of FrontEnd::analyze after one line in the middle is replaced (the text before
+// the edit analysed first, untimed), over lines spread around the middle.
+double editTimes(const std::string& text, const AssembleOptions& options)
+{
+    std::vector<std::size_t> starts;
+    for (std::size_t at = 0; at < text.size(); at = text.find('\n', at) + 1) {
+        starts.push_back(at);
+        if (text.find('\n', at) == std::string::npos)
+            break;
+    }
+    FrontEnd frontEnd;
+    std::vector<double> times;
+    for (int k = 0; k < 9; ++k) {
+        const std::size_t line = starts.size() / 2 + std::size_t(k) * 7;
+        const std::size_t begin = starts[line], end = text.find('\n', begin);
+        const std::string edited = text.substr(0, begin) + "    v_add_f32 v1, v2, v3" + text.substr(end);
+        frontEnd.analyze(text, options);
+        const auto t0 = Clock::now();
+        frontEnd.analyze(edited, options);
+        times.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    }
+    return median(times);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -57,6 +82,7 @@ int main(int argc, char** argv)
     if (sizes.empty())
         sizes = {10000, 100000};
     std::printf("%-10s %12s %12s %8s %14s\n", "instrs", "llvm ms", "clrx ms", "ratio", "translate ms");
+    std::vector<std::tuple<int, double, double>> edits;
     for (const int size : sizes) {
         const std::string llvm = bench::generateKernel(size);
         const std::string clrx = clrxTwin(llvm);
@@ -87,6 +113,11 @@ int main(int argc, char** argv)
         }
         const double ma = median(ta), mb = median(tb);
         std::printf("%-10d %12.1f %12.1f %8.2f %14.1f\n", size, ma, mb, mb / ma, median(tt));
+        edits.push_back({size, editTimes(llvm, a), editTimes(clrx, b)});
     }
+    // The editor's path: a FrontEnd kept between analyses, one line replaced in the middle.
+    std::printf("\n%-10s %12s %12s %8s   (one line edited, FrontEnd reused)\n", "instrs", "llvm ms", "clrx ms", "ratio");
+    for (const auto& [size, ma, mb] : edits)
+        std::printf("%-10d %12.2f %12.2f %8.2f\n", size, ma, mb, mb / ma);
     return 0;
 }

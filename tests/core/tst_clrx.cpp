@@ -7,6 +7,8 @@
 #include "core/asm/assembler.h"
 #include "core/input/clrx.h"
 #include "core/input/loader.h"
+#include "describeprogram.h"
+#include "lineedits.h"
 #include "programwords.h"
 #include "testutils.h"
 
@@ -58,6 +60,8 @@ private Q_SLOTS:
     void formatAndBitness_data();
     void formatAndBitness();
     void registerVariables();
+    void typing_data();
+    void typing();
     void loops();
     void includes();
     void commandLine_data();
@@ -381,6 +385,81 @@ void TestClrx::commandLine()
     QCOMPARE(out.section(QLatin1Char('\n'), 0, 0), header);
     if (args.contains(QStringLiteral("--64bit")))
         QVERIFY(out.contains(QStringLiteral("s_nop 1")) && !out.contains(QStringLiteral("s_nop 2")));
+}
+
+// Typing in a CLRX source (the editor's path, FrontEnd reused): every one-line edit gives what a
+// fresh assemble() gives, as tst_incremental checks for LLVM texts. The translation goes through
+// the incremental splice, so this also checks that a CLRX line maps back after a splice.
+void TestClrx::typing_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("gpu");
+    QTest::addColumn<int>("format");
+    QTest::addRow("vadd gcn1.0 amd") << QStringLiteral("vadd.clrx") << QStringLiteral("pitcairn") << int(ClrxFormat::Amd);
+    QTest::addRow("k2 gcn1.2 rocm") << QStringLiteral("k2.clrx") << QStringLiteral("tonga") << int(ClrxFormat::Rocm);
+}
+
+void TestClrx::typing()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, gpu);
+    QFETCH(int, format);
+    const QString text = QString::fromStdString(readData(file));
+    QVERIFY(!text.isEmpty());
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    const AssembleOptions options = clrxOptions(gpu.toStdString(), ClrxFormat(format));
+    // CLRX forms: vop3, two statements on a line, a '#' comment, garbage, a blank line.
+    const QStringList replacements = {QStringLiteral("    v_add_f32 v1, v2, v3 vop3"), QStringLiteral("    s_nop 0; s_nop 1"),
+                                      QStringLiteral("    v_mov_b32 v1, 0x12345678 # a literal"),
+                                      QStringLiteral("    qwerty v1"), QString()};
+    int compared = 0, patched = 0;
+    FrontEnd frontEnd;
+    ClrxTranslator translator;
+    ClrxOptions translatorOptions;
+    translatorOptions.format = ClrxFormat(format);
+    translatorOptions.processor = gpu.toStdString();
+    const std::string before = text.toStdString();
+    for (int l = 0; l < lines.size(); ++l) {
+        QList<QStringList> variants = test::lineEdits(lines, l, replacements);
+        QStringList typed = lines; // a character typed in the middle of the line
+        typed[l].insert(typed[l].size() / 2, QLatin1Char('1'));
+        variants << typed;
+        for (const auto& variant : variants) {
+            frontEnd.analyze(before, options); // the text before the edit, then the edit
+            const std::string after = variant.join(QLatin1Char('\n')).toStdString();
+            // The translation patched after the edit is the translation of the edited text.
+            translator.translate(before, translatorOptions);
+            const ClrxTranslation& p = translator.translate(after, translatorOptions);
+            patched += translator.lastPatched() ? 1 : 0;
+            const ClrxTranslation t = translateClrx(after, translatorOptions);
+            QCOMPARE(QString::fromStdString(p.text), QString::fromStdString(t.text));
+            QCOMPARE(p.origins.size(), t.origins.size());
+            for (std::size_t o = 0; o < t.origins.size(); ++o)
+                QVERIFY2(p.origins[o].line == t.origins[o].line && p.origins[o].begin == t.origins[o].begin
+                             && p.origins[o].end == t.origins[o].end && p.origins[o].anchors == t.origins[o].anchors,
+                         qPrintable(QStringLiteral("output line %1 of the edit of line %2").arg(o + 1).arg(l + 1)));
+            QCOMPARE(p.notes.size(), t.notes.size());
+            for (std::size_t n = 0; n < t.notes.size(); ++n)
+                QCOMPARE(p.notes[n].line, t.notes[n].line);
+            QCOMPARE(p.directives.size(), t.directives.size());
+            for (std::size_t d = 0; d < t.directives.size(); ++d)
+                QCOMPARE(p.directives[d].line, t.directives[d].line);
+            const Program incremental = frontEnd.analyze(after, options);
+            const Program fresh = assemble(after, options);
+            bool placeholder = false; // may keep its pre-edit size on the incremental path (by design)
+            for (const auto& i : incremental.instructions)
+                placeholder = placeholder || i.placeholder;
+            if (placeholder)
+                continue;
+            const QStringList a = test::describe(incremental), b = test::describe(fresh);
+            for (int i = 0; i < std::max(a.size(), b.size()); ++i)
+                QVERIFY2(a.value(i) == b.value(i), qPrintable(QStringLiteral("edit of line %1:\n incremental: %2\n fresh:       %3\n--- text:\n%4")
+                                                                   .arg(l + 1).arg(a.value(i), b.value(i), QString::fromStdString(after))));
+            ++compared;
+        }
+    }
+    QVERIFY(compared > lines.size());
+    QVERIFY(patched > 0); // edits of plain instruction lines take the patch (bench_clrx: its speed)
 }
 
 QTEST_GUILESS_MAIN(TestClrx)

@@ -4,6 +4,7 @@
 #include "testutils.h"
 #include "core/asm/assembler.h"
 #include "describeprogram.h"
+#include "lineedits.h"
 
 #include <QFile>
 #include <QTest>
@@ -46,18 +47,7 @@ private Q_SLOTS:
                                           QString()};
         int edits = 0;
         for (int l = 0; l < lines.size(); ++l) {
-            QList<QStringList> variants;
-            QStringList del = lines;
-            del.removeAt(l);
-            variants << del;
-            QStringList dup = lines;
-            dup.insert(l, lines[l]);
-            variants << dup;
-            for (const auto& r : replacements) {
-                QStringList rep = lines;
-                rep[l] = r;
-                variants << rep;
-            }
+            const QList<QStringList> variants = gcnlens::test::lineEdits(lines, l, replacements);
             for (const auto& variant : variants) {
                 FrontEnd frontEnd;
                 const std::string before = text.toStdString();

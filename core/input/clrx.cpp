@@ -982,7 +982,7 @@ private:
                     ++j;
                 int value = -1;
                 while (j < c.size() && isDigit(c[j]))
-                    value = std::max(value, 0) * 10 + (c[j++] - '0');
+                    value = std::min(std::max(value, 0) * 10 + (c[j++] - '0'), 1 << 20); // no register is that high
                 if (j < c.size() && c[j] == ':') {
                     int hi = -1;
                     ++j;
@@ -1232,7 +1232,8 @@ private:
         const bool buffer = m.starts_with("buffer_");
         if (!m.starts_with("s_") && !m.starts_with("v_") && !m.starts_with("ds_") && !buffer)
             return false;
-        for (const std::string_view p : {"v_mad_mix", "v_fma_mix", "s_waitcnt", "s_sendmsg", "s_getreg", "s_setreg"})
+        for (const std::string_view p : {"v_mad_mix", "v_fma_mix", "s_waitcnt", "s_sendmsg", "s_getreg", "s_setreg", "s_load_",
+                                         "s_buffer_load_", "s_store_", "s_buffer_store_"})
             if (m.starts_with(p))
                 return false;
         if (m.starts_with("v_cmp")
@@ -1241,7 +1242,7 @@ private:
             return false;
         bool addressFlag = false; // MUBUF: offen/idxen/addr64 (else clrxasm's vaddr becomes "off")
         bool flagSeen = false, cacheSeen = false;
-        unsigned offsetsSeen = 0;
+        unsigned offsetsSeen = 0; // offset, offset0, offset1, then glc … gds: each once
         if (m.ends_with("_e64") || m.ends_with("_sdwa") || m.ends_with("_dpp") || m == "v_add_u32" || m == "v_sub_u32"
             || m == "v_subrev_u32" || m == "v_add_i32" || m == "v_sub_i32" || m == "v_subrev_i32"
             || m == "v_cmp_class_f64" || m == "v_cmpx_class_f64" || m == "v_interp_p1_f32" || m == "v_interp_p2_f32" || m == "v_interp_mov_f32")
@@ -1297,6 +1298,10 @@ private:
                     return false;
                 addressFlag = true;
             } else if (word == "glc" || word == "slc" || word == "tfe" || word == "lwe" || word == "gds") {
+                const unsigned bit = word == "glc" ? 8u : word == "slc" ? 16u : word == "tfe" ? 32u : word == "lwe" ? 64u : 128u;
+                if (offsetsSeen & bit)
+                    return false; // given twice: clrxasm takes it, LLVM does not
+                offsetsSeen |= bit;
                 flagSeen = cacheSeen = true;
             }
             i = e;
@@ -2168,6 +2173,32 @@ private:
                      Severity::Warning);
                 operands[1] = std::to_string(*v & 0xffff);
             }
+        // SMEM offsets wider than the field: clrxasm keeps the field's bits (GCN 1.2: 20 bits
+        // unsigned, with a warning); GCN 1.4's 21-bit field LLVM reads as signed, so a value with
+        // the top bit set is given as the negative number with the same bits.
+        if ((mnemonic.starts_with("s_load_") || mnemonic.starts_with("s_buffer_load_") || mnemonic.starts_with("s_store_")
+             || mnemonic.starts_with("s_buffer_store_")) && arch_ >= 2) {
+            auto fit = [&](std::string& text) {
+                const auto v = Expr(text, symbols_).evaluate();
+                if (!v)
+                    return;
+                if (arch_ == 2 && (*v > 0xfffff || *v < 0)) {
+                    note(l.line, columnAt(l, restAt), "the offset is wider than 20 bits: its low 20 bits are used, as in clrxasm",
+                         Severity::Warning);
+                    text = std::to_string(*v & 0xfffff);
+                } else if (arch_ >= 4 && *v >= 0x100000 && *v <= 0x1fffff) {
+                    text = std::to_string(*v - 0x200000);
+                }
+            };
+            if (operands.size() == 3 && !isRegisterWord(trim(operands[2])) && !lower(operands[2]).starts_with("s["))
+                fit(operands[2]);
+            for (auto& m : outMods)
+                if (m.starts_with("offset:")) {
+                    std::string value = m.substr(7);
+                    fit(value);
+                    m = "offset:" + value;
+                }
+        }
         // v_interp attributes: "aTTR26 . W" → attr26.w
         if (mnemonic.starts_with("v_interp"))
             for (auto& op : operands)

@@ -198,6 +198,7 @@ Verdict classify(const Case& c, const Program& program, const std::vector<std::u
     if (has(error, "expected an absolute expression or a label")) return {"translator: branch target label+offset (LLVM takes a label only)"};
     if (has(error, "register not available")) return {"llvm: register LLVM 19 lacks for this GPU (xnack_mask)"};
     if (has(t, " nv")) return {"llvm: NV bit LLVM 19 lacks"};
+    if (has(error, "only 4-bit values")) return {"gpu: S_SET_GPR_IDX_ON mode with reserved bits set (ISA: 4 bits)", false};
     if (has(error, "image_gather dmask")) return {"gpu: GATHER4 DMASK with more than one bit (ISA: one component)", false};
     if (has(error, "atomic image dmask")) return {"gpu: image atomic DMASK other than 1, 3 or 15 (ISA: the data size)", false};
     return {"llvm: rejects the operand form: " + error.substr(0, 50)};

@@ -16,6 +16,7 @@
 #include <iterator>
 #include <map>
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -277,6 +278,7 @@ struct RegSym {
     int first = 0, count = 1;
     bool range = true; // indexable range of numbered registers
     std::string constant; // `%1`, `%0.5`: a constant written as an operand
+    bool regvar = false;   // a .regvar: gcnlens' allocation (Translator::regvar)
 };
 
 // Heterogeneous lookup: names found by string_view without building a std::string.
@@ -1675,6 +1677,11 @@ private:
                         }
                     }
                     out += registerText(r, first, count);
+                    if (r.regvar && regvarNoted_.insert({l.line, name}).second)
+                        note(l.line, columnAt(l, at + i),
+                             "register variable " + name + " is " + registerText(r, first, count)
+                                 + " here (gcnlens' allocation); clrxasm encodes register 0 for it (.regvar is unimplemented in CLRX)",
+                             Severity::Warning);
                     i = next;
                     continue;
                 }
@@ -2576,12 +2583,18 @@ private:
                 next = (next + std::min(count, 4) - 1) / std::min(count, 4) * std::min(count, 4); // SGPR ranges align
             r.first = next;
             r.count = count;
+            r.regvar = true;
             next += count;
             symbols_.registers[name] = r;
+            // clrxasm does not allocate register variables: CLRX documents .regvar as unimplemented and
+            // its allocator (amdasm/AsmRegAlloc.cpp) is never run, so every one is encoded as register 0
+            // (a VGPR variable in a VOP source field even reads as s0). Matching that would merge every
+            // variable into one register; gcnlens gives each its own range instead, and says so on
+            // this line and on every line that uses one. Sizes and offsets are the same either way.
             note(l.line, columnAt(l, at + std::size_t(p.column)),
                  "register variable " + name + " gets " + registerText(r, r.first, r.count)
-                     + " from gcnlens' own allocation (above the registers the code names), not clrxasm's "
-                       "liveness-based one: register counts and occupancy may be higher than clrxasm's",
+                     + " from gcnlens' own allocation (above the registers the code names); clrxasm allocates none "
+                       "(.regvar is unimplemented in CLRX: it encodes register 0), so its words differ in these register fields",
                  Severity::Warning);
         }
     }
@@ -2593,6 +2606,7 @@ private:
     Symbols symbols_;
     Symbols forward_;
     std::unordered_set<std::string> multiple_;
+    std::set<std::pair<int, std::string>> regvarNoted_; // (line, name): the use already has its note
     NameMap<std::string> macros_; // lower-case name → as defined
     std::deque<std::string> includedTexts_; // .include'd files (lines_ views into them)
     Spans spans_;                 // processLine's statements (reused)

@@ -2232,6 +2232,10 @@ private:
         if ((mnemonic.starts_with("buffer_") || mnemonic.starts_with("tbuffer_")) && operands.size() >= 3
             && !hasMod("offen") && !hasMod("idxen") && !hasMod("addr64"))
             operands[1] = "off";
+        // MUBUF loads to LDS: the data goes to LDS, VDATA is unused (clrxasm encodes the register
+        // given, LLVM's LDS form has no such operand).
+        if (mnemonic.starts_with("buffer_load") && operands.size() == 4 && hasMod("lds"))
+            operands.erase(operands.begin());
 
         std::string out = mnemonic;
         int shift = int(out.size()) + 1;

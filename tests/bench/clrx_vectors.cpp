@@ -157,6 +157,8 @@ Verdict classify(const Case& c, const Program& program, const std::vector<std::u
             mask1 = 0xff000000u; why = "dont-care: FLAT atomic VDST without GLC (nothing returned)";
         } else if ((top == 0x38 || top == 0x3a) && !((w0 >> 12) & 3) && !((w0 >> 15) & 1)) {
             mask1 = 0xffu; why = "dont-care: MUBUF/MTBUF VADDR without OFFEN/IDXEN/ADDR64";
+        } else if (top == 0x38 && ((w0 >> 16) & 1)) {
+            mask1 = 0xff00u; why = "dont-care: MUBUF VDATA of a load to LDS (the data goes to LDS)";
         } else if ((w0 >> 23) == (0xd380u >> 7) && c.words.size() == 2) {
             mask0 = 1u << 14; why = "dont-care: VOP3P OP_SEL_HI of the absent third source";
         }
@@ -191,7 +193,7 @@ Verdict classify(const Case& c, const Program& program, const std::vector<std::u
         return {"gpu: lane operand of the wrong kind (ISA: SGPR/constant lane select, VGPR source)", false};
     if (has(t, "tfe") && (mnemonic.starts_with("tbuffer") || mnemonic.starts_with("flat_")))
         return {"llvm: no TFE form for MTBUF/FLAT in LLVM 19"};
-    if (has(t, "lds") && (mnemonic.starts_with("buffer_") || mnemonic.starts_with("scratch_") || mnemonic.starts_with("global_")))
+    if (has(t, " lds") && !has(t, "lds:0") && (mnemonic.starts_with("buffer_") || mnemonic.starts_with("scratch_") || mnemonic.starts_with("global_")))
         return {"llvm: LDS form with a VDATA operand (LLVM's has none)"};
     if (has(error, "invalid instruction") || has(error, "not supported on this GPU") || has(error, "did you mean"))
         return {"llvm: instruction LLVM 19 lacks for this GPU (" + mnemonic + ")"};

@@ -2,7 +2,8 @@
 // The command line of one gcnlens-cli subcommand: its options are declared once, with their help
 // text, and the same parser reads them, reports bad ones (naming the option and the value, exit 2)
 // and prints `COMMAND --help`. Every subcommand uses it, so the flags they share (--gpu, -I,
-// --defsym, --option, --json) behave and read the same everywhere.
+// --defsym, --option, --json) behave and read the same everywhere. CLI11 splits the line (options.cpp);
+// the declarations, messages and help text are gcnlens's own, and CLI11 stays out of this header.
 #pragma once
 
 #include "core/asm/assembler.h"
@@ -88,6 +89,11 @@ private:
     };
     Option* find(const QString& name);
     int usageError(const QString& message) const;
+    // Reads the options part of the line (before "--") with CLI11 and runs the handlers in order. With
+    // firstUnknown, only finds where the first unknown option stands (-1: none) and runs nothing.
+    std::optional<int> readOptions(const QStringList& args, qsizetype* firstUnknown);
+    // The input file, once; anything else is an unexpected argument.
+    std::optional<int> takeOperand(const QString& arg);
 
     QString command_;
     std::vector<Option> options_;

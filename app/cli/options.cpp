@@ -22,13 +22,19 @@ namespace gcnlens::cli {
 
 namespace {
 
-bool isHelp(const QString& arg) { return arg == QLatin1String("--help") || arg == QLatin1String("-h"); }
+bool isHelp(const QString& arg)
+{
+    return arg == QLatin1String("--help") || arg == QLatin1String("-h");
+}
 
 // What CLI11 records for a flag given bare, and for a value option given without its value: neither
 // can be typed, so "--json=true" is still a flag with a value and "--gpu" at the end a missing value.
-constexpr char kBareFlag[] = "\x02" "bare";
-constexpr char kNoValue[] = "\x02" "none";
-constexpr char kEmptyValue[] = "\x02" "empty";
+constexpr char kBareFlag[] = "\x02"
+                             "bare";
+constexpr char kNoValue[] = "\x02"
+                            "none";
+constexpr char kEmptyValue[] = "\x02"
+                               "empty";
 
 } // namespace
 
@@ -83,7 +89,10 @@ void OptionParser::setRequired(const QString& name)
         option->required = true;
 }
 
-void OptionParser::addInputFile(QString* into) { file_ = into; }
+void OptionParser::addInputFile(QString* into)
+{
+    file_ = into;
+}
 
 void OptionParser::addGpu(QString* into)
 {
@@ -171,8 +180,7 @@ void OptionParser::addSource(SourceArgs& source)
 void OptionParser::addTimingOptions(TimingOptions& options)
 {
     addValue({QStringLiteral("--option")}, QStringLiteral("NAME=VALUE"),
-             QStringLiteral("a timing-model option (timing-model.md section 9; repeatable)"),
-             [&options](const QString& value) {
+             QStringLiteral("a timing-model option (timing-model.md section 9; repeatable)"), [&options](const QString& value) {
                  const qsizetype eq = value.indexOf(QLatin1Char('='));
                  if (eq <= 0)
                      return QStringLiteral("write NAME=VALUE");
@@ -183,7 +191,8 @@ void OptionParser::addTimingOptions(TimingOptions& options)
 
 void OptionParser::addBranchOverrides(BranchOverrides& overrides)
 {
-    for (const auto& [name, direction] : {std::pair {"--taken", Direction::Taken}, std::pair {"--not-taken", Direction::NotTaken}})
+    for (const auto& [name, direction] :
+         {std::pair {"--taken", Direction::Taken}, std::pair {"--not-taken", Direction::NotTaken}})
         addValue({QLatin1String(name)}, QStringLiteral("LINE"),
                  direction == Direction::Taken
                      ? QStringLiteral("take the conditional jump on source line LINE (repeatable)")
@@ -239,8 +248,7 @@ std::optional<int> OptionParser::parse(const QStringList& args)
     if (unknown >= 0) {
         if (const auto status = readOptions(head.first(unknown), nullptr))
             return status;
-        return usageError(
-            QStringLiteral("unknown option '%1' (see `gcnlens-cli %2 --help`)").arg(head[unknown], command_));
+        return usageError(QStringLiteral("unknown option '%1' (see `gcnlens-cli %2 --help`)").arg(head[unknown], command_));
     }
     if (const auto status = readOptions(head, nullptr))
         return status;
@@ -356,8 +364,7 @@ QString OptionParser::help() const
 
     std::vector<std::pair<QString, QString>> rows;
     if (file_)
-        rows.emplace_back(QStringLiteral("FILE"),
-                          QStringLiteral("the kernel source (assembly text); - reads standard input"));
+        rows.emplace_back(QStringLiteral("FILE"), QStringLiteral("the kernel source (assembly text); - reads standard input"));
     for (const Option& option : options_) {
         if (option.hidden)
             continue;

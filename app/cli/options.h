@@ -27,17 +27,17 @@ namespace gcnlens::cli {
 
 // What a command needs to assemble its input (issue #2 section 5).
 struct SourceArgs {
-    QString file; // the kernel source; "-" reads standard input
-    QString gpu;                  // --gpu; empty: tahiti, or a CLRX source's own .gpu/.arch
-    QStringList includeDirs;                                      // -I DIR
-    std::vector<std::pair<std::string, std::int64_t>> defsyms;    // --defsym NAME=VALUE
-    QString input = QStringLiteral("auto");                       // --input KIND (core/input/loader.h)
+    QString file;                                              // the kernel source; "-" reads standard input
+    QString gpu;                                               // --gpu; empty: tahiti, or a CLRX source's own .gpu/.arch
+    QStringList includeDirs;                                   // -I DIR
+    std::vector<std::pair<std::string, std::int64_t>> defsyms; // --defsym NAME=VALUE
+    QString input = QStringLiteral("auto");                    // --input KIND (core/input/loader.h)
     // clrxasm's options for CLRX sources (issue #13): they steer .iffmt/.if64 as in clrxasm.
-    QString binaryFormat = QStringLiteral("amd");                 // --binary-format
-    bool clrx64 = false;                                          // --64bit
-    int driverVersion = 0;                                        // --driver-version
-    AssembleLimits limits;                                        // --limit NAME=VALUE (issue #12)
-    bool allowAnyInclude = false;                                 // --allow-any-include
+    QString binaryFormat = QStringLiteral("amd"); // --binary-format
+    bool clrx64 = false;                          // --64bit
+    int driverVersion = 0;                        // --driver-version
+    AssembleLimits limits;                        // --limit NAME=VALUE (issue #12)
+    bool allowAnyInclude = false;                 // --allow-any-include
     QString triple; // --triple: the assembler's target triple (empty: as the source's own build would)
 };
 

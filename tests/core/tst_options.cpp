@@ -39,7 +39,10 @@ QString usage(const char* command, const QString& message)
     return QStringLiteral("gcnlens-cli: %1: %2\n").arg(QLatin1String(command), message);
 }
 
-QStringList split(const char* line) { return QString::fromUtf8(line).split(QLatin1Char(' '), Qt::SkipEmptyParts); }
+QStringList split(const char* line)
+{
+    return QString::fromUtf8(line).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+}
 
 } // namespace
 
@@ -80,7 +83,8 @@ void TestOptions::usageErrors_data()
         const QString name = QLatin1String(command);
         QTest::addRow("%s bad --gpu", command) << name << split("--gpu nope") << unknownGpu;
         QTest::addRow("%s --gpu=bad", command) << name << split("--gpu=nope") << unknownGpu;
-        QTest::addRow("%s --gpu without value", command) << name << split("--gpu") << QStringLiteral("--gpu needs a value (--gpu NAME)");
+        QTest::addRow("%s --gpu without value", command)
+            << name << split("--gpu") << QStringLiteral("--gpu needs a value (--gpu NAME)");
         QTest::addRow("%s --gpu before an option", command)
             << name << split("--gpu --json") << QStringLiteral("--gpu needs a value (--gpu NAME)");
         QTest::addRow("%s repeated --gpu, last bad", command) << name << split("--gpu fiji --gpu nope") << unknownGpu;
@@ -104,19 +108,20 @@ void TestOptions::usageErrors_data()
         QTest::addRow("%s --limit without =", command)
             << name << split("a.s --limit time") << QStringLiteral("--limit 'time': expected NAME=VALUE");
         QTest::addRow("%s bad --triple", command)
-            << name << split("a.s --triple x86_64") << QStringLiteral("--triple 'x86_64': gcnlens assembles for amdgcn triples only");
+            << name << split("a.s --triple x86_64")
+            << QStringLiteral("--triple 'x86_64': gcnlens assembles for amdgcn triples only");
         QTest::addRow("%s -I at the end", command) << name << split("a.s -I") << QStringLiteral("-I needs a value (-I DIR)");
         QTest::addRow("%s --64bit=yes", command) << name << split("a.s --64bit=yes") << QStringLiteral("--64bit takes no value");
     }
     for (const char* command : {"listing", "analyze", "check"}) {
         QTest::addRow("%s no file", command) << QString::fromLatin1(command) << QStringList()
-                                            << QStringLiteral("no input file given (FILE, or - for standard input)");
+                                             << QStringLiteral("no input file given (FILE, or - for standard input)");
         QTest::addRow("%s -- only", command) << QString::fromLatin1(command) << split("--")
-                                            << QStringLiteral("no input file given (FILE, or - for standard input)");
+                                             << QStringLiteral("no input file given (FILE, or - for standard input)");
     }
     for (const char* command : {"analyze", "report"}) {
-        QTest::addRow("%s --taken 0", command)
-            << QString::fromLatin1(command) << split("a.s --taken 0") << QStringLiteral("--taken '0': needs a source line number");
+        QTest::addRow("%s --taken 0", command) << QString::fromLatin1(command) << split("a.s --taken 0")
+                                               << QStringLiteral("--taken '0': needs a source line number");
         QTest::addRow("%s --not-taken=x", command) << QString::fromLatin1(command) << split("a.s --not-taken=x")
                                                    << QStringLiteral("--not-taken 'x': needs a source line number");
     }
@@ -125,23 +130,23 @@ void TestOptions::usageErrors_data()
             << QString::fromLatin1(command) << split("a.s --option nope") << QStringLiteral("--option 'nope': write NAME=VALUE");
     for (const char* command : {"occupancy", "lds"})
         QTest::addRow("%s unknown --option name", command)
-            << QString::fromLatin1(command) << split("--option nope=1") << QStringLiteral("--option 'nope=1': %1")
-                                                                              .arg(QString::fromStdString(TimingOptions().set("nope", "1")));
+            << QString::fromLatin1(command) << split("--option nope=1")
+            << QStringLiteral("--option 'nope=1': %1").arg(QString::fromStdString(TimingOptions().set("nope", "1")));
     QTest::addRow("listing refuses --option") << QStringLiteral("listing") << split("a.s --option x=1")
                                               << QStringLiteral("--option: belongs to analyze (the listing has no timing)");
     QTest::addRow("occupancy required") << QStringLiteral("occupancy") << split("--vgprs 10")
                                         << QStringLiteral("--sgprs N is required");
     QTest::addRow("occupancy bad integer") << QStringLiteral("occupancy") << split("--vgprs ten --sgprs 10")
                                            << QStringLiteral("--vgprs 'ten': not an integer");
-    QTest::addRow("occupancy negative value is a value") << QStringLiteral("occupancy") << split("--vgprs -5")
-                                                         << QStringLiteral("--sgprs N is required");
+    QTest::addRow("occupancy negative value is a value")
+        << QStringLiteral("occupancy") << split("--vgprs -5") << QStringLiteral("--sgprs N is required");
     QTest::addRow("occupancy takes no file") << QStringLiteral("occupancy") << split("k.s")
                                              << QStringLiteral("unexpected argument 'k.s' (occupancy takes no input file)");
     QTest::addRow("lds required") << QStringLiteral("lds") << split("--width 8") << QStringLiteral("--pattern EXPR is required");
     QTest::addRow("lds --set without =") << QStringLiteral("lds") << split("--pattern lane --set S")
                                          << QStringLiteral("--set 'S': write NAME=INTEGER");
-    QTest::addRow("lds alias named as typed") << QStringLiteral("lds") << split("--pattern lane --op")
-                                              << QStringLiteral("--op needs a value (--op BYTES|NAME)");
+    QTest::addRow("lds alias named as typed")
+        << QStringLiteral("lds") << split("--pattern lane --op") << QStringLiteral("--op needs a value (--op BYTES|NAME)");
     QTest::addRow("report required") << QStringLiteral("report") << split("a.s") << QStringLiteral("-o OUT.pdf is required");
     QTest::addRow("report -o as --output") << QStringLiteral("report") << split("a.s --output")
                                            << QStringLiteral("--output needs a value (--output OUT.pdf)");
@@ -181,18 +186,20 @@ void TestOptions::sourceValues_data()
     const QStringList none;
     const QString autoKind = QStringLiteral("auto");
     QTest::addRow("file only") << split("k.s") << QStringLiteral("k.s") << QString() << none << none << autoKind;
-    QTest::addRow("standard input") << split("- --gpu fiji") << QStringLiteral("-") << QStringLiteral("fiji") << none << none << autoKind;
+    QTest::addRow("standard input") << split("- --gpu fiji") << QStringLiteral("-") << QStringLiteral("fiji") << none << none
+                                    << autoKind;
     QTest::addRow("--name=value") << split("--gpu=gfx906 k.s --input=clrx") << QStringLiteral("k.s") << QStringLiteral("gfx906")
                                   << none << none << QStringLiteral("clrx");
-    QTest::addRow("-Ivalue and -I value in order") << split("-Ia k.s -I b -I=c") << QStringLiteral("k.s") << QString()
-                                                   << QStringList {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("=c")}
-                                                   << none << autoKind;
-    QTest::addRow("repeated --defsym in order") << split("--defsym B=2 k.s --defsym=A=-1") << QStringLiteral("k.s") << QString()
-                                                << none << QStringList {QStringLiteral("B=2"), QStringLiteral("A=-1")} << autoKind;
-    QTest::addRow("repeated --gpu: the last") << split("--gpu fiji k.s --gpu tahiti") << QStringLiteral("k.s")
-                                              << QStringLiteral("tahiti") << none << none << autoKind;
-    QTest::addRow("-- makes an option a file") << split("--gpu fiji -- --help") << QStringLiteral("--help")
-                                               << QStringLiteral("fiji") << none << none << autoKind;
+    QTest::addRow("-Ivalue and -I value in order")
+        << split("-Ia k.s -I b -I=c") << QStringLiteral("k.s") << QString()
+        << QStringList {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("=c")} << none << autoKind;
+    QTest::addRow("repeated --defsym in order")
+        << split("--defsym B=2 k.s --defsym=A=-1") << QStringLiteral("k.s") << QString() << none
+        << QStringList {QStringLiteral("B=2"), QStringLiteral("A=-1")} << autoKind;
+    QTest::addRow("repeated --gpu: the last")
+        << split("--gpu fiji k.s --gpu tahiti") << QStringLiteral("k.s") << QStringLiteral("tahiti") << none << none << autoKind;
+    QTest::addRow("-- makes an option a file")
+        << split("--gpu fiji -- --help") << QStringLiteral("--help") << QStringLiteral("fiji") << none << none << autoKind;
     QTest::addRow("-- then standard input") << split("-- -") << QStringLiteral("-") << QString() << none << none << autoKind;
     QTest::addRow("-- twice") << split("-- --") << QStringLiteral("--") << QString() << none << none << autoKind;
 }

@@ -21,7 +21,7 @@ using namespace gcnlens::cli;
 // The parser's two links to the rest of the CLI (commands.cpp), which would bring every subcommand:
 // messages go nowhere, and --help finds a synopsis.
 namespace gcnlens::cli {
-void printError(const QString&) {}
+void printError(const QString&) { }
 const CommandInfo* findCommand(const QString&)
 {
     static const CommandInfo info {"fuzz", "FILE [options]", "the option parser under the fuzzer", nullptr};
@@ -43,8 +43,7 @@ void checkStatus(const std::optional<int>& status)
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    const QStringList args = QString::fromUtf8(reinterpret_cast<const char*>(data), qsizetype(size))
-                                 .split(QLatin1Char('\n'));
+    const QStringList args = QString::fromUtf8(reinterpret_cast<const char*>(data), qsizetype(size)).split(QLatin1Char('\n'));
 
     // As analyze, listing and lds declare theirs: the source group and the model options.
     {
@@ -58,7 +57,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         parser.addJson(&json);
         parser.addString({QStringLiteral("--pattern")}, QStringLiteral("EXPR"), QStringLiteral("a pattern"), &pattern);
         QString page;
-        parser.addString({QStringLiteral("--page"), QStringLiteral("-p")}, QStringLiteral("SIZE"), QStringLiteral("two names"), &page);
+        parser.addString({QStringLiteral("--page"), QStringLiteral("-p")}, QStringLiteral("SIZE"), QStringLiteral("two names"),
+                         &page);
         parser.addRefused(QStringLiteral("--output"), QStringLiteral("not here"));
         const auto status = parser.parse(args);
         checkStatus(status);

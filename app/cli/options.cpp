@@ -207,6 +207,18 @@ void OptionParser::addBranchOverrides(BranchOverrides& overrides)
                  });
 }
 
+void OptionParser::addPatternParameters(std::map<std::string, std::int64_t>& parameters)
+{
+    addValue({QStringLiteral("--set")}, QStringLiteral("NAME=VALUE"),
+             QStringLiteral("give a name in the pattern an integer value (repeatable)"), [&parameters](const QString& value) {
+                 const auto assignment = parseDefsym(value.toStdString());
+                 if (!assignment)
+                     return QStringLiteral("write NAME=INTEGER");
+                 parameters[assignment->first] = assignment->second;
+                 return QString();
+             });
+}
+
 void OptionParser::addJson(bool* into)
 {
     addFlag({QStringLiteral("--json")}, QStringLiteral("print JSON instead of text"), into);

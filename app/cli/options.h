@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -69,6 +70,8 @@ public:
     void addTimingOptions(TimingOptions& options);
     // --taken LINE / --not-taken LINE: the assumed direction of the conditional jump on a line.
     void addBranchOverrides(BranchOverrides& overrides);
+    // --set NAME=VALUE: an integer for a name in an LDS address pattern (lds, report --pattern).
+    void addPatternParameters(std::map<std::string, std::int64_t>& parameters);
     void addJson(bool* into);
 
     // Reads the arguments after the subcommand name. Returns nullopt to go on, or the exit status

@@ -6,7 +6,9 @@
 
 #include <QByteArray>
 #include <QFile>
+#include <QProcess>
 #include <QString>
+#include <QStringList>
 #include <QTest>
 
 namespace gcnlens::test {
@@ -36,5 +38,34 @@ inline QByteArray readBytes(const QString& path)
 
 // A UTF-8 text file.
 inline QString readFile(const QString& path) { return QString::fromUtf8(readBytes(path)); }
+
+// One run of the built gcnlens-cli, as a user runs it. exitCode: -1 when it did not start or did not
+// end within the time, -2 when a signal ended it (a test compares it with the status it expects).
+struct CliRun {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+// `input` goes to its standard input; `stdoutFile`, when given, replaces the standard output pipe.
+inline CliRun runCli(const QStringList& args, const QByteArray& input = {}, const QString& stdoutFile = {},
+                     int timeoutMs = 120000)
+{
+    CliRun run;
+    QProcess process;
+    if (!stdoutFile.isEmpty())
+        process.setStandardOutputFile(stdoutFile);
+    process.start(QStringLiteral(GCNLENS_BIN_DIR "/gcnlens-cli"), args);
+    if (!process.waitForStarted())
+        return run;
+    if (!input.isEmpty())
+        process.write(input);
+    process.closeWriteChannel();
+    if (!process.waitForFinished(timeoutMs))
+        return run;
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
+    run.out = process.readAllStandardOutput();
+    run.err = process.readAllStandardError();
+    return run;
+}
 
 } // namespace gcnlens::test

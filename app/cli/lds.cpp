@@ -4,7 +4,6 @@
 #include "commands.h"
 
 #include "core/model/lds.h"
-#include "core/options.h"
 #include "core/present/json.h"
 
 #include <QTextStream>
@@ -74,15 +73,7 @@ int ldsCommand(const QStringList& args)
                      QStringLiteral("the byte address of each lane, e.g. 'lane*4*33'"), &pattern);
     parser.addString({QStringLiteral("--width"), QStringLiteral("--op")}, QStringLiteral("BYTES|NAME"),
                      QStringLiteral("access width in bytes or DS op name (default b32)"), &op);
-    parser.addValue({QStringLiteral("--set")}, QStringLiteral("NAME=VALUE"),
-                    QStringLiteral("give a name in the pattern an integer value (repeatable)"),
-                    [&parameters](const QString& value) {
-                        const auto assignment = parseDefsym(value.toStdString());
-                        if (!assignment)
-                            return QStringLiteral("write NAME=INTEGER");
-                        parameters[assignment->first] = assignment->second;
-                        return QString();
-                    });
+    parser.addPatternParameters(parameters);
     parser.addTimingOptions(options);
     parser.addJson(&asJson);
     parser.setRequired(QStringLiteral("--pattern"));

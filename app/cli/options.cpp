@@ -13,16 +13,28 @@
 
 #include <QTextStream>
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
+#include <map>
 
 namespace gcnlens::cli {
 
 namespace {
 
-bool isHelp(const QString& arg) { return arg == QLatin1String("--help") || arg == QLatin1String("-h"); }
+bool isHelp(const QString& arg)
+{
+    return arg == QLatin1String("--help") || arg == QLatin1String("-h");
+}
 
-// "--name" followed by something: the user forgot the value, so do not swallow the next option.
-bool looksLikeLongOption(const QString& arg) { return arg.startsWith(QLatin1String("--")) && arg.size() > 2; }
+// What CLI11 records for a flag given bare, and for a value option given without its value: neither
+// can be typed, so "--json=true" is still a flag with a value and "--gpu" at the end a missing value.
+constexpr char kBareFlag[] = "\x02"
+                             "bare";
+constexpr char kNoValue[] = "\x02"
+                            "none";
+constexpr char kEmptyValue[] = "\x02"
+                               "empty";
 
 } // namespace
 
@@ -77,7 +89,10 @@ void OptionParser::setRequired(const QString& name)
         option->required = true;
 }
 
-void OptionParser::addInputFile(QString* into) { file_ = into; }
+void OptionParser::addInputFile(QString* into)
+{
+    file_ = into;
+}
 
 void OptionParser::addGpu(QString* into)
 {
@@ -165,8 +180,7 @@ void OptionParser::addSource(SourceArgs& source)
 void OptionParser::addTimingOptions(TimingOptions& options)
 {
     addValue({QStringLiteral("--option")}, QStringLiteral("NAME=VALUE"),
-             QStringLiteral("a timing-model option (timing-model.md section 9; repeatable)"),
-             [&options](const QString& value) {
+             QStringLiteral("a timing-model option (timing-model.md section 9; repeatable)"), [&options](const QString& value) {
                  const qsizetype eq = value.indexOf(QLatin1Char('='));
                  if (eq <= 0)
                      return QStringLiteral("write NAME=VALUE");
@@ -177,7 +191,8 @@ void OptionParser::addTimingOptions(TimingOptions& options)
 
 void OptionParser::addBranchOverrides(BranchOverrides& overrides)
 {
-    for (const auto& [name, direction] : {std::pair {"--taken", Direction::Taken}, std::pair {"--not-taken", Direction::NotTaken}})
+    for (const auto& [name, direction] :
+         {std::pair {"--taken", Direction::Taken}, std::pair {"--not-taken", Direction::NotTaken}})
         addValue({QLatin1String(name)}, QStringLiteral("LINE"),
                  direction == Direction::Taken
                      ? QStringLiteral("take the conditional jump on source line LINE (repeatable)")
@@ -190,6 +205,18 @@ void OptionParser::addBranchOverrides(BranchOverrides& overrides)
                      overrides.byLine[line] = direction;
                      return QString();
                  });
+}
+
+void OptionParser::addPatternParameters(std::map<std::string, std::int64_t>& parameters)
+{
+    addValue({QStringLiteral("--set")}, QStringLiteral("NAME=VALUE"),
+             QStringLiteral("give a name in the pattern an integer value (repeatable)"), [&parameters](const QString& value) {
+                 const auto assignment = parseDefsym(value.toStdString());
+                 if (!assignment)
+                     return QStringLiteral("write NAME=INTEGER");
+                 parameters[assignment->first] = assignment->second;
+                 return QString();
+             });
 }
 
 void OptionParser::addJson(bool* into)
@@ -223,67 +250,117 @@ std::optional<int> OptionParser::parse(const QStringList& args)
         }
     }
 
-    bool optionsEnded = false;
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString& arg = args[i];
-        if (optionsEnded || !arg.startsWith(QLatin1Char('-')) || arg == QLatin1String("-")) {
-            if (!file_)
-                return usageError(
-                    QStringLiteral("unexpected argument '%1' (%2 takes no input file)").arg(arg, command_));
-            if (!file_->isEmpty())
-                return usageError(
-                    QStringLiteral("unexpected argument '%1' (the input file is already '%2')").arg(arg, *file_));
-            *file_ = arg;
-            continue;
-        }
-        if (arg == QLatin1String("--")) {
-            optionsEnded = true;
-            continue;
-        }
-
-        // "--name=value", "-Ivalue" and "--name value" / "-I value" all work.
-        QString name = arg;
-        std::optional<QString> attached;
-        if (const qsizetype eq = arg.indexOf(QLatin1Char('=')); arg.startsWith(QLatin1String("--")) && eq > 2) {
-            name = arg.left(eq);
-            attached = arg.mid(eq + 1);
-        }
-        Option* option = find(name);
-        if (!option && !arg.startsWith(QLatin1String("--")) && arg.size() > 2) {
-            option = find(arg.left(2));
-            if (option && !option->valueName.isEmpty()) {
-                name = arg.left(2);
-                attached = arg.mid(2);
-            } else {
-                option = nullptr;
-            }
-        }
-        if (!option)
-            return usageError(
-                QStringLiteral("unknown option '%1' (see `gcnlens-cli %2 --help`)").arg(arg, command_));
-
-        QString value;
-        if (option->valueName.isEmpty()) {
-            if (attached)
-                return usageError(QStringLiteral("%1 takes no value").arg(name));
-        } else if (attached) {
-            value = *attached;
-        } else if (i + 1 < args.size() && !looksLikeLongOption(args[i + 1])) {
-            value = args[++i];
-        } else {
-            return usageError(QStringLiteral("%1 needs a value (%1 %2)").arg(name, option->valueName));
-        }
-        option->seen = true;
-        if (const QString error = option->handler(value); !error.isEmpty())
-            return usageError(option->valueName.isEmpty() ? QStringLiteral("%1: %2").arg(name, error)
-                                                          : QStringLiteral("%1 '%2': %3").arg(name, value, error));
+    // What follows "--" is operands only and stays out of CLI11. The first mistake on the line is the
+    // one reported: when an unknown option stands before the end, the part before it is read first.
+    const qsizetype marker = args.indexOf(QStringLiteral("--"));
+    const QStringList head = marker < 0 ? args : args.first(marker);
+    qsizetype unknown = -1;
+    if (const auto status = readOptions(head, &unknown))
+        return status;
+    if (unknown >= 0) {
+        if (const auto status = readOptions(head.first(unknown), nullptr))
+            return status;
+        return usageError(QStringLiteral("unknown option '%1' (see `gcnlens-cli %2 --help`)").arg(head[unknown], command_));
     }
+    if (const auto status = readOptions(head, nullptr))
+        return status;
+    if (marker >= 0)
+        for (const QString& arg : args.mid(marker + 1))
+            if (const auto status = takeOperand(arg))
+                return status;
 
     for (const Option& option : options_)
         if (option.required && !option.seen)
             return usageError(QStringLiteral("%1 %2 is required").arg(option.names.first(), option.valueName));
     if (file_ && file_->isEmpty())
         return usageError(QStringLiteral("no input file given (FILE, or - for standard input)"));
+    return std::nullopt;
+}
+
+std::optional<int> OptionParser::readOptions(const QStringList& args, qsizetype* firstUnknown)
+{
+    // CLI11 splits the line: "--name=value", "-Ivalue", "--name value", positionals and unknown options.
+    // Every name is its own CLI11 option so that a message names the spelling the user typed (-o or
+    // --output); the handlers then run here, in the order of the line.
+    CLI::App app;
+    app.set_help_flag();
+    app.allow_extras();
+    struct Binding {
+        Option* option;
+        QString name;
+    };
+    std::map<const CLI::Option*, Binding> bindings;
+    for (Option& option : options_)
+        for (const QString& name : option.names) {
+            CLI::Option* bound = option.valueName.isEmpty()
+                ? app.add_flag(name.toStdString() + "{" + kBareFlag + "}")
+                // 0..1 values: a value that looks like an option is not swallowed, and a missing
+                // value leaves kNoValue behind instead of an exception without the option's spelling.
+                : app.add_option(name.toStdString())->expected(0, 1)->default_str(kNoValue);
+            bound->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+            bindings.emplace(bound, Binding {&option, name});
+        }
+    const CLI::Option* operands = app.add_option("FILE")->expected(0, -1);
+
+    std::vector<std::string> line;
+    for (qsizetype i = args.size() - 1; i >= 0; --i) { // CLI11 takes the arguments last first
+        line.push_back(args[i].toStdString());
+        if (args[i].startsWith(QLatin1String("--")) && args[i].endsWith(QLatin1Char('=')))
+            line.back() += kEmptyValue; // "--gpu=" gives the empty value, not the next argument
+    }
+    try {
+        app.parse(line);
+    } catch (const CLI::ParseError& error) {
+        return usageError(QString::fromStdString(error.what()));
+    }
+
+    // Unknown options: what CLI11 left over, and what it took for operands but starts with '-'
+    // ("---x", "-5"; "-" is standard input).
+    const auto isOption = [](const QString& arg) { return arg.startsWith(QLatin1Char('-')) && arg != QLatin1String("-"); };
+    if (firstUnknown) {
+        std::vector<std::string> suspects = app.remaining();
+        suspects.insert(suspects.end(), operands->results().begin(), operands->results().end());
+        for (const std::string& suspect : suspects) {
+            const QString arg = QString::fromStdString(suspect).remove(QLatin1String(kEmptyValue));
+            if (const qsizetype at = args.indexOf(arg); isOption(arg) && (*firstUnknown < 0 || at < *firstUnknown))
+                *firstUnknown = at;
+        }
+        return std::nullopt;
+    }
+
+    std::map<const CLI::Option*, std::size_t> taken; // results used so far, per option
+    for (const CLI::Option* parsed : app.parse_order()) {
+        QString value = QString::fromStdString(parsed->results()[taken[parsed]++]);
+        if (parsed == operands) {
+            if (const auto status = takeOperand(value))
+                return status;
+            continue;
+        }
+        auto& [option, name] = bindings.at(parsed);
+        option->seen = true;
+        if (option->valueName.isEmpty() && value != QLatin1String(kBareFlag))
+            return usageError(QStringLiteral("%1 takes no value").arg(name));
+        if (!option->valueName.isEmpty() && value == QLatin1String(kNoValue))
+            return usageError(QStringLiteral("%1 needs a value (%1 %2)").arg(name, option->valueName));
+        if (value == QLatin1String(kEmptyValue) || option->valueName.isEmpty())
+            value.clear();
+        if (const QString error = option->handler(value); !error.isEmpty())
+            return usageError(option->valueName.isEmpty() ? QStringLiteral("%1: %2").arg(name, error)
+                                                          : QStringLiteral("%1 '%2': %3").arg(name, value, error));
+    }
+    for (const std::string& rest : app.remaining()) // operands beyond the first (unknown options are out)
+        if (const auto status = takeOperand(QString::fromStdString(rest)))
+            return status;
+    return std::nullopt;
+}
+
+std::optional<int> OptionParser::takeOperand(const QString& arg)
+{
+    if (!file_)
+        return usageError(QStringLiteral("unexpected argument '%1' (%2 takes no input file)").arg(arg, command_));
+    if (!file_->isEmpty())
+        return usageError(QStringLiteral("unexpected argument '%1' (the input file is already '%2')").arg(arg, *file_));
+    *file_ = arg;
     return std::nullopt;
 }
 
@@ -299,8 +376,7 @@ QString OptionParser::help() const
 
     std::vector<std::pair<QString, QString>> rows;
     if (file_)
-        rows.emplace_back(QStringLiteral("FILE"),
-                          QStringLiteral("the kernel source (assembly text); - reads standard input"));
+        rows.emplace_back(QStringLiteral("FILE"), QStringLiteral("the kernel source (assembly text); - reads standard input"));
     for (const Option& option : options_) {
         if (option.hidden)
             continue;

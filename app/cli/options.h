@@ -2,7 +2,8 @@
 // The command line of one gcnlens-cli subcommand: its options are declared once, with their help
 // text, and the same parser reads them, reports bad ones (naming the option and the value, exit 2)
 // and prints `COMMAND --help`. Every subcommand uses it, so the flags they share (--gpu, -I,
-// --defsym, --option, --json) behave and read the same everywhere.
+// --defsym, --option, --json) behave and read the same everywhere. CLI11 splits the line (options.cpp);
+// the declarations, messages and help text are gcnlens's own, and CLI11 stays out of this header.
 #pragma once
 
 #include "core/asm/assembler.h"
@@ -12,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -26,17 +28,17 @@ namespace gcnlens::cli {
 
 // What a command needs to assemble its input (issue #2 section 5).
 struct SourceArgs {
-    QString file; // the kernel source; "-" reads standard input
-    QString gpu;                  // --gpu; empty: tahiti, or a CLRX source's own .gpu/.arch
-    QStringList includeDirs;                                      // -I DIR
-    std::vector<std::pair<std::string, std::int64_t>> defsyms;    // --defsym NAME=VALUE
-    QString input = QStringLiteral("auto");                       // --input KIND (core/input/loader.h)
+    QString file;                                              // the kernel source; "-" reads standard input
+    QString gpu;                                               // --gpu; empty: tahiti, or a CLRX source's own .gpu/.arch
+    QStringList includeDirs;                                   // -I DIR
+    std::vector<std::pair<std::string, std::int64_t>> defsyms; // --defsym NAME=VALUE
+    QString input = QStringLiteral("auto");                    // --input KIND (core/input/loader.h)
     // clrxasm's options for CLRX sources (issue #13): they steer .iffmt/.if64 as in clrxasm.
-    QString binaryFormat = QStringLiteral("amd");                 // --binary-format
-    bool clrx64 = false;                                          // --64bit
-    int driverVersion = 0;                                        // --driver-version
-    AssembleLimits limits;                                        // --limit NAME=VALUE (issue #12)
-    bool allowAnyInclude = false;                                 // --allow-any-include
+    QString binaryFormat = QStringLiteral("amd"); // --binary-format
+    bool clrx64 = false;                          // --64bit
+    int driverVersion = 0;                        // --driver-version
+    AssembleLimits limits;                        // --limit NAME=VALUE (issue #12)
+    bool allowAnyInclude = false;                 // --allow-any-include
     QString triple; // --triple: the assembler's target triple (empty: as the source's own build would)
 };
 
@@ -68,6 +70,8 @@ public:
     void addTimingOptions(TimingOptions& options);
     // --taken LINE / --not-taken LINE: the assumed direction of the conditional jump on a line.
     void addBranchOverrides(BranchOverrides& overrides);
+    // --set NAME=VALUE: an integer for a name in an LDS address pattern (lds, report --pattern).
+    void addPatternParameters(std::map<std::string, std::int64_t>& parameters);
     void addJson(bool* into);
 
     // Reads the arguments after the subcommand name. Returns nullopt to go on, or the exit status
@@ -88,6 +92,11 @@ private:
     };
     Option* find(const QString& name);
     int usageError(const QString& message) const;
+    // Reads the options part of the line (before "--") with CLI11 and runs the handlers in order. With
+    // firstUnknown, only finds where the first unknown option stands (-1: none) and runs nothing.
+    std::optional<int> readOptions(const QStringList& args, qsizetype* firstUnknown);
+    // The input file, once; anything else is an unexpected argument.
+    std::optional<int> takeOperand(const QString& arg);
 
     QString command_;
     std::vector<Option> options_;

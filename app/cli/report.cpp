@@ -9,7 +9,6 @@
 #include "commands.h"
 
 #include "core/analysis.h"
-#include "core/options.h"
 #include "ui/report/reportwriter.h"
 
 #include <QFile>
@@ -87,14 +86,7 @@ int reportCommand(const QStringList& args)
                      QStringLiteral("also show the LDS heatmap of this lane address pattern (as `lds --pattern`)"), &options.patternText);
     parser.addString({QStringLiteral("--op"), QStringLiteral("--width")}, QStringLiteral("BYTES|NAME"),
                      QStringLiteral("the pattern's access width or DS op name (default b32)"), &options.patternOp);
-    parser.addValue({QStringLiteral("--set")}, QStringLiteral("NAME=VALUE"),
-                    QStringLiteral("give a name in the pattern an integer value (repeatable)"), [&options](const QString& value) {
-                        const auto assignment = parseDefsym(value.toStdString());
-                        if (!assignment)
-                            return QStringLiteral("write NAME=INTEGER");
-                        options.patternParameters[assignment->first] = assignment->second;
-                        return QString();
-                    });
+    parser.addPatternParameters(options.patternParameters);
     parser.addRefused(QStringLiteral("--json"),
                       QStringLiteral("does not apply; the report is a PDF (use analyze --json)"));
     parser.setRequired(QStringLiteral("-o"));

@@ -9,7 +9,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -21,36 +20,8 @@
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out, err;
-};
-
-// Runs gcnlens-cli with `input` on its standard input; `stdoutFile`, when given, replaces the pipe.
-Run runCli(const QStringList& args, const QByteArray& input = {}, const QString& stdoutFile = {})
-{
-    Run run;
-    QProcess process;
-    if (!stdoutFile.isEmpty())
-        process.setStandardOutputFile(stdoutFile);
-    process.start(QStringLiteral(GCNLENS_BIN_DIR "/gcnlens-cli"), args);
-    if (!process.waitForStarted())
-        return run;
-    if (!input.isEmpty())
-        process.write(input);
-    process.closeWriteChannel();
-    process.waitForFinished(120000);
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    return run;
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
+using Run = gcnlens::test::CliRun;
+using gcnlens::test::runCli;
 
 QString data(const char* name) { return gcnlens::test::testData("data/frontend") + QLatin1Char('/') + QString::fromLatin1(name); }
 
@@ -542,7 +513,7 @@ void TestCli::standardInput()
     QFETCH(QStringList, args);
     QFETCH(QString, file);
     QFETCH(int, exitCode);
-    const Run fromStdin = runCli(args, readAll(file));
+    const Run fromStdin = runCli(args, gcnlens::test::readBytes(file));
     QVERIFY2(fromStdin.exitCode == exitCode, fromStdin.err.constData());
     QStringList fileArgs = args;
     fileArgs.replace(fileArgs.indexOf(QStringLiteral("-")), file);

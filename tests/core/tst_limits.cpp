@@ -4,10 +4,11 @@
 // process (assemble()) and through the worker (IsolatedFrontEnd), quickly.
 #include "core/asm/isolated.h"
 
+#include "testutils.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -191,15 +192,12 @@ void TestLimits::cliOption()
     QFETCH(QString, message);
     const QString path = dir_.filePath(QStringLiteral("src/kernel.s"));
     writeFile(path, ".rept 300\ns_nop 0\n.endr\n");
-    QProcess process;
     // (the default limit is lowered so that the row runs fast; the message is the same shape)
-    process.start(QStringLiteral(GCNLENS_BIN_DIR "/gcnlens-cli"),
-                  QStringList {QStringLiteral("listing"), path, QStringLiteral("--limit"), QStringLiteral("instructions=100")}
-                      + args);
-    QVERIFY(process.waitForFinished(30000));
-    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
-    QCOMPARE(process.exitCode(), status);
-    const QString err = QString::fromLocal8Bit(process.readAllStandardError());
+    const gcnlens::test::CliRun run = gcnlens::test::runCli(
+        QStringList {QStringLiteral("listing"), path, QStringLiteral("--limit"), QStringLiteral("instructions=100")} + args, {},
+        {}, 30000);
+    QCOMPARE(run.exitCode, status); // (-2: a signal, -1: no end within the time)
+    const QString err = QString::fromLocal8Bit(run.err);
     QVERIFY2(message.isEmpty() ? err.isEmpty() : err.contains(message), qPrintable(err));
 }
 

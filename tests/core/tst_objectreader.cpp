@@ -7,6 +7,7 @@
 #include "core/asm/assembler.h"
 #include "core/input/listingreader.h"
 #include "core/input/objectreader.h"
+#include "testutils.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -19,11 +20,7 @@ using namespace gcnlens;
 
 namespace {
 
-QByteArray readFile(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
+using gcnlens::test::readBytes;
 
 QString llvmTool(const char* name)
 {
@@ -48,7 +45,7 @@ QByteArray objectFor(const QString& source, const QString& mcpu, const QTemporar
     const QString out = dir.filePath(QFileInfo(source).baseName() + QLatin1String(".o"));
     run(QStringLiteral(GCNLENS_LLVM_MC), {QStringLiteral("-filetype=obj"), QStringLiteral("-triple=amdgcn-amd-amdhsa"),
                                           QLatin1String("-mcpu=") + mcpu, source, QStringLiteral("-o"), out});
-    return readFile(out);
+    return readBytes(out);
 }
 
 std::string_view view(const QByteArray& bytes) { return {bytes.constData(), std::size_t(bytes.size())}; }
@@ -143,7 +140,7 @@ private Q_SLOTS:
         QFETCH(QString, source);
         QFETCH(QString, gpu);
         QTemporaryDir dir;
-        const QByteArray text = readFile(source);
+        const QByteArray text = readBytes(source);
         QVERIFY(!text.isEmpty());
         AssembleOptions options;
         options.gpu = gpu.toStdString();
@@ -294,12 +291,10 @@ private Q_SLOTS:
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(objectFor(kData + QLatin1String("two-kernels-gfx900.s"), QStringLiteral("gfx900"), dir).left(100));
         file.close();
-        QProcess cli;
-        cli.start(QStringLiteral(GCNLENS_BIN_DIR "/gcnlens-cli"), {QStringLiteral("analyze"), path});
-        QVERIFY(cli.waitForFinished(60000));
-        const QString error = QString::fromUtf8(cli.readAllStandardError());
+        const gcnlens::test::CliRun cli = gcnlens::test::runCli({QStringLiteral("analyze"), path});
+        const QString error = QString::fromUtf8(cli.err);
         QVERIFY2(error.contains(path) && error.contains(QLatin1String("not a readable ELF file")), qPrintable(error));
-        QVERIFY(cli.exitCode() != 0);
+        QVERIFY(cli.exitCode > 0);
     }
 
     // Random damage (byte flips, cuts) never crashes or hangs the reader: a bounded, seeded run

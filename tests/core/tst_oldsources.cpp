@@ -3,6 +3,7 @@
 // warnings with the kernel laid out as before (core/asm/sourcemap.cpp), and the triple follows the
 // source's own build (core/asm/llvmkit.cpp tripleFor) unless --triple forces it.
 #include "core/asm/assembler.h"
+#include "testutils.h"
 
 #include <QFile>
 #include <QTest>
@@ -11,18 +12,14 @@ using namespace gcnlens;
 
 namespace {
 
-QByteArray readFile(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
+using gcnlens::test::readBytes;
 
 const QString kData = QStringLiteral(GCNLENS_TESTDATA_DIR "/input/");
 
 Program assembleFile(const QString& name, const char* gpu, std::vector<std::pair<std::string, std::int64_t>> defsyms = {},
                      const char* triple = "")
 {
-    const QByteArray text = readFile(kData + name);
+    const QByteArray text = readBytes(kData + name);
     AssembleOptions options;
     options.gpu = gpu;
     options.fileName = name.toStdString();

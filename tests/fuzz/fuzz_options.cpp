@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Fuzzes gcnlens-cli's option parser (app/cli/options.h): OptionParser::parse() on any argument
-// list, with the option groups the subcommands declare (the source group, --option, --json, flags,
-// integers, strings, a refused and a required option). A parse must end with nullopt, 0 (help) or
-// 2 (usage error), and an accepted --gpu must resolve.
+// Fuzzes gcnlens-cli's option parser (app/cli/options.h): OptionParser::parse(), CLI11 underneath,
+// on any argument list, with the option groups the subcommands declare (the source group, --option,
+// --json, flags, integers, strings, a refused and a required option). A parse must end with nullopt,
+// 0 (help) or 2 (usage error) and never let an exception out of CLI11, and an accepted --gpu must
+// resolve.
 //
 // Input: the arguments, one per line.
 #include "app/cli/commands.h"
@@ -20,7 +21,7 @@ using namespace gcnlens::cli;
 // The parser's two links to the rest of the CLI (commands.cpp), which would bring every subcommand:
 // messages go nowhere, and --help finds a synopsis.
 namespace gcnlens::cli {
-void printError(const QString&) {}
+void printError(const QString&) { }
 const CommandInfo* findCommand(const QString&)
 {
     static const CommandInfo info {"fuzz", "FILE [options]", "the option parser under the fuzzer", nullptr};
@@ -42,8 +43,7 @@ void checkStatus(const std::optional<int>& status)
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    const QStringList args = QString::fromUtf8(reinterpret_cast<const char*>(data), qsizetype(size))
-                                 .split(QLatin1Char('\n'));
+    const QStringList args = QString::fromUtf8(reinterpret_cast<const char*>(data), qsizetype(size)).split(QLatin1Char('\n'));
 
     // As analyze, listing and lds declare theirs: the source group and the model options.
     {
@@ -56,6 +56,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         parser.addTimingOptions(options);
         parser.addJson(&json);
         parser.addString({QStringLiteral("--pattern")}, QStringLiteral("EXPR"), QStringLiteral("a pattern"), &pattern);
+        QString page;
+        parser.addString({QStringLiteral("--page"), QStringLiteral("-p")}, QStringLiteral("SIZE"), QStringLiteral("two names"),
+                         &page);
         parser.addRefused(QStringLiteral("--output"), QStringLiteral("not here"));
         const auto status = parser.parse(args);
         checkStatus(status);

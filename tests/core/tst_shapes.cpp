@@ -7,12 +7,15 @@
 // bus limit, tuple alignment, index limits) are all exercised.
 #include "testutils.h"
 #include "core/asm/assembler.h"
+#include "core/asm/fastpaths.h"
 #include "describeprogram.h"
+#include "../bench/generatedkernel.h"
 
 #include <QDir>
 #include <QFile>
 #include <QTest>
 
+#include <algorithm>
 #include <random>
 
 using namespace gcnlens;
@@ -203,6 +206,51 @@ private Q_SLOTS:
         for (int i = 0; i < 50; ++i)
             filler += QStringLiteral("s_mov_b32 s%1, s%2\n").arg(i % 8).arg((i + 3) % 8);
         compareBothWays(lines + filler, gpu, 50);
+    }
+
+    // The fast paths without an option of their own (core/asm/fastpaths.h, issue #18): where a
+    // macro/.rept expansion came from asked once per expansion buffer, and the buffer index. Each
+    // is switched off in turn and every field compared, on macro-heavy programs whose statements
+    // come from nested expansions, with errors and warnings inside them and cpp line markers.
+    void expansionFastPaths_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<int>("minimum"); // instructions from expansions, at least
+        QTest::newRow("macros") << gcnlens::test::readFile(gcnlens::test::testData("data/incremental-macros.s")) << "gfx900" << 3;
+        QTest::newRow("sgemm") << gcnlens::test::readFile(gcnlens::test::testData("data/shapes-gfx900.s")) << "gfx900" << 3;
+        QTest::newRow("generated-macro") << QString::fromStdString(gcnlens::bench::generateMacroKernel(3000)) << "tahiti" << 2500;
+        const QString nested = QStringLiteral(
+            ".text\nk:\n.macro inner d, o\n  ds_read_b32 v[\\d], v1 offset:\\o\n  v_mov_b32 v[\\d+1], \\o\n.endm\n"
+            ".macro outer d\n  .rept 3\n  inner \\d, 8\n  .endr\n  inner \\d+2, 16\n.endm\n"
+            "  outer 4\n  .rept 2\n  outer 10\n  .irp r, 20, 22\n  inner \\r, 4\n  .endr\n  .endr\n"
+            // an error and a warning inside expansions; data and alignment inside them too
+            ".macro bad x\n  v_mov_b32 v1, \\x\n  v_bogus_op v2\n  .long \\x\n  .p2align 4\n.endm\n"
+            "  bad 5\n  .rept 2\n  bad 0x12345\n  v_sqrt_f64 v[4:5], 2.2\n  .endr\n  s_endpgm\n");
+        QTest::newRow("nested-with-errors") << nested << "tahiti" << 40;
+        QTest::newRow("cpp-line-markers") << QStringLiteral("# 1 \"kernel.S\"\n") + nested
+            + QStringLiteral("# 40 \"other.inc\"\n  outer 30\n  bad 7\n") << "tahiti" << 50;
+    }
+    void expansionFastPaths()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, gpu);
+        QFETCH(int, minimum);
+        AssembleOptions options;
+        options.gpu = gpu.toStdString();
+        const std::string source = text.toStdString();
+        const Program fast = assemble(source, options);
+        const auto fromExpansion = std::count_if(fast.instructions.begin(), fast.instructions.end(),
+                                                 [](const Instruction& i) { return i.fromExpansion; });
+        QVERIFY2(fromExpansion >= minimum, qPrintable(QStringLiteral("only %1 instructions from expansions").arg(fromExpansion)));
+        const QStringList a = describe(fast);
+        for (bool FastPaths::*path : {&FastPaths::expansionPerBuffer, &FastPaths::bufferIndex}) {
+            fastPaths().*path = false;
+            const Program plain = assemble(source, options);
+            fastPaths().*path = true;
+            const QStringList b = describe(plain);
+            QVERIFY2(a == b, qPrintable(firstDifference(a, b)));
+        }
     }
 };
 

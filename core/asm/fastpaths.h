@@ -13,6 +13,10 @@ struct FastPaths {
     // Which buffer holds a location by a sorted index instead of LLVM's walk over every buffer
     // (streamer_p.h, IndexedSourceMgr).
     bool bufferIndex = true;
+    // Shapes whose whole-operand integers that cannot be inline constants are classes (bit length,
+    // low bits), the line's own values put into the MCInst (shapes.cpp, valueToken). Off: such
+    // integers are part of the shape's text, as before.
+    bool valueClasses = true;
 };
 
 FastPaths& fastPaths();

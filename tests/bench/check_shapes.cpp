@@ -61,6 +61,7 @@ const FastPath kFastPaths[] = {
     {"shapes", [](AssembleOptions& o, bool on) { o.reuseShapes = on; }},
     {"expansion-per-buffer", [](AssembleOptions&, bool on) { fastPaths().expansionPerBuffer = on; }},
     {"buffer-index", [](AssembleOptions&, bool on) { fastPaths().bufferIndex = on; }},
+    {"value-classes", [](AssembleOptions&, bool on) { fastPaths().valueClasses = on; }},
 };
 
 } // namespace

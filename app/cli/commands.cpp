@@ -16,6 +16,7 @@
 #include <QFileInfo>
 #include <QTextStream>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -84,9 +85,13 @@ int gpusCommand(const QStringList& args)
     return ExitOk;
 }
 
-QString hex(std::uint64_t value, int width = 0)
+// Text as QTextStream wrote it: UTF-8, an invalid sequence as U+FFFD (ASCII, the usual case, as is).
+void appendUtf8(std::string& out, const std::string& text)
 {
-    return QStringLiteral("%1").arg(value, width, 16, QLatin1Char('0'));
+    if (std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+        out += text;
+    else
+        out += QString::fromStdString(text).toStdString();
 }
 
 } // namespace
@@ -219,32 +224,44 @@ int listingCommand(const QStringList& args)
         json::writeProgram(stdout, program);
         return status;
     }
-    QTextStream out(stdout);
-    out << "; " << QString::fromStdString(program.gpu.targetId) << " ("
-        << QString::fromLatin1(generationName(program.gpu.generation)) << ")\n";
-    out << ";  line  offset size encoding          text\n";
+    // Formatted with snprintf into one buffer: QString::arg per field cost more than assembling (#18).
+    std::string out = "; " + program.gpu.targetId + " (" + std::string(generationName(program.gpu.generation)) + ")\n"
+        + ";  line  offset size encoding          text\n";
+    out.reserve(out.size() + program.instructions.size() * 64);
     std::size_t nextLabel = 0;
+    char field[64];
     for (const auto& inst : program.instructions) {
         while (nextLabel < program.labels.size() && program.labels[nextLabel].sectionOffset <= inst.sectionOffset) {
-            out << QString::fromStdString(program.labels[nextLabel].name) << ":\n";
+            appendUtf8(out, program.labels[nextLabel].name);
+            out += ":\n";
             ++nextLabel;
         }
-        QString encoding;
+        std::snprintf(field, sizeof field, "%6d  %06llx %2d  ", inst.line, static_cast<unsigned long long>(inst.offset),
+                      inst.size);
+        out += field;
+        // The encoding as little-endian words, each followed by a space, left-aligned in 17 columns.
+        const std::size_t encodingStart = out.size();
         for (std::size_t i = 0; i < inst.encoding.size(); i += 4) {
             std::uint32_t word = 0;
             for (std::size_t b = 0; b < 4 && i + b < inst.encoding.size(); ++b)
                 word |= std::uint32_t(inst.encoding[i + b]) << (8 * b);
-            encoding += hex(word, 8) + QLatin1Char(' ');
+            std::snprintf(field, sizeof field, "%08x ", word);
+            out += field;
         }
-        out << QStringLiteral("%1  %2 %3  %4 %5 %6\n")
-                   .arg(inst.line, 6)
-                   .arg(hex(inst.offset, 6))
-                   .arg(inst.size, 2)
-                   .arg(encoding, -17)
-                   .arg(QString::fromStdString(inst.mnemonic))
-                   .arg(QString::fromStdString(inst.operands));
+        if (out.size() - encodingStart < 17)
+            out.append(17 - (out.size() - encodingStart), ' ');
+        out += ' ';
+        appendUtf8(out, inst.mnemonic);
+        out += ' ';
+        appendUtf8(out, inst.operands);
+        out += '\n';
+        if (out.size() > (1u << 20)) {
+            std::fwrite(out.data(), 1, out.size(), stdout);
+            out.clear();
+        }
     }
-    out.flush(); // keep the listing ahead of the diagnostics on a shared terminal
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout); // keep the listing ahead of the diagnostics on a shared terminal
     printDiagnostics(source, program);
     return status;
 }

@@ -157,7 +157,9 @@ int runAssemblerWorker(int fd, int progressFd)
         if (!sendReply(frontEnd.analyze(source, options), kWorkerContinues, out))
             return 6;
     }
-    return 0;
+    // The socket closed: end without taking the last Program and LLVM's state apart piece by
+    // piece; the parent waits for this exit (#18: a tenth of a second at a million lines).
+    ::_exit(0);
 }
 
 // --- the parent's side ---

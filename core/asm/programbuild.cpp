@@ -52,7 +52,7 @@ namespace {
 // file, an include, or the expansion of an enclosing .rept), found once per directive.
 class RepeatBodies {
 public:
-    explicit RepeatBodies(const llvm::SourceMgr& sources) : sources_(sources) {}
+    explicit RepeatBodies(const IndexedSourceMgr& sources) : sources_(sources) {}
 
     // Start of the body line that produced line `lineInExpansion` (1-based) of the expansion of
     // the directive at `directive`; null when that is not a repetition directive (a macro call).
@@ -80,7 +80,7 @@ private:
 
     std::vector<const char*> bodyOf(const char* directive) const
     {
-        const unsigned buffer = sources_.FindBufferContainingLoc(llvm::SMLoc::getFromPointer(directive));
+        const unsigned buffer = sources_.findBuffer(llvm::SMLoc::getFromPointer(directive));
         if (buffer == 0)
             return {};
         const llvm::MemoryBuffer* memory = sources_.getMemoryBuffer(buffer);
@@ -105,14 +105,14 @@ private:
         return lines;
     }
 
-    const llvm::SourceMgr& sources_;
+    const IndexedSourceMgr& sources_;
     std::unordered_map<const char*, std::vector<const char*>> bodies_;
 };
 
 } // namespace
 
 void buildProgram(Program& program, std::vector<Emission>& emissions, const std::vector<RawDiagnostic>& rawDiagnostics,
-                  const std::vector<std::string>& functionSymbols, const SourceMap& map, const llvm::SourceMgr& sources)
+                  const std::vector<std::string>& functionSymbols, const SourceMap& map, const IndexedSourceMgr& sources)
 {
     // Line of a statement: out of each enclosing expansion, innermost first, to where it came
     // from: a .rept/.irp body line for repetitions (nested ones too), the invoking line for macros.
@@ -125,7 +125,7 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
             if (!at || !instantiation)
                 return 0;
             const llvm::SMLoc where = llvm::SMLoc::getFromPointer(at);
-            const unsigned lineInExpansion = sources.FindLineNumber(where, sources.FindBufferContainingLoc(where));
+            const unsigned lineInExpansion = sources.FindLineNumber(where, sources.findBuffer(where));
             const char* body = bodies.lineStart(instantiation, lineInExpansion);
             at = body ? body : instantiation;
         }

@@ -108,6 +108,6 @@ private:
 
 // Turns the streamer's emissions into the Program: lines, kernels, labels, branch targets.
 void buildProgram(Program& program, std::vector<Emission>& emissions, const std::vector<RawDiagnostic>& rawDiagnostics,
-                  const std::vector<std::string>& functionSymbols, const SourceMap& map, const llvm::SourceMgr& sources);
+                  const std::vector<std::string>& functionSymbols, const SourceMap& map, const IndexedSourceMgr& sources);
 
 } // namespace gcnlens::detail

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "core/asm/shapes_p.h"
 
+#include "core/asm/fastpaths.h"
 #include "core/asm/sourcemap.h"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <charconv>
 #include <unordered_map>
@@ -68,6 +70,49 @@ bool parseRegisterToken(std::string_view code, std::size_t at, RegToken& token, 
     return true;
 }
 
+// Whether an integer operand may be an inline constant (or one half of a packed one) for some
+// operand type: its 32-, 16-bit or packed pattern is an inline integer (-16..64) or float (±0.5,
+// ±1, ±2, ±4, 1/2π in f32, f16, bf16, or as the high word of an f64). Such values stay in the
+// shape's text: the assembler decides inline constant or literal from them.
+bool mayBeInline(std::uint64_t v)
+{
+    const auto inline16 = [](std::uint32_t h) {
+        static constexpr std::uint16_t kPatterns[] = {0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400,
+                                                      0x3118, 0x3f00, 0xbf00, 0x3f80, 0xbf80, 0x4080, 0xc080, 0x3e22};
+        return h <= 64 || (h >= 0xfff0 && h <= 0xffff) || std::find(std::begin(kPatterns), std::end(kPatterns), h) != std::end(kPatterns);
+    };
+    static constexpr std::uint32_t kPatterns32[] = {0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000,
+                                                    0xc0000000, 0x40800000, 0xc0800000, 0x3e22f983, 0x3fe00000,
+                                                    0xbfe00000, 0x3ff00000, 0xbff00000, 0x40100000, 0xc0100000, 0x3fc45f30};
+    if (v > 0xffffffffu)
+        return true; // (64-bit values are not substituted at all)
+    const auto lo = std::uint32_t(v & 0xffff), hi = std::uint32_t(v >> 16);
+    return v <= 64 || v >= 0xfffffff0u || (v <= 0xffff && inline16(lo)) || (lo == hi && inline16(lo))
+        || std::find(std::begin(kPatterns32), std::end(kPatterns32), std::uint32_t(v)) != std::end(kPatterns32);
+}
+
+// A whole-operand integer (decimal without leading zeros, or 0x hex) that is not possibly an inline
+// constant: its value, put into the MCInst like a register (see planShapes). Its class goes into the
+// shape instead: bit length and low two bits, which decide every range and alignment check
+// (isInt<N>/isUInt<N>, multiples of 2 and 4), so lines of one shape take the same path through
+// the parser and encoder (issue #18's value classes).
+bool valueToken(std::string_view code, std::size_t at, std::size_t end, std::uint64_t& value)
+{
+    const auto separator = [](char c) { return c == ' ' || c == '\t' || c == ','; };
+    if (at == 0 || !(separator(code[at - 1]) || code[at - 1] == ':') || (end < code.size() && !separator(code[end])))
+        return false;
+    std::string_view word = code.substr(at, end - at);
+    int base = 10;
+    if (word.size() > 2 && word[0] == '0' && (word[1] == 'x' || word[1] == 'X')) {
+        word.remove_prefix(2);
+        base = 16;
+    } else if (word.empty() || word[0] == '0' || !std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        return false;
+    }
+    const auto [last, ec] = std::from_chars(word.data(), word.data() + word.size(), value, base);
+    return ec == std::errc() && last == word.data() + word.size() && !mayBeInline(value);
+}
+
 // The shape of an instruction line: its text with each plain register replaced by its kind, its
 // width, its alignment (SGPR tuples, GFX90A VGPRs) and how it overlaps the registers
 // before it (the constant-bus limit counts distinct SGPRs). Lines of one shape differ only in
@@ -75,10 +120,11 @@ bool parseRegisterToken(std::string_view code, std::size_t at, RegToken& token, 
 // from the text (encoding, VOP3 promotion, literal, size, errors) depends only on the shape.
 // False when the line mentions a name the source defines (its value may change between lines).
 bool lineShape(std::string_view code, const std::unordered_set<std::string_view>& definedNames, std::string& key,
-               std::vector<RegToken>& tokens)
+               std::vector<RegToken>& tokens, std::vector<std::uint64_t>& values)
 {
     key.clear();
     tokens.clear();
+    values.clear();
     std::size_t i = 0;
     while (i < code.size()) {
         const char c = code[i];
@@ -117,7 +163,16 @@ bool lineShape(std::string_view code, const std::unordered_set<std::string_view>
         const std::string_view word = code.substr(i, wordEnd - i);
         if (definedNames.contains(word))
             return false;
-        key.append(word);
+        std::uint64_t value = 0;
+        if (fastPaths().valueClasses && valueToken(code, i, wordEnd, value)) {
+            key += '\x03';
+            key += char('0' + std::bit_width(value));
+            key += char('0' + (value & 3));
+            key += '\x04';
+            values.push_back(value);
+        } else {
+            key.append(word);
+        }
         i = wordEnd;
     }
     return true;
@@ -148,6 +203,7 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
         std::size_t line;
         int shape;
         std::vector<RegToken> tokens;
+        std::vector<std::uint64_t> values; // value tokens (valueToken), in text order
     };
     struct Shape {
         std::string_view code;      // of its first line
@@ -156,6 +212,7 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
         const llvm::MCSubtargetInfo* subtarget = nullptr;
         struct Slot { unsigned operand; std::size_t token; int count; };
         std::vector<Slot> slots; // register operands that come from the line's own registers
+        std::vector<std::pair<unsigned, std::size_t>> valueSlots; // (operand, value token): immediates from the line
         bool usable = false;
     };
     const std::vector<std::string_view> lines = splitLines(text);
@@ -166,16 +223,17 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
     std::unordered_map<std::string, int> shapeIndex;
     std::string key;
     std::vector<RegToken> tokens;
+    std::vector<std::uint64_t> values;
     for (std::size_t l = 0; l < lines.size(); ++l) {
         if (!scan.plain[l])
             continue;
         const std::string_view code = codeOf(lines[l]);
-        if (code.empty() || !SourceMap::statementIsInstruction(code) || !lineShape(code, definedNames, key, tokens))
+        if (code.empty() || !SourceMap::statementIsInstruction(code) || !lineShape(code, definedNames, key, tokens, values))
             continue;
         auto [it, added] = shapeIndex.try_emplace(key, int(shapes.size()));
         if (added)
-            shapes.push_back(Shape {code, candidates.size(), nullptr, nullptr, {}, false});
-        candidates.push_back(Candidate {l, it->second, tokens});
+            shapes.push_back(Shape {code, candidates.size(), nullptr, nullptr, {}, {}, false});
+        candidates.push_back(Candidate {l, it->second, tokens, values});
     }
     // (Even when every shape is new the pass costs little: each line is parsed once, in the
     // shape run, and the main run parses a .skip in its place.)
@@ -243,6 +301,24 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
         // And the other way round: each register-looking word must be an operand. (In
         // "image_load … a16", a16 is a flag; with a17 there the line is an error.)
         shape.usable = usable && std::all_of(used.begin(), used.end(), [](bool u) { return u; });
+        // Each value token must be exactly one immediate operand holding exactly that value (not
+        // scaled, negated or split by the parser), and no two tokens may share a value: then the
+        // line's own value goes into that operand and the encoder does the rest.
+        const std::vector<std::uint64_t>& ownValues = candidates[shape.firstCandidate].values;
+        for (std::size_t t = 0; t < ownValues.size() && shape.usable; ++t) {
+            const auto value = std::int64_t(ownValues[t]);
+            int matches = 0;
+            unsigned at = 0;
+            for (unsigned i = 0; i < shape.inst->getNumOperands(); ++i)
+                if (shape.inst->getOperand(i).isImm() && shape.inst->getOperand(i).getImm() == value) {
+                    ++matches;
+                    at = i;
+                }
+            const bool shared = std::count(ownValues.begin(), ownValues.end(), ownValues[t]) > 1;
+            shape.usable = matches == 1 && !shared;
+            if (shape.usable)
+                shape.valueSlots.emplace_back(at, t);
+        }
     }
 
     // Encode every line of a usable shape, and write the text LLVM parses instead.
@@ -267,6 +343,8 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
         }
         if (!ok)
             continue;
+        for (const auto& [operand, token] : shape.valueSlots)
+            inst.getOperand(operand).setImm(std::int64_t(candidate.values[token]));
         Emission e;
         session.streamer->describe(inst, *shape.subtarget, e);
         plannedSize[candidate.line] = e.size;

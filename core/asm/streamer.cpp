@@ -5,9 +5,46 @@
 
 #include <algorithm>
 
+namespace gcnlens {
+
+FastPaths& fastPaths()
+{
+    static FastPaths paths;
+    return paths;
+}
+
+} // namespace gcnlens
+
 namespace gcnlens::detail {
 
 RunWatch runWatch;
+
+unsigned IndexedSourceMgr::findBuffer(llvm::SMLoc loc) const
+{
+    if (!fastPaths().bufferIndex)
+        return FindBufferContainingLoc(loc);
+    const char* at = loc.getPointer();
+    if (!at)
+        return 0;
+    const auto holds = [&](unsigned id) {
+        const llvm::MemoryBuffer* buffer = getMemoryBuffer(id);
+        return at >= buffer->getBufferStart() && at <= buffer->getBufferEnd(); // (as LLVM: the end counts)
+    };
+    if (last_ && holds(last_))
+        return last_;
+    for (const unsigned count = getNumBuffers(); indexed_ < count;) {
+        const llvm::MemoryBuffer* buffer = getMemoryBuffer(++indexed_);
+        const Span span {buffer->getBufferStart(), buffer->getBufferEnd(), indexed_};
+        spans_.insert(std::upper_bound(spans_.begin(), spans_.end(), span.begin,
+                                       [](const char* p, const Span& s) { return p < s.begin; }),
+                      span);
+    }
+    auto it = std::upper_bound(spans_.begin(), spans_.end(), at, [](const char* p, const Span& s) { return p < s.begin; });
+    if (it == spans_.begin() || at > (--it)->end)
+        return 0;
+    last_ = it->id;
+    return last_;
+}
 
 void RunWatch::reachedParser()
 {
@@ -91,11 +128,11 @@ void describeEncoded(TargetKit& kit, const GpuTarget& gpu, llvm::MCInstPrinter& 
     collectOperands(kit, inst, desc, e);
 }
 
-const char* statementBefore(const llvm::SourceMgr& sources, const char* at)
+const char* statementBefore(const IndexedSourceMgr& sources, const char* at)
 {
     if (!at)
         return at;
-    const unsigned buffer = sources.FindBufferContainingLoc(llvm::SMLoc::getFromPointer(at));
+    const unsigned buffer = sources.findBuffer(llvm::SMLoc::getFromPointer(at));
     if (buffer == 0)
         return at;
     const llvm::MemoryBuffer* memory = sources.getMemoryBuffer(buffer);
@@ -122,17 +159,17 @@ const char* statementBefore(const llvm::SourceMgr& sources, const char* at)
     return at;
 }
 
-int mainLineOf(const llvm::SourceMgr& sources, llvm::SMLoc loc)
+int mainLineOf(const IndexedSourceMgr& sources, llvm::SMLoc loc)
 {
     if (!loc.isValid())
         return 0;
-    unsigned buffer = sources.FindBufferContainingLoc(loc);
+    unsigned buffer = sources.findBuffer(loc);
     while (buffer > 1) {
         const llvm::SMLoc parent = sources.getParentIncludeLoc(buffer);
         if (!parent.isValid())
             return 0;
         loc = parent;
-        buffer = sources.FindBufferContainingLoc(loc);
+        buffer = sources.findBuffer(loc);
     }
     return buffer == 1 ? int(sources.FindLineNumber(loc, 1)) : 0;
 }
@@ -140,7 +177,7 @@ int mainLineOf(const llvm::SourceMgr& sources, llvm::SMLoc loc)
 void handleDiagnostic(const llvm::SMDiagnostic& d, void* contextPtr)
 {
     auto* context = static_cast<DiagnosticContext*>(contextPtr);
-    const llvm::SourceMgr& sources = *context->sources;
+    const IndexedSourceMgr& sources = *context->sources;
     if (d.getKind() == llvm::SourceMgr::DK_Note && d.getMessage() == "while in macro instantiation") {
         if (context->probing) {
             context->probeLocs->push_back(d.getLoc().getPointer());
@@ -162,13 +199,13 @@ void handleDiagnostic(const llvm::SMDiagnostic& d, void* contextPtr)
     if (!loc.isValid() && context->streamer && context->streamer->parser) {
         loc = llvm::SMLoc::getFromPointer(statementBefore(sources, context->streamer->parser->getTok().getLoc().getPointer()));
         if (loc.isValid())
-            bufferLine = int(sources.FindLineNumber(loc, sources.FindBufferContainingLoc(loc)));
+            bufferLine = int(sources.FindLineNumber(loc, sources.findBuffer(loc)));
     }
     RawDiagnostic raw;
     raw.severity = d.getKind() == llvm::SourceMgr::DK_Error ? Severity::Error
         : d.getKind() == llvm::SourceMgr::DK_Warning        ? Severity::Warning
                                                             : Severity::Note;
-    raw.bufferId = loc.isValid() ? sources.FindBufferContainingLoc(loc) : 0;
+    raw.bufferId = loc.isValid() ? sources.findBuffer(loc) : 0;
     raw.bufferLine = bufferLine;
     raw.column = d.getLoc().isValid() ? std::max(0, d.getColumnNo()) : -1; // -1: the statement's start
     raw.loc = loc.getPointer();

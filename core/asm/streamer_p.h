@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/asm/assembler.h"
+#include "core/asm/fastpaths.h"
 #include "core/asm/linescan_p.h"
 #include "core/asm/llvmkit_p.h"
 #include "core/asm/sourcemap.h"
@@ -18,9 +19,29 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace gcnlens::detail {
+
+// SourceMgr::FindBufferContainingLoc tries every buffer in turn, and every macro or .rept
+// expansion is a buffer of its own: a macro-heavy kernel has thousands, and the front-end asks
+// for every statement (issue #18). Buffers are only ever added and never overlap, so findBuffer
+// keeps them sorted by address and answers by binary search: the same answer, in log time.
+class IndexedSourceMgr : public llvm::SourceMgr {
+public:
+    unsigned findBuffer(llvm::SMLoc loc) const;
+    unsigned findBuffer(const char* at) const { return findBuffer(llvm::SMLoc::getFromPointer(at)); }
+
+private:
+    struct Span {
+        const char *begin, *end;
+        unsigned id;
+    };
+    mutable std::vector<Span> spans_; // sorted by begin
+    mutable unsigned indexed_ = 0;    // buffers 1..indexed_ are in spans_
+    mutable unsigned last_ = 0;       // the last answer: statements come in runs from one buffer
+};
 
 // What the streamer saw, in order.
 struct Emission {
@@ -81,7 +102,9 @@ void describeEncoded(TargetKit& kit, const GpuTarget& gpu, llvm::MCInstPrinter& 
 
 // The parser reads a statement's end of line before it emits (alignment) or matches (some
 // warnings), so where it stands is the next statement: the statement before a location.
-const char* statementBefore(const llvm::SourceMgr& sources, const char* at);
+const char* statementBefore(const IndexedSourceMgr& sources, const char* at);
+
+void handleDiagnostic(const llvm::SMDiagnostic& d, void* contextPtr); // (DiagnosticContext, below)
 
 class CollectingStreamer final : public llvm::MCStreamer {
 public:
@@ -92,11 +115,12 @@ public:
     }
 
     llvm::MCAsmParser* parser = nullptr;
-    llvm::SourceMgr* sources = nullptr;
+    IndexedSourceMgr* sources = nullptr;
     std::vector<Emission> emissions;
     std::vector<std::string> functionSymbols;
     std::vector<RawDiagnostic>* diagnostics = nullptr;
     std::vector<const char*>* probeLocs = nullptr; // set while asking the parser where an expansion came from
+    void* diagnosticContext = nullptr;               // handleDiagnostic's (DiagnosticContext), for the probe
     bool keepInsts = false;                 // keep each MCInst in its Emission
     ShapePlan* plan = nullptr;
     // Bounds (AssembleOptions::limits). The emission that crosses one gets an error on its line and
@@ -264,18 +288,44 @@ private:
         const llvm::SMLoc loc = at.isValid() ? at : parser ? parser->getTok().getLoc() : llvm::SMLoc();
         e.loc = loc.getPointer();
         if (sources && loc.isValid()) {
-            e.bufferId = sources->FindBufferContainingLoc(loc);
+            e.bufferId = sources->findBuffer(loc);
             // Text produced by a macro or .rept has no include location; ask the parser which
             // instantiations are active (its notes name their lines).
-            if (e.bufferId > 1 && !sources->getParentIncludeLoc(e.bufferId).isValid() && probeLocs) {
-                probeLocs->clear();
-                parser->Note(loc, kProbeMessage);
-                e.expansionLocs = *probeLocs;
-            }
+            if (e.bufferId > 1 && !sources->getParentIncludeLoc(e.bufferId).isValid() && probeLocs)
+                e.expansionLocs = expansionsOf(e.bufferId, loc);
         }
         if (runWatch.progress) // in the worker: publish the line (outermost expansion: the invoking line)
             runWatch.reached(e.expansionLocs.empty() ? e.loc : e.expansionLocs.back());
         return e;
+    }
+
+    // The active macro/.rept instantiations, innermost first. They are the same for every
+    // statement of one expansion buffer (an expansion's statements run inside it, and a nested
+    // one is a buffer of its own), so LLVM is asked once per buffer: each question is a note that
+    // LLVM formats, with a note per instantiation. The probe note has no location of its own
+    // (LLVM would search every buffer for it); the instantiation notes keep theirs.
+    const std::vector<const char*>& expansionsOf(unsigned bufferId, llvm::SMLoc loc)
+    {
+        const bool perBuffer = fastPaths().expansionPerBuffer;
+        if (perBuffer)
+            if (const auto it = expansions_.find(bufferId); it != expansions_.end())
+                return it->second;
+        probeLocs->clear();
+        if (!perBuffer || parser->hasPendingError()) { // (pending errors print first: through the parser's handler)
+            parser->Note(perBuffer ? llvm::SMLoc() : loc, kProbeMessage);
+            if (perBuffer)
+                return expansions_.emplace(bufferId, *probeLocs).first->second;
+            return *probeLocs;
+        }
+        // Straight to our handler, past the parser's own (AsmParser::DiagHandler), which would
+        // search every buffer three times per note only to pass it on unchanged: the notes' locations
+        // are all the probe reads, and they are the same either way.
+        const auto parserHandler = sources->getDiagHandler();
+        void* const parserContext = sources->getDiagContext();
+        sources->setDiagHandler(handleDiagnostic, diagnosticContext);
+        parser->Note(llvm::SMLoc(), kProbeMessage);
+        sources->setDiagHandler(parserHandler, parserContext);
+        return expansions_.emplace(bufferId, *probeLocs).first->second;
     }
 
     void addData(std::uint64_t size)
@@ -323,7 +373,7 @@ private:
                 const llvm::SMLoc parent = sources->getParentIncludeLoc(buffer);
                 if (!parent.isValid())
                     break;
-                buffer = sources->FindBufferContainingLoc(parent);
+                buffer = sources->findBuffer(parent);
             }
             if (depth > limits->includeDepth)
                 message = "the includes here nest deeper than the limit of " + std::to_string(limits->includeDepth)
@@ -369,6 +419,7 @@ private:
     llvm::MCCodeEmitter& emitter_;
     llvm::MCInstPrinter& printer_;
     std::uint64_t offset_ = 0;
+    std::unordered_map<unsigned, std::vector<const char*>> expansions_; // expansionsOf, by buffer
     bool inText_ = false;
     std::uint64_t entries_ = 0; // instructions and data entries so far (limits)
     unsigned lastDepthBuffer_ = 0; // the last buffer whose include depth was checked
@@ -376,7 +427,7 @@ private:
 };
 
 struct DiagnosticContext {
-    llvm::SourceMgr* sources = nullptr;
+    IndexedSourceMgr* sources = nullptr;
     std::vector<RawDiagnostic>* diagnostics = nullptr;
     std::vector<const char*>* probeLocs = nullptr;
     bool probing = false;
@@ -388,7 +439,7 @@ struct DiagnosticContext {
 
 // Line (1-based) in the main buffer of a location, following .include chains; 0 if it is inside
 // a macro or .rept expansion (those are resolved through the instantiation notes).
-int mainLineOf(const llvm::SourceMgr& sources, llvm::SMLoc loc);
+int mainLineOf(const IndexedSourceMgr& sources, llvm::SMLoc loc);
 void handleDiagnostic(const llvm::SMDiagnostic& d, void* contextPtr);
 
 // One run of LLVM's assembler over a text into a CollectingStreamer. Everything LLVM needs lives
@@ -432,6 +483,7 @@ public:
         streamer->sources = &sources;
         streamer->diagnostics = &diagnostics;
         streamer->probeLocs = &probeLocs_;
+        streamer->diagnosticContext = &diagnosticContext_;
         for (const auto& [name, value] : options.defsyms) {
             llvm::MCSymbol* symbol = context_.getOrCreateSymbol(name);
             symbol->setVariableValue(llvm::MCConstantExpr::create(value, context_));
@@ -442,7 +494,7 @@ public:
     llvm::MCAsmParser* parser() const { return parser_.get(); }
     const char* textStart() const { return sources.getMemoryBuffer(1)->getBufferStart(); }
 
-    llvm::SourceMgr sources; // first: the context refers to it
+    IndexedSourceMgr sources; // first: the context refers to it
     std::string error;       // set when LLVM could not be set up; nothing else is usable then
     std::unique_ptr<CollectingStreamer> streamer;
     std::vector<RawDiagnostic> diagnostics;

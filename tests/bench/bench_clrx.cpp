@@ -76,11 +76,7 @@ double editTimes(const std::string& text, const AssembleOptions& options)
 
 int main(int argc, char** argv)
 {
-    std::vector<int> sizes;
-    for (int i = 1; i < argc; ++i)
-        sizes.push_back(std::stoi(argv[i]));
-    if (sizes.empty())
-        sizes = {10000, 100000};
+    const std::vector<int> sizes = bench::sizesFromArguments(argc, argv, {10000, 100000});
     std::printf("%-10s %12s %12s %8s %14s\n", "instrs", "llvm ms", "clrx ms", "ratio", "translate ms");
     std::vector<std::tuple<int, double, double>> edits;
     for (const int size : sizes) {

@@ -1,51 +1,142 @@
 // SPDX-License-Identifier: MIT
-// A developer's check of the shape pass (frontend.cpp, planShapes) on any corpus of kernels:
-// each file is assembled with and without it and every field compared (as tst_shapes does on
-// the project's own inputs). Prints one line per file and the first difference, if any.
-// Usage: check_shapes [--gpu NAME] FILE...   Exit status 1 when any file differs.
+// A developer's check of the front-end's fast paths on any corpus of kernels: each file is
+// assembled with every fast path and without each of them, and every field compared (as tst_shapes
+// does on the project's own inputs). Prints one line per file and the first difference, if any.
+// Usage: check_shapes [--gpu NAME] [--defsym N=V]... [-I DIR]... [--manifest TSV] [--once] FILE...
+//   --manifest: a TSV like /work/corpus/MANIFEST.tsv (columns path, gpu, defsyms, include dirs,
+//               dialect): each FILE names a row (all llvm-dialect rows when no FILE is given) and
+//               takes its GPU, --defsyms and include folders (relative to the manifest's folder).
+//   --once:     assemble each file once, with every fast path, and compare nothing (for profilers).
+// Exit status 1 when any file differs.
 #include "../core/describeprogram.h"
 #include "core/asm/assembler.h"
+#include "core/asm/fastpaths.h"
+#include "manifest.h"
 
 #include <QFile>
 
 #include <cstdio>
+#include <algorithm>
 
 using namespace gcnlens;
 
+namespace {
+
+struct Job {
+    std::string path, label;
+    AssembleOptions options;
+};
+
+bool addDefsym(AssembleOptions& options, const std::string& text)
+{
+    const auto eq = text.find('=');
+    if (eq == std::string::npos)
+        return false;
+    options.defsyms.emplace_back(text.substr(0, eq), std::stoll(text.substr(eq + 1), nullptr, 0));
+    return true;
+}
+
+std::vector<Job> manifestJobs(const std::string& manifest, const std::vector<std::string>& wanted)
+{
+    std::vector<Job> jobs;
+    for (const auto& row : bench::readManifest(manifest, wanted)) {
+        if (wanted.empty() && row.dialect != "llvm")
+            continue;
+        Job job {row.path, row.label, {}};
+        job.options.gpu = row.gpu;
+        for (const auto& d : row.defsyms)
+            addDefsym(job.options, d);
+        job.options.includeDirs = row.includeDirs;
+        jobs.push_back(job);
+    }
+    return jobs;
+}
+
+// The fast paths, each switched off on its own: a run without it must give the same Program.
+struct FastPath {
+    const char* name;
+    void (*set)(AssembleOptions&, bool on);
+};
+const FastPath kFastPaths[] = {
+    {"shapes", [](AssembleOptions& o, bool on) { o.reuseShapes = on; }},
+    {"expansion-per-buffer", [](AssembleOptions&, bool on) { fastPaths().expansionPerBuffer = on; }},
+    {"buffer-index", [](AssembleOptions&, bool on) { fastPaths().bufferIndex = on; }},
+    {"value-classes", [](AssembleOptions&, bool on) { fastPaths().valueClasses = on; }},
+};
+
+} // namespace
+
 int main(int argc, char** argv)
 {
-    std::string gpu = "tahiti";
-    int differing = 0, files = 0;
-    long reused = 0, instructions = 0;
+    AssembleOptions common;
+    common.gpu = "tahiti";
+    std::string manifest;
+    bool once = false;
+    std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
-        if (arg == "--gpu" && i + 1 < argc) {
-            gpu = argv[++i];
-            continue;
-        }
-        QFile file(QString::fromLocal8Bit(argv[i]));
+        const bool hasValue = i + 1 < argc;
+        if (arg == "--gpu" && hasValue)
+            common.gpu = argv[++i];
+        else if (arg == "--defsym" && hasValue && addDefsym(common, argv[i + 1]))
+            ++i;
+        else if (arg == "-I" && hasValue)
+            common.includeDirs.push_back(argv[++i]);
+        else if (arg == "--manifest" && hasValue)
+            manifest = argv[++i];
+        else if (arg == "--once")
+            once = true;
+        else
+            files.push_back(arg);
+    }
+    std::vector<Job> jobs;
+    if (!manifest.empty())
+        jobs = manifestJobs(manifest, files);
+    else
+        for (const auto& f : files)
+            jobs.push_back(Job {f, f, common});
+
+    int differing = 0, files_ = 0, comparisons = 0;
+    long reused = 0, instructions = 0;
+    for (Job& job : jobs) {
+        QFile file(QString::fromStdString(job.path));
         if (!file.open(QIODevice::ReadOnly)) {
-            std::fprintf(stderr, "%s: cannot open\n", argv[i]);
+            std::fprintf(stderr, "%s: cannot open\n", job.path.c_str());
             return 2;
         }
         const std::string source = file.readAll().toStdString();
-        AssembleOptions options;
-        options.gpu = gpu;
-        options.fileName = arg;
+        AssembleOptions options = job.options;
+        options.fileName = job.path;
         const Program with = assemble(source, options);
-        options.reuseShapes = false;
-        const Program without = assemble(source, options);
-        const QStringList a = test::describe(with), b = test::describe(without);
-        ++files;
+        ++files_;
         reused += with.shapeReused;
         instructions += long(with.instructions.size());
-        const bool same = a == b;
-        differing += same ? 0 : 1;
-        std::printf("%-6s %s: %zu instructions, %d from shapes, %zu diagnostics\n", same ? "same" : "DIFFER", argv[i],
+        if (once) {
+            std::printf("%s: %zu instructions, %d from shapes\n", job.label.c_str(), with.instructions.size(), with.shapeReused);
+            continue;
+        }
+        const QStringList a = test::describe(with);
+        std::string verdict = "same";
+        QString difference;
+        for (const FastPath& path : kFastPaths) {
+            AssembleOptions without = options;
+            path.set(without, false);
+            const QStringList b = test::describe(assemble(source, without));
+            path.set(without, true);
+            ++comparisons;
+            if (a != b && difference.isEmpty()) {
+                verdict = std::string("DIFFER without ") + path.name;
+                difference = test::firstDifference(a, b);
+            }
+        }
+        differing += difference.isEmpty() ? 0 : 1;
+        std::printf("%-6s %s: %zu instructions, %d from shapes, %zu diagnostics\n", verdict.c_str(), job.label.c_str(),
                     with.instructions.size(), with.shapeReused, with.diagnostics.size());
-        if (!same)
-            std::printf("  %s\n", qPrintable(test::firstDifference(a, b)));
+        if (!difference.isEmpty())
+            std::printf("  %s\n", qPrintable(difference));
     }
-    std::printf("%d files, %d differ; %ld of %ld instructions encoded from shapes\n", files, differing, reused, instructions);
+    std::printf("%d files, %d differ (%d comparisons of every field, each fast path off in turn); %ld of %ld "
+                "instructions encoded from shapes\n",
+                files_, differing, comparisons, reused, instructions);
     return differing ? 1 : 0;
 }

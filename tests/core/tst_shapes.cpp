@@ -7,12 +7,16 @@
 // bus limit, tuple alignment, index limits) are all exercised.
 #include "testutils.h"
 #include "core/asm/assembler.h"
+#include "core/asm/fastpaths.h"
 #include "describeprogram.h"
+#include "../bench/generatedkernel.h"
 
 #include <QDir>
 #include <QFile>
 #include <QTest>
 
+#include <algorithm>
+#include <functional>
 #include <random>
 
 using namespace gcnlens;
@@ -48,11 +52,46 @@ const char* const kForms[] = {
     "v_mov_b32_dpp {v}, {v} quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf", "s_load_dword {s}, {s2}, 0x100",
     "global_load_dword {v}, {v2}, off", "global_load_dwordx2 {v2}, {v2}, off", "v_pk_add_f16 {v}, {v}, {v}",
     "v_accvgpr_write_b32 {a}, {v}", "v_accvgpr_read_b32 {v}, {a}", "v_mfma_f32_4x4x1f32 {a4}, {v}, {v}, {a4}",
+    // Distinct values (issue #18's value classes): {lit} any 32-bit integer, inline patterns and
+    // range edges included; {o8}/{o12}/{o16}/{o20}: offsets around their field's limits.
+    "v_mul_f32 {v}, {lit}, {v}", "v_mov_b32 {v}, {lit}", "s_add_u32 {s}, {s}, {lit}", "s_mov_b32 {s}, {lit}",
+    "v_add_f32 {v}, {v}, {lit}", "v_mac_f32 {v}, {lit}, {v}", "v_madak_f32 {v}, {v}, {v}, {lit}",
+    "v_add_f64 {v2}, {lit}, {v2}", "v_mov_b32 {v}, {lit} row_shl:1", "v_pk_add_f16 {v}, {lit}, {v}",
+    "v_add_u16 {v}, {lit}, {v}", "v_add_f16 {v}, {lit}, {v}", "s_movk_i32 {s}, {o16}", "s_cmpk_eq_u32 {s}, {o16}",
+    "ds_read_b32 {v}, {v} offset:{o16}", "ds_write2_b32 {v}, {v}, {v} offset0:{o8} offset1:{o8}",
+    "buffer_load_dword {v}, {v}, {s4}, 0 offen offset:{o12}", "buffer_store_dword {v}, {v}, {s4}, {s} offen offset:{o12}",
+    "s_load_dword {s}, {s2}, {o8}", "s_load_dwordx2 {s2}, {s2}, {o20}", "s_buffer_load_dword {s}, {s4}, {o12}",
+    "global_load_dword {v}, {v2}, off offset:{o12}", "flat_load_dword {v}, {v2} offset:{o12}", "s_cbranch_scc0 {o16}",
+    "s_waitcnt {o16}", "s_setreg_imm32_b32 hwreg(HW_REG_MODE), {lit}", "v_cndmask_b32 {v}, {lit}, {v}, vcc",
 };
+
+// A value for {lit}: inline integers and patterns, their neighbours, and any 32-bit value.
+QString literal(const std::function<int(int, int)>& pick)
+{
+    static const char* const kEdges[] = {"0x3f800000", "0x3f800001", "0xffffffff", "0xfffffff0", "0xffffffef", "0xffff",
+                                         "0x3c003c00", "0x3c003c01", "0x3c00", "0x3e22f983", "0x3fe00000", "65", "64",
+                                         "0x8000", "0x7fff", "0x10000", "0x7fffffff", "0x80000000", "0x100000000"};
+    if (pick(0, 2) == 0)
+        return QString::fromLatin1(kEdges[pick(0, int(std::size(kEdges)) - 1)]);
+    const std::uint32_t v = std::uint32_t(pick(0, 0xffff)) << 16 | std::uint32_t(pick(0, 0xffff));
+    return pick(0, 1) ? QStringLiteral("0x%1").arg(v, 0, 16) : QString::number(v);
+}
+
+// An offset of up to `bits` bits, often at the limit of its field or one past it.
+QString offset(const std::function<int(int, int)>& pick, int bits)
+{
+    const int limit = 1 << bits;
+    switch (pick(0, 3)) {
+    case 0: return QString::number(limit - 1 - pick(0, 3));
+    case 1: return QString::number(limit + pick(0, 3));
+    case 2: return QStringLiteral("0x%1").arg(pick(65, limit - 1), 0, 16);
+    default: return QString::number(pick(65, limit * 2));
+    }
+}
 
 QString generate(std::mt19937& random, int lines)
 {
-    const auto pick = [&](int from, int to) { return std::uniform_int_distribution<int>(from, to)(random); };
+    const std::function<int(int, int)> pick = [&](int from, int to) { return std::uniform_int_distribution<int>(from, to)(random); };
     QString text = QStringLiteral(".text\nkernel:\n");
     for (int n = 0; n < lines; ++n) {
         QString line = QString::fromLatin1(kForms[pick(0, int(std::size(kForms)) - 1)]);
@@ -78,6 +117,8 @@ QString generate(std::mt19937& random, int lines)
             else if (what == QLatin1String("s8")) reg = tuple(QLatin1Char('s'), 8, 4, 16);
             else if (what == QLatin1String("sx2")) reg = tuple(QLatin1Char('s'), 2, 1, 12);
             else if (what == QLatin1String("sx4")) reg = tuple(QLatin1Char('s'), 4, 1, 12);
+            else if (what == QLatin1String("lit")) reg = literal(pick);
+            else if (what.startsWith(QLatin1Char('o'))) reg = offset(pick, what.mid(1).toInt());
             line.replace(at, end - at + 1, reg);
         }
         text += QStringLiteral("    ") + line + QLatin1Char('\n');
@@ -121,6 +162,38 @@ private Q_SLOTS:
         std::mt19937 random(20261120u);
         for (int round = 0; round < 4; ++round)
             compareBothWays(generate(random, 600), gpu, 300);
+    }
+
+    // Value classes (issue #18): lines of one form with fixed registers and random values, so
+    // that many share a shape across values, at the edges of every inline pattern and field range;
+    // and the benchmark's kernel of distinct literals and offsets.
+    void valueClasses_data() { generated_data(); }
+    void valueClasses()
+    {
+        QFETCH(QString, gpu);
+        std::mt19937 random(20261124u);
+        const std::function<int(int, int)> pick = [&](int from, int to) { return std::uniform_int_distribution<int>(from, to)(random); };
+        QString text = QStringLiteral(".text\nkernel:\n");
+        for (const char* form : kForms) {
+            QString pattern = QString::fromLatin1(form);
+            if (!pattern.contains(QLatin1String("{lit}")) && !pattern.contains(QLatin1String("{o")))
+                continue;
+            pattern.replace(QLatin1String("{v2}"), QLatin1String("v[2:3]")).replace(QLatin1String("{v}"), QLatin1String("v1"));
+            pattern.replace(QLatin1String("{s4}"), QLatin1String("s[4:7]")).replace(QLatin1String("{s2}"), QLatin1String("s[2:3]"));
+            pattern.replace(QLatin1String("{s}"), QLatin1String("s1"));
+            for (int n = 0; n < 30; ++n) {
+                QString line = pattern;
+                while (line.contains(QLatin1String("{lit}")))
+                    line.replace(line.indexOf(QLatin1String("{lit}")), 5, literal(pick));
+                for (int at; (at = line.indexOf(QLatin1String("{o"))) >= 0;) {
+                    const int end = line.indexOf(QLatin1Char('}'), at);
+                    line.replace(at, end - at + 1, offset(pick, line.mid(at + 2, end - at - 2).toInt()));
+                }
+                text += QStringLiteral("    ") + line + QLatin1Char('\n');
+            }
+        }
+        compareBothWays(text + QStringLiteral("    s_endpgm\n"), gpu, 200);
+        compareBothWays(QString::fromStdString(gcnlens::bench::generateDistinctKernel(2000)), gpu, 1500);
     }
 
     // Kernels written by hand: macros, .rept, symbols in register operands, labels and branches,
@@ -203,6 +276,51 @@ private Q_SLOTS:
         for (int i = 0; i < 50; ++i)
             filler += QStringLiteral("s_mov_b32 s%1, s%2\n").arg(i % 8).arg((i + 3) % 8);
         compareBothWays(lines + filler, gpu, 50);
+    }
+
+    // The fast paths without an option of their own (core/asm/fastpaths.h, issue #18): where a
+    // macro/.rept expansion came from asked once per expansion buffer, and the buffer index. Each
+    // is switched off in turn and every field compared, on macro-heavy programs whose statements
+    // come from nested expansions, with errors and warnings inside them and cpp line markers.
+    void expansionFastPaths_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<int>("minimum"); // instructions from expansions, at least
+        QTest::newRow("macros") << gcnlens::test::readFile(gcnlens::test::testData("data/incremental-macros.s")) << "gfx900" << 3;
+        QTest::newRow("sgemm") << gcnlens::test::readFile(gcnlens::test::testData("data/shapes-gfx900.s")) << "gfx900" << 3;
+        QTest::newRow("generated-macro") << QString::fromStdString(gcnlens::bench::generateMacroKernel(3000)) << "tahiti" << 2500;
+        const QString nested = QStringLiteral(
+            ".text\nk:\n.macro inner d, o\n  ds_read_b32 v[\\d], v1 offset:\\o\n  v_mov_b32 v[\\d+1], \\o\n.endm\n"
+            ".macro outer d\n  .rept 3\n  inner \\d, 8\n  .endr\n  inner \\d+2, 16\n.endm\n"
+            "  outer 4\n  .rept 2\n  outer 10\n  .irp r, 20, 22\n  inner \\r, 4\n  .endr\n  .endr\n"
+            // an error and a warning inside expansions; data and alignment inside them too
+            ".macro bad x\n  v_mov_b32 v1, \\x\n  v_bogus_op v2\n  .long \\x\n  .p2align 4\n.endm\n"
+            "  bad 5\n  .rept 2\n  bad 0x12345\n  v_sqrt_f64 v[4:5], 2.2\n  .endr\n  s_endpgm\n");
+        QTest::newRow("nested-with-errors") << nested << "tahiti" << 40;
+        QTest::newRow("cpp-line-markers") << QStringLiteral("# 1 \"kernel.S\"\n") + nested
+            + QStringLiteral("# 40 \"other.inc\"\n  outer 30\n  bad 7\n") << "tahiti" << 50;
+    }
+    void expansionFastPaths()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, gpu);
+        QFETCH(int, minimum);
+        AssembleOptions options;
+        options.gpu = gpu.toStdString();
+        const std::string source = text.toStdString();
+        const Program fast = assemble(source, options);
+        const auto fromExpansion = std::count_if(fast.instructions.begin(), fast.instructions.end(),
+                                                 [](const Instruction& i) { return i.fromExpansion; });
+        QVERIFY2(fromExpansion >= minimum, qPrintable(QStringLiteral("only %1 instructions from expansions").arg(fromExpansion)));
+        const QStringList a = describe(fast);
+        for (bool FastPaths::*path : {&FastPaths::expansionPerBuffer, &FastPaths::bufferIndex}) {
+            fastPaths().*path = false;
+            const Program plain = assemble(source, options);
+            fastPaths().*path = true;
+            const QStringList b = describe(plain);
+            QVERIFY2(a == b, qPrintable(firstDifference(a, b)));
+        }
     }
 };
 

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// Switches for the front-end's fast paths that have no AssembleOptions field of their own (issue
+// #18). Each gives the same Program as the plain way; tst_shapes and check_shapes switch them off
+// one at a time and compare every field. Process-wide, on by default; nothing else changes them.
+#pragma once
+
+namespace gcnlens {
+
+struct FastPaths {
+    // The macro/.rept expansion a statement came from, asked of LLVM once per expansion (each is
+    // a buffer of its own) rather than once per statement (streamer_p.h, CollectingStreamer::located).
+    bool expansionPerBuffer = true;
+    // Which buffer holds a location by a sorted index instead of LLVM's walk over every buffer
+    // (streamer_p.h, IndexedSourceMgr).
+    bool bufferIndex = true;
+    // Shapes whose whole-operand integers that cannot be inline constants are classes (bit length,
+    // low bits), the line's own values put into the MCInst (shapes.cpp, valueToken). Off: such
+    // integers are part of the shape's text, as before.
+    bool valueClasses = true;
+};
+
+FastPaths& fastPaths();
+
+} // namespace gcnlens

@@ -14,6 +14,7 @@
 #include "core/asm/watch_p.h"
 
 #include <charconv>
+#include <optional>
 #include <cstdlib>
 
 namespace gcnlens {
@@ -115,24 +116,57 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
 struct FrontEnd::State {
     std::string processorKey;
     std::unique_ptr<TargetKit> kit;
-    // The last result and the text it came from: the incremental path splices into it.
+    // The text of the last run, kept whatever the run made of it (edit() applies to it), and
+    // the last result: the incremental path splices into it.
     std::string source;
     std::string optionsKey;
     Program program;
     LineScan scan; // of `source`
     RegisterTally registers; // of `program`
     bool havePrevious = false;
+    bool haveSource = false;
+    bool spliced = false;   // the last run spliced: `step` says how
+    SpliceStep step;
+
+    // The GPU and target kit for a run, or the program saying why there is none.
+    std::optional<GpuTarget> prepare(std::string_view text, const AssembleOptions& options)
+    {
+        std::string error;
+        const auto gpu = resolveGpu(options.gpu, &error);
+        if (!gpu) {
+            program = Program {};
+            program.diagnostics.push_back({Severity::Error, 0, 0, error, {}});
+            havePrevious = false;
+            return std::nullopt;
+        }
+        const std::string triple = options.triple.empty() ? tripleFor(text, options.defsyms) : options.triple;
+        const std::string key = gpu->processor + ':' + gpu->features + ':' + triple;
+        if (!kit || processorKey != key) {
+            kit = makeTargetKit(*gpu, triple);
+            processorKey = key;
+            havePrevious = false;
+        }
+        if (!kit->error.empty()) {
+            program = Program {};
+            program.gpu = *gpu;
+            program.diagnostics.push_back({Severity::Error, 0, 0, kit->error, {}});
+            havePrevious = false;
+            return std::nullopt;
+        }
+        return gpu;
+    }
 
     // Re-assembles only the changed lines when they are plain (see LineScan) and splices them in.
-    bool spliceEdit(const LineEdit& edit, const GpuTarget& gpu, const AssembleOptions& options)
+    // prefix: the 0-based first changed line; oldLines as the previous text had them, newLines now.
+    bool spliceEdit(int prefixLine, const std::vector<std::string_view>& oldLines,
+                    const std::vector<std::string_view>& newLines, const GpuTarget& gpu, const AssembleOptions& options)
     {
         constexpr int kMaxSplicedLines = 64;
+        const int oldCount = int(oldLines.size()), newCount = int(newLines.size());
         // (An empty program carries a whole-text warning that only a full run may take back.)
-        if (edit.oldCount > kMaxSplicedLines || edit.newCount > kMaxSplicedLines || program.instructions.empty())
+        if (oldCount > kMaxSplicedLines || newCount > kMaxSplicedLines || program.instructions.empty())
             return false;
-        const auto prefix = std::size_t(edit.prefixLines);
-        const std::vector<std::string_view> oldLines = edit.oldCount ? splitLines(edit.oldText) : std::vector<std::string_view> {};
-        const std::vector<std::string_view> newLines = edit.newCount ? splitLines(edit.newText) : std::vector<std::string_view> {};
+        const auto prefix = std::size_t(prefixLine);
         for (std::size_t i = 0; i < oldLines.size(); ++i)
             if (!scan.plain[prefix + i] || mentionsAny(oldLines[i], scan.assignedSymbols))
                 return false;
@@ -152,20 +186,45 @@ struct FrontEnd::State {
         }
         Program mini = assembleWith(*kit, gpu, region, options, /*whole=*/false, nullptr, int(prefix));
         const bool barrierAfter = scan.lastBarrier >= int(prefix);
-        if (!mini.labels.empty()
-            || !splice(program, mini, int(prefix) + 1, edit.oldCount, edit.newCount, newLines, barrierAfter, registers))
+        if (!mini.labels.empty())
             return false;
+        Program before = mini; // for the step; splice() moves instructions out of `mini`
+        if (!splice(program, mini, int(prefix) + 1, oldCount, newCount, newLines, barrierAfter, registers))
+            return false;
+        step = SpliceStep {int(prefix) + 1, oldCount, newCount, barrierAfter, std::move(region), std::move(before),
+                           programDigest(program)};
+        spliced = true;
         const auto at = std::ptrdiff_t(prefix);
-        scan.plain.erase(scan.plain.begin() + at, scan.plain.begin() + at + edit.oldCount);
-        scan.plain.insert(scan.plain.begin() + at, std::size_t(edit.newCount), true);
+        scan.plain.erase(scan.plain.begin() + at, scan.plain.begin() + at + oldCount);
+        scan.plain.insert(scan.plain.begin() + at, std::size_t(newCount), true);
         if (scan.lastBarrier >= int(prefix))
-            scan.lastBarrier += edit.newCount - edit.oldCount;
+            scan.lastBarrier += newCount - oldCount;
         return true;
+    }
+
+    // A whole run over `source`.
+    const Program& full(const GpuTarget& gpu, const AssembleOptions& options, const std::string& key)
+    {
+        scan = scanLines(splitLines(source));
+        program = assembleWith(*kit, gpu, source, options, /*whole=*/true, &scan);
+        registers.rebuild(program);
+        optionsKey = key;
+        havePrevious = true;
+        return program;
     }
 };
 
 FrontEnd::FrontEnd() : state_(new State) {}
 FrontEnd::~FrontEnd() { delete state_; }
+
+bool LineChange::fits(int lines) const
+{
+    if (first < 0 || oldCount < 0 || newCount < 0 || first + oldCount > lines)
+        return false;
+    if (newCount == 0 ? !text.empty() : int(countNewlines(text)) + 1 != newCount)
+        return false;
+    return linesAfter == 0 || linesAfter == lines - oldCount + newCount;
+}
 
 AssembleOptions::Dialect resolvedDialect(std::string_view source, const AssembleOptions& options)
 {
@@ -176,29 +235,17 @@ AssembleOptions::Dialect resolvedDialect(std::string_view source, const Assemble
 
 const Program& FrontEnd::analyze(std::string_view source, const AssembleOptions& options)
 {
-    if (resolvedDialect(source, options) == AssembleOptions::Dialect::Clrx)
-        return analyzeClrx(source, options);
     State& state = *state_;
-    std::string error;
-    const auto gpu = resolveGpu(options.gpu, &error);
+    state.spliced = false;
+    if (resolvedDialect(source, options) == AssembleOptions::Dialect::Clrx) {
+        state.source.assign(source);
+        state.haveSource = true;
+        return analyzeClrx(state.source, options);
+    }
+    const auto gpu = state.prepare(source, options);
     if (!gpu) {
-        state.program = Program {};
-        state.program.diagnostics.push_back({Severity::Error, 0, 0, error, {}});
-        state.havePrevious = false;
-        return state.program;
-    }
-    const std::string triple = options.triple.empty() ? tripleFor(source, options.defsyms) : options.triple;
-    const std::string key = gpu->processor + ':' + gpu->features + ':' + triple;
-    if (!state.kit || state.processorKey != key) {
-        state.kit = makeTargetKit(*gpu, triple);
-        state.processorKey = key;
-        state.havePrevious = false;
-    }
-    if (!state.kit->error.empty()) {
-        state.program = Program {};
-        state.program.gpu = *gpu;
-        state.program.diagnostics.push_back({Severity::Error, 0, 0, state.kit->error, {}});
-        state.havePrevious = false;
+        state.source.assign(source);
+        state.haveSource = true;
         return state.program;
     }
     const std::string currentKey = optionsKey(options);
@@ -208,20 +255,88 @@ const Program& FrontEnd::analyze(std::string_view source, const AssembleOptions&
         const LineEdit edit = diffLines(state.source, source);
         if (edit.identical)
             return state.program;
-        if (state.spliceEdit(edit, *gpu, options)) {
+        const std::vector<std::string_view> oldLines = edit.oldCount ? splitLines(edit.oldText) : std::vector<std::string_view> {};
+        const std::vector<std::string_view> newLines = edit.newCount ? splitLines(edit.newText) : std::vector<std::string_view> {};
+        if (state.spliceEdit(edit.prefixLines, oldLines, newLines, *gpu, options)) {
             state.source.assign(source);
             return state.program;
         }
     }
 
     state.source.assign(source);
-    state.scan = scanLines(splitLines(state.source));
-    state.program = assembleWith(*state.kit, *gpu, source, options, /*whole=*/true, &state.scan);
-    state.registers.rebuild(state.program);
-    state.optionsKey = currentKey;
-    state.havePrevious = true;
-    return state.program;
+    state.haveSource = true;
+    return state.full(*gpu, options, currentKey);
 }
+
+const Program* FrontEnd::edit(const LineChange& change, const AssembleOptions& options)
+{
+    State& state = *state_;
+    std::string& text = state.source;
+    const int lines = int(countNewlines(text)) + 1; // one pass; cheap beside any assembler run
+    // (Every line removed would leave one empty line, not none: the whole text is clearer.)
+    if (!state.haveSource || !change.fits(lines) || (change.newCount == 0 && change.oldCount == lines))
+        return nullptr;
+    // Byte offsets of line `first` and of the end of the replaced lines (before their newline).
+    const auto startOf = [&](std::size_t from, int count) {
+        for (int i = 0; i < count; ++i)
+            from = text.find('\n', from) + 1;
+        return from;
+    };
+    const std::size_t begin = change.first < lines ? startOf(0, change.first) : text.size();
+    std::vector<std::string_view> oldLines;
+    std::size_t end = begin;
+    for (int i = 0; i < change.oldCount; ++i) {
+        const std::size_t from = i ? end + 1 : begin;
+        end = std::min(text.find('\n', from), text.size());
+        oldLines.push_back(std::string_view(text).substr(from, end - from));
+    }
+    // The old lines' text outlives the replacement only as copies (small: the splice takes <= 64).
+    const bool small = change.oldCount <= 64 && change.newCount <= 64;
+    std::vector<std::string> oldCopies;
+    if (small)
+        oldCopies.assign(oldLines.begin(), oldLines.end());
+    std::size_t cutBegin = begin, cutEnd = end, newBegin = begin;
+    std::string inserted;
+    if (change.oldCount > 0 && change.newCount > 0) {
+        inserted = change.text;
+    } else if (change.oldCount > 0) { // removal: with the newline after the lines, or before the last ones
+        if (end < text.size())
+            ++cutEnd;
+        else
+            --cutBegin;
+    } else if (change.newCount > 0) { // insertion: before line `first`, or after the last line
+        if (change.first < lines) {
+            inserted = change.text + '\n';
+        } else {
+            inserted = '\n' + change.text;
+            ++newBegin;
+        }
+    } else {
+        return &state.program; // nothing changes
+    }
+    state.spliced = false;
+    text.replace(cutBegin, cutEnd - cutBegin, inserted);
+
+    if (resolvedDialect(text, options) == AssembleOptions::Dialect::Clrx)
+        return &analyzeClrx(text, options);
+    const auto gpu = state.prepare(text, options);
+    if (!gpu)
+        return &state.program;
+    const std::string currentKey = optionsKey(options);
+    if (small && state.havePrevious && state.optionsKey == currentKey) {
+        const std::vector<std::string_view> oldViews(oldCopies.begin(), oldCopies.end());
+        const std::vector<std::string_view> newLines
+            = change.newCount ? splitLines(std::string_view(text).substr(newBegin, change.text.size())) : std::vector<std::string_view> {};
+        if (state.spliceEdit(change.first, oldViews, newLines, *gpu, options))
+            return &state.program;
+    }
+    return &state.full(*gpu, options, currentKey);
+}
+
+const std::string& FrontEnd::source() const { return state_->source; }
+const Program& FrontEnd::program() const { return state_->program; }
+
+const detail::SpliceStep* FrontEnd::lastSplice() const { return state_->spliced ? &state_->step : nullptr; }
 
 // CLRX dialect: translate, assemble the translation, map the result back onto the source. Always a
 // full run (the incremental path splices source lines, and a CLRX line may hold several statements).

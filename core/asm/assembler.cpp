@@ -311,11 +311,11 @@ const Program* FrontEnd::edit(const LineChange& change, const AssembleOptions& o
             inserted = '\n' + change.text;
             ++newBegin;
         }
-    } else {
-        return &state.program; // nothing changes
     }
+    // (No lines at all: the same text, maybe with other options.)
     state.spliced = false;
-    text.replace(cutBegin, cutEnd - cutBegin, inserted);
+    if (change.oldCount || change.newCount)
+        text.replace(cutBegin, cutEnd - cutBegin, inserted);
 
     if (resolvedDialect(text, options) == AssembleOptions::Dialect::Clrx)
         return &analyzeClrx(text, options);
@@ -323,6 +323,8 @@ const Program* FrontEnd::edit(const LineChange& change, const AssembleOptions& o
     if (!gpu)
         return &state.program;
     const std::string currentKey = optionsKey(options);
+    if (state.havePrevious && state.optionsKey == currentKey && !change.oldCount && !change.newCount)
+        return &state.program;
     if (small && state.havePrevious && state.optionsKey == currentKey) {
         const std::vector<std::string_view> oldViews(oldCopies.begin(), oldCopies.end());
         const std::vector<std::string_view> newLines

@@ -27,6 +27,21 @@ bool settled(const AnalysisBridge& bridge)
     return s && !bridge.busy() && s->textGeneration == bridge.textGeneration();
 }
 
+// A document wired to a bridge as the window wires its editor's (MainWindow::documentEdited).
+struct DocumentSession {
+    QTextDocument doc;
+    AnalysisBridge bridge;
+    explicit DocumentSession(const QString& text) : doc(text)
+    {
+        doc.clearUndoRedoStacks();
+        doc.documentLayout(); // (a document without a layout reports no contentsChange)
+        bridge.setDebounceInterval(0);
+        bridge.setDocument(&doc);
+        QObject::connect(&doc, &QTextDocument::contentsChange, &bridge, &AnalysisBridge::documentChanged);
+        bridge.setSource(text);
+    }
+};
+
 } // namespace
 
 class TestAnalysisBridge : public QObject
@@ -139,14 +154,9 @@ private Q_SLOTS:
         QFETCH(QString, to);
         QFETCH(bool, typed);
         const QString text = gcnlens::test::readFile(gcnlens::test::sourcePath("resources/examples/saxpy-gfx6.s"));
-        QTextDocument doc(text);
-        doc.clearUndoRedoStacks();
-        doc.documentLayout(); // (a document without a layout reports no contentsChange)
-        AnalysisBridge bridge;
-        bridge.setDebounceInterval(0);
-        bridge.setDocument(&doc);
-        connect(&doc, &QTextDocument::contentsChange, &bridge, &AnalysisBridge::documentChanged);
-        bridge.setSource(text);
+        DocumentSession session(text);
+        QTextDocument& doc = session.doc;
+        AnalysisBridge& bridge = session.bridge;
         QTRY_VERIFY_WITH_TIMEOUT(settled(bridge), 20000);
         const int at = int(text.indexOf(from));
         QVERIFY2(at >= 0, qPrintable(from));
@@ -177,14 +187,9 @@ private Q_SLOTS:
     void workerRestartTakesTheWholeText()
     {
         const QString text = gcnlens::test::readFile(gcnlens::test::sourcePath("resources/examples/saxpy-gfx6.s"));
-        QTextDocument doc(text);
-        doc.clearUndoRedoStacks();
-        doc.documentLayout(); // (a document without a layout reports no contentsChange)
-        AnalysisBridge bridge;
-        bridge.setDebounceInterval(0);
-        bridge.setDocument(&doc);
-        connect(&doc, &QTextDocument::contentsChange, &bridge, &AnalysisBridge::documentChanged);
-        bridge.setSource(text);
+        DocumentSession session(text);
+        QTextDocument& doc = session.doc;
+        AnalysisBridge& bridge = session.bridge;
         QTRY_VERIFY_WITH_TIMEOUT(settled(bridge), 20000);
         QTextCursor cursor(&doc);
         cursor.movePosition(QTextCursor::End);

@@ -273,9 +273,10 @@ struct IsolatedFrontEnd::State {
     int line = 0;
     std::string message;
     std::unique_ptr<FrontEnd> inProcess; // when no worker can be started
-    // The generation of the text the worker holds (0: none; a new worker holds none), counted
-    // as the worker counts it: one per text or edit it took.
+    // The generation of the worker's text, counted as the worker counts it: one per text or edit
+    // it took (a new worker starts at 0); holdsText: it has one an edit may apply to.
     std::uint64_t generation = 0;
+    bool holdsText = false;
     detail::RegisterTally registers; // of `program`, for replaying the worker's splices
     bool tallyFresh = false;
     std::size_t transferred = 0;     // bytes of the last call's frames, both ways
@@ -348,6 +349,7 @@ struct IsolatedFrontEnd::State {
         }
         pid = -1;
         generation = 0;
+        holdsText = false;
         return status;
     }
 
@@ -462,6 +464,7 @@ struct IsolatedFrontEnd::State {
         if (pid >= 0 && ::waitpid(pid, &status, WNOHANG) == pid) {
             pid = -1;
             generation = 0;
+            holdsText = false;
             ::close(socket);
             socket = -1;
         }
@@ -561,9 +564,11 @@ struct IsolatedFrontEnd::State {
         std::string frame(8, '\0'), reply;
         frame.push_back(kRequestText);
         codec::encodeRequest(options, source, frame);
-        generation = 0; // until the worker has it
-        if (exchange(frame, reply, options, lines) && take(reply, options, lines) == Taken::Program && pid >= 0)
-            generation = 1;
+        holdsText = false; // until the worker has it
+        if (exchange(frame, reply, options, lines) && take(reply, options, lines) == Taken::Program && pid >= 0) {
+            ++generation;
+            holdsText = true;
+        }
         return program;
     }
 
@@ -576,7 +581,7 @@ struct IsolatedFrontEnd::State {
             outcome = Outcome::InProcess;
             return inProcess->edit(change, options);
         }
-        if (generation == 0)
+        if (!holdsText)
             return nullptr;
         const int lines = change.linesAfter > 0 ? change.linesAfter : std::numeric_limits<int>::max();
         std::string frame(8, '\0'), reply;
@@ -592,14 +597,14 @@ struct IsolatedFrontEnd::State {
             ++generation;
             return &program;
         case Taken::NeedText:
-            generation = 0;
+            holdsText = false;
             return nullptr;
         case Taken::OutOfStep: {
             ++generation; // the worker took the edit; only this copy of its program is wrong
             std::string again(8, '\0');
             again.push_back(kRequestProgram);
             if (exchange(again, reply, options, lines) && take(reply, options, lines) != Taken::Program && pid >= 0)
-                generation = 0;
+                holdsText = false;
             return &program;
         }
         case Taken::Broken:
@@ -646,7 +651,7 @@ Program IsolatedFrontEnd::assemble(std::string_view source, const AssembleOption
     const Program& program = analyze(source, options);
     if (&program != &state_->program)
         return program;
-    state_->generation = 0; // the program leaves: an edit would have nothing to splice into
+    state_->holdsText = false; // the program leaves: an edit would have nothing to splice into
     return std::move(state_->program);
 }
 

@@ -200,6 +200,10 @@ void TestIsolated::editNeedsTextAfterRestart()
     QVERIFY(!frontEnd.edit(wrong, options));
     QCOMPARE(frontEnd.analyze(text, options).instructions.size(), std::size_t(3));
     QCOMPARE(frontEnd.lastOutcome(), Outcome::Ok);
+    // After several whole texts, edits apply to the last one.
+    const Program* edited = frontEnd.edit(test::lineChange(text, "s_nop 2\ns_nop 1\ns_endpgm\n"), options);
+    QVERIFY(edited);
+    QCOMPARE(edited->instructions.at(0).operands, std::string("2"));
 }
 
 void TestIsolated::timeLimit()

@@ -3,6 +3,7 @@
 
 #include "core/input/detect.h"
 #include "core/input/listingreader.h"
+#include "core/support/cancel.h"
 #include "ui/logging.h"
 
 #include <QElapsedTimer>
@@ -128,9 +129,20 @@ void AnalysisBridge::documentChanged(int position, int removed, int added)
 
 QString AnalysisBridge::wholeText() const { return m_document ? m_document->toPlainText() : m_fallbackText; }
 
+// A running job that a newer request supersedes stops its model passes at their next check
+// (core/support/cancel.h) and publishes nothing, so that the newer one starts at once; the
+// Analyzer's caches stay those of the last complete run. Not twice in a row: when typing outpaces
+// every job, one still completes between the cancels.
+void AnalysisBridge::supersede()
+{
+    if (m_running && !m_cancelledLast)
+        m_jobStop.request_stop();
+}
+
 void AnalysisBridge::textChanged()
 {
     ++m_textGeneration;
+    supersede();
     if (m_lastJobMs <= kImmediateMs && !m_running && !m_paused) {
         // Start now rather than at the next event loop turn: the job then runs while the UI
         // thread repaints the keystroke, instead of after it.
@@ -197,6 +209,7 @@ void AnalysisBridge::cancel()
 void AnalysisBridge::schedule(int delay)
 {
     ++m_requested;
+    supersede();
     // A long job that a newer request supersedes is cancelled (its worker ends); quick ones (the
     // editor's incremental path) run out, so that the worker keeps what it learnt.
     if (m_running && m_jobTimer.isValid() && m_jobTimer.elapsed() > kCancelAfterMs)
@@ -257,11 +270,12 @@ void AnalysisBridge::start()
     m_sentAssemble = m_request.assemble;
     m_running = true;
     m_jobTimer.start();
+    m_jobStop = std::stop_source();
     const quint64 job = m_requested;
     Q_EMIT analysisStarted(job);
 
-    auto work = [input = std::move(input), request = m_request, engine = m_engine, job,
-                 generation = m_textGeneration]() mutable {
+    auto work = [input = std::move(input), request = m_request, engine = m_engine, job, generation = m_textGeneration,
+                 stop = m_jobStop.get_token()]() mutable {
         QElapsedTimer timer;
         timer.start();
         auto snapshot = std::make_shared<AnalysisSnapshot>();
@@ -277,7 +291,7 @@ void AnalysisBridge::start()
                 // A disassembly listing (a pasted one, or a code object's) is read, not assembled.
                 snapshot->listing = input::looksLikeListing(text);
                 if (snapshot->listing) {
-                    snapshot->analysis = engine->analyzer.analyze(input::readListing(text, request.assemble), request, previous);
+                    snapshot->analysis = engine->analyzer.analyze(input::readListing(text, request.assemble), request, previous, stop);
                 } else {
                     program = &engine->frontEnd->analyze(text, request.assemble);
                 }
@@ -292,7 +306,7 @@ void AnalysisBridge::start()
                 return SnapshotPtr(std::move(snapshot));
             } else { // branch and model-option changes re-run the models on the program we have
                 snapshot->listing = last->listing;
-                snapshot->analysis = engine->analyzer.analyze(last->analysis.program, request, previous);
+                snapshot->analysis = engine->analyzer.analyze(last->analysis.program, request, previous, stop);
             }
             if (program) {
                 const auto outcome = engine->frontEnd->lastOutcome();
@@ -308,10 +322,13 @@ void AnalysisBridge::start()
                     snapshot->milliseconds = double(timer.nsecsElapsed()) / 1e6;
                     return SnapshotPtr(std::move(snapshot));
                 }
-                snapshot->analysis = engine->analyzer.analyze(*program, request, previous);
+                snapshot->analysis = engine->analyzer.analyze(*program, request, previous, stop);
             }
             snapshot->lines = LineAnnotations::build(snapshot->analysis);
             engine->last = snapshot;
+        } catch (const AnalysisCancelled&) {
+            snapshot->cancelled = true; // superseded: dropped on arrival, `last` unchanged
+            return SnapshotPtr(std::move(snapshot));
         } catch (const std::exception& e) {
             // The core reports bad input as diagnostics; anything thrown is a bug, shown rather than lost.
             snapshot->analysis = Analysis{};
@@ -328,7 +345,9 @@ void AnalysisBridge::start()
 
     QtConcurrent::run(&m_pool, std::move(work)).then(this, [this](SnapshotPtr snapshot) {
         m_running = false;
-        m_lastJobMs = snapshot->milliseconds;
+        m_cancelledLast = snapshot->cancelled;
+        if (!snapshot->cancelled)
+            m_lastJobMs = snapshot->milliseconds;
         if (snapshot->needsText) { // the worker lost the text (a restart) or went out of step
             qCDebug(lcBridge) << "job" << snapshot->job << "needs the whole text";
             if (!m_pendingWhole) {
@@ -342,7 +361,7 @@ void AnalysisBridge::start()
         if (!snapshot->assemblerFailed)
             m_listing = snapshot->listing;
         qCDebug(lcBridge) << "job" << snapshot->job << "took" << snapshot->milliseconds << "ms; newest" << m_requested;
-        if (snapshot->job != m_requested) { // newest request wins: drop and run the newer one
+        if (snapshot->job != m_requested || snapshot->cancelled) { // newest request wins: drop and run the newer one
             if (!m_debounce.isActive() && !m_paused)
                 start();
             return;

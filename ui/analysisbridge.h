@@ -25,6 +25,7 @@
 class QTextDocument;
 
 #include <memory>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,7 @@ struct AnalysisSnapshot {
     bool assemblerFailed = false;
     bool listing = false;   // the text is a disassembly listing (read whole, not assembled by edits)
     bool needsText = false; // not delivered: the worker asked for the whole text (the bridge sends it)
+    bool cancelled = false; // not delivered: a newer request superseded it (its model passes stopped)
 };
 using SnapshotPtr = std::shared_ptr<const AnalysisSnapshot>;
 
@@ -94,6 +96,7 @@ private:
     void schedule(int delay);
     void start();
     void textChanged();
+    void supersede();
     QString wholeText() const;
 
     struct Engine;
@@ -120,6 +123,8 @@ private:
     AnalysisRequest m_request;
     quint64 m_requested = 0;    // id of the newest request
     bool m_running = false;
+    std::stop_source m_jobStop;   // the running job's: a newer request stops its model passes
+    bool m_cancelledLast = false; // the last job was cancelled (the next one is not)
     QElapsedTimer m_jobTimer;   // since the running job started
     bool m_paused = false;
     SnapshotPtr m_current;

@@ -5,6 +5,7 @@
 #include "testutils.h"
 #include "ui/analysisbridge.h"
 
+#include "../bench/generatedkernel.h"
 #include "../core/analysisdump.h"
 
 #include <QFile>
@@ -180,6 +181,36 @@ private Q_SLOTS:
         QCOMPARE(doc.toPlainText(), text);
         QTRY_VERIFY_WITH_TIMEOUT(settled(bridge), 20000);
         compareWithFresh(bridge, text);
+    }
+
+    // Typing into a large kernel while jobs run: superseded jobs are cancelled (their model passes
+    // stop, core/support/cancel.h) and publish nothing; every snapshot delivered is whole, and the
+    // last one is a fresh analysis of the text.
+    void supersededJobsPublishNothing()
+    {
+        const QString text = QString::fromStdString(gcnlens::bench::generateKernel(20000));
+        DocumentSession session(text);
+        AnalysisBridge& bridge = session.bridge;
+        QTRY_VERIFY_WITH_TIMEOUT(settled(bridge), 60000);
+        int delivered = 0;
+        connect(&bridge, &AnalysisBridge::analysisReady, this, [&](const SnapshotPtr& s) {
+            ++delivered;
+            QVERIFY(!s->cancelled && !s->needsText);
+            QCOMPARE(s->analysis.liveness.instructions.size(), s->analysis.program.instructions.size());
+            QCOMPARE(s->analysis.timing.instructions.size(), s->analysis.program.instructions.size());
+        });
+        QSignalSpy started(&bridge, &AnalysisBridge::analysisStarted);
+        QTextCursor cursor(&session.doc);
+        // Each keystroke changes the branch-overrides request too: every job re-runs the models.
+        for (int i = 0; i < 40; ++i) {
+            cursor.setPosition(int(text.indexOf(QStringLiteral("v_add_f32 v"), text.size() * i / 41)));
+            cursor.insertText(QStringLiteral("s_nop 0\n    "));
+            bridge.setBranchDirection(i + 2, i % 2 ? Direction::Taken : Direction::NotTaken);
+            QCoreApplication::processEvents();
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(settled(bridge), 60000);
+        QVERIFY(delivered < started.size());
+        compareWithFresh(bridge, session.doc.toPlainText());
     }
 
     // A crash ends the worker and its copy of the text; the next edit is answered "send the whole

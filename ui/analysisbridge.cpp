@@ -127,6 +127,13 @@ void AnalysisBridge::documentChanged(int position, int removed, int added)
     textChanged();
 }
 
+QString AnalysisSnapshot::text() const
+{
+    if (document && document->revision() == documentRevision)
+        return document->toPlainText();
+    return document || documentRevision >= 0 ? QString() : source;
+}
+
 QString AnalysisBridge::wholeText() const { return m_document ? m_document->toPlainText() : m_fallbackText; }
 
 // A running job that a newer request supersedes stops its model passes at their next check
@@ -274,13 +281,20 @@ void AnalysisBridge::start()
     const quint64 job = m_requested;
     Q_EMIT analysisStarted(job);
 
+    // Where the job's text can be read again (fix-its, exports): the document at this revision.
+    const QPointer<const QTextDocument> document(m_document);
+    const int revision = m_document ? m_document->revision() : -1;
+    const QString fallback = m_document ? QString() : m_fallbackText;
     auto work = [input = std::move(input), request = m_request, engine = m_engine, job, generation = m_textGeneration,
-                 stop = m_jobStop.get_token()]() mutable {
+                 stop = m_jobStop.get_token(), document, revision, fallback]() mutable {
         QElapsedTimer timer;
         timer.start();
         auto snapshot = std::make_shared<AnalysisSnapshot>();
         snapshot->job = job;
         snapshot->textGeneration = generation;
+        snapshot->document = document;
+        snapshot->documentRevision = revision;
+        snapshot->source = fallback;
         snapshot->request = request;
         const SnapshotPtr last = engine->last;
         try {

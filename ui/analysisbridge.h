@@ -18,6 +18,7 @@
 
 #include <QElapsedTimer>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <QThreadPool>
 #include <QTimer>
@@ -34,6 +35,13 @@ namespace gcnlens::ui {
 struct AnalysisSnapshot {
     quint64 job = 0;
     quint64 textGeneration = 0; // the text it analysed (AnalysisBridge::textGeneration())
+    // The analysed text is the bridge's editor document at this revision (the bridge keeps no copy
+    // of it, issue #11 item 6), or `source` where a whole text was given without a document
+    // (setSource alone; tests). text() gives it on the UI thread while it is still there.
+    QPointer<const QTextDocument> document;
+    int documentRevision = -1;
+    QString source;
+    QString text() const;
     AnalysisRequest request;
     Analysis analysis;
     LineAnnotations lines;

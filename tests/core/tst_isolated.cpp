@@ -9,6 +9,7 @@
 #include "linechange.h"
 #include "../bench/generatedkernel.h"
 
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -49,6 +50,7 @@ private Q_SLOTS:
     void editsThroughTheWorker_data();
     void editsThroughTheWorker();
     void editNeedsTextAfterRestart();
+    void clrxThroughEdits();
     void timeLimit();
     void computedReptCount();
     void cancelFromAnotherThread();
@@ -204,6 +206,32 @@ void TestIsolated::editNeedsTextAfterRestart()
     const Program* edited = frontEnd.edit(test::lineChange(text, "s_nop 2\ns_nop 1\ns_endpgm\n"), options);
     QVERIFY(edited);
     QCOMPARE(edited->instructions.at(0).operands, std::string("2"));
+}
+
+// A CLRX source (issue #13) edited line by line through the worker: each edit is a full run of
+// the translation there (a CLRX line may hold several statements), the result as a fresh one.
+void TestIsolated::clrxThroughEdits()
+{
+    QFile file(QStringLiteral(GCNLENS_TESTDATA_DIR "/clrx/vadd.clrx"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const std::string text = file.readAll().toStdString();
+    AssembleOptions options;
+    options.gpuFromSource = true;
+    options.includeDirs = {GCNLENS_TESTDATA_DIR "/clrx"};
+    IsolatedFrontEnd frontEnd;
+    frontEnd.analyze(text, options);
+    std::string edited = text;
+    const auto at = edited.find("v_lshlrev_b32 gid, 2, gid");
+    QVERIFY(at != std::string::npos);
+    edited.replace(at, 25, "v_lshlrev_b32 gid, 3, gid ; s_nop 0");
+    for (const auto& [from, to] : {std::pair {text, edited}, std::pair {edited, text}}) {
+        const Program* p = frontEnd.edit(test::lineChange(from, to), options);
+        QVERIFY(p);
+        QCOMPARE(frontEnd.lastOutcome(), Outcome::Ok);
+        QVERIFY(!p->instructions.empty());
+        const QStringList got = test::describe(*p), want = test::describe(assemble(to, options));
+        QVERIFY2(got == want, qPrintable(test::firstDifference(got, want)));
+    }
 }
 
 void TestIsolated::timeLimit()

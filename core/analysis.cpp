@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis.h"
 
+#include "core/support/cancel.h"
+
 #include <atomic>
 
 namespace gcnlens {
@@ -74,21 +76,33 @@ Analyzer::Work Analyzer::lastWork() const
     return {state_->timing.timedInstructions(), state_->lds.evaluatedInstructions()};
 }
 
-Analysis Analyzer::analyze(const Program& program, const AnalysisRequest& request, const Analysis* previous)
+Analysis Analyzer::analyze(const Program& program, const AnalysisRequest& request, const Analysis* previous,
+                           std::stop_token stop)
 {
     State& s = *state_;
     if (previous && (previous->serial == 0 || previous->serial != s.lastSerial))
         previous = nullptr;
-    s.lastSerial = 0; // until this run completes: a throw leaves nothing to build on
+    const CancelScope cancel(stop);
+    checkCancelled();
     Analysis analysis;
     analysis.program = program;
     const Program& p = analysis.program;
-    analysis.timing = s.timing.analyze(p, request.timing, request.branches, previous ? &previous->program : nullptr,
-                                       previous ? &previous->timing : nullptr);
+    // The passes without a cache first, then the ones with: a cancel (which the passes check for
+    // before they write their caches) then leaves every cache as the last complete run left it,
+    // and `previous` stays good to build on. After the timing pass commits, no check follows.
+    analyzeFlow(analysis, request);
+    const std::uint64_t lastComplete = s.lastSerial;
+    s.lastSerial = 0; // until this run completes: a throw leaves nothing to build on...
+    try {
+        analysis.timing = s.timing.analyze(p, request.timing, request.branches, previous ? &previous->program : nullptr,
+                                           previous ? &previous->timing : nullptr);
+    } catch (const AnalysisCancelled&) {
+        s.lastSerial = lastComplete; // ...but a cancel stops the timing pass before it writes its cache
+        throw;
+    }
     analyzeKernels(analysis, request);
     analysis.lds = s.lds.analyze(p, ldsOptions(request), previous ? &previous->program : nullptr,
                                  previous ? &previous->lds : nullptr);
-    analyzeFlow(analysis, request);
     analysis.serial = s.lastSerial = ++serials;
     return analysis;
 }

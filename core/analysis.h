@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <stop_token>
 #include <vector>
 
 namespace gcnlens {
@@ -57,8 +58,11 @@ public:
     Analyzer& operator=(const Analyzer&) = delete;
 
     // `previous` is reused only when it is this object's last result (its serial says so);
-    // anything else, or nullptr, means a full run.
-    Analysis analyze(const Program& program, const AnalysisRequest& request, const Analysis* previous = nullptr);
+    // anything else, or nullptr, means a full run. When `stop` is requested (a newer request
+    // superseded this one) the passes stop at their next check and AnalysisCancelled is thrown
+    // (core/support/cancel.h): no partial result, and `previous` stays this object's last result.
+    Analysis analyze(const Program& program, const AnalysisRequest& request, const Analysis* previous = nullptr,
+                     std::stop_token stop = {});
 
     // How much of the last analyze() was computed rather than reused (tests and benchmarks).
     struct Work {

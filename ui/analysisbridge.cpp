@@ -3,10 +3,15 @@
 
 #include "core/input/detect.h"
 #include "core/input/listingreader.h"
+#include "core/support/cancel.h"
 #include "ui/logging.h"
 
 #include <QElapsedTimer>
+#include <QTextBlock>
+#include <QTextDocument>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
 
 #include <utility>
 
@@ -20,6 +25,28 @@ struct AnalysisBridge::Engine {
     SnapshotPtr last; // the last job's result, delivered or not: the Analyzer's reference point
     std::vector<SnapshotPtr> garbage; // results replaced as `last`, freed after the job is out
 };
+
+namespace {
+
+// What a job hands the front-end: the whole text, or the edit of the text it holds (an empty
+// edit when only the assembler options changed), or nothing (the models only).
+struct TextInput {
+    enum Kind { Whole, Edit, None } kind = None;
+    std::string text; // Whole
+    LineChange change; // Edit
+};
+
+// The options that change what the assembler makes of a text.
+bool sameAssembly(const AssembleOptions& a, const AssembleOptions& b)
+{
+    return a.gpu == b.gpu && a.includeDirs == b.includeDirs && a.defsyms == b.defsyms && a.fileName == b.fileName
+        && a.triple == b.triple && a.dialect == b.dialect && a.gpuFromSource == b.gpuFromSource
+        && a.allowAnyInclude == b.allowAnyInclude && a.limits == b.limits;
+}
+
+int linesOf(const std::string& text) { return int(std::count(text.begin(), text.end(), '\n')) + 1; }
+
+} // namespace
 
 AnalysisBridge::AnalysisBridge(QObject* parent)
     : QObject(parent)
@@ -38,11 +65,91 @@ AnalysisBridge::~AnalysisBridge()
     m_pool.waitForDone();
 }
 
+void AnalysisBridge::setDocument(const QTextDocument* document)
+{
+    m_document = document;
+    m_fallbackText.clear();
+}
+
 void AnalysisBridge::setSource(const QString& source)
 {
-    if (source == m_source && m_current)
+    const size_t hash = qHash(source);
+    if (m_wholeHashValid && hash == m_wholeHash && m_current && !m_pendingEdit)
         return;
-    m_source = source;
+    m_wholeHash = hash;
+    m_wholeHashValid = true;
+    if (!m_document)
+        m_fallbackText = source;
+    const QByteArray utf8 = source.toUtf8();
+    m_pendingText.assign(utf8.constData(), size_t(utf8.size()));
+    m_pendingWhole = true;
+    m_pendingFromDocument = false;
+    m_pendingEdit = false;
+    m_lines = linesOf(m_pendingText);
+    textChanged();
+}
+
+void AnalysisBridge::documentChanged(int position, int removed, int added)
+{
+    Q_UNUSED(removed); // the line counts before and after say what it removed
+    if (!m_document)
+        return;
+    m_wholeHashValid = false;
+    // The lines the change covers now, and the number it replaced (from the change in line count).
+    const int end = std::min(position + added, m_document->characterCount() - 1);
+    const int first = m_document->findBlock(position).blockNumber();
+    const int newCount = m_document->findBlock(std::max(end, position)).blockNumber() - first + 1;
+    const int lines = m_document->blockCount();
+    const int oldCount = newCount - (lines - m_lines);
+    m_lines = lines;
+    if (first < 0 || oldCount < 0) {
+        setSource(wholeText()); // not a change the line counts explain: start again from the text
+        return;
+    }
+    if (!m_pendingWhole) {
+        if (!m_pendingEdit) {
+            m_editFirst = first;
+            m_editOld = oldCount;
+            m_editNew = newCount;
+        } else {
+            // Compose with the pending edit: both as runs of the text between them.
+            const int from = std::min(m_editFirst, first);
+            const int to = std::max(m_editFirst + m_editNew, first + oldCount);
+            m_editOld += to - from - m_editNew;
+            m_editNew = to - from - oldCount + newCount;
+            m_editFirst = from;
+        }
+        m_pendingEdit = true;
+    } else {
+        m_pendingText.clear(); // the whole text is read when the job starts
+        m_pendingFromDocument = true;
+    }
+    textChanged();
+}
+
+QString AnalysisSnapshot::text() const
+{
+    if (document && document->revision() == documentRevision)
+        return document->toPlainText();
+    return document || documentRevision >= 0 ? QString() : source;
+}
+
+QString AnalysisBridge::wholeText() const { return m_document ? m_document->toPlainText() : m_fallbackText; }
+
+// A running job that a newer request supersedes stops its model passes at their next check
+// (core/support/cancel.h) and publishes nothing, so that the newer one starts at once; the
+// Analyzer's caches stay those of the last complete run. Not twice in a row: when typing outpaces
+// every job, one still completes between the cancels.
+void AnalysisBridge::supersede()
+{
+    if (m_running && !m_cancelledLast)
+        m_jobStop.request_stop();
+}
+
+void AnalysisBridge::textChanged()
+{
+    ++m_textGeneration;
+    supersede();
     if (m_lastJobMs <= kImmediateMs && !m_running && !m_paused) {
         // Start now rather than at the next event loop turn: the job then runs while the UI
         // thread repaints the keystroke, instead of after it.
@@ -109,6 +216,7 @@ void AnalysisBridge::cancel()
 void AnalysisBridge::schedule(int delay)
 {
     ++m_requested;
+    supersede();
     // A long job that a newer request supersedes is cancelled (its worker ends); quick ones (the
     // editor's incremental path) run out, so that the worker keeps what it learnt.
     if (m_running && m_jobTimer.isValid() && m_jobTimer.elapsed() > kCancelAfterMs)
@@ -124,57 +232,117 @@ void AnalysisBridge::start()
         return;
     if (m_running) // the finishing job sees a newer request id and starts again
         return;
+    // What the front-end gets: read from the document now, once per job however many edits it covers.
+    TextInput input;
+    if (m_pendingWhole || m_textGeneration == 0 || (m_pendingEdit && m_listing)) {
+        input.kind = TextInput::Whole;
+        if (m_pendingWhole && !m_pendingFromDocument)
+            input.text = std::move(m_pendingText);
+        else if (m_textGeneration > 0) {
+            const QByteArray utf8 = wholeText().toUtf8();
+            input.text.assign(utf8.constData(), size_t(utf8.size()));
+        }
+        m_lines = linesOf(input.text);
+    } else if (m_pendingEdit) {
+        input.kind = TextInput::Edit;
+        LineChange& change = input.change;
+        change.first = m_editFirst;
+        change.oldCount = m_editOld;
+        change.newCount = m_editNew;
+        change.linesAfter = m_lines;
+        QString lines;
+        QTextBlock block = m_document->findBlockByNumber(m_editFirst);
+        for (int i = 0; i < m_editNew && block.isValid(); ++i, block = block.next()) {
+            if (i)
+                lines += QLatin1Char('\n');
+            lines += block.text();
+        }
+        // The conversions toPlainText() makes; a line separator inside a block would be a line
+        // the document does not count: the whole text then.
+        lines.replace(QChar::Nbsp, QLatin1Char(' '));
+        if (lines.contains(QChar::LineSeparator) || lines.contains(QChar::ParagraphSeparator)) {
+            input.kind = TextInput::Whole;
+            const QByteArray utf8 = wholeText().toUtf8();
+            input.text.assign(utf8.constData(), size_t(utf8.size()));
+        } else {
+            const QByteArray utf8 = lines.toUtf8();
+            change.text.assign(utf8.constData(), size_t(utf8.size()));
+        }
+    } else if (!sameAssembly(m_sentAssemble, m_request.assemble)) {
+        input.kind = TextInput::Edit; // an empty edit: the worker's text with the new options
+        input.change.linesAfter = m_lines;
+    }
+    m_pendingWhole = m_pendingEdit = false;
+    m_pendingText.clear();
+    m_sentAssemble = m_request.assemble;
     m_running = true;
     m_jobTimer.start();
+    m_jobStop = std::stop_source();
     const quint64 job = m_requested;
     Q_EMIT analysisStarted(job);
 
-    auto work = [source = m_source, request = m_request, engine = m_engine, job]() {
+    // Where the job's text can be read again (fix-its, exports): the document at this revision.
+    const QPointer<const QTextDocument> document(m_document);
+    const int revision = m_document ? m_document->revision() : -1;
+    const QString fallback = m_document ? QString() : m_fallbackText;
+    auto work = [input = std::move(input), request = m_request, engine = m_engine, job, generation = m_textGeneration,
+                 stop = m_jobStop.get_token(), document, revision, fallback]() mutable {
         QElapsedTimer timer;
         timer.start();
         auto snapshot = std::make_shared<AnalysisSnapshot>();
         snapshot->job = job;
-        snapshot->source = source;
+        snapshot->textGeneration = generation;
+        snapshot->document = document;
+        snapshot->documentRevision = revision;
+        snapshot->source = fallback;
         snapshot->request = request;
         const SnapshotPtr last = engine->last;
         try {
-            // Re-assembling is only needed when the text or the assembler options changed; branch
-            // and model-option changes re-run the models on the program we have.
-            const bool sameProgram = last && last->source == source && last->request.assemble.gpu == request.assemble.gpu
-                && last->request.assemble.includeDirs == request.assemble.includeDirs
-                && last->request.assemble.defsyms == request.assemble.defsyms
-                && last->request.assemble.dialect == request.assemble.dialect
-                && last->request.assemble.fileName == request.assemble.fileName;
             const Analysis* previous = last ? &last->analysis : nullptr;
-            if (sameProgram) {
-                snapshot->analysis = engine->analyzer.analyze(last->analysis.program, request, previous);
-            } else {
-                const QByteArray utf8 = source.toUtf8();
-                const std::string_view text(utf8.constData(), size_t(utf8.size()));
+            const Program* program = nullptr;
+            if (input.kind == TextInput::Whole) {
+                const std::string_view text(input.text);
                 // A disassembly listing (a pasted one, or a code object's) is read, not assembled.
-                if (input::looksLikeListing(text)) {
-                    const Program program = input::readListing(text, request.assemble);
-                    snapshot->analysis = engine->analyzer.analyze(program, request, previous);
+                snapshot->listing = input::looksLikeListing(text);
+                if (snapshot->listing) {
+                    snapshot->analysis = engine->analyzer.analyze(input::readListing(text, request.assemble), request, previous, stop);
                 } else {
-                    const Program& program = engine->frontEnd->analyze(text, request.assemble);
-                    if (engine->frontEnd->lastOutcome() == IsolatedFrontEnd::Outcome::Crashed
-                        || engine->frontEnd->lastOutcome() == IsolatedFrontEnd::Outcome::TimedOut
-                        || engine->frontEnd->lastOutcome() == IsolatedFrontEnd::Outcome::Cancelled) {
-                        // The assembler failed on this text: keep showing the last good analysis with the
-                        // error on the line it reached. `last` stays the reference for the next job.
-                        snapshot->analysis = last ? last->analysis : analyzeProgram(program, request);
-                        if (last)
-                            snapshot->analysis.program.diagnostics.push_back(program.diagnostics.back());
-                        snapshot->assemblerFailed = true;
-                        snapshot->lines = LineAnnotations::build(snapshot->analysis);
-                        snapshot->milliseconds = double(timer.nsecsElapsed()) / 1e6;
-                        return SnapshotPtr(std::move(snapshot));
-                    }
-                    snapshot->analysis = engine->analyzer.analyze(program, request, previous);
+                    program = &engine->frontEnd->analyze(text, request.assemble);
                 }
+            } else if (input.kind == TextInput::Edit && !(last && last->listing)) {
+                program = engine->frontEnd->edit(input.change, request.assemble);
+                if (!program) { // the worker holds no text this edit applies to: the UI sends it whole
+                    snapshot->needsText = true;
+                    return SnapshotPtr(std::move(snapshot));
+                }
+            } else if (!last || input.kind == TextInput::Edit) {
+                snapshot->needsText = true; // nothing to build on (a listing's options changed, or after an error)
+                return SnapshotPtr(std::move(snapshot));
+            } else { // branch and model-option changes re-run the models on the program we have
+                snapshot->listing = last->listing;
+                snapshot->analysis = engine->analyzer.analyze(last->analysis.program, request, previous, stop);
+            }
+            if (program) {
+                const auto outcome = engine->frontEnd->lastOutcome();
+                if (outcome == IsolatedFrontEnd::Outcome::Crashed || outcome == IsolatedFrontEnd::Outcome::TimedOut
+                    || outcome == IsolatedFrontEnd::Outcome::Cancelled) {
+                    // The assembler failed on this text: keep showing the last good analysis with the
+                    // error on the line it reached. `last` stays the reference for the next job.
+                    snapshot->analysis = last ? last->analysis : analyzeProgram(*program, request);
+                    if (last)
+                        snapshot->analysis.program.diagnostics.push_back(program->diagnostics.back());
+                    snapshot->assemblerFailed = true;
+                    snapshot->lines = LineAnnotations::build(snapshot->analysis);
+                    snapshot->milliseconds = double(timer.nsecsElapsed()) / 1e6;
+                    return SnapshotPtr(std::move(snapshot));
+                }
+                snapshot->analysis = engine->analyzer.analyze(*program, request, previous, stop);
             }
             snapshot->lines = LineAnnotations::build(snapshot->analysis);
             engine->last = snapshot;
+        } catch (const AnalysisCancelled&) {
+            snapshot->cancelled = true; // superseded: dropped on arrival, `last` unchanged
+            return SnapshotPtr(std::move(snapshot));
         } catch (const std::exception& e) {
             // The core reports bad input as diagnostics; anything thrown is a bug, shown rather than lost.
             snapshot->analysis = Analysis{};
@@ -191,9 +359,23 @@ void AnalysisBridge::start()
 
     QtConcurrent::run(&m_pool, std::move(work)).then(this, [this](SnapshotPtr snapshot) {
         m_running = false;
-        m_lastJobMs = snapshot->milliseconds;
+        m_cancelledLast = snapshot->cancelled;
+        if (!snapshot->cancelled)
+            m_lastJobMs = snapshot->milliseconds;
+        if (snapshot->needsText) { // the worker lost the text (a restart) or went out of step
+            qCDebug(lcBridge) << "job" << snapshot->job << "needs the whole text";
+            if (!m_pendingWhole) {
+                m_pendingWhole = m_pendingFromDocument = true;
+                m_pendingEdit = false;
+            }
+            if (!m_paused)
+                start();
+            return;
+        }
+        if (!snapshot->assemblerFailed)
+            m_listing = snapshot->listing;
         qCDebug(lcBridge) << "job" << snapshot->job << "took" << snapshot->milliseconds << "ms; newest" << m_requested;
-        if (snapshot->job != m_requested) { // newest request wins: drop and run the newer one
+        if (snapshot->job != m_requested || snapshot->cancelled) { // newest request wins: drop and run the newer one
             if (!m_debounce.isActive() && !m_paused)
                 start();
             return;

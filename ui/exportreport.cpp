@@ -114,7 +114,7 @@ ReportExport* ReportExport::start(MainWindow* window, const QString& path, const
     // The analysis on screen when it is of the text on screen; else (a large text whose live
     // analysis is off, or one still running) the worker analyses the text with the same request.
     SnapshotPtr snapshot = window->bridge()->current();
-    if (snapshot && (snapshot->source != window->text() || window->analysisCapped()))
+    if (snapshot && (snapshot->textGeneration != window->bridge()->textGeneration() || window->analysisCapped()))
         snapshot.reset();
     if (!snapshot) // the occupancy panel's values belong to an analysis of another text
         options.occupancy.reset();

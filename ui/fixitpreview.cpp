@@ -100,6 +100,7 @@ FixItPreview::FixItPreview(SnapshotPtr snapshot, FindingRef finding, QPlainTextE
     , m_snapshot(std::move(snapshot))
     , m_finding(std::move(finding))
     , m_editor(editor)
+    , m_text(m_snapshot ? m_snapshot->text() : QString())
     , m_summary(new QLabel(tr("Measuring the fix: assembling and analysing the edited text…")))
     , m_diff(new QPlainTextEdit)
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Apply | QDialogButtonBox::Cancel))
@@ -127,11 +128,11 @@ FixItPreview::FixItPreview(SnapshotPtr snapshot, FindingRef finding, QPlainTextE
         m_fix = m_watcher.result();
         showResult();
     });
-    m_watcher.setFuture(QtConcurrent::run([snapshot = m_snapshot, finding = m_finding,
-                                           cancelled = m_cancelled]() -> std::optional<FixIt> {
-        if (!snapshot || snapshot->assemblerFailed)
+    m_watcher.setFuture(QtConcurrent::run([snapshot = m_snapshot, finding = m_finding, cancelled = m_cancelled,
+                                           text = m_text]() -> std::optional<FixIt> {
+        if (!snapshot || snapshot->assemblerFailed || text.isNull())
             return std::nullopt;
-        const QByteArray utf8 = snapshot->source.toUtf8();
+        const QByteArray utf8 = text.toUtf8();
         const std::string source(utf8.constData(), std::size_t(utf8.size()));
         if (input::looksLikeListing(source))
             return std::nullopt; // a listing's encodings are given, not assembled: nothing to edit
@@ -162,7 +163,7 @@ void FixItPreview::showResult()
         m_summary->setText(tr("No fix-it removes %1 without a new hazard (or, for a fetch or branch penalty, with a gain).")
                                .arg(findingTitle(m_finding)));
     } else {
-        const QByteArray utf8 = m_snapshot->source.toUtf8();
+        const QByteArray utf8 = m_text.toUtf8();
         const std::string diff = unifiedDiff(diffPath(m_snapshot), std::string(utf8.constData(), std::size_t(utf8.size())), {*m_fix});
         m_diff->setPlainText(QString::fromStdString(diff));
         m_summary->setText(tr("%1: %2 (single-wave %3 → %4 cycles, measured on the edited text): %5")
@@ -179,7 +180,7 @@ bool FixItPreview::apply()
 {
     if (!m_fix || !m_editor)
         return false;
-    if (m_editor->toPlainText() != m_snapshot->source) {
+    if (m_editor->toPlainText() != m_text) {
         m_summary->setText(tr("The text changed since this fix was measured: preview it again."));
         m_buttons->button(QDialogButtonBox::Apply)->setEnabled(false);
         return false;
@@ -191,7 +192,7 @@ bool FixItPreview::apply()
 
 void addFixItActions(QMenu* menu, const SnapshotPtr& snapshot, QPlainTextEdit* editor, int line, QWidget* parent)
 {
-    if (!snapshot || !editor || snapshot->source != editor->toPlainText())
+    if (!snapshot || !editor || snapshot->text() != editor->toPlainText())
         return;
     const std::vector<FindingRef> findings = fixableFindingsOnLine(snapshot->analysis, line);
     if (!findings.empty() && !menu->isEmpty())

@@ -51,6 +51,7 @@ private:
     SnapshotPtr m_snapshot;
     FindingRef m_finding;
     QPlainTextEdit* m_editor;
+    QString m_text; // the snapshot's text, read on the UI thread (AnalysisSnapshot::text())
     QFutureWatcher<std::optional<FixIt>> m_watcher;
     std::shared_ptr<std::atomic_bool> m_cancelled = std::make_shared<std::atomic_bool>(false);
     std::optional<FixIt> m_fix;

@@ -182,6 +182,7 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(m_dialect);
 
     connect(m_editor->document(), &QTextDocument::contentsChange, this, &MainWindow::documentEdited);
+    m_bridge->setDocument(m_editor->document()); // edits reach the analysis as lines (issue #11 item 6)
     connect(m_editor->document(), &QTextDocument::modificationChanged, this, [this] { updateTitle(); });
     connect(m_bridge, &AnalysisBridge::analysisStarted, this, [this] {
         if (!m_analysisCapped)
@@ -400,7 +401,7 @@ void MainWindow::documentEdited(int position, int removed, int added)
         m_text = doc->toPlainText();
     }
     if (!m_analysisCapped)
-        m_bridge->setSource(m_text);
+        m_bridge->documentChanged(position, removed, added);
     m_autosave->start();
 }
 

@@ -14,6 +14,7 @@
 #include "core/asm/watch_p.h"
 
 #include <charconv>
+#include <optional>
 #include <cstdlib>
 
 namespace gcnlens {
@@ -115,29 +116,63 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
 struct FrontEnd::State {
     std::string processorKey;
     std::unique_ptr<TargetKit> kit;
-    // The last result and the text it came from: the incremental path splices into it.
+    // The text of the last run, kept whatever the run made of it (edit() applies to it), and
+    // the last result: the incremental path splices into it.
     std::string source;
     std::string optionsKey;
     Program program;
     LineScan scan; // of `source`
     RegisterTally registers; // of `program`
     bool havePrevious = false;
-    // CLRX sources: `source` and `program` are the translation's (the incremental path splices
-    // the translation), `clrx` is the program moved back onto the CLRX source, the result.
+    bool haveSource = false;
+    bool spliced = false;   // the last run spliced `program`: `step` says how
+    SpliceStep step;
+    // CLRX sources: `program` and `scan` are the translation's (`translated`; the incremental
+    // path splices the translation), `clrx` is the program moved back onto the CLRX source, the result.
+    std::string translated;
     Program clrx;
     bool clrxResult = false;
     ClrxTranslator translator; // patches its last translation after a small edit
 
+    // The GPU and target kit for a run, or the program saying why there is none.
+    std::optional<GpuTarget> prepare(std::string_view text, const AssembleOptions& options)
+    {
+        std::string error;
+        const auto gpu = resolveGpu(options.gpu, &error);
+        if (!gpu) {
+            program = Program {};
+            program.diagnostics.push_back({Severity::Error, 0, 0, error, {}});
+            havePrevious = false;
+            return std::nullopt;
+        }
+        const std::string triple = options.triple.empty() ? tripleFor(text, options.defsyms) : options.triple;
+        const std::string key = gpu->processor + ':' + gpu->features + ':' + triple;
+        if (!kit || processorKey != key) {
+            kit = makeTargetKit(*gpu, triple);
+            processorKey = key;
+            havePrevious = false;
+        }
+        if (!kit->error.empty()) {
+            program = Program {};
+            program.gpu = *gpu;
+            program.diagnostics.push_back({Severity::Error, 0, 0, kit->error, {}});
+            havePrevious = false;
+            return std::nullopt;
+        }
+        return gpu;
+    }
+
     // Re-assembles only the changed lines when they are plain (see LineScan) and splices them in.
-    bool spliceEdit(const LineEdit& edit, const GpuTarget& gpu, const AssembleOptions& options)
+    // prefix: the 0-based first changed line; oldLines as the previous text had them, newLines now.
+    bool spliceEdit(int prefixLine, const std::vector<std::string_view>& oldLines,
+                    const std::vector<std::string_view>& newLines, const GpuTarget& gpu, const AssembleOptions& options)
     {
         constexpr int kMaxSplicedLines = 64;
+        const int oldCount = int(oldLines.size()), newCount = int(newLines.size());
         // (An empty program carries a whole-text warning that only a full run may take back.)
-        if (edit.oldCount > kMaxSplicedLines || edit.newCount > kMaxSplicedLines || program.instructions.empty())
+        if (oldCount > kMaxSplicedLines || newCount > kMaxSplicedLines || program.instructions.empty())
             return false;
-        const auto prefix = std::size_t(edit.prefixLines);
-        const std::vector<std::string_view> oldLines = edit.oldCount ? splitLines(edit.oldText) : std::vector<std::string_view> {};
-        const std::vector<std::string_view> newLines = edit.newCount ? splitLines(edit.newText) : std::vector<std::string_view> {};
+        const auto prefix = std::size_t(prefixLine);
         for (std::size_t i = 0; i < oldLines.size(); ++i)
             if (!scan.plain[prefix + i] || mentionsAny(oldLines[i], scan.assignedSymbols))
                 return false;
@@ -157,20 +192,45 @@ struct FrontEnd::State {
         }
         Program mini = assembleWith(*kit, gpu, region, options, /*whole=*/false, nullptr, int(prefix));
         const bool barrierAfter = scan.lastBarrier >= int(prefix);
-        if (!mini.labels.empty()
-            || !splice(program, mini, int(prefix) + 1, edit.oldCount, edit.newCount, newLines, barrierAfter, registers))
+        if (!mini.labels.empty())
             return false;
+        Program before = mini; // for the step; splice() moves instructions out of `mini`
+        if (!splice(program, mini, int(prefix) + 1, oldCount, newCount, newLines, barrierAfter, registers))
+            return false;
+        step = SpliceStep {int(prefix) + 1, oldCount, newCount, barrierAfter, std::move(region), std::move(before),
+                           programDigest(program)};
+        spliced = true;
         const auto at = std::ptrdiff_t(prefix);
-        scan.plain.erase(scan.plain.begin() + at, scan.plain.begin() + at + edit.oldCount);
-        scan.plain.insert(scan.plain.begin() + at, std::size_t(edit.newCount), true);
+        scan.plain.erase(scan.plain.begin() + at, scan.plain.begin() + at + oldCount);
+        scan.plain.insert(scan.plain.begin() + at, std::size_t(newCount), true);
         if (scan.lastBarrier >= int(prefix))
-            scan.lastBarrier += edit.newCount - edit.oldCount;
+            scan.lastBarrier += newCount - oldCount;
         return true;
+    }
+
+    // A whole run over `source`.
+    const Program& full(const GpuTarget& gpu, const AssembleOptions& options, const std::string& key)
+    {
+        scan = scanLines(splitLines(source));
+        program = assembleWith(*kit, gpu, source, options, /*whole=*/true, &scan);
+        registers.rebuild(program);
+        optionsKey = key;
+        havePrevious = true;
+        return program;
     }
 };
 
 FrontEnd::FrontEnd() : state_(new State) {}
 FrontEnd::~FrontEnd() { delete state_; }
+
+bool LineChange::fits(int lines) const
+{
+    if (first < 0 || oldCount < 0 || newCount < 0 || first + oldCount > lines)
+        return false;
+    if (newCount == 0 ? !text.empty() : int(countNewlines(text)) + 1 != newCount)
+        return false;
+    return linesAfter == 0 || linesAfter == lines - oldCount + newCount;
+}
 
 AssembleOptions::Dialect resolvedDialect(std::string_view source, const AssembleOptions& options)
 {
@@ -181,30 +241,18 @@ AssembleOptions::Dialect resolvedDialect(std::string_view source, const Assemble
 
 const Program& FrontEnd::analyze(std::string_view source, const AssembleOptions& options)
 {
-    if (resolvedDialect(source, options) == AssembleOptions::Dialect::Clrx)
-        return analyzeClrx(source, options);
     State& state = *state_;
+    state.spliced = false;
     state.clrxResult = false;
-    std::string error;
-    const auto gpu = resolveGpu(options.gpu, &error);
+    if (resolvedDialect(source, options) == AssembleOptions::Dialect::Clrx) {
+        state.source.assign(source);
+        state.haveSource = true;
+        return analyzeClrx(state.source, options);
+    }
+    const auto gpu = state.prepare(source, options);
     if (!gpu) {
-        state.program = Program {};
-        state.program.diagnostics.push_back({Severity::Error, 0, 0, error, {}});
-        state.havePrevious = false;
-        return state.program;
-    }
-    const std::string triple = options.triple.empty() ? tripleFor(source, options.defsyms) : options.triple;
-    const std::string key = gpu->processor + ':' + gpu->features + ':' + triple;
-    if (!state.kit || state.processorKey != key) {
-        state.kit = makeTargetKit(*gpu, triple);
-        state.processorKey = key;
-        state.havePrevious = false;
-    }
-    if (!state.kit->error.empty()) {
-        state.program = Program {};
-        state.program.gpu = *gpu;
-        state.program.diagnostics.push_back({Severity::Error, 0, 0, state.kit->error, {}});
-        state.havePrevious = false;
+        state.source.assign(source);
+        state.haveSource = true;
         return state.program;
     }
     const std::string currentKey = optionsKey(options);
@@ -214,25 +262,97 @@ const Program& FrontEnd::analyze(std::string_view source, const AssembleOptions&
         const LineEdit edit = diffLines(state.source, source);
         if (edit.identical)
             return state.program;
-        if (state.spliceEdit(edit, *gpu, options)) {
+        const std::vector<std::string_view> oldLines = edit.oldCount ? splitLines(edit.oldText) : std::vector<std::string_view> {};
+        const std::vector<std::string_view> newLines = edit.newCount ? splitLines(edit.newText) : std::vector<std::string_view> {};
+        if (state.spliceEdit(edit.prefixLines, oldLines, newLines, *gpu, options)) {
             state.source.assign(source);
             return state.program;
         }
     }
 
     state.source.assign(source);
-    state.scan = scanLines(splitLines(state.source));
-    state.program = assembleWith(*state.kit, *gpu, source, options, /*whole=*/true, &state.scan);
-    state.registers.rebuild(state.program);
-    state.optionsKey = currentKey;
-    state.havePrevious = true;
-    return state.program;
+    state.haveSource = true;
+    return state.full(*gpu, options, currentKey);
 }
+
+const Program* FrontEnd::edit(const LineChange& change, const AssembleOptions& options)
+{
+    State& state = *state_;
+    std::string& text = state.source;
+    const int lines = int(countNewlines(text)) + 1; // one pass; cheap beside any assembler run
+    // (Every line removed would leave one empty line, not none: the whole text is clearer.)
+    if (!state.haveSource || !change.fits(lines) || (change.newCount == 0 && change.oldCount == lines))
+        return nullptr;
+    // Byte offsets of line `first` and of the end of the replaced lines (before their newline).
+    const auto startOf = [&](std::size_t from, int count) {
+        for (int i = 0; i < count; ++i)
+            from = text.find('\n', from) + 1;
+        return from;
+    };
+    const std::size_t begin = change.first < lines ? startOf(0, change.first) : text.size();
+    std::vector<std::string_view> oldLines;
+    std::size_t end = begin;
+    for (int i = 0; i < change.oldCount; ++i) {
+        const std::size_t from = i ? end + 1 : begin;
+        end = std::min(text.find('\n', from), text.size());
+        oldLines.push_back(std::string_view(text).substr(from, end - from));
+    }
+    // The old lines' text outlives the replacement only as copies (small: the splice takes <= 64).
+    const bool small = change.oldCount <= 64 && change.newCount <= 64;
+    std::vector<std::string> oldCopies;
+    if (small)
+        oldCopies.assign(oldLines.begin(), oldLines.end());
+    std::size_t cutBegin = begin, cutEnd = end, newBegin = begin;
+    std::string inserted;
+    if (change.oldCount > 0 && change.newCount > 0) {
+        inserted = change.text;
+    } else if (change.oldCount > 0) { // removal: with the newline after the lines, or before the last ones
+        if (end < text.size())
+            ++cutEnd;
+        else
+            --cutBegin;
+    } else if (change.newCount > 0) { // insertion: before line `first`, or after the last line
+        if (change.first < lines) {
+            inserted = change.text + '\n';
+        } else {
+            inserted = '\n' + change.text;
+            ++newBegin;
+        }
+    }
+    // (No lines at all: the same text, maybe with other options.)
+    state.spliced = false;
+    state.clrxResult = false;
+    if (change.oldCount || change.newCount)
+        text.replace(cutBegin, cutEnd - cutBegin, inserted);
+
+    if (resolvedDialect(text, options) == AssembleOptions::Dialect::Clrx)
+        return &analyzeClrx(text, options);
+    const auto gpu = state.prepare(text, options);
+    if (!gpu)
+        return &state.program;
+    const std::string currentKey = optionsKey(options);
+    if (state.havePrevious && state.optionsKey == currentKey && !change.oldCount && !change.newCount)
+        return &state.program;
+    if (small && state.havePrevious && state.optionsKey == currentKey) {
+        const std::vector<std::string_view> oldViews(oldCopies.begin(), oldCopies.end());
+        const std::vector<std::string_view> newLines
+            = change.newCount ? splitLines(std::string_view(text).substr(newBegin, change.text.size())) : std::vector<std::string_view> {};
+        if (state.spliceEdit(change.first, oldViews, newLines, *gpu, options))
+            return &state.program;
+    }
+    return &state.full(*gpu, options, currentKey);
+}
+
+const std::string& FrontEnd::source() const { return state_->source; }
+const Program& FrontEnd::program() const { return state_->clrxResult ? state_->clrx : state_->program; }
+
+const detail::SpliceStep* FrontEnd::lastSplice() const { return state_->spliced ? &state_->step : nullptr; }
 
 // CLRX dialect: translate, assemble the translation, map the result back onto the source. The
 // translation goes through the same incremental path as an LLVM text (a keystroke changes a line
 // or two of it), so typing in a CLRX source costs what typing in its LLVM twin does, plus the
-// translation and the mapping.
+// translation and the mapping. The splice is of the translation's program, not of the result:
+// lastSplice() says none (the worker then sends the whole result).
 const Program& FrontEnd::analyzeClrx(std::string_view source, const AssembleOptions& options)
 {
     State& state = *state_;
@@ -271,17 +391,24 @@ const Program& FrontEnd::analyzeClrx(std::string_view source, const AssembleOpti
     const std::string_view text = translation.text;
     bool spliced = false;
     if (state.havePrevious && state.optionsKey == currentKey) {
-        const LineEdit edit = diffLines(state.source, text);
-        spliced = edit.identical || state.spliceEdit(edit, *gpu, options);
+        const LineEdit edit = diffLines(state.translated, text);
+        if (edit.identical) {
+            spliced = true;
+        } else {
+            const std::vector<std::string_view> oldLines = edit.oldCount ? splitLines(edit.oldText) : std::vector<std::string_view> {};
+            const std::vector<std::string_view> newLines = edit.newCount ? splitLines(edit.newText) : std::vector<std::string_view> {};
+            spliced = state.spliceEdit(edit.prefixLines, oldLines, newLines, *gpu, options);
+        }
     }
+    state.spliced = false;
+    state.translated.assign(text);
     if (!spliced) {
-        state.scan = scanLines(splitLines(text));
-        state.program = assembleWith(*state.kit, *gpu, text, options, /*whole=*/true, &state.scan);
+        state.scan = scanLines(splitLines(state.translated));
+        state.program = assembleWith(*state.kit, *gpu, state.translated, options, /*whole=*/true, &state.scan);
         state.registers.rebuild(state.program);
         state.optionsKey = currentKey;
         state.havePrevious = true;
     }
-    state.source.assign(text);
     state.clrx = state.program;
     mapProgramToClrx(state.clrx, translation);
     return state.clrx;

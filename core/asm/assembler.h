@@ -61,6 +61,25 @@ AssembleOptions::Dialect resolvedDialect(std::string_view source, const Assemble
 // that does not assemble is laid out as a placeholder (see placeholderSize below).
 Program assemble(std::string_view source, const AssembleOptions& options);
 
+// An edit of the text the last run read, in whole lines (the editor's path, issue #11 item 6):
+// lines [first, first + oldCount) (0-based, '\n'-separated, so a text has its newlines + 1 lines)
+// become the newCount lines of `text` ('\n'-joined, no newline after the last; empty with
+// newCount 0 removes the lines). linesAfter, when not 0, is the line count the text must have
+// afterwards: the editor's block count, which catches a copy of the text gone out of step.
+struct LineChange {
+    int first = 0;
+    int oldCount = 0;
+    int newCount = 0;
+    std::string text;
+    int linesAfter = 0;
+    // Well formed against a text of `lines` lines.
+    bool fits(int lines) const;
+};
+
+namespace detail {
+struct SpliceStep;
+}
+
 // Keeps what the last assemble() learnt so that re-analysing after a small edit is cheap
 // (the editor's path). Results are identical to assemble() on the same text.
 class FrontEnd {
@@ -72,6 +91,17 @@ public:
 
     // The reference stays valid until the next analyze() call or the FrontEnd's destruction.
     const Program& analyze(std::string_view source, const AssembleOptions& options);
+    // Applies the edit to the text of the last run and analyses the result, without comparing
+    // whole texts; the same Program as analyze() on the edited text. nullptr, having changed
+    // nothing, when there is no text to edit or the edit does not fit it (the caller then sends
+    // the whole text).
+    const Program* edit(const LineChange& change, const AssembleOptions& options);
+    // The text and the result of the last run (the text as the edits left it).
+    const std::string& source() const;
+    const Program& program() const;
+    // How the last run got its program when it spliced re-assembled lines into the one before
+    // (core/asm/splice_p.h), else nullptr: the worker sends this step instead of the program.
+    const detail::SpliceStep* lastSplice() const;
 
 private:
     friend Program assemble(std::string_view source, const AssembleOptions& options);

@@ -2,8 +2,10 @@
 #include "core/asm/isolated.h"
 
 #include "core/asm/programcodec.h"
+#include "core/asm/splice_p.h"
 #include "core/asm/watch_p.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -11,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <fcntl.h>
 #include <mutex>
 #include <poll.h>
@@ -107,18 +110,78 @@ void installWorkerHandlers()
     ::setrlimit(RLIMIT_CORE, &noCore);
 }
 
-// A reply: the frame header, a byte saying whether the worker ends after it, the program.
+// Requests (issue #11 item 6): the whole text, or an edit of the text the worker holds (the
+// editor's keystrokes), or the whole program again (the parent's copy went out of step). Each
+// text the worker takes has the next generation number; an edit names the generation it applies to.
+enum RequestKind : char { kRequestText = 'T', kRequestEdit = 'E', kRequestProgram = 'P' };
+// A reply: the frame header, a byte saying whether the worker ends after it, a kind byte, then the
+// whole program, or the splice the front-end made (a few lines), or nothing (send the text).
 enum ReplyEnd : char { kWorkerContinues = 0, kWorkerEnds = 1 };
+enum ReplyKind : char { kReplyProgram = 'F', kReplySplice = 'S', kReplyNeedText = 'N' };
+
+// Fixed 8-byte little-endian fields for the few numbers an edit or a splice carries.
+void putField(std::string& out, std::uint64_t value)
+{
+    const std::size_t at = out.size();
+    out.resize(at + 8);
+    for (int i = 0; i < 8; ++i)
+        out[at + std::size_t(i)] = char(value >> (8 * i));
+}
+
+bool getField(std::string_view& in, std::uint64_t& value)
+{
+    if (in.size() < 8)
+        return false;
+    value = getLength(in.data());
+    in.remove_prefix(8);
+    return true;
+}
+
+bool getInt(std::string_view& in, int& value)
+{
+    std::uint64_t v = 0;
+    if (!getField(in, v) || std::int64_t(v) < 0 || v > std::uint64_t(1) << 31)
+        return false;
+    value = int(v);
+    return true;
+}
 
 int workerSocket = -1;
+
+bool sendFrame(std::string& out)
+{
+    putLength(out, out.size() - 8);
+    return transferAll(workerSocket, out.data(), out.size(), true);
+}
 
 bool sendReply(const Program& program, ReplyEnd end, std::string& out)
 {
     out.assign(8, '\0');
     out.push_back(end);
+    out.push_back(kReplyProgram);
     codec::encodeTo(program, out);
-    putLength(out, out.size() - 8);
-    return transferAll(workerSocket, out.data(), out.size(), true);
+    return sendFrame(out);
+}
+
+bool sendSplice(const detail::SpliceStep& step, std::string& out)
+{
+    out.assign(8, '\0');
+    out.push_back(kWorkerContinues);
+    out.push_back(kReplySplice);
+    for (const std::uint64_t v : {std::uint64_t(step.first), std::uint64_t(step.oldCount), std::uint64_t(step.newCount),
+                                  std::uint64_t(step.barrierAfter), step.digest, std::uint64_t(step.region.size())})
+        putField(out, v);
+    out.append(step.region);
+    codec::encodeTo(step.mini, out);
+    return sendFrame(out);
+}
+
+bool sendNeedText(std::string& out)
+{
+    out.assign(8, '\0');
+    out.push_back(kWorkerContinues);
+    out.push_back(kReplyNeedText);
+    return sendFrame(out);
 }
 
 // A limit was crossed mid-run (streamer_p.h): send what there is and end, rather than unwind LLVM.
@@ -141,20 +204,52 @@ int runAssemblerWorker(int fd, int progressFd)
     detail::runWatch.progress = static_cast<detail::WorkerProgress*>(page);
     installWorkerHandlers();
     FrontEnd frontEnd;
-    std::string frame, source, out;
+    std::string frame, text, out;
     AssembleOptions options;
+    std::uint64_t generation = 0; // of the text the FrontEnd holds (0: none)
     char header[8];
     while (transferAll(fd, header, 8, false)) {
         frame.resize(getLength(header));
-        if (!transferAll(fd, frame.data(), frame.size(), false))
+        if (!transferAll(fd, frame.data(), frame.size(), false) || frame.empty())
             return 4;
+        std::string_view body = std::string_view(frame).substr(1);
+        const char kind = frame[0];
         std::string error;
-        if (!codec::decodeRequest(frame, options, source, &error)) {
+        LineChange change;
+        std::uint64_t base = 0;
+        if (kind == kRequestEdit
+            && !(getField(body, base) && getInt(body, change.first) && getInt(body, change.oldCount)
+                 && getInt(body, change.newCount) && getInt(body, change.linesAfter))) {
+            error = "truncated edit";
+        } else if (kind == kRequestProgram) {
+            if (!sendReply(frontEnd.program(), kWorkerContinues, out))
+                return 6;
+            continue;
+        } else if ((kind != kRequestText && kind != kRequestEdit) || !codec::decodeRequest(body, options, text, &error)) {
+            error = error.empty() ? "unknown request" : error;
+        }
+        if (!error.empty()) {
             std::fprintf(stderr, "gcnlens-asm-worker: %s\n", error.c_str());
             return 5;
         }
         detail::runWatch.progress->line.store(0, std::memory_order_relaxed);
-        if (!sendReply(frontEnd.analyze(source, options), kWorkerContinues, out))
+        if (kind == kRequestText) {
+            const Program& program = frontEnd.analyze(text, options);
+            ++generation;
+            if (!sendReply(program, kWorkerContinues, out))
+                return 6;
+            continue;
+        }
+        change.text = std::move(text);
+        const Program* program = base == generation && generation ? frontEnd.edit(change, options) : nullptr;
+        if (!program) {
+            if (!sendNeedText(out))
+                return 6;
+            continue;
+        }
+        ++generation;
+        const detail::SpliceStep* step = frontEnd.lastSplice();
+        if (!(step ? sendSplice(*step, out) : sendReply(*program, kWorkerContinues, out)))
             return 6;
     }
     // The socket closed: end without taking the last Program and LLVM's state apart piece by
@@ -180,6 +275,13 @@ struct IsolatedFrontEnd::State {
     int line = 0;
     std::string message;
     std::unique_ptr<FrontEnd> inProcess; // when no worker can be started
+    // The generation of the worker's text, counted as the worker counts it: one per text or edit
+    // it took (a new worker starts at 0); holdsText: it has one an edit may apply to.
+    std::uint64_t generation = 0;
+    bool holdsText = false;
+    detail::RegisterTally registers; // of `program`, for replaying the worker's splices
+    bool tallyFresh = false;
+    std::size_t transferred = 0;     // bytes of the last call's frames, both ways
 
     bool start()
     {
@@ -248,6 +350,8 @@ struct IsolatedFrontEnd::State {
             ::usleep(1000);
         }
         pid = -1;
+        generation = 0;
+        holdsText = false;
         return status;
     }
 
@@ -309,13 +413,10 @@ struct IsolatedFrontEnd::State {
         return Wait::Ready;
     }
 
-    void fail(Outcome what, const AssembleOptions& options, std::string_view source, int status)
+    void fail(Outcome what, const AssembleOptions& options, int lines, int status)
     {
         const int reached = progress ? progress->line.load(std::memory_order_relaxed) : 0;
         // The line is that of the main text; a fresh run that died before any statement names line 1.
-        int lines = 1;
-        for (const char c : source)
-            lines += c == '\n';
         line = std::clamp(reached, 1, std::max(1, lines));
         char seconds[32];
         std::snprintf(seconds, sizeof seconds, "%g", options.limits.seconds);
@@ -344,19 +445,113 @@ struct IsolatedFrontEnd::State {
         program.diagnostics.push_back({Severity::Error, line, 0, message, {}});
     }
 
-    const Program& run(std::string_view source, const AssembleOptions& options)
+    // A call runs between setBusy(true) and setBusy(false); cancel() acts only inside.
+    void setBusy(bool now)
+    {
+        std::lock_guard lock(mutex);
+        std::uint64_t stale = 0;
+        while (now && ::read(cancelFd, &stale, sizeof stale) > 0) {
+        } // a cancel() of an earlier job
+        busy = now;
+    }
+
+    // A worker that ended between requests (killed from outside) is replaced, not blamed.
+    void reapIfEnded()
     {
         outcome = Outcome::Ok;
         line = 0;
         message.clear();
-        if (pid >= 0) { // a worker that ended between requests (killed from outside) is replaced, not blamed
-            int status = 0;
-            if (::waitpid(pid, &status, WNOHANG) == pid) {
-                pid = -1;
-                ::close(socket);
-                socket = -1;
+        transferred = 0;
+        int status = 0;
+        if (pid >= 0 && ::waitpid(pid, &status, WNOHANG) == pid) {
+            pid = -1;
+            generation = 0;
+            holdsText = false;
+            ::close(socket);
+            socket = -1;
+        }
+    }
+
+    // Sends a request frame (its header filled here) and receives the reply; false when the
+    // worker failed, `program` then saying so. `lines`: the text's line count, for that message.
+    bool exchange(std::string& frame, std::string& reply, const AssembleOptions& options, int lines)
+    {
+        const double limit = std::isfinite(options.limits.seconds) && options.limits.seconds > 0 ? options.limits.seconds : 10;
+        const auto deadline = Clock::now() + std::chrono::microseconds(std::int64_t(limit * 1e6));
+        progress->line.store(0, std::memory_order_relaxed);
+        putLength(frame, frame.size() - 8);
+        Wait w = send(frame, deadline);
+        if (w == Wait::Ready)
+            w = receive(reply, 8, deadline);
+        if (w == Wait::Ready)
+            w = receive(reply, getLength(reply.data()), deadline);
+        transferred += frame.size() + 8 + (w == Wait::Ready ? reply.size() : 0);
+        switch (w) {
+        case Wait::Ready:
+            return true;
+        case Wait::TimedOut:
+            fail(Outcome::TimedOut, options, lines, stop(SIGUSR1));
+            return false;
+        case Wait::Cancelled:
+            fail(Outcome::Cancelled, options, lines, stop(SIGUSR1));
+            return false;
+        case Wait::Closed:
+            fail(Outcome::Crashed, options, lines, stop(0));
+            return false;
+        }
+        return false;
+    }
+
+    enum class Taken { Program, NeedText, OutOfStep, Broken };
+
+    // Takes a reply into `program`: the whole program, or the worker's splice made here too.
+    Taken take(const std::string& reply, const AssembleOptions& options, int lines)
+    {
+        std::string error = "a short reply";
+        if (reply.size() >= 2) {
+            std::string_view body = std::string_view(reply).substr(2);
+            switch (reply[1]) {
+            case kReplyProgram:
+                if (!codec::decode(body, program, &error))
+                    break;
+                tallyFresh = false;
+                if (reply[0] == kWorkerEnds)
+                    stop(0); // it stopped at a limit and exits; the next request starts another
+                return Taken::Program;
+            case kReplySplice: {
+                detail::SpliceStep step;
+                std::uint64_t barrier = 0, regionSize = 0;
+                if (!(getInt(body, step.first) && getInt(body, step.oldCount) && getInt(body, step.newCount)
+                      && getField(body, barrier) && getField(body, step.digest) && getField(body, regionSize))
+                    || regionSize > body.size()) {
+                    error = "a truncated splice";
+                    break;
+                }
+                step.barrierAfter = barrier != 0;
+                step.region.assign(body.substr(0, regionSize));
+                if (!codec::decode(body.substr(regionSize), step.mini, &error))
+                    break;
+                if (!tallyFresh) {
+                    registers.rebuild(program);
+                    tallyFresh = true;
+                }
+                return step.apply(program, registers) ? Taken::Program : Taken::OutOfStep;
+            }
+            case kReplyNeedText:
+                return Taken::NeedText;
+            default:
+                error = "an unknown reply";
             }
         }
+        fail(Outcome::Crashed, options, lines, stop(SIGKILL));
+        message += " (" + error + ")";
+        program.diagnostics.back().message = message;
+        return Taken::Broken;
+    }
+
+    const Program& run(std::string_view source, const AssembleOptions& options)
+    {
+        reapIfEnded();
         if (pid < 0 && !start()) {
             // No worker (not installed beside this executable?): assemble here, unprotected.
             if (!inProcess) {
@@ -367,42 +562,57 @@ struct IsolatedFrontEnd::State {
             outcome = Outcome::InProcess;
             return inProcess->analyze(source, options);
         }
-        const double limit = std::isfinite(options.limits.seconds) && options.limits.seconds > 0 ? options.limits.seconds : 10;
-        const auto deadline = Clock::now() + std::chrono::microseconds(std::int64_t(limit * 1e6));
-        progress->line.store(0, std::memory_order_relaxed);
-        std::string frame(8, '\0');
+        const int lines = int(std::count(source.begin(), source.end(), '\n')) + 1;
+        std::string frame(8, '\0'), reply;
+        frame.push_back(kRequestText);
         codec::encodeRequest(options, source, frame);
-        putLength(frame, frame.size() - 8);
-        Wait w = send(frame, deadline);
-        std::string reply;
-        if (w == Wait::Ready)
-            w = receive(reply, 8, deadline);
-        if (w == Wait::Ready)
-            w = receive(reply, getLength(reply.data()), deadline);
-        switch (w) {
-        case Wait::Ready: {
-            std::string error;
-            if (!reply.empty() && codec::decode(std::string_view(reply).substr(1), program, &error)) {
-                if (reply[0] == kWorkerEnds)
-                    stop(0); // it stopped at a limit and exits; the next request starts another
-                return program;
-            }
-            fail(Outcome::Crashed, options, source, stop(SIGKILL));
-            message += " (" + error + ")";
-            program.diagnostics.back().message = message;
-            return program;
-        }
-        case Wait::TimedOut:
-            fail(Outcome::TimedOut, options, source, stop(SIGUSR1));
-            return program;
-        case Wait::Cancelled:
-            fail(Outcome::Cancelled, options, source, stop(SIGUSR1));
-            return program;
-        case Wait::Closed:
-            fail(Outcome::Crashed, options, source, stop(0));
-            return program;
+        holdsText = false; // until the worker has it
+        if (exchange(frame, reply, options, lines) && take(reply, options, lines) == Taken::Program && pid >= 0) {
+            ++generation;
+            holdsText = true;
         }
         return program;
+    }
+
+    const Program* runEdit(const LineChange& change, const AssembleOptions& options)
+    {
+        reapIfEnded();
+        if (pid < 0) { // a new worker holds no text; without any, the in-process front-end may
+            if (!inProcess)
+                return nullptr;
+            outcome = Outcome::InProcess;
+            return inProcess->edit(change, options);
+        }
+        if (!holdsText)
+            return nullptr;
+        const int lines = change.linesAfter > 0 ? change.linesAfter : std::numeric_limits<int>::max();
+        std::string frame(8, '\0'), reply;
+        frame.push_back(kRequestEdit);
+        for (const std::uint64_t v : {generation, std::uint64_t(change.first), std::uint64_t(change.oldCount),
+                                      std::uint64_t(change.newCount), std::uint64_t(change.linesAfter)})
+            putField(frame, v);
+        codec::encodeRequest(options, change.text, frame);
+        if (!exchange(frame, reply, options, lines))
+            return &program;
+        switch (take(reply, options, lines)) {
+        case Taken::Program:
+            ++generation;
+            return &program;
+        case Taken::NeedText:
+            holdsText = false;
+            return nullptr;
+        case Taken::OutOfStep: {
+            ++generation; // the worker took the edit; only this copy of its program is wrong
+            std::string again(8, '\0');
+            again.push_back(kRequestProgram);
+            if (exchange(again, reply, options, lines) && take(reply, options, lines) != Taken::Program && pid >= 0)
+                holdsText = false;
+            return &program;
+        }
+        case Taken::Broken:
+            return &program;
+        }
+        return &program;
     }
 };
 
@@ -424,23 +634,27 @@ IsolatedFrontEnd::~IsolatedFrontEnd()
 
 const Program& IsolatedFrontEnd::analyze(std::string_view source, const AssembleOptions& options)
 {
-    {
-        std::lock_guard lock(state_->mutex);
-        std::uint64_t stale = 0;
-        while (::read(state_->cancelFd, &stale, sizeof stale) > 0) {
-        } // a cancel() of an earlier job
-        state_->busy = true;
-    }
+    state_->setBusy(true);
     const Program& program = state_->run(source, options);
-    std::lock_guard lock(state_->mutex);
-    state_->busy = false;
+    state_->setBusy(false);
+    return program;
+}
+
+const Program* IsolatedFrontEnd::edit(const LineChange& change, const AssembleOptions& options)
+{
+    state_->setBusy(true);
+    const Program* program = state_->runEdit(change, options);
+    state_->setBusy(false);
     return program;
 }
 
 Program IsolatedFrontEnd::assemble(std::string_view source, const AssembleOptions& options)
 {
     const Program& program = analyze(source, options);
-    return &program == &state_->program ? std::move(state_->program) : program;
+    if (&program != &state_->program)
+        return program;
+    state_->holdsText = false; // the program leaves: an edit would have nothing to splice into
+    return std::move(state_->program);
 }
 
 void IsolatedFrontEnd::cancel()
@@ -456,6 +670,7 @@ IsolatedFrontEnd::Outcome IsolatedFrontEnd::lastOutcome() const { return state_-
 int IsolatedFrontEnd::lastLine() const { return state_->line; }
 const std::string& IsolatedFrontEnd::lastMessage() const { return state_->message; }
 int IsolatedFrontEnd::workerStarts() const { return state_->starts; }
+std::size_t IsolatedFrontEnd::lastTransferBytes() const { return state_->transferred; }
 long IsolatedFrontEnd::workerProcessId() const { return state_->pid; }
 
 std::string IsolatedFrontEnd::defaultWorkerPath()

@@ -10,6 +10,7 @@
 
 #include "core/asm/assembler.h"
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -34,6 +35,11 @@ public:
 
     // As FrontEnd::analyze. The reference stays valid until the next call.
     const Program& analyze(std::string_view source, const AssembleOptions& options);
+    // As FrontEnd::edit, through the worker (issue #11 item 6): the edit crosses the socket, not the
+    // text, and the splice the worker made comes back, not the program; this side makes the same
+    // splice. nullptr when the worker holds no text the edit applies to (a new worker after a crash,
+    // a timeout or cancel(), or a copy gone out of step): then send the whole text with analyze().
+    const Program* edit(const LineChange& change, const AssembleOptions& options);
     // One run for a caller that keeps no state (the CLI): the program moved out, no copy.
     Program assemble(std::string_view source, const AssembleOptions& options);
 
@@ -45,6 +51,7 @@ public:
     int lastLine() const;          // the line a crash or timeout was reported on (0 when Ok)
     const std::string& lastMessage() const; // that error's text (empty when Ok)
     int workerStarts() const;      // how many workers this object started (tests)
+    std::size_t lastTransferBytes() const; // bytes that crossed the socket in the last call (tests, benchmarks)
     long workerProcessId() const;  // the running worker's process id, -1 when none (tests)
 
     // $GCNLENS_ASM_WORKER when set, else gcnlens-asm-worker beside the running executable.

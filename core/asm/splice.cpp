@@ -265,4 +265,52 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
     return true;
 }
 
+std::uint64_t programDigest(const Program& program)
+{
+    // FNV-1a over what a splice moves: counts, the kernels' ranges, the last instruction's place,
+    // the register usage. O(kernels), so that both ends can afford it on every keystroke.
+    std::uint64_t h = 1469598103934665603ull;
+    const auto mix = [&](std::uint64_t v) {
+        for (int i = 0; i < 8; ++i) {
+            h ^= (v >> (8 * i)) & 0xff;
+            h *= 1099511628211ull;
+        }
+    };
+    mix(program.instructions.size());
+    mix(program.labels.size());
+    mix(program.diagnostics.size());
+    mix(program.directives.size());
+    mix(program.kernels.size());
+    for (const auto& k : program.kernels) {
+        mix(std::uint64_t(k.firstInstruction));
+        mix(std::uint64_t(k.endInstruction));
+        mix(std::uint64_t(k.line));
+        mix(k.sectionOffset);
+    }
+    if (!program.instructions.empty()) {
+        const Instruction& last = program.instructions.back();
+        mix(last.sectionOffset);
+        mix(std::uint64_t(last.size));
+        mix(std::uint64_t(last.line));
+    }
+    const RegisterUsage& r = program.registers;
+    mix(std::uint64_t(r.maxVgpr));
+    mix(std::uint64_t(r.maxSgpr));
+    mix(std::uint64_t(r.maxAgpr));
+    return h;
+}
+
+bool SpliceStep::apply(Program& program, RegisterTally& registers) const
+{
+    Program lines = mini; // splice() moves the instructions out
+    std::string_view text(region);
+    if (!text.empty() && text.back() == '\n')
+        text.remove_suffix(1);
+    const std::vector<std::string_view> newLines = newCount ? splitLines(text) : std::vector<std::string_view> {};
+    if (int(newLines.size()) != newCount
+        || !splice(program, lines, first, oldCount, newCount, newLines, barrierAfter, registers))
+        return false;
+    return programDigest(program) == digest;
+}
+
 } // namespace gcnlens::detail

@@ -6,6 +6,7 @@
 #include "core/model/hazards.h"
 
 #include "core/model/classify.h"
+#include "core/support/cancel.h"
 
 #include <algorithm>
 #include <format>
@@ -77,6 +78,7 @@ public:
     {
         std::vector<Need> needs;
         for (int c = 0; c < int(p_.instructions.size()); ++c) {
+            checkCancelled(c); // a superseded analysis stops here (core/support/cancel.h)
             if (p_.instructions[c].isData || cfg_.blockOf[c] < 0)
                 continue;
             walk(c, needs, result);

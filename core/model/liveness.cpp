@@ -2,6 +2,7 @@
 #include "core/model/liveness.h"
 
 #include "core/model/classify.h"
+#include "core/support/cancel.h"
 
 #include <array>
 #include <bit>
@@ -121,6 +122,7 @@ LivenessResult analyzeLiveness(const Program& program, const Cfg& cfg)
     // Per block: gen (read before written in the block) and kill (written).
     std::vector<RegSet> gen(nb), kill(nb), liveIn(nb), liveOut(nb);
     for (int b = 0; b < nb; ++b) {
+        checkCancelled(b, 64); // a superseded analysis stops here (core/support/cancel.h)
         for (int i = cfg.blocks[b].end - 1; i >= cfg.blocks[b].first; --i) {
             const DefUse du = defUse(insts[i]);
             gen[b] = gen[b].minus(du.defs);
@@ -134,7 +136,8 @@ LivenessResult analyzeLiveness(const Program& program, const Cfg& cfg)
     std::vector<char> queued(nb, 1);
     for (int b = 0; b < nb; ++b)
         work.push_back(b);
-    while (!work.empty()) {
+    for (int round = 0; !work.empty(); ++round) {
+        checkCancelled(round, 256);
         const int b = work.back();
         work.pop_back();
         queued[b] = 0;
@@ -155,6 +158,7 @@ LivenessResult analyzeLiveness(const Program& program, const Cfg& cfg)
     }
     // Final pass: per-instruction counts.
     for (int b = 0; b < nb; ++b) {
+        checkCancelled(b, 64);
         RegSet live;
         for (int s : cfg.blocks[b].successors)
             live |= liveIn[s];

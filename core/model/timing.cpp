@@ -3,6 +3,8 @@
 // resources/timings.tsv (GcnTimings.md as data); everything else here is the spec's arithmetic.
 #include "core/model/timing.h"
 
+#include "core/support/cancel.h"
+
 #include "core/model/commonends.h"
 #include "core/model/schedmodel.h"
 #include "core/support/text.h"
@@ -1066,7 +1068,6 @@ TimingResult TimingAnalyzer::analyze(const Program& program, const TimingOptions
         && previous->gpu.generation == program.gpu.generation && previous->gpu.dpfactor == program.gpu.dpfactor
         && c.processor == program.gpu.processor && previous->gpu.processor == program.gpu.processor
         && c.instructions == previous->instructions.size() && previousResult->instructions.size() == c.instructions;
-    c.valid = false; // until this run completes
 
     TimingResult result;
     result.options = options;
@@ -1080,6 +1081,7 @@ TimingResult TimingAnalyzer::analyze(const Program& program, const TimingOptions
     // Without a previous run: the whole pass, saving checkpoints.
     auto runTo = [&](int end, auto&& before) {
         for (; i < end; ++i) {
+            checkCancelled(i); // (the cache is still the last run's: it is written only below)
             if (before())
                 return;
             if (i % Cache::kInterval == 0 && (checkpoints.empty() || checkpoints.back().index != i))
@@ -1151,6 +1153,7 @@ TimingResult TimingAnalyzer::analyze(const Program& program, const TimingOptions
     }
     blocksAndTotals(program, result);
 
+    // From here on the run completes: the cache becomes this run's.
     c.valid = true;
     c.options = options;
     c.overrides = overrides.byLine;

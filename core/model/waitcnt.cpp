@@ -6,6 +6,7 @@
 // (LLVM merge); the number outstanding is capped at the counter's maximum, so loops converge.
 #include "core/model/classify.h"
 #include "core/model/hazards.h"
+#include "core/support/cancel.h"
 
 #include <algorithm>
 #include <bit>
@@ -411,6 +412,7 @@ private:
 
     void transferBlock(int b, State& s, CheckResult* result)
     {
+        checkCancelled(); // a superseded analysis stops here, between blocks (core/support/cancel.h)
         for (int i = cfg_.blocks[b].first; i < cfg_.blocks[b].end; ++i)
             transfer(i, s, result);
     }

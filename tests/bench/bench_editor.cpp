@@ -102,7 +102,7 @@ int main(int argc, char** argv)
     AnalysisBridge* bridge = window.bridge();
     auto settled = [&] {
         const auto s = bridge->current();
-        return s && !bridge->busy() && s->source == editor->toPlainText();
+        return s && !bridge->busy() && s->textGeneration == bridge->textGeneration();
     };
     QElapsedTimer open;
     open.start();

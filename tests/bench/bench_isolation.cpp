@@ -7,6 +7,7 @@
 #include "core/asm/isolated.h"
 #include "core/asm/programcodec.h"
 #include "generatedkernel.h"
+#include "../core/linechange.h"
 
 #include <algorithm>
 #include <chrono>
@@ -16,6 +17,7 @@
 #include <vector>
 
 using namespace gcnlens;
+namespace test = gcnlens::test;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -64,8 +66,8 @@ int main(int argc, char** argv)
 
     // The same kernels assembled here and through a warm worker; then the editor's path, a
     // one-operand edit made and undone (the FrontEnd splices it in, here or in the worker).
-    std::printf("\nassemble: %-9s %14s %14s %8s %16s %16s\n", "size", "in-process ms", "worker ms", "ratio",
-                "edit here ms", "edit worker ms");
+    std::printf("\nassemble: %-9s %14s %14s %8s %16s %16s %16s %12s\n", "size", "in-process ms", "worker ms", "ratio",
+                "edit here ms", "edit worker ms", "line edit ms", "line edit B");
     for (const int size : {10000, 100000, 1000000}) {
         if (size > maxSize)
             continue;
@@ -85,7 +87,8 @@ int main(int argc, char** argv)
             worker.analyze("s_nop 0\n", options); // so that the next run is a full one
             worker.analyze(text, options);
         });
-        double editHere = 0, editWorker = 0;
+        double editHere = 0, editWorker = 0, lineEdit = 0;
+        std::size_t lineEditBytes = 0;
         if (size < 1000000) {
             here.analyze(text, options);
             worker.analyze(text, options);
@@ -93,9 +96,19 @@ int main(int argc, char** argv)
             editHere = medianMs(21, [&] { here.analyze(++flip % 2 ? edited : text, options); });
             flip = 0;
             editWorker = medianMs(21, [&] { worker.analyze(++flip % 2 ? edited : text, options); });
+            // The editor's path since issue #11 item 6: the edited line crosses the socket, the
+            // worker's splice comes back and is made here too (IsolatedFrontEnd::edit).
+            worker.analyze(text, options);
+            const LineChange there = test::lineChange(text, edited), back = test::lineChange(edited, text);
+            flip = 0;
+            lineEdit = medianMs(21, [&] {
+                if (!worker.edit(++flip % 2 ? there : back, options))
+                    std::abort();
+            });
+            lineEditBytes = worker.lastTransferBytes();
         }
-        std::printf("          %-9d %14.1f %14.1f %8.2f %16.2f %16.2f\n", size, hereMs, workerMs, workerMs / hereMs, editHere,
-                    editWorker);
+        std::printf("          %-9d %14.1f %14.1f %8.2f %16.2f %16.2f %16.2f %12zu\n", size, hereMs, workerMs, workerMs / hereMs,
+                    editHere, editWorker, lineEdit, lineEditBytes);
     }
     return 0;
 }

@@ -146,7 +146,7 @@ int main(int argc, char** argv)
     AnalysisBridge* bridge = window.bridge();
     auto settled = [&] {
         const auto s = bridge->current();
-        return !bridge->busy() && (window.analysisCapped() || (s && s->source.size() == editor->document()->characterCount() - 1));
+        return !bridge->busy() && (window.analysisCapped() || (s && s->textGeneration == bridge->textGeneration()));
     };
     while (!settled())
         QTest::qWait(5);

@@ -5,13 +5,17 @@
 #include "testutils.h"
 #include "core/asm/assembler.h"
 #include "core/analysis.h"
+#include "core/support/cancel.h"
 
 #include "analysisdump.h"
 
 #include <QFile>
 #include <QTest>
 
+#include <chrono>
 #include <format>
+#include <stop_token>
+#include <thread>
 
 using namespace gcnlens;
 
@@ -369,6 +373,66 @@ private Q_SLOTS:
         QVERIFY2(matchesFresh(analyzer, assemble(joinLines(lines), request.assemble), request, previous, why), why.constData());
         QCOMPARE(valuSalu(previous), 0);
         QCOMPARE(analyzer.lastWork().timedInstructions, 32); // from checkpoint 0 to the match at 32
+    }
+
+    // A superseded analysis is cancelled through its stop token (issue #11 item 6): the passes stop
+    // at their next check, nothing partial comes out (AnalysisCancelled), and the Analyzer's last
+    // complete result stays the one to build on: the next run is incremental and equals a fresh one.
+    void cancelStopsQuicklyAndPublishesNothing_data()
+    {
+        QTest::addColumn<double>("at"); // when to stop, as a fraction of an uncancelled run's time (< 0: before it starts)
+        QTest::addRow("before the run") << -1.0;
+        QTest::addRow("early in the run") << 0.1;
+        QTest::addRow("a third in") << 0.3;
+    }
+    void cancelStopsQuicklyAndPublishesNothing()
+    {
+        QFETCH(double, at);
+        using Clock = std::chrono::steady_clock;
+        AnalysisRequest request;
+        Random r {11};
+        std::vector<std::string> lines = splitLines(randomKernels(r, false, 6000, 4));
+        const Program before = assemble(joinLines(lines), request.assemble);
+        lines[lines.size() / 2] = "    v_add_f32 v1, 0x12345678, v1";
+        const Program after = assemble(joinLines(lines), request.assemble);
+        Analyzer analyzer;
+        Analysis previous = analyzer.analyze(before, request);
+        // How long an uncancelled full run takes here, now (the machine is shared: a ratio).
+        const auto t0 = Clock::now();
+        Analyzer().analyze(after, request);
+        const double full = std::chrono::duration<double>(Clock::now() - t0).count();
+
+        std::stop_source stop;
+        if (at < 0)
+            stop.request_stop();
+        std::thread stopper;
+        Clock::time_point requested = Clock::now();
+        if (at >= 0)
+            stopper = std::thread([&] {
+                std::this_thread::sleep_for(std::chrono::duration<double>(full * at));
+                requested = Clock::now();
+                stop.request_stop();
+            });
+        bool cancelled = false;
+        try {
+            // A full run (no previous): long enough to be stopped in the middle.
+            const Analysis partial = analyzer.analyze(after, request, nullptr, stop.get_token());
+            Q_UNUSED(partial);
+        } catch (const AnalysisCancelled&) {
+            cancelled = true;
+        }
+        const auto stopped = Clock::now();
+        if (stopper.joinable())
+            stopper.join();
+        if (!cancelled) // finished before the stop arrived (a slow machine): nothing to measure
+            QSKIP("the run finished before the stop request");
+        const double latency = std::chrono::duration<double>(stopped - requested).count();
+        QVERIFY2(latency < std::max(0.02, full / 4), qPrintable(QStringLiteral("stopped %1 ms after the request; a full run takes %2 ms")
+                                                                    .arg(latency * 1e3).arg(full * 1e3)));
+        // `previous` is still the Analyzer's last result: the next run builds on it.
+        QByteArray why;
+        QVERIFY2(matchesFresh(analyzer, after, request, previous, why), why.constData());
+        QVERIFY(analyzer.lastWork().timedInstructions < int(after.instructions.size()) / 2);
     }
 
     // The standalone incremental entry points, with a previous result that is not theirs.

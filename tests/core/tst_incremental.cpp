@@ -4,6 +4,7 @@
 #include "testutils.h"
 #include "core/asm/assembler.h"
 #include "describeprogram.h"
+#include "linechange.h"
 #include "lineedits.h"
 
 #include <QFile>
@@ -26,6 +27,62 @@ class TestIncremental : public QObject
         QTest::addColumn<QString>("gpu");
         QTest::addRow("saxpy") << gcnlens::test::sourcePath("resources/examples/saxpy-gfx6.s") << "tahiti";
         QTest::addRow("macros") << gcnlens::test::testData("data/incremental-macros.s") << "gfx900";
+    }
+
+    // A fixed pseudo-random walk of texts from `text` (reproducible): type a new instruction
+    // character by character somewhere, press Enter in the middle of lines, delete characters
+    // and whole lines, paste lines.
+    static std::vector<std::string> typingWalk(std::string text)
+    {
+        std::vector<std::string> walk;
+        std::uint32_t seed = 12345;
+        const auto next = [&](std::uint32_t bound) {
+            seed = seed * 1664525u + 1013904223u;
+            return (seed >> 8) % bound;
+        };
+        const std::string typed = "v_mad_f32 v40, v1, s3, 0x1234\ns_add_u32 s7, s7, 4\n";
+        for (int round = 0; round < 24; ++round) {
+            std::size_t at = next(std::uint32_t(text.size()));
+            at = text.rfind('\n', at == 0 ? 0 : at - 1);
+            at = at == std::string::npos ? 0 : at + 1; // a line start
+            std::vector<std::string> states;
+            switch (round % 4) {
+            case 0: // typing a line
+                for (std::size_t n = 1; n < typed.size(); n += 3)
+                    states.push_back(text.substr(0, at) + typed.substr(0, n) + text.substr(at));
+                states.push_back(text.substr(0, at) + typed + text.substr(at));
+                break;
+            case 1: { // Enter inside a line, then undo it
+                const std::size_t end = text.find('\n', at);
+                const std::size_t mid = at + (end == std::string::npos ? text.size() - at : end - at) / 2;
+                states.push_back(text.substr(0, mid) + "\n" + text.substr(mid));
+                states.push_back(text);
+                break;
+            }
+            case 2: { // backspace over a line, character by character
+                const std::size_t end = std::min(text.find('\n', at), text.size());
+                for (std::size_t n = end; n > at; n -= std::min<std::size_t>(4, n - at))
+                    states.push_back(text.substr(0, n) + text.substr(end));
+                states.push_back(text.substr(0, at) + text.substr(std::min(end + 1, text.size())));
+                break;
+            }
+            case 3: // paste three lines
+                states.push_back(text.substr(0, at) + "s_nop 0\nv_mov_b32 v2, 1.0\nv_add_f32 v3, v2, v2\n" + text.substr(at));
+                break;
+            }
+            walk.insert(walk.end(), states.begin(), states.end());
+            text = states.back();
+        }
+        return walk;
+    }
+
+    // A placeholder may keep its pre-edit size on the incremental path (program.h).
+    static bool keptSize(const Program& program)
+    {
+        for (const auto& i : program.instructions)
+            if (i.placeholder && i.operands.find("before this edit") != std::string::npos)
+                return true;
+        return false;
     }
 
 private Q_SLOTS:
@@ -80,75 +137,102 @@ private Q_SLOTS:
 
     // One FrontEnd through a whole editing session: the state it keeps between edits (line scan,
     // register counts, line index) must stay right over many successive edits, not just one.
-    void typingSession_data() { addKernels(); }
+    // Each text reaches it whole (analyze(), which diffs the texts) or as the line edit from the
+    // one before (edit(), the editor's path since issue #11 item 6; its text must follow).
+    void typingSession_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<bool>("byEdits");
+        for (const bool byEdits : {false, true}) {
+            const char* how = byEdits ? "line edits" : "whole texts";
+            QTest::addRow("saxpy, %s", how) << gcnlens::test::sourcePath("resources/examples/saxpy-gfx6.s") << "tahiti" << byEdits;
+            QTest::addRow("macros, %s", how) << gcnlens::test::testData("data/incremental-macros.s") << "gfx900" << byEdits;
+        }
+    }
     void typingSession()
     {
         QFETCH(QString, file);
         QFETCH(QString, gpu);
+        QFETCH(bool, byEdits);
         std::string text = gcnlens::test::readFile(file).toStdString();
         QVERIFY2(!text.empty(), qPrintable(file));
         AssembleOptions options;
         options.gpu = gpu.toStdString();
         FrontEnd frontEnd;
+        QVERIFY(!frontEnd.edit(gcnlens::test::lineChange("", "s_nop 0"), options)); // no text to edit yet
         frontEnd.analyze(text, options);
-        // A fixed pseudo-random walk (reproducible): type a new instruction character by character
-        // somewhere, press Enter in the middle of lines, delete characters and whole lines.
-        std::uint32_t seed = 12345;
-        const auto next = [&](std::uint32_t bound) {
-            seed = seed * 1664525u + 1013904223u;
-            return (seed >> 8) % bound;
-        };
-        const std::string typed = "v_mad_f32 v40, v1, s3, 0x1234\ns_add_u32 s7, s7, 4\n";
         int steps = 0;
-        for (int round = 0; round < 24; ++round) {
-            std::size_t at = next(std::uint32_t(text.size()));
-            at = text.rfind('\n', at == 0 ? 0 : at - 1);
-            at = at == std::string::npos ? 0 : at + 1; // a line start
-            std::vector<std::string> states;
-            switch (round % 4) {
-            case 0: // typing a line
-                for (std::size_t n = 1; n < typed.size(); n += 3)
-                    states.push_back(text.substr(0, at) + typed.substr(0, n) + text.substr(at));
-                states.push_back(text.substr(0, at) + typed + text.substr(at));
-                break;
-            case 1: { // Enter inside a line, then undo it
-                const std::size_t end = text.find('\n', at);
-                const std::size_t mid = at + (end == std::string::npos ? text.size() - at : end - at) / 2;
-                states.push_back(text.substr(0, mid) + "\n" + text.substr(mid));
-                states.push_back(text);
-                break;
-            }
-            case 2: { // backspace over a line, character by character
-                const std::size_t end = std::min(text.find('\n', at), text.size());
-                for (std::size_t n = end; n > at; n -= std::min<std::size_t>(4, n - at))
-                    states.push_back(text.substr(0, n) + text.substr(end));
-                states.push_back(text.substr(0, at) + text.substr(std::min(end + 1, text.size())));
-                break;
-            }
-            case 3: // paste three lines
-                states.push_back(text.substr(0, at) + "s_nop 0\nv_mov_b32 v2, 1.0\nv_add_f32 v3, v2, v2\n" + text.substr(at));
-                break;
-            }
-            for (const auto& state : states) {
-                const Program incremental = frontEnd.analyze(state, options);
-                const Program fresh = assemble(state, options);
-                // A placeholder may keep its pre-edit size (program.h); a fresh run assumes 4 bytes.
-                bool keptSize = false;
-                for (const auto& i : incremental.instructions)
-                    keptSize = keptSize || (i.placeholder && i.operands.find("before this edit") != std::string::npos);
-                if (!keptSize) {
-                    const QStringList a = describe(incremental), b = describe(fresh);
-                    if (a != b)
-                        qWarning().noquote() << "round" << round << "text:\n" << QString::fromStdString(state);
-                    QCOMPARE(a, b);
-                    ++steps;
-                }
-                text = state;
+        for (const auto& state : typingWalk(text)) {
+            const Program* edited = byEdits ? frontEnd.edit(gcnlens::test::lineChange(frontEnd.source(), state), options) : nullptr;
+            QVERIFY(edited || !byEdits);
+            const Program incremental = byEdits ? *edited : frontEnd.analyze(state, options);
+            QCOMPARE(frontEnd.source(), state);
+            // A placeholder may keep its pre-edit size (program.h); a fresh run assumes 4 bytes.
+            if (!keptSize(incremental)) {
+                const QStringList a = describe(incremental), b = describe(assemble(state, options));
+                if (a != b)
+                    qWarning().noquote() << "text:\n" << QString::fromStdString(state);
+                QCOMPARE(a, b);
+                ++steps;
             }
         }
         QVERIFY(steps > 40);
     }
 
+    // Edits at the ends of the text, of several lines, and ones that do not fit the text.
+    void lineEdits_data()
+    {
+        QTest::addColumn<int>("first");
+        QTest::addColumn<int>("oldCount");
+        QTest::addColumn<QString>("text"); // "\u0000": no lines
+        QTest::addColumn<int>("linesAfter");
+        QTest::addColumn<QString>("expected"); // empty: the edit is refused
+        const QString k = QStringLiteral("s_mov_b32 s0, 1\ns_nop 0\nv_mov_b32 v0, v1\ns_endpgm");
+        const QString none(QChar(0));
+        QTest::addRow("replace a line") << 1 << 1 << "s_nop 3" << 4 << "s_mov_b32 s0, 1\ns_nop 3\nv_mov_b32 v0, v1\ns_endpgm";
+        QTest::addRow("insert first") << 0 << 0 << "s_nop 1" << 5 << QString(QStringLiteral("s_nop 1\n") + k);
+        QTest::addRow("insert after the last") << 4 << 0 << "s_nop 1" << 5 << QString(k + QStringLiteral("\ns_nop 1"));
+        QTest::addRow("remove the first") << 0 << 1 << none << 3 << "s_nop 0\nv_mov_b32 v0, v1\ns_endpgm";
+        QTest::addRow("remove the last two") << 2 << 2 << none << 2 << "s_mov_b32 s0, 1\ns_nop 0";
+        QTest::addRow("two lines become three") << 1 << 2 << "s_nop 1\ns_nop 2\nv_add_f32 v0, v1, v2" << 5
+                                                << "s_mov_b32 s0, 1\ns_nop 1\ns_nop 2\nv_add_f32 v0, v1, v2\ns_endpgm";
+        QTest::addRow("a new label") << 3 << 0 << "loop:" << 5 << "s_mov_b32 s0, 1\ns_nop 0\nv_mov_b32 v0, v1\nloop:\ns_endpgm";
+        QTest::addRow("past the end") << 3 << 2 << "s_nop 1" << 0 << QString();
+        QTest::addRow("wrong line count after") << 1 << 1 << "s_nop 1" << 7 << QString();
+        QTest::addRow("count and text disagree") << 1 << 1 << none << 3 << QString();
+        QTest::addRow("every line removed") << 0 << 4 << none << 0 << QString();
+    }
+    void lineEdits()
+    {
+        QFETCH(int, first);
+        QFETCH(int, oldCount);
+        QFETCH(QString, text);
+        QFETCH(int, linesAfter);
+        QFETCH(QString, expected);
+        const std::string before = "s_mov_b32 s0, 1\ns_nop 0\nv_mov_b32 v0, v1\ns_endpgm";
+        AssembleOptions options;
+        FrontEnd frontEnd;
+        frontEnd.analyze(before, options);
+        LineChange change;
+        change.first = first;
+        change.oldCount = oldCount;
+        const bool noLines = text == QString(QChar(0));
+        change.text = noLines ? std::string() : text.toStdString();
+        change.newCount = noLines ? 0 : int(text.count(QLatin1Char('\n'))) + 1;
+        if (QByteArray(QTest::currentDataTag()) == "count and text disagree")
+            change.newCount = 1, change.text = "a\nb";
+        change.linesAfter = linesAfter;
+        const Program* program = frontEnd.edit(change, options);
+        if (expected.isEmpty()) {
+            QVERIFY(!program);
+            QCOMPARE(frontEnd.source(), before); // unchanged
+            return;
+        }
+        QVERIFY(program);
+        QCOMPARE(QString::fromStdString(frontEnd.source()), expected);
+        QCOMPARE(describe(*program), describe(assemble(expected.toStdString(), options)));
+    }
     // LLVM reads a string or a /* */ comment across line ends, so an edit that opens or closes one,
     // or lands inside one, changes the lines after it: the incremental path must see that (issue #12:
     // fuzz_frontend found a stray '"' typed into an instruction leaving the later lines spliced).

@@ -6,8 +6,10 @@
 #include "core/asm/isolated.h"
 
 #include "describeprogram.h"
+#include "linechange.h"
 #include "../bench/generatedkernel.h"
 
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -45,6 +47,10 @@ private Q_SLOTS:
     void crashThroughCli_data() { crashBecomesError_data(); }
     void crashThroughCli();
     void sameAsInProcess();
+    void editsThroughTheWorker_data();
+    void editsThroughTheWorker();
+    void editNeedsTextAfterRestart();
+    void clrxThroughEdits();
     void timeLimit();
     void computedReptCount();
     void cancelFromAnotherThread();
@@ -126,6 +132,106 @@ void TestIsolated::sameAsInProcess()
         QVERIFY2(got == want, qPrintable(test::firstDifference(got, want)));
     }
     QCOMPARE(frontEnd.workerStarts(), 1);
+}
+
+// Edits cross the socket as lines and come back as the worker's splice (issue #11 item 6): the
+// program equals the in-process front-end's on the edited text, and a one-line edit moves a few hundred
+// bytes, not the text or the program.
+void TestIsolated::editsThroughTheWorker_data()
+{
+    QTest::addColumn<QString>("from");
+    QTest::addColumn<QString>("to");
+    QTest::addColumn<bool>("small"); // spliced: the reply is the few lines, not the program
+    QTest::addRow("operand") << "v_add_f32 v16, v1, v2" << "v_add_f32 v17, v1, v2" << true;
+    QTest::addRow("other size") << "v_add_f32 v16, v1, v2" << "v_add_f32 v16, 0x12345678, v2" << true;
+    QTest::addRow("line inserted") << "v_add_f32 v16, v1, v2" << "v_add_f32 v16, v1, v2\n    s_nop 3" << true;
+    QTest::addRow("line removed") << "\n    v_add_f32 v16, v1, v2" << "" << true;
+    QTest::addRow("typo") << "v_add_f32 v16, v1, v2" << "v_add_f32 v16, v1," << true;
+    QTest::addRow("label added") << "v_add_f32 v16, v1, v2" << "extra:\n    v_add_f32 v16, v1, v2" << false;
+    QTest::addRow("branch removed") << "s_cbranch_scc1 L12" << "s_nop 0" << true;
+    QTest::addRow("label removed") << "L20:\n" << "" << false;
+}
+
+void TestIsolated::editsThroughTheWorker()
+{
+    QFETCH(QString, from);
+    QFETCH(QString, to);
+    QFETCH(bool, small);
+    IsolatedFrontEnd frontEnd;
+    AssembleOptions options;
+    const std::string text = bench::generateKernel(2000);
+    frontEnd.analyze(text, options);
+    std::string edited = text;
+    const auto at = edited.find(from.toStdString(), text.size() / 3);
+    QVERIFY(at != std::string::npos);
+    edited.replace(at, std::size_t(from.toUtf8().size()), to.toStdString());
+    const Program* p = frontEnd.edit(test::lineChange(text, edited), options);
+    QVERIFY(p);
+    QCOMPARE(frontEnd.lastOutcome(), Outcome::Ok);
+    // The in-process FrontEnd on the same edit (which equals a fresh run but for a half-typed
+    // line keeping its size: tst_incremental).
+    FrontEnd here;
+    here.analyze(text, options);
+    const QStringList got = test::describe(*p), want = test::describe(here.analyze(edited, options));
+    QVERIFY2(got == want, qPrintable(test::firstDifference(got, want)));
+    if (small)
+        QVERIFY2(frontEnd.lastTransferBytes() < 2000, qPrintable(QString::number(frontEnd.lastTransferBytes())));
+    // And back, as the next edit on the worker's text.
+    p = frontEnd.edit(test::lineChange(edited, text), options);
+    QVERIFY(p);
+    QCOMPARE(test::describe(*p), test::describe(assemble(text, options)));
+    QCOMPARE(frontEnd.workerStarts(), 1);
+}
+
+// A new worker holds no text: an edit asks for the whole text rather than guess.
+void TestIsolated::editNeedsTextAfterRestart()
+{
+    IsolatedFrontEnd frontEnd;
+    AssembleOptions options;
+    const std::string text = "s_nop 0\ns_nop 1\ns_endpgm\n";
+    QVERIFY(!frontEnd.edit(test::lineChange(text, "s_nop 2\ns_nop 1\ns_endpgm\n"), options)); // none sent yet
+    frontEnd.analyze(text, options);
+    QVERIFY(frontEnd.edit(test::lineChange(text, "s_nop 2\ns_nop 1\ns_endpgm\n"), options));
+    QCOMPARE(::kill(pid_t(frontEnd.workerProcessId()), SIGKILL), 0);
+    QTest::qWait(200);
+    QVERIFY(!frontEnd.edit(test::lineChange("s_nop 2\ns_nop 1\ns_endpgm\n", text), options));
+    QCOMPARE(frontEnd.analyze(text, options).instructions.size(), std::size_t(3));
+    // An edit that does not fit the worker's text (a copy gone out of step) is refused too.
+    LineChange wrong = test::lineChange(text, "s_nop 2\ns_nop 1\ns_endpgm\n");
+    wrong.linesAfter = 9;
+    QVERIFY(!frontEnd.edit(wrong, options));
+    QCOMPARE(frontEnd.analyze(text, options).instructions.size(), std::size_t(3));
+    QCOMPARE(frontEnd.lastOutcome(), Outcome::Ok);
+    // After several whole texts, edits apply to the last one.
+    const Program* edited = frontEnd.edit(test::lineChange(text, "s_nop 2\ns_nop 1\ns_endpgm\n"), options);
+    QVERIFY(edited);
+    QCOMPARE(edited->instructions.at(0).operands, std::string("2"));
+}
+
+// A CLRX source (issue #13) edited line by line through the worker: each edit is a full run of
+// the translation there (a CLRX line may hold several statements), the result as a fresh one.
+void TestIsolated::clrxThroughEdits()
+{
+    QFile file(QStringLiteral(GCNLENS_TESTDATA_DIR "/clrx/vadd.clrx"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const std::string text = file.readAll().toStdString();
+    AssembleOptions options;
+    options.gpuFromSource = true;
+    options.includeDirs = {GCNLENS_TESTDATA_DIR "/clrx"};
+    IsolatedFrontEnd frontEnd;
+    frontEnd.analyze(text, options);
+    std::string edited = text;
+    const auto at = edited.find("v_lshlrev_b32 gid, 2, gid");
+    QVERIFY(at != std::string::npos);
+    edited.replace(at, 25, "v_lshlrev_b32 gid, 3, gid ; s_nop 0");
+    for (const auto& [from, to] : {std::pair {text, edited}, std::pair {edited, text}}) {
+        const Program* p = frontEnd.edit(test::lineChange(from, to), options);
+        QVERIFY(p);
+        QCOMPARE(frontEnd.lastOutcome(), Outcome::Ok);
+        QVERIFY(!p->instructions.empty());
+        const QStringList got = test::describe(*p), want = test::describe(assemble(to, options));
+        QVERIFY2(got == want, qPrintable(test::firstDifference(got, want)));
+    }
 }
 
 void TestIsolated::timeLimit()

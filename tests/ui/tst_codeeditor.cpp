@@ -35,7 +35,6 @@ SnapshotPtr snapshotOf(const QString& text, quint64 job)
 {
     auto s = std::make_shared<AnalysisSnapshot>();
     s->job = job;
-    s->source = text;
     s->analysis = runAnalysis(text.toStdString(), s->request);
     s->lines = LineAnnotations::build(s->analysis);
     return s;

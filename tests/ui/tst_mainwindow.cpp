@@ -60,7 +60,7 @@ class TestMainWindow : public QObject {
     bool settled() const
     {
         const auto s = w->bridge()->current();
-        return s && !w->bridge()->busy() && s->source == w->editor()->toPlainText();
+        return s && !w->bridge()->busy() && s->textGeneration == w->bridge()->textGeneration();
     }
     const Analysis& analysis() const { return w->bridge()->current()->analysis; }
     // Adds a line that does not assemble after a 1-based line and waits for its analysis.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/editor/codeeditor.h"
+#include "ui/editor/pressurestrip.h"
 #include "ui/logging.h"
 #include "ui/editor/syntax.h"
 #include "ui/palette.h"
@@ -76,7 +77,9 @@ protected:
 CodeEditor::CodeEditor(QWidget* parent)
     : QPlainTextEdit(parent)
     , m_gutter(new EditorGutter(this))
+    , m_strip(new PressureStrip(this))
 {
+    connect(m_strip, &PressureStrip::lineActivated, this, [this](int line) { jumpToLine(line); });
     auto* doc = new QTextDocument(this);
     doc->setDocumentLayout(new EditorDocumentLayout(doc));
     setDocument(doc);
@@ -90,6 +93,7 @@ CodeEditor::CodeEditor(QWidget* parent)
     connect(this, &QPlainTextEdit::blockCountChanged, this, [this] {
         updateGutterGeometry();
         m_gutter->update(); // the line numbers below the edit moved
+        m_strip->setLineCount(blockCount());
     });
     connect(this, &QPlainTextEdit::updateRequest, this, [this](const QRect& rect, int dy) {
         if (dy) {
@@ -150,6 +154,7 @@ void CodeEditor::applyTheme()
     setPalette(pal);
 
     m_colors = AnalysisColors::fromTheme(theme);
+    m_strip->setColors(m_colors);
     m_applyingTheme = false;
     updateExtraSelections();
     viewport()->update();
@@ -173,6 +178,7 @@ void CodeEditor::setSnapshot(SnapshotPtr snapshot)
 {
     const SnapshotPtr old = std::exchange(m_snapshot, std::move(snapshot));
     const double gutterWidth = m_layout.width();
+    m_strip->setSnapshot(m_snapshot, blockCount());
     updateGutterGeometry();
     updateExtraSelections(); // repaints only the underlines that changed
     if (!old || !m_snapshot || m_layout.width() != gutterWidth) {
@@ -277,15 +283,22 @@ void CodeEditor::updateGutterGeometry()
     int offsetDigits = 4;
     if (m_snapshot)
         offsetDigits = std::max(4, int(QString::number(m_snapshot->lines.maxOffset(), 16).size()));
-    const GutterLayout layout(cw, lineDigits, offsetDigits);
+    // Issue #16: the live-register column is as wide as the largest counts need ("99v 99s" at least,
+    // so that it does not widen as a kernel grows); issue #17: one character for the check mark.
+    int pressure = 7;
+    if (m_snapshot)
+        pressure = std::max(pressure, pressureChars(m_snapshot->lines.maxLive(), m_snapshot->lines.hasAgprs()));
+    const GutterLayout layout(cw, lineDigits, offsetDigits, 4, pressure, 1);
     if (layout.width() != m_layout.width()) {
         m_layout = layout;
-        setViewportMargins(int(std::ceil(m_layout.width())), 0, 0, 0);
+        setViewportMargins(int(std::ceil(m_layout.width())), 0, PressureStrip::kWidth, 0);
     } else {
         m_layout = layout;
     }
     const QRect cr = contentsRect();
     m_gutter->setGeometry(QRect(cr.left(), cr.top(), int(std::ceil(m_layout.width())), cr.height()));
+    const QRect vp = viewport()->geometry();
+    m_strip->setGeometry(QRect(vp.right() + 1, vp.top(), PressureStrip::kWidth, vp.height()));
 }
 
 void CodeEditor::setLineCountHint(qsizetype lines)
@@ -343,7 +356,59 @@ void CodeEditor::updateExtraSelections()
             selections.append(sel);
         }
     }
+    addFindingSelections(selections);
     setExtraSelections(selections);
+}
+
+void CodeEditor::addFindingSelections(QList<QTextEdit::ExtraSelection>& selections) const
+{
+    if (!m_snapshot)
+        return;
+    // A wavy underline under each consumer's statement (the tooltip names the rule, the producer,
+    // the wait states and the fix); on the current line's findings, a dashed underline under
+    // their producers: the link from a finding to the line that causes it.
+    auto statement = [this](int line, QTextEdit::ExtraSelection& sel) {
+        const QTextBlock block = document()->findBlockByNumber(line - 1);
+        if (!block.isValid())
+            return false;
+        const QString text = block.text();
+        int begin = 0, end = int(text.size());
+        while (begin < end && text.at(begin).isSpace())
+            ++begin;
+        // Up to a comment, without the spaces before it.
+        for (int i = begin; i < end; ++i)
+            if (text.at(i) == QLatin1Char(';') || text.at(i) == QLatin1Char('#') || text.mid(i, 2) == QStringLiteral("//")) {
+                end = i;
+                break;
+            }
+        while (end > begin && text.at(end - 1).isSpace())
+            --end;
+        if (end == begin)
+            return false;
+        sel.cursor = QTextCursor(block);
+        sel.cursor.setPosition(block.position() + begin);
+        sel.cursor.setPosition(block.position() + end, QTextCursor::KeepAnchor);
+        return true;
+    };
+    const int current = currentLine();
+    int shown = 0;
+    for (const FindingView& f : m_snapshot->lines.findings()) {
+        if (++shown > 2000)
+            break;
+        QTextEdit::ExtraSelection sel;
+        sel.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
+        sel.format.setUnderlineColor(AnalysisColors::mark(PenaltyClass::Hazard));
+        sel.format.setToolTip(f.tooltip());
+        if (statement(f.line, sel))
+            selections.append(sel);
+        if (f.line == current && f.producerLine > 0) {
+            QTextEdit::ExtraSelection producer;
+            producer.format.setUnderlineStyle(QTextCharFormat::DashUnderline);
+            producer.format.setUnderlineColor(AnalysisColors::mark(PenaltyClass::Hazard));
+            if (statement(f.producerLine, producer))
+                selections.append(producer);
+        }
+    }
 }
 
 void CodeEditor::keepGlyphsOnScreen()
@@ -458,6 +523,21 @@ void CodeEditor::paintGutter(QPaintEvent* event)
         painter.drawText(cell(GutterLayout::Slot, r), Qt::AlignCenter, QString::number(a->position.slot));
         painter.drawText(cell(GutterLayout::Size, r), Qt::AlignCenter, QString::number(a->size));
         painter.drawText(cell(GutterLayout::Cycles, r), Qt::AlignRight | Qt::AlignVCenter, QString::number(a->cycles + a->penaltyCycles));
+        // Issue #16: live registers, the peak line in the peak colour and bold.
+        if (a->peak) {
+            QFont bold = font();
+            bold.setBold(true);
+            painter.setFont(bold);
+            painter.setPen(peakColor());
+        }
+        painter.drawText(cell(GutterLayout::Pressure, r), Qt::AlignRight | Qt::AlignVCenter,
+                         pressureText(a->live, byLine->hasAgprs()));
+        if (a->peak) {
+            painter.setFont(font());
+            painter.setPen(m_colors.gutterText);
+        }
+        if (a->findings) // issue #17
+            paintCheckMark(painter, cell(GutterLayout::Check, r).adjusted(0, 3, 0, -3));
 
         // Marker: a filled box coloured by the penalty class, a triangle for a branch's direction
         // (→ taken, ↓ not taken), a ring for an instruction saved by a freeing rule.
@@ -481,6 +561,14 @@ void CodeEditor::gutterPressed(QPoint pos)
         qCDebug(lcEditor) << "branch on line" << line << "flipped";
         Q_EMIT branchToggleRequested(line, flipped);
         return;
+    }
+    if (a && a->findings && column == GutterLayout::Check) {
+        // Issue #17: the mark links a finding to its producer.
+        const auto findings = m_snapshot->lines.findingsOn(line);
+        if (!findings.empty() && findings.front()->producerLine > 0) {
+            jumpToLine(findings.front()->producerLine);
+            return;
+        }
     }
     if (line > 0)
         jumpToLine(line);

@@ -21,6 +21,8 @@ class SyntaxHighlighter;
 
 namespace gcnlens::ui {
 
+class PressureStrip;
+
 class CodeEditor : public QPlainTextEdit {
     Q_OBJECT
 public:
@@ -38,6 +40,7 @@ public:
     const LineAnnotation* annotationAt(int line) const;
     GutterLayout gutterLayout() const { return m_layout; }
     QWidget* gutter() const { return m_gutter; }
+    PressureStrip* pressureStrip() const { return m_strip; } // issue #16, beside the scroll bar
     // While a long text streams in, the gutter is sized for this many lines (at least), so that it
     // does not widen when the count gains a digit: that re-lays out every line (about 0.8 s at 1M
     // lines). 0 clears the hint.
@@ -67,6 +70,7 @@ private:
     void applyTheme();
     void updateGutterGeometry();
     void updateExtraSelections();
+    void addFindingSelections(QList<QTextEdit::ExtraSelection>& selections) const; // issue #17
     void paintGutter(QPaintEvent* event);
     void gutterPressed(QPoint pos);
     QString gutterToolTip(QPoint pos) const;
@@ -78,6 +82,7 @@ private:
     void reportPainted(); // highlightsPainted once per snapshot, after the first paint showing it
 
     QWidget* m_gutter = nullptr;
+    PressureStrip* m_strip = nullptr;
     KSyntaxHighlighting::SyntaxHighlighter* m_highlighter = nullptr;
     SnapshotPtr m_snapshot;
     GutterLayout m_layout;

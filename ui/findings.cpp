@@ -95,7 +95,7 @@ QStringList pressureSentences(const Analysis& analysis, int kernel, bool relevan
         return out;
     for (const PressureCost& cost : pressureCosts(analysis.program.gpu, analysis.occupancyInputs[std::size_t(kernel)],
                                                   analysis.liveness.kernels[std::size_t(kernel)], analysis.timing.options)) {
-        if (relevantOnly && cost.fewer == 0 && cost.file != "vgpr")
+        if (relevantOnly && cost.fewer == 0)
             continue;
         const QString rule = cost.file == "sgpr" ? QStringLiteral("W_s") : QStringLiteral("W_v");
         out << QStringLiteral("%1 (%2, peak cost)").arg(qs(cost.text), rule);

@@ -55,8 +55,8 @@ int pressureChars(const LiveCounts& maximum, bool withAgprs);
 // What a kernel's pressure peaks cost in occupancy (core's pressureCosts), one sentence per
 // register file, each citing the occupancy rule it applies (timing-model.md section 6: W_v for
 // VGPRs and AGPRs, W_s for SGPRs) and docs/model.md section 4 (peak cost).
-// relevantOnly: the VGPR sentence and those of files where fewer registers would give more waves
-// (the occupancy dock, which has little room); else every file with live registers (the report).
+// relevantOnly: only the files where fewer registers would give more waves (the occupancy dock,
+// which has little room); else every file with live registers (the report).
 QStringList pressureSentences(const Analysis& analysis, int kernel, bool relevantOnly = false);
 
 } // namespace gcnlens::ui

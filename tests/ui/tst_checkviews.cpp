@@ -159,9 +159,10 @@ private Q_SLOTS:
         const auto costs = pressureCosts(a.program.gpu, a.occupancyInputs.at(0), a.liveness.kernels.at(0), a.timing.options);
         QVERIFY(!costs.empty());
         const QString shown = w->occupancy()->pressureText();
-        // The VGPR peak's cost, and the other files' only where fewer registers would give more waves.
+        // The files where fewer registers would give more waves (here the VGPRs), not the others.
+        QVERIFY(std::any_of(costs.begin(), costs.end(), [](const PressureCost& c) { return c.fewer > 0; }));
         for (const PressureCost& cost : costs)
-            QCOMPARE(shown.contains(QString::fromStdString(cost.text)), cost.file == "vgpr" || cost.fewer > 0);
+            QCOMPARE(shown.contains(QString::fromStdString(cost.text)), cost.fewer > 0);
         QVERIFY(shown.contains(QStringLiteral("(W_v, peak cost)")));
         QVERIFY(shown.contains(QStringLiteral("the peak at line %1 holds %2 VGPRs").arg(a.liveness.kernels[0].vgpr.line).arg(a.liveness.kernels[0].vgpr.count)));
     }

@@ -159,9 +159,7 @@ OccupancyDock::OccupancyDock(QWidget* parent)
     mapSeries(m_pointSeries, m_point, this);
     m_chartView = new QChartView(m_chart);
     m_chartView->setRenderHint(QPainter::Antialiasing);
-    // With the LDS dock below, both fit a 1000-px window without scrolling (130: room for the
-    // pressure-peak sentence, issue #16).
-    m_chartView->setMinimumHeight(130);
+    m_chartView->setMinimumHeight(160); // with the LDS dock below, both fit a 1000-px window without scrolling
     layout->addWidget(m_chartView, 1);
     applyChartColors();
 
@@ -419,6 +417,7 @@ void OccupancyDock::updatePressure()
     m_shownPeaks = peaks;
     m_shownPeakInput = m_kernelInput;
     m_shownPeakGpu = m_gpu;
+    // Only where fewer registers would give more waves: the dock has little room (the report says all).
     const QStringList sentences = m_snapshot ? pressureSentences(m_snapshot->analysis, k, true) : QStringList();
     m_pressure->setText(sentences.isEmpty() ? QString() : QStringLiteral("• ") + sentences.join(QStringLiteral("\n• ")));
     m_pressure->setVisible(!sentences.isEmpty());

@@ -411,9 +411,10 @@ void OccupancyDock::updatePressure()
         const KernelPressure& p = m_snapshot->analysis.liveness.kernels[size_t(k)];
         peaks = {p.vgpr, p.sgpr, p.agpr};
     }
-    if (peaks == m_shownPeaks && tieInput(m_shownPeakInput) == tieInput(m_kernelInput) && tieGpu(m_shownPeakGpu) == tieGpu(m_gpu)
-        && !m_pressure->text().isEmpty())
+    if (m_pressureWorded && peaks == m_shownPeaks && tieInput(m_shownPeakInput) == tieInput(m_kernelInput)
+        && tieGpu(m_shownPeakGpu) == tieGpu(m_gpu))
         return;
+    m_pressureWorded = true;
     m_shownPeaks = peaks;
     m_shownPeakInput = m_kernelInput;
     m_shownPeakGpu = m_gpu;

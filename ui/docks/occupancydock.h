@@ -89,6 +89,7 @@ private:
     std::vector<PressurePeak> m_shownPeaks; // what m_pressure was worded from (skip re-wording)
     OccupancyInput m_shownPeakInput;
     GpuTarget m_shownPeakGpu;
+    bool m_pressureWorded = false;
     QTabBar* m_axisTabs;
     QChart* m_chart;
     QChartView* m_chartView;

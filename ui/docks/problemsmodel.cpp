@@ -4,6 +4,8 @@
 #include <QIcon>
 #include <QStyle>
 
+#include <algorithm>
+
 namespace gcnlens::ui {
 
 void ProblemsModel::setDiagnostics(std::vector<Diagnostic> diagnostics)
@@ -22,6 +24,17 @@ void ProblemsModel::setFindings(std::vector<FindingView> findings)
 
 void ProblemsModel::setProblems(std::vector<Diagnostic> diagnostics, std::vector<FindingView> findings)
 {
+    // Most keystrokes leave the problems as they were: no reset then (a kernel may list a
+    // thousand findings, and a reset also loses the view's current row).
+    const auto sameDiagnostic = [](const Diagnostic& a, const Diagnostic& b) {
+        return a.line == b.line && a.column == b.column && a.severity == b.severity && a.message == b.message && a.origin == b.origin;
+    };
+    const auto sameFinding = [](const FindingView& a, const FindingView& b) {
+        return a.key == b.key && a.line == b.line && a.producerLine == b.producerLine && a.message == b.message && a.fix == b.fix;
+    };
+    if (std::equal(diagnostics.begin(), diagnostics.end(), m_diagnostics.begin(), m_diagnostics.end(), sameDiagnostic)
+        && std::equal(findings.begin(), findings.end(), m_findings.begin(), m_findings.end(), sameFinding))
+        return;
     beginResetModel();
     m_diagnostics = std::move(diagnostics);
     m_findings = std::move(findings);

@@ -15,6 +15,7 @@
 #include <QImage>
 #include <QPainter>
 #include <QPainterPath>
+#include <QScrollBar>
 #include <QTextBlock>
 #include <QTextLayout>
 #include <QToolTip>
@@ -80,6 +81,13 @@ CodeEditor::CodeEditor(QWidget* parent)
     , m_strip(new PressureStrip(this))
 {
     connect(m_strip, &PressureStrip::lineActivated, this, [this](int line) { jumpToLine(line); });
+    connect(verticalScrollBar(), &QScrollBar::valueChanged, this, [this] {
+        // The finding underlines are listed for the lines around the view (addFindingSelections).
+        const int first = firstVisibleBlock().blockNumber() + 1;
+        const int shown = int(viewport()->height() / std::max(1.0, QFontMetricsF(font()).lineSpacing())) + 1;
+        if (!m_findingSelections.isEmpty() && (first < m_findingRange.first || first + shown > m_findingRange.second))
+            updateExtraSelections();
+    });
     auto* doc = new QTextDocument(this);
     doc->setDocumentLayout(new EditorDocumentLayout(doc));
     setDocument(doc);
@@ -179,6 +187,7 @@ void CodeEditor::setSnapshot(SnapshotPtr snapshot)
     const SnapshotPtr old = std::exchange(m_snapshot, std::move(snapshot));
     const double gutterWidth = m_layout.width();
     m_strip->setSnapshot(m_snapshot, blockCount());
+    buildFindingSelections(old.get());
     updateGutterGeometry();
     updateExtraSelections(); // repaints only the underlines that changed
     if (!old || !m_snapshot || m_layout.width() != gutterWidth) {
@@ -360,6 +369,61 @@ void CodeEditor::updateExtraSelections()
     setExtraSelections(selections);
 }
 
+bool CodeEditor::statementSelection(int line, QTextEdit::ExtraSelection& sel) const
+{
+    // The statement: from its first non-space character up to a comment, without trailing spaces.
+    const QTextBlock block = document()->findBlockByNumber(line - 1);
+    if (!block.isValid())
+        return false;
+    const QString text = block.text();
+    int begin = 0, end = int(text.size());
+    while (begin < end && text.at(begin).isSpace())
+        ++begin;
+    for (int i = begin; i < end; ++i)
+        if (text.at(i) == QLatin1Char(';') || text.at(i) == QLatin1Char('#') || text.mid(i, 2) == QStringLiteral("//")) {
+            end = i;
+            break;
+        }
+    while (end > begin && text.at(end - 1).isSpace())
+        --end;
+    if (end == begin)
+        return false;
+    sel.cursor = QTextCursor(block);
+    sel.cursor.setPosition(block.position() + begin);
+    sel.cursor.setPosition(block.position() + end, QTextCursor::KeepAnchor);
+    return true;
+}
+
+void CodeEditor::buildFindingSelections(const AnalysisSnapshot* before)
+{
+    if (!m_snapshot) {
+        m_findingSelections.clear();
+        return;
+    }
+    // Reused when the previous snapshot had findings on the same lines and the cached cursors,
+    // which follow edits, still sit on those lines (a new text, or a line added above, rebuilds).
+    const auto& now = m_snapshot->lines.findings();
+    if (before && before->lines.findings().size() == now.size() && qsizetype(now.size()) == m_findingSelections.size()) {
+        bool same = true;
+        for (std::size_t i = 0; same && i < now.size(); ++i)
+            same = before->lines.findings()[i].line == now[i].line && m_findingSelectionLines[i] == now[i].line
+                && m_findingSelections[qsizetype(i)].cursor.blockNumber() + 1 == now[i].line;
+        if (same)
+            return;
+    }
+    m_findingSelections.clear();
+    m_findingSelectionLines.clear();
+    for (const FindingView& f : now) {
+        QTextEdit::ExtraSelection sel;
+        sel.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
+        sel.format.setUnderlineColor(AnalysisColors::mark(PenaltyClass::Hazard));
+        if (statementSelection(f.line, sel)) {
+            m_findingSelections.append(sel);
+            m_findingSelectionLines.push_back(f.line);
+        }
+    }
+}
+
 void CodeEditor::addFindingSelections(QList<QTextEdit::ExtraSelection>& selections) const
 {
     if (!m_snapshot)
@@ -367,47 +431,21 @@ void CodeEditor::addFindingSelections(QList<QTextEdit::ExtraSelection>& selectio
     // A wavy underline under each consumer's statement (the tooltip names the rule, the producer,
     // the wait states and the fix); on the current line's findings, a dashed underline under
     // their producers: the link from a finding to the line that causes it.
-    auto statement = [this](int line, QTextEdit::ExtraSelection& sel) {
-        const QTextBlock block = document()->findBlockByNumber(line - 1);
-        if (!block.isValid())
-            return false;
-        const QString text = block.text();
-        int begin = 0, end = int(text.size());
-        while (begin < end && text.at(begin).isSpace())
-            ++begin;
-        // Up to a comment, without the spaces before it.
-        for (int i = begin; i < end; ++i)
-            if (text.at(i) == QLatin1Char(';') || text.at(i) == QLatin1Char('#') || text.mid(i, 2) == QStringLiteral("//")) {
-                end = i;
-                break;
-            }
-        while (end > begin && text.at(end - 1).isSpace())
-            --end;
-        if (end == begin)
-            return false;
-        sel.cursor = QTextCursor(block);
-        sel.cursor.setPosition(block.position() + begin);
-        sel.cursor.setPosition(block.position() + end, QTextCursor::KeepAnchor);
-        return true;
-    };
-    const int current = currentLine();
-    int shown = 0;
-    for (const FindingView& f : m_snapshot->lines.findings()) {
-        if (++shown > 2000)
-            break;
-        QTextEdit::ExtraSelection sel;
-        sel.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
-        sel.format.setUnderlineColor(AnalysisColors::mark(PenaltyClass::Hazard));
-        sel.format.setToolTip(f.tooltip());
-        if (statement(f.line, sel))
-            selections.append(sel);
-        if (f.line == current && f.producerLine > 0) {
-            QTextEdit::ExtraSelection producer;
-            producer.format.setUnderlineStyle(QTextCharFormat::DashUnderline);
-            producer.format.setUnderlineColor(AnalysisColors::mark(PenaltyClass::Hazard));
-            if (statement(f.producerLine, producer))
-                selections.append(producer);
-        }
+    // Only the underlines near the view: QPlainTextEdit looks at every extra selection for every
+    // line it paints, and a kernel may have a thousand findings. Scrolling past the range re-lists.
+    const int first = firstVisibleBlock().blockNumber() + 1;
+    const int shown = int(viewport()->height() / std::max(1.0, QFontMetricsF(font()).lineSpacing())) + 1;
+    m_findingRange = {std::max(1, first - 2 * shown), first + 3 * shown};
+    const auto from = std::lower_bound(m_findingSelectionLines.begin(), m_findingSelectionLines.end(), m_findingRange.first);
+    const auto to = std::upper_bound(m_findingSelectionLines.begin(), m_findingSelectionLines.end(), m_findingRange.second);
+    for (auto it = from; it != to; ++it)
+        selections.append(m_findingSelections[qsizetype(it - m_findingSelectionLines.begin())]);
+    for (const FindingView* f : m_snapshot->lines.findingsOn(currentLine())) {
+        QTextEdit::ExtraSelection producer;
+        producer.format.setUnderlineStyle(QTextCharFormat::DashUnderline);
+        producer.format.setUnderlineColor(AnalysisColors::mark(PenaltyClass::Hazard));
+        if (f->producerLine > 0 && statementSelection(f->producerLine, producer))
+            selections.append(producer);
     }
 }
 

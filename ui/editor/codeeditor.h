@@ -70,7 +70,12 @@ private:
     void applyTheme();
     void updateGutterGeometry();
     void updateExtraSelections();
-    void addFindingSelections(QList<QTextEdit::ExtraSelection>& selections) const; // issue #17
+    // Issue #17: the consumers' wavy underlines, built once per snapshot whose findings moved
+    // (their cursors follow edits until then: a keystroke only re-lists them), and the current
+    // line's producers.
+    void buildFindingSelections(const AnalysisSnapshot* before);
+    void addFindingSelections(QList<QTextEdit::ExtraSelection>& selections) const;
+    bool statementSelection(int line, QTextEdit::ExtraSelection& selection) const;
     void paintGutter(QPaintEvent* event);
     void gutterPressed(QPoint pos);
     QString gutterToolTip(QPoint pos) const;
@@ -83,6 +88,9 @@ private:
 
     QWidget* m_gutter = nullptr;
     PressureStrip* m_strip = nullptr;
+    QList<QTextEdit::ExtraSelection> m_findingSelections;
+    std::vector<int> m_findingSelectionLines;       // the line of each, ascending
+    mutable std::pair<int, int> m_findingRange {0, -1}; // the lines whose underlines are set now
     KSyntaxHighlighting::SyntaxHighlighter* m_highlighter = nullptr;
     SnapshotPtr m_snapshot;
     GutterLayout m_layout;

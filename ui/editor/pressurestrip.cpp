@@ -22,9 +22,14 @@ PressureStrip::PressureStrip(QWidget* parent)
 
 void PressureStrip::setSnapshot(SnapshotPtr snapshot, int lineCount)
 {
+    // Repainted only when what it draws changes (most keystrokes change no live count).
+    const std::vector<LiveCounts> before = m_rowsValid ? m_rows : std::vector<LiveCounts>();
+    const std::vector<int> peaksBefore = peakLines();
     m_snapshot = std::move(snapshot);
     m_lineCount = std::max(lineCount, 1);
-    invalidate();
+    m_rowsValid = false;
+    if (before.empty() || rows() != before || peakLines() != peaksBefore)
+        update();
 }
 
 void PressureStrip::setLineCount(int lineCount)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/fixitpreview.h"
+#include "ui/docks/problemsview.h"
 
 #include "core/asm/isolated.h"
 #include "core/input/detect.h"
@@ -230,7 +231,21 @@ void installFixItMenus(QPlainTextEdit* editor, QAbstractItemView* problems, Anal
                 menu.exec(gutter->mapToGlobal(pos));
         });
     }
-    if (problems) {
+    if (auto* view = qobject_cast<ProblemsView*>(problems)) {
+        // The Problems dock's own finding menu ("Go to producer") takes the entries through its
+        // hook (ProblemsView::findingMenuRequested), for the finding's line.
+        QObject::connect(view, &ProblemsView::findingMenuRequested, view, [view, bridge, addActions](const FindingKey& key, QMenu* menu) {
+            const SnapshotPtr snapshot = bridge->current();
+            if (!snapshot)
+                return;
+            for (const FindingView& f : snapshot->lines.findings())
+                if (f.key == key) {
+                    menu->addSeparator();
+                    addActions(menu, f.line, view->window());
+                    return;
+                }
+        });
+    } else if (problems) {
         problems->setContextMenuPolicy(Qt::CustomContextMenu);
         QObject::connect(problems, &QWidget::customContextMenuRequested, problems, [problems, addActions](const QPoint& pos) {
             const QModelIndex index = problems->indexAt(pos);

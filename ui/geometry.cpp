@@ -30,14 +30,17 @@ FetchPosition FetchPosition::of(const InstructionTiming& timing, int size)
     return p;
 }
 
-GutterLayout::GutterLayout(double charWidth, int lineDigits, int offsetDigits, int cyclesChars)
+GutterLayout::GutterLayout(double charWidth, int lineDigits, int offsetDigits, int cyclesChars, int pressureChars,
+                           int checkChars)
 {
-    // Widths in characters: line number, "0x" + offset, slot "7", size "8", cycles "9999", marker.
-    const int chars[COLUMN_COUNT] = {std::max(lineDigits, 2), offsetDigits + 2, 1, 1, cyclesChars, 2};
+    // Widths in characters: line number, "0x" + offset, slot "7", size "8", cycles "9999",
+    // pressure "84v 30s", marker, check mark.
+    const int chars[COLUMN_COUNT] = {std::max(lineDigits, 2), offsetDigits + 2, 1, 1, cyclesChars, pressureChars, 2,
+                                     checkChars};
     m_gap = charWidth;
     m_x[0] = charWidth / 2;
     for (int c = 0; c < COLUMN_COUNT; ++c)
-        m_x[c + 1] = m_x[c] + chars[c] * charWidth + m_gap;
+        m_x[c + 1] = m_x[c] + (chars[c] > 0 ? chars[c] * charWidth + m_gap : 0.0);
 }
 
 std::optional<GutterLayout::Column> GutterLayout::columnAt(double x) const
@@ -56,6 +59,39 @@ int GutterLayout::digitsFor(std::uint64_t value, int base, int minimum)
     for (std::uint64_t v = value; v >= std::uint64_t(base); v /= std::uint64_t(base))
         ++digits;
     return std::max(minimum, digits);
+}
+
+StripGeometry::StripGeometry(int lineCount, QRectF area, int maxCount)
+    : m_lines(std::max(lineCount, 1))
+    , m_rows(std::max(1, int(std::floor(area.height()))))
+    , m_max(std::max(maxCount, 1))
+    , m_area(area)
+{
+}
+
+int StripGeometry::rowOfLine(int line) const
+{
+    const int l = std::clamp(line, 1, m_lines) - 1;
+    return int(std::int64_t(l) * m_rows / m_lines);
+}
+
+int StripGeometry::lineAtY(double y) const
+{
+    const int row = std::clamp(int(std::floor(y - m_area.top())), 0, m_rows - 1);
+    // The line at the row's centre: inside the row when lines outnumber rows, else the line
+    // whose span of rows holds it.
+    const std::int64_t line = (2 * std::int64_t(row) + 1) * m_lines / (2 * std::int64_t(m_rows));
+    return int(std::clamp<std::int64_t>(line, 0, m_lines - 1)) + 1;
+}
+
+double StripGeometry::yOfLine(int line) const
+{
+    return m_area.top() + rowOfLine(line) + 0.5;
+}
+
+double StripGeometry::xOfCount(int count) const
+{
+    return m_area.left() + m_area.width() * std::clamp(count, 0, m_max) / m_max;
 }
 
 HeatmapGeometry::HeatmapGeometry(QRectF area, int lanes, int banks, double headerWidth, double headerHeight)

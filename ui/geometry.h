@@ -35,14 +35,17 @@ struct FetchPosition {
 // The gutter's columns, left to right, laid out from a character width.
 class GutterLayout {
 public:
-    enum Column { LineNumber, Offset, Slot, Size, Cycles, Marker, COLUMN_COUNT };
+    enum Column { LineNumber, Offset, Slot, Size, Cycles, Pressure, Marker, Check, COLUMN_COUNT };
     GutterLayout() = default;
     // cyclesChars: the editor shows a number ("9999"); the report a range or a direction ("16-24", "20 T").
-    GutterLayout(double charWidth, int lineDigits, int offsetDigits, int cyclesChars = 4);
+    // pressureChars: the live-register column ("84v 30s", issue #16), checkChars: the hazard and
+    // s_waitcnt mark (issue #17); 0 leaves the column out (no width, no gap).
+    GutterLayout(double charWidth, int lineDigits, int offsetDigits, int cyclesChars = 4, int pressureChars = 0,
+                 int checkChars = 0);
 
     double width() const { return m_x[COLUMN_COUNT]; }
     double left(Column column) const { return m_x[column]; }
-    double columnWidth(Column column) const { return m_x[column + 1] - m_x[column] - m_gap; }
+    double columnWidth(Column column) const { return m_x[column + 1] > m_x[column] ? m_x[column + 1] - m_x[column] - m_gap : 0.0; }
     // The column under an x coordinate (the gaps belong to the column on their left).
     std::optional<Column> columnAt(double x) const;
     // Digits a column needs for a value (at least `minimum`).
@@ -51,6 +54,24 @@ public:
 private:
     double m_x[COLUMN_COUNT + 1] = {};
     double m_gap = 0;
+};
+
+// The pressure strip beside the editor's scroll bar (issue #16): the whole text mapped onto the
+// strip's height the way the scroll bar maps it (line 1 at the top, the last line at the bottom),
+// and a count onto its width (0 at the left, `maxCount` at the right).
+class StripGeometry {
+public:
+    StripGeometry(int lineCount, QRectF area, int maxCount);
+    int rows() const { return m_rows; }      // whole pixel rows
+    int rowOfLine(int line) const;           // 1-based line → row
+    int lineAtY(double y) const;             // → 1-based line at that y (clamped to the text)
+    double yOfLine(int line) const;          // centre of the line's row
+    double xOfCount(int count) const;        // left edge + the count's share of the width
+    bool operator==(const StripGeometry&) const = default;
+
+private:
+    int m_lines = 1, m_rows = 1, m_max = 1;
+    QRectF m_area;
 };
 
 // lanes × 32 banks cells, with a header band on top (bank numbers) and left (lane numbers).

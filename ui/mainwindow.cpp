@@ -10,6 +10,7 @@
 #include "ui/logging.h"
 #include "ui/docks/occupancydock.h"
 #include "ui/docks/problemsmodel.h"
+#include "ui/docks/problemsview.h"
 #include "ui/fixitpreview.h"
 #include "ui/recovery.h"
 #include "ui/docks/summarydock.h"
@@ -261,15 +262,9 @@ void MainWindow::createDocks()
     resizeDocks({summaryDock, occupancyDock}, {summaryDock->widget()->sizeHint().width() + 24, 430}, Qt::Horizontal);
 
     m_problems = new ProblemsModel(this);
-    m_problemsView = new QTreeView;
-    m_problemsView->setModel(m_problems);
-    m_problemsView->setRootIsDecorated(false);
-    m_problemsView->setUniformRowHeights(true);
-    m_problemsView->header()->setStretchLastSection(true);
-    connect(m_problemsView, &QTreeView::activated, this, [this](const QModelIndex& index) {
-        m_editor->jumpToLine(index.data(ProblemsModel::LineRole).toInt(), index.data(ProblemsModel::ColumnRole).toInt());
-    });
-    connect(m_problemsView, &QTreeView::clicked, m_problemsView, &QTreeView::activated);
+    m_problemsView = new ProblemsView; // diagnostics and findings (issue #17); findingMenuRequested: fix-its
+    m_problemsView->setProblemsModel(m_problems);
+    connect(m_problemsView, &ProblemsView::lineRequested, m_editor, &CodeEditor::jumpToLine);
     auto* problems = dock(tr("Problems"), QStringLiteral("ProblemsDock"), m_problemsView, Qt::BottomDockWidgetArea, false);
     installFixItMenus(m_editor, m_problemsView, m_bridge); // "Preview Fix…" (ui/fixitpreview.h)
     problems->setMinimumHeight(80);
@@ -356,7 +351,7 @@ void MainWindow::applySnapshot(const SnapshotPtr& snapshot)
     m_occupancy->setSnapshot(snapshot);
     m_lds->setSnapshot(snapshot);
     m_lds->setCursorLine(m_editor->currentLine());
-    m_problems->setDiagnostics(snapshot->analysis.program.diagnostics);
+    m_problems->setProblems(snapshot->analysis.program.diagnostics, snapshot->lines.findings());
     m_dialect->updateDetected(m_text);
     if (m_analysisCapped) {
         m_status->setText(tr("Analysis off: %L1 lines (more than %L2)").arg(m_editor->blockCount()).arg(m_largeTextLines));

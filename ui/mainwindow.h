@@ -17,6 +17,7 @@
 
 #include "core/input/loader.h"
 #include "ui/analysisbridge.h"
+#include "ui/docks/problemsview.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -40,6 +41,7 @@ class SummaryDock;
 class OccupancyDock;
 class LdsDock;
 class ProblemsModel;
+class ProblemsView;
 class RecoveryStore;
 
 class MainWindow : public QMainWindow {
@@ -84,7 +86,7 @@ public:
     OccupancyDock* occupancy() const { return m_occupancy; }
     LdsDock* lds() const { return m_lds; }
     ProblemsModel* problemsModel() const { return m_problems; }
-    QTreeView* problemsView() const { return m_problemsView; }
+    ProblemsView* problemsView() const { return m_problemsView; }
     QMenu* recentMenu() const { return m_recentMenu; }
     QFrame* banner() const { return m_banner; }
     DialectSwitch* dialectSwitch() const { return m_dialect; }
@@ -145,7 +147,7 @@ private:
     OccupancyDock* m_occupancy = nullptr;
     LdsDock* m_lds = nullptr;
     ProblemsModel* m_problems = nullptr;
-    QTreeView* m_problemsView = nullptr;
+    ProblemsView* m_problemsView = nullptr;
     QMenu* m_viewMenu = nullptr;
     QMenu* m_recentMenu = nullptr;
     QAction* m_showFreed = nullptr;

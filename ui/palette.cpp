@@ -100,6 +100,41 @@ void paintMark(QPainter& painter, const QRectF& m, const LineMark& mark, const A
     painter.restore();
 }
 
+QColor pressureColor(RegisterFile file)
+{
+    switch (file) {
+    case RegisterFile::Vgpr: return QColor(0x3a, 0x7c, 0xc8); // blue, drawn filled
+    case RegisterFile::Sgpr: return QColor(0x2e, 0xa0, 0x6a); // green line
+    case RegisterFile::Agpr: return QColor(0xa0, 0x50, 0xc8); // violet line
+    }
+    return {};
+}
+
+QColor peakColor()
+{
+    return QColor(0xe0, 0x30, 0x40); // the hazard red: the peak is what costs occupancy
+}
+
+void paintCheckMark(QPainter& painter, const QRectF& cell)
+{
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    const double s = std::min(cell.width(), cell.height());
+    const QPointF c = cell.center();
+    QPainterPath path;
+    path.moveTo(c.x(), c.y() - s / 2);
+    path.lineTo(c.x() + s / 2, c.y() + s / 2);
+    path.lineTo(c.x() - s / 2, c.y() + s / 2);
+    path.closeSubpath();
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(AnalysisColors::mark(PenaltyClass::Hazard));
+    painter.drawPath(path);
+    painter.setPen(QPen(Qt::white, std::max(1.0, s / 8)));
+    painter.drawLine(QPointF(c.x(), c.y() - s / 6), QPointF(c.x(), c.y() + s / 6));
+    painter.drawPoint(QPointF(c.x(), c.y() + s / 3));
+    painter.restore();
+}
+
 QColor ldsRowsColor(int rows)
 {
     // 1 row: conflict free (green); 2: yellow; up to 4: orange; more: red, darker with the degree.

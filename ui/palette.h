@@ -44,6 +44,15 @@ struct LineMark {
 };
 void paintMark(QPainter& painter, const QRectF& cell, const LineMark& mark, const AnalysisColors& colors, bool showFreed);
 
+// Issue #16: the register files in the pressure column, the strip and the report's graph (the same
+// on any background), and the mark of a kernel's pressure peak.
+enum class RegisterFile { Vgpr, Sgpr, Agpr };
+QColor pressureColor(RegisterFile file);
+QColor peakColor();
+
+// Issue #17: the mark of a line with a hazard or s_waitcnt finding (a warning triangle).
+void paintCheckMark(QPainter& painter, const QRectF& cell);
+
 // LDS heatmap: how many distinct rows a bank serves in a lane group (1: conflict free).
 QColor ldsRowsColor(int rows);
 

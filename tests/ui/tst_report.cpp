@@ -297,7 +297,8 @@ private Q_SLOTS:
         // Page count grows with the listing: an A4 page holds 732 − header row points of 7-pt
         // monospace rows (line spacing about 8.2 pt), so between 60 and 100 rows per page.
         const int sourceLines = instructions + 6;
-        QVERIFY2(info.pages >= 2 + (sourceLines + 99) / 100 && info.pages <= 4 + (sourceLines + 59) / 60,
+        // + the register-pressure and checks pages (issues #16, #17).
+        QVERIFY2(info.pages >= 2 + (sourceLines + 99) / 100 && info.pages <= 6 + (sourceLines + 59) / 60,
                  qPrintable(QString::number(info.pages)));
         pages_[instructions] = info.pages;
         if (instructions == 2500) {
@@ -362,6 +363,62 @@ private Q_SLOTS:
         QVERIFY(text.contains(QStringLiteral("↪ xxxx")));
         QVERIFY(text.contains(QStringLiteral("x…")));
         QVERIFY(!text.contains(QStringLiteral("TAILMARK")));
+    }
+
+    // Issues #16 and #17: the register-pressure page (the peak and what it costs, the graph with
+    // its peak label), the checks page (a row per finding: rule, consumer and producer lines,
+    // waits, fix) and the listing's live column and finding rules, on a kernel with a known
+    // hazard, s_waitcnt finding and pressure peak. Expected texts come from core's result.
+    void pressureAndChecks()
+    {
+        const QString source = gcnlens::test::readFile(gcnlens::test::testData("data/checks/views-gfx900.s"));
+        const Analysis analysis = analyze(source, QStringLiteral("gfx900"));
+        QVERIFY(!analysis.program.hasErrors());
+        QVERIFY(!analysis.checks.hazards.empty() && !analysis.checks.waits.empty());
+        const QString pdf = write(analysis, source, QStringLiteral("pressure-checks.pdf"));
+        QVERIFY(!pdf.isEmpty());
+        const QString text = pdfText(pdf);
+        const KernelPressure& k = analysis.liveness.kernels.at(0);
+        QVERIFY(text.contains(QStringLiteral("Register pressure")));
+        QVERIFY(text.contains(QStringLiteral("%1 VGPRs at line %2").arg(k.vgpr.count).arg(k.vgpr.line)));
+        for (const PressureCost& cost : pressureCosts(analysis.program.gpu, analysis.occupancyInputs[0], k, analysis.timing.options))
+            QVERIFY2(text.contains(QString::fromStdString(cost.text)), cost.text.c_str());
+        QVERIFY(text.contains(QStringLiteral("peak: line %1, %2 VGPRs").arg(k.vgpr.line).arg(k.vgpr.count)));
+
+        QVERIFY(text.contains(QStringLiteral("Checks: wait-state hazards and s_waitcnt")));
+        QVERIFY(text.contains(QStringLiteral("%1 hazard(s), %2 s_waitcnt finding(s).").arg(analysis.checks.hazards.size()).arg(analysis.checks.waits.size())));
+        for (const HazardFinding& h : analysis.checks.hazards) {
+            const QRegularExpression row(QStringLiteral("%1\\s+%2\\s+%3\\s+%4 of %5\\s+%6")
+                                             .arg(QRegularExpression::escape(QString::fromStdString(h.rule)))
+                                             .arg(h.line).arg(h.producerLine).arg(h.present).arg(h.required)
+                                             .arg(QRegularExpression::escape(QString::fromStdString(h.fix))));
+            QVERIFY2(text.contains(row), qPrintable(row.pattern()));
+        }
+        for (const WaitcntFinding& w : analysis.checks.waits) {
+            const QRegularExpression row(QStringLiteral("%1\\s+%2\\s+%3\\s+%4\\(%5\\)%6\\s+%7")
+                                             .arg(QRegularExpression::escape(QString::fromStdString(w.rule)))
+                                             .arg(w.line).arg(w.producerLine)
+                                             .arg(QString::fromStdString(w.counter)).arg(w.count)
+                                             .arg(w.notGuaranteed ? QStringLiteral(" n.g.") : QString())
+                                             .arg(QRegularExpression::escape(QString::fromStdString(w.fix))));
+            QVERIFY2(text.contains(row), qPrintable(row.pattern()));
+        }
+
+        // The listing: the consumer's row names the rule, the next row its fix; the peak line
+        // shows its live counts.
+        const QStringList lines = text.split(QLatin1Char('\n'));
+        for (const HazardFinding& h : analysis.checks.hazards) {
+            const QRegularExpression consumer(QStringLiteral("^\\s*%1\\s+0x.*%2\\s*$").arg(h.line).arg(QRegularExpression::escape(QString::fromStdString(h.rule))));
+            qsizetype at = -1;
+            for (qsizetype i = 0; i < lines.size() && at < 0; ++i)
+                if (consumer.match(lines[i]).hasMatch())
+                    at = i;
+            QVERIFY2(at >= 0, qPrintable(consumer.pattern()));
+            QVERIFY2(lines.value(at + 1).trimmed().endsWith(QString::fromStdString(h.fix)), qPrintable(lines.value(at + 1)));
+        }
+        const QString peakLive = QStringLiteral("%1v %2s").arg(k.vgpr.count).arg(analysis.liveness.instructions[std::size_t(k.vgpr.instruction)].sgpr);
+        QVERIFY(text.contains(QRegularExpression(QStringLiteral("^\\s*%1\\s+0x[0-9a-f]+.*%2").arg(k.vgpr.line).arg(peakLive),
+                                                 QRegularExpression::MultilineOption)));
     }
 
     void assemblerErrors()

@@ -101,6 +101,70 @@ private Q_SLOTS:
         QCOMPARE(c ? int(*c) : -1, column);
     }
 
+    // Issue #16/#17: the pressure column ("84v 30s", 7 characters) after cycles and the check mark
+    // (1) after the marker: pressure → [205,285), marker → [285,315), check → [315,335).
+    void gutterColumnsWithPressure_data()
+    {
+        QTest::addColumn<double>("x");
+        QTest::addColumn<int>("column");
+        QTest::addRow("cycles") << 200.0 << int(GutterLayout::Cycles);
+        QTest::addRow("pressure start") << 205.0 << int(GutterLayout::Pressure);
+        QTest::addRow("pressure gap") << 284.9 << int(GutterLayout::Pressure);
+        QTest::addRow("marker") << 290.0 << int(GutterLayout::Marker);
+        QTest::addRow("check") << 320.0 << int(GutterLayout::Check);
+        QTest::addRow("past the end") << 335.0 << -1;
+    }
+    void gutterColumnsWithPressure()
+    {
+        QFETCH(double, x);
+        QFETCH(int, column);
+        const GutterLayout layout(10, 3, 4, 4, 7, 1);
+        QCOMPARE(layout.width(), 335.0);
+        QCOMPARE(layout.columnWidth(GutterLayout::Pressure), 70.0);
+        QCOMPARE(layout.columnWidth(GutterLayout::Check), 10.0);
+        const auto c = layout.columnAt(x);
+        QCOMPARE(c ? int(*c) : -1, column);
+        // Without them the columns take no room at all.
+        const GutterLayout plain(10, 3, 4);
+        QCOMPARE(plain.columnWidth(GutterLayout::Pressure), 0.0);
+        QCOMPARE(plain.left(GutterLayout::Marker), 205.0);
+    }
+
+    // The strip maps lines like the scroll bar: line 1 on row 0, the last line on the last row;
+    // a row's y gives a line drawn on that row (or, with fewer lines than rows, the line whose
+    // rows hold it).
+    void stripGeometry_data()
+    {
+        QTest::addColumn<int>("lines");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<int>("row");
+        QTest::addRow("first line") << 1000 << 500 << 1 << 0;
+        QTest::addRow("last line") << 1000 << 500 << 1000 << 499;
+        QTest::addRow("middle") << 1000 << 500 << 501 << 250;
+        QTest::addRow("fewer lines, second") << 10 << 500 << 2 << 50;
+        QTest::addRow("fewer lines, last") << 10 << 500 << 10 << 450;
+        QTest::addRow("one line") << 1 << 300 << 1 << 0;
+    }
+    void stripGeometry()
+    {
+        QFETCH(int, lines);
+        QFETCH(int, height);
+        QFETCH(int, line);
+        QFETCH(int, row);
+        const StripGeometry g(lines, QRectF(2, 0, 26, height), 100);
+        QCOMPARE(g.rows(), height);
+        QCOMPARE(g.rowOfLine(line), row);
+        QCOMPARE(g.yOfLine(line), row + 0.5);
+        // The way back: the line at that row's y is drawn on that row.
+        QCOMPARE(g.rowOfLine(g.lineAtY(row + 0.5)), row);
+        if (lines <= height)
+            QCOMPARE(g.lineAtY(row + 0.5), line);
+        QCOMPARE(g.xOfCount(0), 2.0);
+        QCOMPARE(g.xOfCount(50), 15.0);
+        QCOMPARE(g.xOfCount(200), 28.0); // clamped to the scale
+    }
+
     void heatmapCells_data()
     {
         QTest::addColumn<QPointF>("point");

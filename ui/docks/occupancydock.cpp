@@ -109,6 +109,12 @@ OccupancyDock::OccupancyDock(QWidget* parent)
     resultsLayout->addWidget(m_waves);
     resultsLayout->addWidget(m_limiter);
     resultsLayout->addWidget(m_hints);
+    m_pressure = new QLabel;
+    m_pressure->setWordWrap(true);
+    m_pressure->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_pressure->setToolTip(tr("The kernel's live-register peaks (docs/model.md section 4) and the occupancy each "
+                              "would give as the allocation (timing-model.md section 6: W_v, W_s)"));
+    resultsLayout->addWidget(m_pressure);
     layout->addWidget(results);
 
     m_axisTabs = new QTabBar;
@@ -248,6 +254,7 @@ void OccupancyDock::loadKernelInputs(bool force)
         || in.workgroupSize != m_kernelInput.workgroupSize;
     m_kernelInput = in;
     m_haveKernelInput = true;
+    updatePressure();
     if (changed || force)
         resetToKernel();
     else
@@ -392,6 +399,34 @@ void OccupancyDock::recompute()
     m_xAxis->setTitleBrush(palette().color(QPalette::Text));
     qCDebug(lcOccupancy) << "waves" << m_result.wavesPerSimd << "curve points" << m_curve->rowCount();
     Q_EMIT updated();
+}
+
+void OccupancyDock::updatePressure()
+{
+    // pressureCosts runs the occupancy model once per register removed: word it again only when
+    // the peaks or the kernel's input changed, not on every keystroke.
+    const int k = std::max(0, m_kernel->currentIndex());
+    std::vector<PressurePeak> peaks;
+    if (m_snapshot && k < int(m_snapshot->analysis.liveness.kernels.size())) {
+        const KernelPressure& p = m_snapshot->analysis.liveness.kernels[size_t(k)];
+        peaks = {p.vgpr, p.sgpr, p.agpr};
+    }
+    if (m_pressureWorded && peaks == m_shownPeaks && tieInput(m_shownPeakInput) == tieInput(m_kernelInput)
+        && tieGpu(m_shownPeakGpu) == tieGpu(m_gpu))
+        return;
+    m_pressureWorded = true;
+    m_shownPeaks = peaks;
+    m_shownPeakInput = m_kernelInput;
+    m_shownPeakGpu = m_gpu;
+    // Only where fewer registers would give more waves: the dock has little room (the report says all).
+    const QStringList sentences = m_snapshot ? pressureSentences(m_snapshot->analysis, k, true) : QStringList();
+    m_pressure->setText(sentences.isEmpty() ? QString() : QStringLiteral("• ") + sentences.join(QStringLiteral("\n• ")));
+    m_pressure->setVisible(!sentences.isEmpty());
+}
+
+QString OccupancyDock::pressureText() const
+{
+    return m_pressure->text();
 }
 
 } // namespace gcnlens::ui

@@ -54,6 +54,9 @@ public:
     OccupancyInput input() const;
     int kernel() const; // index of the kernel the sliders started from
     QString readout() const; // the waves/limiter line as shown
+    // Issue #16: what the kernel's pressure peaks cost ("the peak at line 812 holds 84 VGPRs: 2
+    // fewer would give 6 waves (W_v, peak cost)"), one line per register file, as shown.
+    QString pressureText() const;
     OccupancyCurveModel* curveModel() const { return m_curve; }
     OccupancyCurveModel* pointModel() const { return m_point; }
     OccupancyCurveModel* regionModel() const { return m_region; }
@@ -81,6 +84,12 @@ private:
     QLabel* m_waves;
     QLabel* m_limiter;
     QLabel* m_hints;
+    QLabel* m_pressure;
+    void updatePressure();
+    std::vector<PressurePeak> m_shownPeaks; // what m_pressure was worded from (skip re-wording)
+    OccupancyInput m_shownPeakInput;
+    GpuTarget m_shownPeakGpu;
+    bool m_pressureWorded = false;
     QTabBar* m_axisTabs;
     QChart* m_chart;
     QChartView* m_chartView;

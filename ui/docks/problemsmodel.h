@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The assembler's diagnostics as a table for the problems pane (click a row to jump to it).
+// The problems pane's table: the assembler's diagnostics, then the hazard and s_waitcnt findings
+// (issue #17), each row with its severity, line, rule and message (click a row to jump to it).
+// A finding's row carries its FindingKey (FindingKeyRole): the identity fix-its act on.
 #pragma once
 
 #include "core/program.h"
+#include "ui/findings.h"
 
 #include <QAbstractTableModel>
 
@@ -13,11 +16,19 @@ namespace gcnlens::ui {
 class ProblemsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Columns { SeverityColumn, LineColumn, MessageColumn, COLUMN_COUNT };
-    enum Roles { LineRole = Qt::UserRole, ColumnRole, SeverityRole };
+    enum Columns { SeverityColumn, LineColumn, RuleColumn, MessageColumn, COLUMN_COUNT };
+    enum Roles { LineRole = Qt::UserRole, ColumnRole, SeverityRole, FindingKeyRole, ProducerLineRole };
 
     using QAbstractTableModel::QAbstractTableModel;
     void setDiagnostics(std::vector<Diagnostic> diagnostics);
+    void setFindings(std::vector<FindingView> findings);
+    // Both at once (one model reset per analysis).
+    void setProblems(std::vector<Diagnostic> diagnostics, std::vector<FindingView> findings);
+
+    // The finding of a row (nullptr for a diagnostic's row).
+    const FindingView* finding(int row) const;
+    // The row of a finding, -1 when it is not listed.
+    int rowOf(const FindingKey& key) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -26,6 +37,7 @@ public:
 
 private:
     std::vector<Diagnostic> m_diagnostics;
+    std::vector<FindingView> m_findings;
 };
 
 } // namespace gcnlens::ui

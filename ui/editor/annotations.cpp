@@ -30,7 +30,8 @@ bool LineAnnotation::gutterAlike(const LineAnnotation* a, const LineAnnotation* 
         return !a && !b;
     return a->offset == b->offset && a->size == b->size && a->cycles + a->penaltyCycles == b->cycles + b->penaltyCycles
         && a->position.slot == b->position.slot && a->markClass() == b->markClass() && a->direction == b->direction
-        && a->directionOverridden == b->directionOverridden && a->freedBy.isEmpty() == b->freedBy.isEmpty();
+        && a->directionOverridden == b->directionOverridden && a->freedBy.isEmpty() == b->freedBy.isEmpty()
+        && a->live == b->live && a->peak == b->peak && a->findings == b->findings;
 }
 
 static QString cycleText(const CycleCount& c)
@@ -92,6 +93,14 @@ LineAnnotations LineAnnotations::build(const Analysis& analysis)
         a.size += ins.size;
         a.twoDword = a.twoDword || ins.size == 8;
         out.m_maxOffset = std::max(out.m_maxOffset, ins.offset);
+        if (index < analysis.liveness.instructions.size()) {
+            const LiveCounts& live = analysis.liveness.instructions[index];
+            a.live.vgpr = std::max(a.live.vgpr, live.vgpr);
+            a.live.sgpr = std::max(a.live.sgpr, live.sgpr);
+            a.live.agpr = std::max(a.live.agpr, live.agpr);
+            out.m_maxLive = {std::max(out.m_maxLive.vgpr, live.vgpr), std::max(out.m_maxLive.sgpr, live.sgpr),
+                             std::max(out.m_maxLive.agpr, live.agpr), 0};
+        }
         if (!t)
             continue;
         a.cycles += t->cycles;
@@ -115,6 +124,16 @@ LineAnnotations LineAnnotations::build(const Analysis& analysis)
         if (!t->freedBy.empty())
             a.freedBy = names(t->freedBy);
     }
+    // Issue #16: the kernels' peak lines; issue #17: the findings by line.
+    for (const KernelPressure& k : analysis.liveness.kernels)
+        for (const auto& [peak, bit] : {std::pair {&k.vgpr, LineAnnotation::PeakVgpr}, std::pair {&k.sgpr, LineAnnotation::PeakSgpr},
+                                        std::pair {&k.agpr, LineAnnotation::PeakAgpr}})
+            if (peak->count > 0 && peak->line >= 1 && peak->line <= maxLine)
+                out.m_lines[size_t(peak->line - 1)].peak |= bit;
+    out.m_findings = findingViews(analysis.checks);
+    for (const FindingView& f : out.m_findings)
+        if (f.line >= 1 && f.line <= maxLine && out.m_lines[size_t(f.line - 1)].findings < 255)
+            ++out.m_lines[size_t(f.line - 1)].findings;
     for (auto& [rule, lines] : out.m_linesByRule) {
         std::sort(lines.begin(), lines.end());
         lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
@@ -165,7 +184,38 @@ QString LineAnnotations::tooltip(int line, const Analysis& analysis) const
         if (!t.freedBy.empty())
             text += QStringLiteral("\nsaved by %1: %2").arg(QString::fromStdString(t.freedBy), QString::fromStdString(t.freedDetail));
     }
+    if (!analysis.liveness.instructions.empty()) // issue #16, docs/model.md section 4
+        text += QStringLiteral("\nlive: %1").arg(pressureLine(*a, hasAgprs()));
+    for (const FindingView* f : findingsOn(line)) // issue #17
+        text += QStringLiteral("\n\n%1").arg(f->tooltip());
     return text;
+}
+
+QString pressureLine(const LineAnnotation& a, bool withAgprs)
+{
+    QString text = QStringLiteral("%1 VGPRs · %2 SGPRs").arg(a.live.vgpr).arg(a.live.sgpr);
+    if (withAgprs)
+        text += QStringLiteral(" · %1 AGPRs").arg(a.live.agpr);
+    QStringList peaks;
+    if (a.peak & LineAnnotation::PeakVgpr)
+        peaks << QStringLiteral("VGPR");
+    if (a.peak & LineAnnotation::PeakSgpr)
+        peaks << QStringLiteral("SGPR");
+    if (a.peak & LineAnnotation::PeakAgpr)
+        peaks << QStringLiteral("AGPR");
+    if (!peaks.isEmpty())
+        text += QStringLiteral(" (the kernel's %1 peak)").arg(peaks.join(QStringLiteral(", ")));
+    return text;
+}
+
+std::vector<const FindingView*> LineAnnotations::findingsOn(int line) const
+{
+    std::vector<const FindingView*> out;
+    auto it = std::lower_bound(m_findings.begin(), m_findings.end(), line,
+                               [](const FindingView& f, int l) { return f.line < l; });
+    for (; it != m_findings.end() && it->line == line; ++it)
+        out.push_back(&*it);
+    return out;
 }
 
 const LineAnnotation* LineAnnotations::at(int line) const

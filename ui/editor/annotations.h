@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/analysis.h"
+#include "ui/findings.h"
 #include "ui/geometry.h"
 
 #include <QString>
@@ -33,6 +34,10 @@ struct LineAnnotation {
     Direction direction = Direction::NotABranch;
     bool directionOverridden = false;
     bool isData = false, placeholder = false;
+    LiveCounts live;             // issue #16: the most live registers of the line's instructions
+    enum PeakFile : quint8 { PeakVgpr = 1, PeakSgpr = 2, PeakAgpr = 4 };
+    quint8 peak = 0;             // PeakFile bits: a kernel's pressure peak is on this line
+    quint8 findings = 0;         // issue #17: hazard and s_waitcnt findings on this line (at most 255)
 
     bool isInstruction() const { return firstInstruction >= 0; }
     PenaltyClass markClass() const; // the most important penalty on the line, for the marker
@@ -41,6 +46,9 @@ struct LineAnnotation {
     static bool textAreaAlike(const LineAnnotation* a, const LineAnnotation* b);
     static bool gutterAlike(const LineAnnotation* a, const LineAnnotation* b);
 };
+
+// The live registers of a line in words, for tooltips: "66 VGPRs · 5 SGPRs (the kernel's VGPR peak)".
+QString pressureLine(const LineAnnotation& a, bool withAgprs);
 
 class LineAnnotations {
 public:
@@ -52,6 +60,12 @@ public:
     // rule id → lines charged with it, ascending (the summary steps through these).
     const std::map<QString, std::vector<int>>& linesByRule() const { return m_linesByRule; }
     std::uint64_t maxOffset() const { return m_maxOffset; }
+    // Issue #16: the largest live counts of any line, and whether the program has AGPRs at all.
+    const LiveCounts& maxLive() const { return m_maxLive; }
+    bool hasAgprs() const { return m_maxLive.agpr > 0; }
+    // Issue #17: every finding by consumer line, and those of one line.
+    const std::vector<FindingView>& findings() const { return m_findings; }
+    std::vector<const FindingView*> findingsOn(int line) const;
     // The tooltip of a 1-based line: per instruction its rule ids, cycles and the one-line
     // explanations (timing-model.md section 8). `analysis` must be the one this was built from.
     QString tooltip(int line, const Analysis& analysis) const;
@@ -60,6 +74,8 @@ private:
     std::vector<LineAnnotation> m_lines; // index line - 1
     std::map<QString, std::vector<int>> m_linesByRule;
     std::uint64_t m_maxOffset = 0;
+    LiveCounts m_maxLive;
+    std::vector<FindingView> m_findings;
 };
 
 } // namespace gcnlens::ui

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/editor/codeeditor.h"
+#include "ui/editor/pressurestrip.h"
 #include "ui/logging.h"
 #include "ui/editor/syntax.h"
 #include "ui/palette.h"
@@ -14,6 +15,7 @@
 #include <QImage>
 #include <QPainter>
 #include <QPainterPath>
+#include <QScrollBar>
 #include <QTextBlock>
 #include <QTextLayout>
 #include <QToolTip>
@@ -76,7 +78,16 @@ protected:
 CodeEditor::CodeEditor(QWidget* parent)
     : QPlainTextEdit(parent)
     , m_gutter(new EditorGutter(this))
+    , m_strip(new PressureStrip(this))
 {
+    connect(m_strip, &PressureStrip::lineActivated, this, [this](int line) { jumpToLine(line); });
+    connect(verticalScrollBar(), &QScrollBar::valueChanged, this, [this] {
+        // The finding underlines are listed for the lines around the view (addFindingSelections).
+        const int first = firstVisibleBlock().blockNumber() + 1;
+        const int shown = int(viewport()->height() / std::max(1.0, QFontMetricsF(font()).lineSpacing())) + 1;
+        if (!m_findingSelections.isEmpty() && (first < m_findingRange.first || first + shown > m_findingRange.second))
+            updateExtraSelections();
+    });
     auto* doc = new QTextDocument(this);
     doc->setDocumentLayout(new EditorDocumentLayout(doc));
     setDocument(doc);
@@ -90,6 +101,7 @@ CodeEditor::CodeEditor(QWidget* parent)
     connect(this, &QPlainTextEdit::blockCountChanged, this, [this] {
         updateGutterGeometry();
         m_gutter->update(); // the line numbers below the edit moved
+        m_strip->setLineCount(blockCount());
     });
     connect(this, &QPlainTextEdit::updateRequest, this, [this](const QRect& rect, int dy) {
         if (dy) {
@@ -150,6 +162,7 @@ void CodeEditor::applyTheme()
     setPalette(pal);
 
     m_colors = AnalysisColors::fromTheme(theme);
+    m_strip->setColors(m_colors);
     m_applyingTheme = false;
     updateExtraSelections();
     viewport()->update();
@@ -173,6 +186,8 @@ void CodeEditor::setSnapshot(SnapshotPtr snapshot)
 {
     const SnapshotPtr old = std::exchange(m_snapshot, std::move(snapshot));
     const double gutterWidth = m_layout.width();
+    m_strip->setSnapshot(m_snapshot, blockCount());
+    buildFindingSelections(old.get());
     updateGutterGeometry();
     updateExtraSelections(); // repaints only the underlines that changed
     if (!old || !m_snapshot || m_layout.width() != gutterWidth) {
@@ -277,15 +292,22 @@ void CodeEditor::updateGutterGeometry()
     int offsetDigits = 4;
     if (m_snapshot)
         offsetDigits = std::max(4, int(QString::number(m_snapshot->lines.maxOffset(), 16).size()));
-    const GutterLayout layout(cw, lineDigits, offsetDigits);
+    // Issue #16: the live-register column is as wide as the largest counts need ("99v 99s" at least,
+    // so that it does not widen as a kernel grows); issue #17: one character for the check mark.
+    int pressure = 7;
+    if (m_snapshot)
+        pressure = std::max(pressure, pressureChars(m_snapshot->lines.maxLive(), m_snapshot->lines.hasAgprs()));
+    const GutterLayout layout(cw, lineDigits, offsetDigits, 4, pressure, 1);
     if (layout.width() != m_layout.width()) {
         m_layout = layout;
-        setViewportMargins(int(std::ceil(m_layout.width())), 0, 0, 0);
+        setViewportMargins(int(std::ceil(m_layout.width())), 0, PressureStrip::kWidth, 0);
     } else {
         m_layout = layout;
     }
     const QRect cr = contentsRect();
     m_gutter->setGeometry(QRect(cr.left(), cr.top(), int(std::ceil(m_layout.width())), cr.height()));
+    const QRect vp = viewport()->geometry();
+    m_strip->setGeometry(QRect(vp.right() + 1, vp.top(), PressureStrip::kWidth, vp.height()));
 }
 
 void CodeEditor::setLineCountHint(qsizetype lines)
@@ -343,7 +365,88 @@ void CodeEditor::updateExtraSelections()
             selections.append(sel);
         }
     }
+    addFindingSelections(selections);
     setExtraSelections(selections);
+}
+
+bool CodeEditor::statementSelection(int line, QTextEdit::ExtraSelection& sel) const
+{
+    // The statement: from its first non-space character up to a comment, without trailing spaces.
+    const QTextBlock block = document()->findBlockByNumber(line - 1);
+    if (!block.isValid())
+        return false;
+    const QString text = block.text();
+    int begin = 0, end = int(text.size());
+    while (begin < end && text.at(begin).isSpace())
+        ++begin;
+    for (int i = begin; i < end; ++i)
+        if (text.at(i) == QLatin1Char(';') || text.at(i) == QLatin1Char('#') || text.mid(i, 2) == QStringLiteral("//")) {
+            end = i;
+            break;
+        }
+    while (end > begin && text.at(end - 1).isSpace())
+        --end;
+    if (end == begin)
+        return false;
+    sel.cursor = QTextCursor(block);
+    sel.cursor.setPosition(block.position() + begin);
+    sel.cursor.setPosition(block.position() + end, QTextCursor::KeepAnchor);
+    return true;
+}
+
+void CodeEditor::buildFindingSelections(const AnalysisSnapshot* before)
+{
+    if (!m_snapshot) {
+        m_findingSelections.clear();
+        return;
+    }
+    // Reused when the previous snapshot had findings on the same lines and the cached cursors,
+    // which follow edits, still sit on those lines (a new text, or a line added above, rebuilds).
+    const auto& now = m_snapshot->lines.findings();
+    if (before && before->lines.findings().size() == now.size() && qsizetype(now.size()) == m_findingSelections.size()) {
+        bool same = true;
+        for (std::size_t i = 0; same && i < now.size(); ++i)
+            same = before->lines.findings()[i].line == now[i].line && m_findingSelectionLines[i] == now[i].line
+                && m_findingSelections[qsizetype(i)].cursor.blockNumber() + 1 == now[i].line;
+        if (same)
+            return;
+    }
+    m_findingSelections.clear();
+    m_findingSelectionLines.clear();
+    for (const FindingView& f : now) {
+        QTextEdit::ExtraSelection sel;
+        sel.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
+        sel.format.setUnderlineColor(AnalysisColors::mark(PenaltyClass::Hazard));
+        if (statementSelection(f.line, sel)) {
+            m_findingSelections.append(sel);
+            m_findingSelectionLines.push_back(f.line);
+        }
+    }
+}
+
+void CodeEditor::addFindingSelections(QList<QTextEdit::ExtraSelection>& selections) const
+{
+    if (!m_snapshot)
+        return;
+    // A wavy underline under each consumer's statement (the tooltip names the rule, the producer,
+    // the wait states and the fix); on the current line's findings, a dashed underline under
+    // their producers: the link from a finding to the line that causes it.
+    // Only the underlines near the view: QPlainTextEdit looks at every extra selection for every
+    // line it paints, and a kernel may have a thousand findings. Scrolling past the range re-lists.
+    const int first = firstVisibleBlock().blockNumber() + 1;
+    const int shown = int(viewport()->height() / std::max(1.0, QFontMetricsF(font()).lineSpacing())) + 1;
+    m_findingRange = {std::max(1, first - 2 * shown), first + 3 * shown};
+    const auto from = std::lower_bound(m_findingSelectionLines.begin(), m_findingSelectionLines.end(), m_findingRange.first);
+    const auto to = std::upper_bound(m_findingSelectionLines.begin(), m_findingSelectionLines.end(), m_findingRange.second);
+    for (auto it = from; it != to; ++it)
+        selections.append(m_findingSelections[qsizetype(it - m_findingSelectionLines.begin())]);
+    for (const FindingView* f : m_snapshot->lines.findingsOn(currentLine())) {
+        QTextEdit::ExtraSelection producer;
+        producer.format.setUnderlineStyle(QTextCharFormat::DashUnderline);
+        producer.format.setUnderlineColor(AnalysisColors::mark(PenaltyClass::Hazard));
+        if (f->producerLine > 0 && statementSelection(f->producerLine, producer))
+            selections.append(producer);
+    }
 }
 
 void CodeEditor::keepGlyphsOnScreen()
@@ -458,6 +561,21 @@ void CodeEditor::paintGutter(QPaintEvent* event)
         painter.drawText(cell(GutterLayout::Slot, r), Qt::AlignCenter, QString::number(a->position.slot));
         painter.drawText(cell(GutterLayout::Size, r), Qt::AlignCenter, QString::number(a->size));
         painter.drawText(cell(GutterLayout::Cycles, r), Qt::AlignRight | Qt::AlignVCenter, QString::number(a->cycles + a->penaltyCycles));
+        // Issue #16: live registers, the peak line in the peak colour and bold.
+        if (a->peak) {
+            QFont bold = font();
+            bold.setBold(true);
+            painter.setFont(bold);
+            painter.setPen(peakColor());
+        }
+        painter.drawText(cell(GutterLayout::Pressure, r), Qt::AlignRight | Qt::AlignVCenter,
+                         pressureText(a->live, byLine->hasAgprs()));
+        if (a->peak) {
+            painter.setFont(font());
+            painter.setPen(m_colors.gutterText);
+        }
+        if (a->findings) // issue #17
+            paintCheckMark(painter, cell(GutterLayout::Check, r).adjusted(0, 3, 0, -3));
 
         // Marker: a filled box coloured by the penalty class, a triangle for a branch's direction
         // (→ taken, ↓ not taken), a ring for an instruction saved by a freeing rule.
@@ -481,6 +599,14 @@ void CodeEditor::gutterPressed(QPoint pos)
         qCDebug(lcEditor) << "branch on line" << line << "flipped";
         Q_EMIT branchToggleRequested(line, flipped);
         return;
+    }
+    if (a && a->findings && column == GutterLayout::Check) {
+        // Issue #17: the mark links a finding to its producer.
+        const auto findings = m_snapshot->lines.findingsOn(line);
+        if (!findings.empty() && findings.front()->producerLine > 0) {
+            jumpToLine(findings.front()->producerLine);
+            return;
+        }
     }
     if (line > 0)
         jumpToLine(line);

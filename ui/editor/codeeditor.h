@@ -21,6 +21,8 @@ class SyntaxHighlighter;
 
 namespace gcnlens::ui {
 
+class PressureStrip;
+
 class CodeEditor : public QPlainTextEdit {
     Q_OBJECT
 public:
@@ -38,6 +40,7 @@ public:
     const LineAnnotation* annotationAt(int line) const;
     GutterLayout gutterLayout() const { return m_layout; }
     QWidget* gutter() const { return m_gutter; }
+    PressureStrip* pressureStrip() const { return m_strip; } // issue #16, beside the scroll bar
     // While a long text streams in, the gutter is sized for this many lines (at least), so that it
     // does not widen when the count gains a digit: that re-lays out every line (about 0.8 s at 1M
     // lines). 0 clears the hint.
@@ -67,6 +70,12 @@ private:
     void applyTheme();
     void updateGutterGeometry();
     void updateExtraSelections();
+    // Issue #17: the consumers' wavy underlines, built once per snapshot whose findings moved
+    // (their cursors follow edits until then: a keystroke only re-lists them), and the current
+    // line's producers.
+    void buildFindingSelections(const AnalysisSnapshot* before);
+    void addFindingSelections(QList<QTextEdit::ExtraSelection>& selections) const;
+    bool statementSelection(int line, QTextEdit::ExtraSelection& selection) const;
     void paintGutter(QPaintEvent* event);
     void gutterPressed(QPoint pos);
     QString gutterToolTip(QPoint pos) const;
@@ -78,6 +87,10 @@ private:
     void reportPainted(); // highlightsPainted once per snapshot, after the first paint showing it
 
     QWidget* m_gutter = nullptr;
+    PressureStrip* m_strip = nullptr;
+    QList<QTextEdit::ExtraSelection> m_findingSelections;
+    std::vector<int> m_findingSelectionLines;       // the line of each, ascending
+    mutable std::pair<int, int> m_findingRange {0, -1}; // the lines whose underlines are set now
     KSyntaxHighlighting::SyntaxHighlighter* m_highlighter = nullptr;
     SnapshotPtr m_snapshot;
     GutterLayout m_layout;

@@ -34,7 +34,7 @@ class TestCheckViews : public QObject {
     bool settled() const
     {
         const auto s = w->bridge()->current();
-        return s && !w->bridge()->busy() && s->source == w->editor()->toPlainText();
+        return s && !w->bridge()->busy() && s->textGeneration == w->bridge()->textGeneration();
     }
     const Analysis& analysis() const { return w->bridge()->current()->analysis; }
     int rowOf(const QString& rule) const

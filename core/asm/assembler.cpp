@@ -133,6 +133,7 @@ struct FrontEnd::State {
     Program clrx;
     bool clrxResult = false;
     ClrxTranslator translator; // patches its last translation after a small edit
+    bool oneShot = false;      // assemble(): no later run splices into `program`, which may be moved out
 
     // The GPU and target kit for a run, or the program saying why there is none.
     std::optional<GpuTarget> prepare(std::string_view text, const AssembleOptions& options)
@@ -363,7 +364,12 @@ const Program& FrontEnd::analyzeClrx(std::string_view source, const AssembleOpti
     clrxOptions.processor = gpu ? gpu->processor : options.gpu;
     clrxOptions.sourceGpuWins = options.gpuFromSource;
     clrxOptions.includeDirs = options.includeDirs;
-    const ClrxTranslation& translation = state.translator.translate(source, clrxOptions);
+    // assemble() translates once: no ClrxTranslator keeping a copy of the text for later patches
+    // (at 100k lines every megabyte written first is page faults).
+    ClrxTranslation once;
+    if (state.oneShot)
+        once = translateClrx(source, clrxOptions);
+    const ClrxTranslation& translation = state.oneShot ? once : state.translator.translate(source, clrxOptions);
     if (!translation.processor.empty() && options.gpuFromSource)
         gpu = resolveGpu(translation.processor, &error);
     if (!gpu) {
@@ -401,15 +407,26 @@ const Program& FrontEnd::analyzeClrx(std::string_view source, const AssembleOpti
         }
     }
     state.spliced = false;
-    state.translated.assign(text);
+    // assemble() reads the translation where it is (it outlives the run); a FrontEnd keeps a copy
+    // to diff the next translation against.
+    std::string_view assembled = text;
+    if (!state.oneShot) {
+        state.translated.assign(text);
+        assembled = state.translated;
+    }
     if (!spliced) {
-        state.scan = scanLines(splitLines(state.translated));
-        state.program = assembleWith(*state.kit, *gpu, state.translated, options, /*whole=*/true, &state.scan);
+        state.scan = scanLines(splitLines(assembled));
+        state.program = assembleWith(*state.kit, *gpu, assembled, options, /*whole=*/true, &state.scan);
         state.registers.rebuild(state.program);
         state.optionsKey = currentKey;
         state.havePrevious = true;
     }
-    state.clrx = state.program;
+    if (state.oneShot) { // a 100k-line program is not copied for nothing
+        state.clrx = std::move(state.program);
+        state.havePrevious = false;
+    } else {
+        state.clrx = state.program;
+    }
     mapProgramToClrx(state.clrx, translation);
     return state.clrx;
 }
@@ -417,8 +434,9 @@ const Program& FrontEnd::analyzeClrx(std::string_view source, const AssembleOpti
 Program assemble(std::string_view source, const AssembleOptions& options)
 {
     FrontEnd frontEnd;
-    frontEnd.analyze(source, options);
     FrontEnd::State& state = *frontEnd.state_;
+    state.oneShot = true;
+    frontEnd.analyze(source, options);
     return std::move(state.clrxResult ? state.clrx : state.program); // the FrontEnd ends here: no copy
 }
 

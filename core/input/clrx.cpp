@@ -15,6 +15,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -24,16 +25,23 @@ namespace gcnlens {
 
 namespace {
 
+// ASCII classes, inline: clrxasm reads bytes the same in every locale, and the <cctype> calls
+// (one libc call per character, through the locale) were a good part of the translator's time.
 bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
-bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$'; }
-bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$'; }
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isLowerAscii(char c) { return c >= 'a' && c <= 'z'; }
+bool isAlpha(char c) { return isLowerAscii(char(c | 0x20)); }
+bool isHexDigit(char c) { return isDigit(c) || (char(c | 0x20) >= 'a' && char(c | 0x20) <= 'f'); }
+char toLowerAscii(char c) { return c >= 'A' && c <= 'Z' ? char(c | 0x20) : c; }
+char toUpperAscii(char c) { return isLowerAscii(c) ? char(c & ~0x20) : c; }
+bool isIdentStart(char c) { return isAlpha(c) || c == '_' || c == '.' || c == '$'; }
+bool isIdentChar(char c) { return isAlpha(c) || isDigit(c) || c == '_' || c == '.' || c == '$'; }
 
 std::string lower(std::string_view text)
 {
     std::string out(text);
     for (auto& c : out)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
+        c = toLowerAscii(c);
     return out;
 }
 
@@ -41,7 +49,7 @@ std::string upper(std::string_view text)
 {
     std::string out(text);
     for (auto& c : out)
-        c = char(std::toupper(static_cast<unsigned char>(c)));
+        c = toUpperAscii(c);
     return out;
 }
 
@@ -112,6 +120,15 @@ public:
     // The value when every symbol in it is known and the whole text is one expression.
     std::optional<std::int64_t> evaluate()
     {
+        // Most expressions are a decimal number (a register index, an offset): read directly, as
+        // parseNumber would (no leading 0: that is octal; at most 18 digits: no overflow).
+        if (const std::string_view t = trim(text_); !t.empty() && t.size() <= 18 && (t[0] != '0' || t.size() == 1)
+            && std::all_of(t.begin(), t.end(), isDigit)) {
+            std::int64_t v = 0;
+            for (const char c : t)
+                v = v * 10 + (c - '0');
+            return v;
+        }
         pos_ = 0;
         ok_ = true;
         const std::int64_t v = choice();
@@ -703,12 +720,17 @@ public:
     }
 
 private:
+    // The code of a line that is not a slice of the source (block comments, joins) and the source
+    // column of each of its characters. Few lines have one: SourceLine stays small (100k-line kernels).
+    struct Joined {
+        std::string owned;
+        std::vector<int> columns;
+    };
     struct SourceLine {
         std::string_view code; // comments removed ('#', '/* */'), continuation lines joined
-        std::string owned;     // the code when it is not a slice of the source (block comments, joins)
         int line = 0;
-        std::vector<int> columns; // source column of each code character
-        bool included = false;    // from an .include: it maps to the including line, column 0
+        bool included = false;         // from an .include: it maps to the including line, column 0
+        std::unique_ptr<Joined> joined; // when the code is not a slice of the source
     };
 
     // The lines of `text`; those of an .included file (includedFrom > 0) all map to the line that
@@ -741,9 +763,18 @@ private:
                 out.line = includedFrom;
                 out.included = true;
             }
-            if (!inBlockComment && whole.find_first_of("\"/\\") == std::string_view::npos) {
-                // The usual line: its code is its text up to a '#' comment, columns as they are.
-                out.code = whole.substr(0, whole.find('#'));
+            // The usual line (no string, block comment or continuation): its code is its text up
+            // to a '#' comment, columns as they are. One pass over the line finds out.
+            std::size_t hash = std::string_view::npos;
+            bool special = false;
+            for (std::size_t c = 0; c < whole.size() && !special; ++c) {
+                const char ch = whole[c];
+                special = ch == '"' || ch == '/' || ch == '\\';
+                if (ch == '#' && hash == std::string_view::npos)
+                    hash = c;
+            }
+            if (!inBlockComment && !special) {
+                out.code = whole.substr(0, hash);
                 lines_.push_back(std::move(out));
                 continue;
             }
@@ -751,6 +782,8 @@ private:
                 out.code = {};
                 continue;
             }
+            out.joined = std::make_unique<Joined>();
+            Joined& joined = *out.joined;
             std::size_t index = i;
             for (;;) {
                 std::string_view text = raw[index];
@@ -764,18 +797,18 @@ private:
                         if (ch == '*' && c + 1 < text.size() && text[c + 1] == '/') {
                             inBlockComment = false;
                             ++c;
-                            out.owned.push_back(' ');
-                            out.columns.push_back(int(c));
+                            joined.owned.push_back(' ');
+                            joined.columns.push_back(int(c));
                         }
                         continue;
                     }
                     if (inString) {
                         if (ch == '\\' && c + 1 < text.size()) {
-                            out.owned.push_back(ch);
-                            out.columns.push_back(int(c));
+                            joined.owned.push_back(ch);
+                            joined.columns.push_back(int(c));
                             ++c;
-                            out.owned.push_back(text[c]);
-                            out.columns.push_back(int(c));
+                            joined.owned.push_back(text[c]);
+                            joined.columns.push_back(int(c));
                             continue;
                         }
                         if (ch == '"')
@@ -795,8 +828,8 @@ private:
                         }
                     }
                     // Only the first line's columns are meaningful; joined lines map to its end.
-                    out.owned.push_back(ch);
-                    out.columns.push_back(index == i ? int(c) : int(raw[i].size()));
+                    joined.owned.push_back(ch);
+                    joined.columns.push_back(index == i ? int(c) : int(raw[i].size()));
                 }
                 if (!continued)
                     break;
@@ -814,11 +847,9 @@ private:
         }
         if (includedFrom > 0)
             return;
-        // Views into the owned copies only now that lines_ no longer moves (short strings live
-        // inside the object).
         for (auto& l : lines_)
-            if (!l.owned.empty())
-                l.code = l.owned;
+            if (l.joined && !l.joined->owned.empty())
+                l.code = l.joined->owned;
     }
 
     // `.include "file"` on its own line: the file's CLRX text is read here (LLVM would read it as
@@ -976,7 +1007,7 @@ private:
                 break;
             const std::string_view c = l.code;
             for (std::size_t i = 0; i + 1 < c.size(); ++i) {
-                const char k = char(std::tolower(static_cast<unsigned char>(c[i])));
+                const char k = toLowerAscii(c[i]);
                 if ((k != 'v' && k != 's') || (i > 0 && isIdentChar(c[i - 1])))
                     continue;
                 std::size_t j = i + 1;
@@ -1213,26 +1244,18 @@ private:
     {
         if (l.included)
             return 0;
-        if (l.columns.empty()) // the code is the line's own text up to a comment
+        if (!l.joined || l.joined->columns.empty()) // the code is the line's own text up to a comment
             return int(at);
-        if (at < l.columns.size())
-            return l.columns[at];
-        return l.columns.back() + 1;
+        const std::vector<int>& columns = l.joined->columns;
+        if (at < columns.size())
+            return columns[at];
+        return columns.back() + 1;
     }
 
-    // A statement LLVM reads exactly as clrxasm does: an instruction whose words are registers,
-    // numbers, labels and flags both spell alike, with no symbol of the source in it. Checked
-    // without allocating; anything else goes through processStatement.
-    bool isPlain(std::string_view stmt) const
+    // The mnemonic part of isPlain: one LLVM spells and encodes as clrxasm does, and no macro.
+    bool plainMnemonic(std::string_view m) const
     {
-        std::size_t n = 0;
-        while (n < stmt.size() && (std::islower(static_cast<unsigned char>(stmt[n])) || isDigit(stmt[n]) || stmt[n] == '_'))
-            ++n;
-        if (n == 0 || (n < stmt.size() && !isBlank(stmt[n])))
-            return false;
-        const std::string_view m = stmt.substr(0, n);
-        const bool buffer = m.starts_with("buffer_");
-        if (!m.starts_with("s_") && !m.starts_with("v_") && !m.starts_with("ds_") && !buffer)
+        if (!m.starts_with("s_") && !m.starts_with("v_") && !m.starts_with("ds_") && !m.starts_with("buffer_"))
             return false;
         for (const std::string_view p : {"v_mad_mix", "v_fma_mix", "s_waitcnt", "s_sendmsg", "s_getreg", "s_setreg", "s_load_",
                                          "s_buffer_load_", "s_store_", "s_buffer_store_"})
@@ -1242,15 +1265,34 @@ private:
             && (m.find("_t_f") != std::string_view::npos || m.find("_lg_") != std::string_view::npos
                 || m.find("_tru_") != std::string_view::npos))
             return false;
-        bool addressFlag = false; // MUBUF: offen/idxen/addr64 (else clrxasm's vaddr becomes "off")
-        bool flagSeen = false, cacheSeen = false;
-        unsigned offsetsSeen = 0; // offset, offset0, offset1, then glc … gds: each once
         if (m.ends_with("_e64") || m.ends_with("_sdwa") || m.ends_with("_dpp") || m == "v_add_u32" || m == "v_sub_u32"
             || m == "v_subrev_u32" || m == "v_add_i32" || m == "v_sub_i32" || m == "v_subrev_i32"
             || m == "v_cmp_class_f64" || m == "v_cmpx_class_f64" || m == "v_interp_p1_f32" || m == "v_interp_p2_f32" || m == "v_interp_mov_f32")
             return false;
-        if (!macros_.empty() && macros_.count(m))
+        return !macros_.count(m);
+    }
+
+    // A statement LLVM reads exactly as clrxasm does: an instruction whose words are registers,
+    // numbers, labels and flags both spell alike, with no symbol of the source in it. Checked
+    // without allocating; anything else goes through processStatement.
+    bool isPlain(std::string_view stmt) const
+    {
+        std::size_t n = 0;
+        while (n < stmt.size() && (isLowerAscii(stmt[n]) || isDigit(stmt[n]) || stmt[n] == '_'))
+            ++n;
+        if (n == 0 || (n < stmt.size() && !isBlank(stmt[n])))
             return false;
+        const std::string_view m = stmt.substr(0, n);
+        const bool buffer = m.starts_with("buffer_");
+        // A kernel uses few mnemonics: each one's verdict is worked out once.
+        auto known = plainMnemonics_.find(m);
+        if (known == plainMnemonics_.end())
+            known = plainMnemonics_.emplace(std::string(m), plainMnemonic(m)).first;
+        if (!known->second)
+            return false;
+        bool addressFlag = false; // MUBUF: offen/idxen/addr64 (else clrxasm's vaddr becomes "off")
+        bool flagSeen = false, cacheSeen = false;
+        unsigned offsetsSeen = 0; // offset, offset0, offset1, then glc … gds: each once
         for (std::size_t i = n; i < stmt.size();) {
             const char c = stmt[i];
             if (isBlank(c) || c == ',' || c == '-') {
@@ -1259,7 +1301,7 @@ private:
             }
             if (isDigit(c)) { // numbers, hex, floats without a CLRX suffix
                 std::size_t e = i;
-                while (e < stmt.size() && (std::isxdigit(static_cast<unsigned char>(stmt[e])) || stmt[e] == 'x' || stmt[e] == '.'))
+                while (e < stmt.size() && (isHexDigit(stmt[e]) || stmt[e] == 'x' || stmt[e] == '.'))
                     ++e;
                 if (e < stmt.size() && isIdentChar(stmt[e]))
                     return false;
@@ -1293,14 +1335,15 @@ private:
                 i = e + 1;
                 continue;
             }
-            if (!plainWord(word))
+            const unsigned kind = plainWord(word);
+            if (!kind)
                 return false;
-            if (word == "offen" || word == "idxen" || word == "addr64") {
+            if (kind == kAddressWord) {
                 if (flagSeen) // LLVM wants these before offset, glc, slc …
                     return false;
                 addressFlag = true;
-            } else if (word == "glc" || word == "slc" || word == "tfe" || word == "lwe" || word == "gds") {
-                const unsigned bit = word == "glc" ? 8u : word == "slc" ? 16u : word == "tfe" ? 32u : word == "lwe" ? 64u : 128u;
+            } else if (kind != kPlainWord) {
+                const unsigned bit = kind;
                 if (offsetsSeen & bit)
                     return false; // given twice: clrxasm takes it, LLVM does not
                 offsetsSeen |= bit;
@@ -1311,33 +1354,56 @@ private:
         return !buffer || addressFlag;
     }
 
-    bool plainWord(std::string_view w) const
+    // What a word of an operand list is to isPlain, found with one hash lookup instead of a chain
+    // of compares: not plain (0), plain (kPlainWord), an address flag (kAddressWord) or a cache flag
+    // (its bit in isPlain's offsetsSeen: glc 8, slc 16, tfe 32, lwe 64, gds 128).
+    static constexpr unsigned kPlainWord = 1, kAddressWord = 2;
+    static const NameMap<unsigned>& plainWords()
+    {
+        static const NameMap<unsigned> words = [] {
+            NameMap<unsigned> m;
+            for (const char* w : {"vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "off", "flat_scratch",
+                                  "flat_scratch_lo", "flat_scratch_hi", "ttmp", "s", "v"})
+                m.emplace(w, kPlainWord);
+            for (const char* w : {"offen", "idxen", "addr64"})
+                m.emplace(w, kAddressWord);
+            unsigned bit = 8;
+            for (const char* w : {"glc", "slc", "tfe", "lwe", "gds"}) {
+                m.emplace(w, bit);
+                bit <<= 1;
+            }
+            for (const char* w : {"lit", "abs", "neg", "sext", "lds", "scc", "vccz", "execz", "clamp", "vop3", "mul", "div",
+                                  "omod", "sdwa", "dpp"})
+                m.emplace(w, 0u);
+            return m;
+        }();
+        return words;
+    }
+
+    // The word's kind (above) when isPlain may copy it: a register, flag or label no symbol is
+    // named after.
+    unsigned plainWord(std::string_view w) const
     {
         if (w.size() >= 2 && (w[0] == 'v' || w[0] == 's')) {
             bool digits = true;
             for (std::size_t k = 1; k < w.size(); ++k)
                 digits = digits && isDigit(w[k]);
             if (digits)
-                return !registerNamedSymbols_ || !symbolNamed(w);
+                return registerNamedSymbols_ && symbolNamed(w) ? 0 : kPlainWord;
         }
-        if (w == "s" || w == "v")
-            return !symbolNamed(w); // s[4:7]
-        static constexpr std::string_view kWords[] = {
-            "vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "off", "glc", "slc", "offen", "idxen",
-            "addr64", "gds", "tfe", "lwe", "flat_scratch", "flat_scratch_lo", "flat_scratch_hi", "ttmp"};
-        for (const auto k : kWords)
-            if (w == k)
-                return !symbolNamed(w);
-        if (w.starts_with("ttmp") || w == "lit" || w == "abs"
-            || w == "neg" || w == "sext" || w == "lds" || w == "scc" || w == "vccz" || w == "execz" || w == "clamp"
-            || w == "vop3" || w == "mul" || w == "div" || w == "omod" || w == "sdwa" || w == "dpp")
-            return false;
-        return !symbolNamed(w) && !modifierNames().count(w); // a label
+        const auto& words = plainWords();
+        if (const auto it = words.find(w); it != words.end())
+            return symbolNamed(w) ? 0 : it->second; // s[4:7], unless `s` is a symbol
+        if (w.starts_with("ttmp") || symbolNamed(w) || modifierNames().count(w))
+            return 0;
+        return kPlainWord; // a label
     }
 
     bool symbolNamed(std::string_view w) const
     {
-        return symbols_.values.count(w) || symbols_.registers.count(w) || forward_.values.count(w);
+        // (An empty table is not hashed into: most kernels have few symbols, and this runs per word.)
+        return (!symbols_.values.empty() && symbols_.values.count(w)) || (!symbols_.registers.empty() && symbols_.registers.count(w))
+            || (!forward_.values.empty() && forward_.values.count(w));
     }
 
     std::string processStatement(std::string_view stmt, const SourceLine& l, std::size_t at)
@@ -1577,7 +1643,7 @@ private:
                 std::size_t e = i;
                 if (c == '0' && i + 1 < text.size() && (text[i + 1] == 'x' || text[i + 1] == 'X')) {
                     e = i + 2;
-                    while (e < text.size() && std::isxdigit(static_cast<unsigned char>(text[e])))
+                    while (e < text.size() && isHexDigit(text[e]))
                         ++e;
                     // hex floats (0x1p3) are rare: leave them
                 } else {
@@ -1603,7 +1669,7 @@ private:
                                && (e + 1 >= text.size() || !isIdentChar(text[e + 1]))) {
                         anchor(i);
                         const double d = std::strtod(std::string(text.substr(i, e - i)).c_str(), nullptr);
-                        const char suffix = char(std::tolower(static_cast<unsigned char>(text[e])));
+                        const char suffix = toLowerAscii(text[e]);
                         // h, s: the value's half/single bit pattern, as clrxasm encodes it;
                         // l (double) stays a float for LLVM to place.
                         const bool negated = !out.empty() && out.back() == '-';
@@ -2213,7 +2279,7 @@ private:
                     std::string t;
                     for (const char c : op)
                         if (!isBlank(c))
-                            t.push_back(char(std::tolower(static_cast<unsigned char>(c))));
+                            t.push_back(toLowerAscii(c));
                     op = t;
                 }
         // MIMG r128 with a 4-SGPR resource: LLVM's MIMG resource operand is always 8 SGPRs (only
@@ -2489,6 +2555,7 @@ private:
             const auto parts = splitOperands(arg, 0);
             const std::string name(trim(std::string_view(arg).substr(0, arg.find_first_of(" \t,"))));
             macros_[lower(name)] = name; // clrxasm's macro names ignore case; LLVM's do not
+            plainMnemonics_.clear();
             return ".macro " + std::string(arg);
         }
         if (word == ".for" || word == ".while") {
@@ -2612,6 +2679,7 @@ private:
     std::unordered_set<std::string> multiple_;
     std::set<std::pair<int, std::string>> regvarNoted_; // (line, name): the use already has its note
     NameMap<std::string> macros_; // lower-case name → as defined
+    mutable NameMap<bool> plainMnemonics_; // isPlain's verdict per mnemonic (cleared by .macro)
     std::deque<std::string> includedTexts_; // .include'd files (lines_ views into them)
     Spans spans_;                 // processLine's statements (reused)
     static constexpr std::size_t kMaxLoopLines = 1000000;
@@ -2802,7 +2870,9 @@ bool simpleLine(std::string_view line)
 struct ClrxTranslator::State {
     std::string fullSource;                 // what `translator` read (its lines point into it)
     std::unique_ptr<Translator> translator; // after run(): its symbols, for plainStatement()
-    std::string source;                     // the text `result` is the translation of
+    std::string patchedSource;              // the text `result` is the translation of, once patched
+    bool patchedSinceFull = false;          // (until then it is fullSource: no second copy of a big text)
+    const std::string& source() const { return patchedSinceFull ? patchedSource : fullSource; }
     ClrxOptions options;
     ClrxTranslation result;
     std::vector<int> plainOutput;           // Translator::plainOutput, kept in step with patches
@@ -2812,7 +2882,7 @@ struct ClrxTranslator::State {
     bool patch(std::string_view text)
     {
         constexpr std::size_t kMaxLines = 64;
-        const auto oldLines = sourceLines(source), newLines = sourceLines(text);
+        const auto oldLines = sourceLines(source()), newLines = sourceLines(text);
         std::size_t prefix = 0;
         while (prefix < oldLines.size() && prefix < newLines.size() && oldLines[prefix] == newLines[prefix])
             ++prefix;
@@ -2888,7 +2958,8 @@ struct ClrxTranslator::State {
         for (std::size_t i = prefix + newCount; i < plainOutput.size(); ++i)
             if (plainOutput[i] >= first + int(oldCount))
                 plainOutput[i] += delta;
-        source.assign(text);
+        patchedSource.assign(text);
+        patchedSinceFull = true;
         return true;
     }
 };
@@ -2901,11 +2972,12 @@ bool ClrxTranslator::lastPatched() const { return state_->patched; }
 const ClrxTranslation& ClrxTranslator::translate(std::string_view source, const ClrxOptions& options)
 {
     State& s = *state_;
-    s.patched = s.valid && sameOptions(s.options, options) && (source == s.source || s.patch(source));
+    s.patched = s.valid && sameOptions(s.options, options) && (source == s.source() || s.patch(source));
     if (s.patched)
         return s.result;
     s.fullSource.assign(source);
-    s.source.assign(source);
+    s.patchedSource.clear();
+    s.patchedSinceFull = false;
     s.options = options;
     s.translator = std::make_unique<Translator>(s.fullSource, options);
     s.result = s.translator->run();

@@ -14,8 +14,8 @@
 #include "core/asm/watch_p.h"
 
 #include <charconv>
-#include <optional>
 #include <cstdlib>
+#include <optional>
 
 namespace gcnlens {
 
@@ -32,8 +32,8 @@ std::string optionsKey(const AssembleOptions& options)
         key += "D" + name + '=' + std::to_string(value) + '\n';
     key += options.reuseShapes ? "shapes\n" : "";
     key += "dialect" + std::to_string(int(options.dialect)) + std::string(clrxFormatName(options.clrx.format))
-        + (options.clrx.is64bit ? "64" : "32") + std::to_string(options.clrx.driverVersion)
-        + (options.gpuFromSource ? "src" : "") + '\n';
+        + (options.clrx.is64bit ? "64" : "32") + std::to_string(options.clrx.driverVersion) + (options.gpuFromSource ? "src" : "")
+        + '\n';
     const AssembleLimits& l = options.limits; // (the time limit does not change the program)
     key += "L" + std::to_string(l.instructions) + ',' + std::to_string(l.bytes) + ',' + std::to_string(l.includeDepth) + ','
         + std::to_string(l.incbinBytes) + (options.allowAnyInclude ? ",any\n" : "\n");
@@ -41,8 +41,8 @@ std::string optionsKey(const AssembleOptions& options)
 }
 
 // whole: the text is the user's whole source (not a region the incremental path re-assembles).
-Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view source, const AssembleOptions& options,
-                     bool whole, const LineScan* scan = nullptr, int lineBase = 0)
+Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view source, const AssembleOptions& options, bool whole,
+                     const LineScan* scan = nullptr, int lineBase = 0)
 {
     Program program;
     program.gpu = gpu;
@@ -51,7 +51,9 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
     for (const auto& note : map.notes())
         program.diagnostics.push_back(note);
     if (const auto& [line, processor] = map.declaredIsa(); whole && line > 0 && processor != gpu.processor)
-        program.diagnostics.push_back({Severity::Warning, line, map.firstColumn(line),
+        program.diagnostics.push_back({Severity::Warning,
+                                       line,
+                                       map.firstColumn(line),
                                        "the source is written for " + processor + " but is analysed for " + gpu.targetId
                                            + " (choose the GPU with --gpu " + processor + ")",
                                        {}});
@@ -94,8 +96,8 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
             session.streamer->onLimit = [&] {
                 runWatch.stop();
                 session.streamer->resolveFixups();
-                buildProgram(program, session.streamer->emissions, session.diagnostics, session.streamer->functionSymbols,
-                             map, session.sources);
+                buildProgram(program, session.streamer->emissions, session.diagnostics, session.streamer->functionSymbols, map,
+                             session.sources);
                 runWatch.finish(program);
             };
     }
@@ -105,9 +107,12 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
     buildProgram(program, session.streamer->emissions, session.diagnostics, session.streamer->functionSymbols, map,
                  session.sources);
     if (whole && program.instructions.empty() && !program.hasErrors())
-        program.diagnostics.push_back({Severity::Warning, 1, 0,
+        program.diagnostics.push_back({Severity::Warning,
+                                       1,
+                                       0,
                                        "nothing to analyse: the text has no instructions (it is empty, or only comments "
-                                       "and directives)", {}});
+                                       "and directives)",
+                                       {}});
     return program;
 }
 
@@ -121,11 +126,11 @@ struct FrontEnd::State {
     std::string source;
     std::string optionsKey;
     Program program;
-    LineScan scan; // of `source`
+    LineScan scan;           // of `source`
     RegisterTally registers; // of `program`
     bool havePrevious = false;
     bool haveSource = false;
-    bool spliced = false;   // the last run spliced `program`: `step` says how
+    bool spliced = false; // the last run spliced `program`: `step` says how
     SpliceStep step;
     // CLRX sources: `program` and `scan` are the translation's (`translated`; the incremental
     // path splices the translation), `clrx` is the program moved back onto the CLRX source, the result.
@@ -165,8 +170,8 @@ struct FrontEnd::State {
 
     // Re-assembles only the changed lines when they are plain (see LineScan) and splices them in.
     // prefix: the 0-based first changed line; oldLines as the previous text had them, newLines now.
-    bool spliceEdit(int prefixLine, const std::vector<std::string_view>& oldLines,
-                    const std::vector<std::string_view>& newLines, const GpuTarget& gpu, const AssembleOptions& options)
+    bool spliceEdit(int prefixLine, const std::vector<std::string_view>& oldLines, const std::vector<std::string_view>& newLines,
+                    const GpuTarget& gpu, const AssembleOptions& options)
     {
         constexpr int kMaxSplicedLines = 64;
         const int oldCount = int(oldLines.size()), newCount = int(newLines.size());
@@ -198,7 +203,7 @@ struct FrontEnd::State {
         Program before = mini; // for the step; splice() moves instructions out of `mini`
         if (!splice(program, mini, int(prefix) + 1, oldCount, newCount, newLines, barrierAfter, registers))
             return false;
-        step = SpliceStep {int(prefix) + 1, oldCount, newCount, barrierAfter, std::move(region), std::move(before),
+        step = SpliceStep {int(prefix) + 1,       oldCount, newCount, barrierAfter, std::move(region), std::move(before),
                            programDigest(program)};
         spliced = true;
         const auto at = std::ptrdiff_t(prefix);
@@ -221,8 +226,14 @@ struct FrontEnd::State {
     }
 };
 
-FrontEnd::FrontEnd() : state_(new State) {}
-FrontEnd::~FrontEnd() { delete state_; }
+FrontEnd::FrontEnd()
+    : state_(new State)
+{
+}
+FrontEnd::~FrontEnd()
+{
+    delete state_;
+}
 
 bool LineChange::fits(int lines) const
 {
@@ -263,8 +274,10 @@ const Program& FrontEnd::analyze(std::string_view source, const AssembleOptions&
         const LineEdit edit = diffLines(state.source, source);
         if (edit.identical)
             return state.program;
-        const std::vector<std::string_view> oldLines = edit.oldCount ? splitLines(edit.oldText) : std::vector<std::string_view> {};
-        const std::vector<std::string_view> newLines = edit.newCount ? splitLines(edit.newText) : std::vector<std::string_view> {};
+        const std::vector<std::string_view> oldLines =
+            edit.oldCount ? splitLines(edit.oldText) : std::vector<std::string_view> {};
+        const std::vector<std::string_view> newLines =
+            edit.newCount ? splitLines(edit.newText) : std::vector<std::string_view> {};
         if (state.spliceEdit(edit.prefixLines, oldLines, newLines, *gpu, options)) {
             state.source.assign(source);
             return state.program;
@@ -336,18 +349,28 @@ const Program* FrontEnd::edit(const LineChange& change, const AssembleOptions& o
         return &state.program;
     if (small && state.havePrevious && state.optionsKey == currentKey) {
         const std::vector<std::string_view> oldViews(oldCopies.begin(), oldCopies.end());
-        const std::vector<std::string_view> newLines
-            = change.newCount ? splitLines(std::string_view(text).substr(newBegin, change.text.size())) : std::vector<std::string_view> {};
+        const std::vector<std::string_view> newLines = change.newCount
+            ? splitLines(std::string_view(text).substr(newBegin, change.text.size()))
+            : std::vector<std::string_view> {};
         if (state.spliceEdit(change.first, oldViews, newLines, *gpu, options))
             return &state.program;
     }
     return &state.full(*gpu, options, currentKey);
 }
 
-const std::string& FrontEnd::source() const { return state_->source; }
-const Program& FrontEnd::program() const { return state_->clrxResult ? state_->clrx : state_->program; }
+const std::string& FrontEnd::source() const
+{
+    return state_->source;
+}
+const Program& FrontEnd::program() const
+{
+    return state_->clrxResult ? state_->clrx : state_->program;
+}
 
-const detail::SpliceStep* FrontEnd::lastSplice() const { return state_->spliced ? &state_->step : nullptr; }
+const detail::SpliceStep* FrontEnd::lastSplice() const
+{
+    return state_->spliced ? &state_->step : nullptr;
+}
 
 // CLRX dialect: translate, assemble the translation, map the result back onto the source. The
 // translation goes through the same incremental path as an LLVM text (a keystroke changes a line
@@ -401,8 +424,10 @@ const Program& FrontEnd::analyzeClrx(std::string_view source, const AssembleOpti
         if (edit.identical) {
             spliced = true;
         } else {
-            const std::vector<std::string_view> oldLines = edit.oldCount ? splitLines(edit.oldText) : std::vector<std::string_view> {};
-            const std::vector<std::string_view> newLines = edit.newCount ? splitLines(edit.newText) : std::vector<std::string_view> {};
+            const std::vector<std::string_view> oldLines =
+                edit.oldCount ? splitLines(edit.oldText) : std::vector<std::string_view> {};
+            const std::vector<std::string_view> newLines =
+                edit.newCount ? splitLines(edit.newText) : std::vector<std::string_view> {};
             spliced = state.spliceEdit(edit.prefixLines, oldLines, newLines, *gpu, options);
         }
     }
@@ -442,10 +467,12 @@ Program assemble(std::string_view source, const AssembleOptions& options)
 
 } // namespace gcnlens
 
-
 namespace gcnlens {
 
-const char* AssembleLimits::names() { return "instructions, bytes, include-depth, incbin-bytes, time"; }
+const char* AssembleLimits::names()
+{
+    return "instructions, bytes, include-depth, incbin-bytes, time";
+}
 
 bool AssembleLimits::set(std::string_view name, std::string_view value, std::string* error)
 {

@@ -27,15 +27,42 @@ namespace {
 
 // ASCII classes, inline: clrxasm reads bytes the same in every locale, and the <cctype> calls
 // (one libc call per character, through the locale) were a good part of the translator's time.
-bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-bool isLowerAscii(char c) { return c >= 'a' && c <= 'z'; }
-bool isAlpha(char c) { return isLowerAscii(char(c | 0x20)); }
-bool isHexDigit(char c) { return isDigit(c) || (char(c | 0x20) >= 'a' && char(c | 0x20) <= 'f'); }
-char toLowerAscii(char c) { return c >= 'A' && c <= 'Z' ? char(c | 0x20) : c; }
-char toUpperAscii(char c) { return isLowerAscii(c) ? char(c & ~0x20) : c; }
-bool isIdentStart(char c) { return isAlpha(c) || c == '_' || c == '.' || c == '$'; }
-bool isIdentChar(char c) { return isAlpha(c) || isDigit(c) || c == '_' || c == '.' || c == '$'; }
+bool isBlank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+bool isLowerAscii(char c)
+{
+    return c >= 'a' && c <= 'z';
+}
+bool isAlpha(char c)
+{
+    return isLowerAscii(char(c | 0x20));
+}
+bool isHexDigit(char c)
+{
+    return isDigit(c) || (char(c | 0x20) >= 'a' && char(c | 0x20) <= 'f');
+}
+char toLowerAscii(char c)
+{
+    return c >= 'A' && c <= 'Z' ? char(c | 0x20) : c;
+}
+char toUpperAscii(char c)
+{
+    return isLowerAscii(c) ? char(c & ~0x20) : c;
+}
+bool isIdentStart(char c)
+{
+    return isAlpha(c) || c == '_' || c == '.' || c == '$';
+}
+bool isIdentChar(char c)
+{
+    return isAlpha(c) || isDigit(c) || c == '_' || c == '.' || c == '$';
+}
 
 std::string lower(std::string_view text)
 {
@@ -65,32 +92,80 @@ std::string_view trim(std::string_view text)
 // ---------------------------------------------------------------------------------------------
 // GPU names (ClrxAsmInvoke.md's device and architecture lists) → LLVM processors.
 
-struct GpuName { std::string_view clrx, llvm; };
-constexpr GpuName kGpus[] = {
-    {"capeverde", "verde"}, {"pitcairn", "pitcairn"}, {"tahiti", "tahiti"}, {"oland", "oland"}, {"hainan", "hainan"},
-    {"bonaire", "bonaire"}, {"spectre", "kaveri"}, {"spooky", "kaveri"}, {"kalindi", "kabini"}, {"hawaii", "hawaii"},
-    {"mullins", "mullins"}, {"gfx700", "kaveri"}, {"gfx701", "hawaii"}, {"iceland", "iceland"}, {"topaz", "iceland"},
-    {"tonga", "tonga"}, {"fiji", "fiji"}, {"carrizo", "carrizo"}, {"stoney", "stoney"}, {"ellesmere", "polaris10"},
-    {"polaris10", "polaris10"}, {"baffin", "polaris11"}, {"polaris11", "polaris11"}, {"polaris12", "polaris12"},
-    {"polaris20", "polaris10"}, {"polaris21", "polaris11"}, {"polaris22", "polaris12"}, {"goose", "tonga"},
-    {"horse", "tonga"}, {"gfx801", "carrizo"}, {"gfx802", "tonga"}, {"gfx803", "fiji"}, {"gfx804", "polaris12"},
-    {"gfx900", "gfx900"}, {"vega10", "gfx900"}, {"gfx901", "gfx900"}, {"gfx902", "gfx902"}, {"gfx903", "gfx902"},
-    {"raven", "gfx902"}, {"gfx904", "gfx904"}, {"vega12", "gfx904"}, {"gfx905", "gfx904"}, {"gfx906", "gfx906"},
-    {"vega20", "gfx906"}, {"gfx907", "gfx906"}, {"dummy", "verde"},
-    // architectures: clrxasm's default device of each
-    {"gcn1.0", "verde"}, {"si", "verde"}, {"gfx6", "verde"}, {"gcn1.1", "bonaire"}, {"ci", "bonaire"},
-    {"gfx7", "bonaire"}, {"gcn1.2", "tonga"}, {"vi", "tonga"}, {"gfx8", "tonga"}, {"gcn1.4", "gfx900"},
-    {"vega", "gfx900"}, {"gfx9", "gfx900"}, {"gcn1.4.1", "gfx906"}, {"vega20", "gfx906"}};
+struct GpuName {
+    std::string_view clrx, llvm;
+};
+constexpr GpuName kGpus[] = {{"capeverde", "verde"},
+                             {"pitcairn", "pitcairn"},
+                             {"tahiti", "tahiti"},
+                             {"oland", "oland"},
+                             {"hainan", "hainan"},
+                             {"bonaire", "bonaire"},
+                             {"spectre", "kaveri"},
+                             {"spooky", "kaveri"},
+                             {"kalindi", "kabini"},
+                             {"hawaii", "hawaii"},
+                             {"mullins", "mullins"},
+                             {"gfx700", "kaveri"},
+                             {"gfx701", "hawaii"},
+                             {"iceland", "iceland"},
+                             {"topaz", "iceland"},
+                             {"tonga", "tonga"},
+                             {"fiji", "fiji"},
+                             {"carrizo", "carrizo"},
+                             {"stoney", "stoney"},
+                             {"ellesmere", "polaris10"},
+                             {"polaris10", "polaris10"},
+                             {"baffin", "polaris11"},
+                             {"polaris11", "polaris11"},
+                             {"polaris12", "polaris12"},
+                             {"polaris20", "polaris10"},
+                             {"polaris21", "polaris11"},
+                             {"polaris22", "polaris12"},
+                             {"goose", "tonga"},
+                             {"horse", "tonga"},
+                             {"gfx801", "carrizo"},
+                             {"gfx802", "tonga"},
+                             {"gfx803", "fiji"},
+                             {"gfx804", "polaris12"},
+                             {"gfx900", "gfx900"},
+                             {"vega10", "gfx900"},
+                             {"gfx901", "gfx900"},
+                             {"gfx902", "gfx902"},
+                             {"gfx903", "gfx902"},
+                             {"raven", "gfx902"},
+                             {"gfx904", "gfx904"},
+                             {"vega12", "gfx904"},
+                             {"gfx905", "gfx904"},
+                             {"gfx906", "gfx906"},
+                             {"vega20", "gfx906"},
+                             {"gfx907", "gfx906"},
+                             {"dummy", "verde"},
+                             // architectures: clrxasm's default device of each
+                             {"gcn1.0", "verde"},
+                             {"si", "verde"},
+                             {"gfx6", "verde"},
+                             {"gcn1.1", "bonaire"},
+                             {"ci", "bonaire"},
+                             {"gfx7", "bonaire"},
+                             {"gcn1.2", "tonga"},
+                             {"vi", "tonga"},
+                             {"gfx8", "tonga"},
+                             {"gcn1.4", "gfx900"},
+                             {"vega", "gfx900"},
+                             {"gfx9", "gfx900"},
+                             {"gcn1.4.1", "gfx906"},
+                             {"vega20", "gfx906"}};
 
 // CLRX architecture of an LLVM processor: 0 = GCN1.0, 1 = GCN1.1, 2 = GCN1.2, 4 = GCN1.4, 5 = GCN1.4.1.
 int archOf(std::string_view processor)
 {
     static const std::unordered_map<std::string_view, int> table = {
-        {"tahiti", 0}, {"pitcairn", 0}, {"verde", 0}, {"oland", 0}, {"hainan", 0}, {"gfx600", 0}, {"gfx601", 0},
-        {"gfx602", 0}, {"bonaire", 1}, {"kaveri", 1}, {"hawaii", 1}, {"kabini", 1}, {"mullins", 1}, {"gfx700", 1},
-        {"gfx701", 1}, {"gfx702", 1}, {"gfx703", 1}, {"gfx704", 1}, {"gfx705", 1}, {"iceland", 2}, {"tonga", 2},
-        {"fiji", 2}, {"carrizo", 2}, {"stoney", 2}, {"polaris10", 2}, {"polaris11", 2}, {"polaris12", 2},
-        {"gfx801", 2}, {"gfx802", 2}, {"gfx803", 2}, {"gfx805", 2}, {"gfx810", 2}, {"gfx906", 5}};
+        {"tahiti", 0}, {"pitcairn", 0}, {"verde", 0},  {"oland", 0},     {"hainan", 0},    {"gfx600", 0},    {"gfx601", 0},
+        {"gfx602", 0}, {"bonaire", 1},  {"kaveri", 1}, {"hawaii", 1},    {"kabini", 1},    {"mullins", 1},   {"gfx700", 1},
+        {"gfx701", 1}, {"gfx702", 1},   {"gfx703", 1}, {"gfx704", 1},    {"gfx705", 1},    {"iceland", 2},   {"tonga", 2},
+        {"fiji", 2},   {"carrizo", 2},  {"stoney", 2}, {"polaris10", 2}, {"polaris11", 2}, {"polaris12", 2}, {"gfx801", 2},
+        {"gfx802", 2}, {"gfx803", 2},   {"gfx805", 2}, {"gfx810", 2},    {"gfx906", 5}};
     const auto colon = processor.find(':');
     const auto it = table.find(processor.substr(0, colon));
     return it != table.end() ? it->second : 4;
@@ -99,12 +174,18 @@ int archOf(std::string_view processor)
 int archFromName(std::string_view name)
 {
     const std::string n = lower(name);
-    if (n == "gcn1.0" || n == "si" || n == "gfx6") return 0;
-    if (n == "gcn1.1" || n == "ci" || n == "gfx7") return 1;
-    if (n == "gcn1.2" || n == "vi" || n == "gfx8") return 2;
-    if (n == "gcn1.4" || n == "vega" || n == "gfx9") return 4;
-    if (n == "gcn1.4.1" || n == "vega20" || n == "gfx906") return 5;
-    if (n == "gcn1.5" || n == "navi" || n == "gfx10" || n == "gcn1.5.1" || n == "navidl" || n == "gfx1011") return 6;
+    if (n == "gcn1.0" || n == "si" || n == "gfx6")
+        return 0;
+    if (n == "gcn1.1" || n == "ci" || n == "gfx7")
+        return 1;
+    if (n == "gcn1.2" || n == "vi" || n == "gfx8")
+        return 2;
+    if (n == "gcn1.4" || n == "vega" || n == "gfx9")
+        return 4;
+    if (n == "gcn1.4.1" || n == "vega20" || n == "gfx906")
+        return 5;
+    if (n == "gcn1.5" || n == "navi" || n == "gfx10" || n == "gcn1.5.1" || n == "navidl" || n == "gfx1011")
+        return 6;
     return -1;
 }
 
@@ -116,14 +197,18 @@ struct Symbols;
 
 class Expr {
 public:
-    Expr(std::string_view text, const Symbols& symbols) : text_(text), symbols_(symbols) {}
+    Expr(std::string_view text, const Symbols& symbols)
+        : text_(text)
+        , symbols_(symbols)
+    {
+    }
     // The value when every symbol in it is known and the whole text is one expression.
     std::optional<std::int64_t> evaluate()
     {
         // Most expressions are a decimal number (a register index, an offset): read directly, as
         // parseNumber would (no leading 0: that is octal; at most 18 digits: no overflow).
-        if (const std::string_view t = trim(text_); !t.empty() && t.size() <= 18 && (t[0] != '0' || t.size() == 1)
-            && std::all_of(t.begin(), t.end(), isDigit)) {
+        if (const std::string_view t = trim(text_);
+            !t.empty() && t.size() <= 18 && (t[0] != '0' || t.size() == 1) && std::all_of(t.begin(), t.end(), isDigit)) {
             std::int64_t v = 0;
             for (const char c : t)
                 v = v * 10 + (c - '0');
@@ -176,9 +261,14 @@ private:
     {
         std::int64_t v = compare();
         for (;;) {
-            if (take("&&")) { const auto r = compare(); v = (v && r) ? 1 : 0; }
-            else if (take("||")) { const auto r = compare(); v = (v || r) ? 1 : 0; }
-            else return v;
+            if (take("&&")) {
+                const auto r = compare();
+                v = (v && r) ? 1 : 0;
+            } else if (take("||")) {
+                const auto r = compare();
+                v = (v || r) ? 1 : 0;
+            } else
+                return v;
         }
     }
     std::int64_t compare()
@@ -186,17 +276,38 @@ private:
         std::int64_t v = additive();
         for (;;) {
             auto u = [](std::int64_t x) { return std::uint64_t(x); };
-            if (take("==")) { const auto r = additive(); v = v == r ? -1 : 0; }
-            else if (take("!=") || take("<>")) { const auto r = additive(); v = v != r ? -1 : 0; }
-            else if (take("<=@")) { const auto r = additive(); v = u(v) <= u(r) ? -1 : 0; }
-            else if (take(">=@")) { const auto r = additive(); v = u(v) >= u(r) ? -1 : 0; }
-            else if (take("<@")) { const auto r = additive(); v = u(v) < u(r) ? -1 : 0; }
-            else if (take(">@")) { const auto r = additive(); v = u(v) > u(r) ? -1 : 0; }
-            else if (take("<=")) { const auto r = additive(); v = v <= r ? -1 : 0; }
-            else if (take(">=")) { const auto r = additive(); v = v >= r ? -1 : 0; }
-            else if (!peek("<<") && take("<")) { const auto r = additive(); v = v < r ? -1 : 0; }
-            else if (!peek(">>") && take(">")) { const auto r = additive(); v = v > r ? -1 : 0; }
-            else return v;
+            if (take("==")) {
+                const auto r = additive();
+                v = v == r ? -1 : 0;
+            } else if (take("!=") || take("<>")) {
+                const auto r = additive();
+                v = v != r ? -1 : 0;
+            } else if (take("<=@")) {
+                const auto r = additive();
+                v = u(v) <= u(r) ? -1 : 0;
+            } else if (take(">=@")) {
+                const auto r = additive();
+                v = u(v) >= u(r) ? -1 : 0;
+            } else if (take("<@")) {
+                const auto r = additive();
+                v = u(v) < u(r) ? -1 : 0;
+            } else if (take(">@")) {
+                const auto r = additive();
+                v = u(v) > u(r) ? -1 : 0;
+            } else if (take("<=")) {
+                const auto r = additive();
+                v = v <= r ? -1 : 0;
+            } else if (take(">=")) {
+                const auto r = additive();
+                v = v >= r ? -1 : 0;
+            } else if (!peek("<<") && take("<")) {
+                const auto r = additive();
+                v = v < r ? -1 : 0;
+            } else if (!peek(">>") && take(">")) {
+                const auto r = additive();
+                v = v > r ? -1 : 0;
+            } else
+                return v;
         }
     }
     std::int64_t additive()
@@ -205,28 +316,59 @@ private:
         for (;;) {
             if (peek("&&") || peek("||") || peek("!="))
                 return v;
-            if (take("&")) v &= multiplicative();
-            else if (take("|")) v |= multiplicative();
-            else if (take("^")) v ^= multiplicative();
-            else if (take("!")) v |= ~multiplicative();
-            else if (take("+")) v = std::int64_t(std::uint64_t(v) + std::uint64_t(multiplicative()));
-            else if (take("-")) v = std::int64_t(std::uint64_t(v) - std::uint64_t(multiplicative()));
-            else return v;
+            if (take("&"))
+                v &= multiplicative();
+            else if (take("|"))
+                v |= multiplicative();
+            else if (take("^"))
+                v ^= multiplicative();
+            else if (take("!"))
+                v |= ~multiplicative();
+            else if (take("+"))
+                v = std::int64_t(std::uint64_t(v) + std::uint64_t(multiplicative()));
+            else if (take("-"))
+                v = std::int64_t(std::uint64_t(v) - std::uint64_t(multiplicative()));
+            else
+                return v;
         }
     }
     std::int64_t multiplicative()
     {
         std::int64_t v = unary();
         for (;;) {
-            if (take("*")) v = std::int64_t(std::uint64_t(v) * std::uint64_t(unary()));
-            else if (take("//")) { const auto r = std::uint64_t(unary()); if (!r) return fail(); v = std::int64_t(std::uint64_t(v) / r); }
-            else if (take("/")) { const auto r = unary(); if (!r) return fail(); v /= r; }
-            else if (take("%%")) { const auto r = std::uint64_t(unary()); if (!r) return fail(); v = std::int64_t(std::uint64_t(v) % r); }
-            else if (take("%")) { const auto r = unary(); if (!r) return fail(); v %= r; }
-            else if (take("<<")) { const auto r = unary(); v = r >= 64 ? 0 : std::int64_t(std::uint64_t(v) << r); }
-            else if (take(">>>")) { const auto r = unary(); v = r >= 64 ? (v < 0 ? -1 : 0) : v >> r; }
-            else if (take(">>")) { const auto r = unary(); v = r >= 64 ? 0 : std::int64_t(std::uint64_t(v) >> r); }
-            else return v;
+            if (take("*"))
+                v = std::int64_t(std::uint64_t(v) * std::uint64_t(unary()));
+            else if (take("//")) {
+                const auto r = std::uint64_t(unary());
+                if (!r)
+                    return fail();
+                v = std::int64_t(std::uint64_t(v) / r);
+            } else if (take("/")) {
+                const auto r = unary();
+                if (!r)
+                    return fail();
+                v /= r;
+            } else if (take("%%")) {
+                const auto r = std::uint64_t(unary());
+                if (!r)
+                    return fail();
+                v = std::int64_t(std::uint64_t(v) % r);
+            } else if (take("%")) {
+                const auto r = unary();
+                if (!r)
+                    return fail();
+                v %= r;
+            } else if (take("<<")) {
+                const auto r = unary();
+                v = r >= 64 ? 0 : std::int64_t(std::uint64_t(v) << r);
+            } else if (take(">>>")) {
+                const auto r = unary();
+                v = r >= 64 ? (v < 0 ? -1 : 0) : v >> r;
+            } else if (take(">>")) {
+                const auto r = unary();
+                v = r >= 64 ? 0 : std::int64_t(std::uint64_t(v) >> r);
+            } else
+                return v;
         }
     }
     std::int64_t fail()
@@ -236,10 +378,14 @@ private:
     }
     std::int64_t unary()
     {
-        if (take("-")) return std::int64_t(0 - std::uint64_t(unary()));
-        if (take("+")) return unary();
-        if (take("~")) return ~unary();
-        if (take("!")) return unary() ? 0 : 1;
+        if (take("-"))
+            return std::int64_t(0 - std::uint64_t(unary()));
+        if (take("+"))
+            return unary();
+        if (take("~"))
+            return ~unary();
+        if (take("!"))
+            return unary() ? 0 : 1;
         return primary();
     }
     std::int64_t primary();
@@ -272,9 +418,17 @@ std::optional<std::int64_t> parseNumber(std::string_view text, std::size_t* used
         return std::nullopt;
     int base = 10;
     std::size_t start = 0;
-    if (text.size() > 1 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) { base = 16; start = 2; }
-    else if (text.size() > 1 && text[0] == '0' && (text[1] == 'b' || text[1] == 'B') && text.size() > 2 && (text[2] == '0' || text[2] == '1')) { base = 2; start = 2; }
-    else if (text.size() > 1 && text[0] == '0' && isDigit(text[1])) { base = 8; start = 1; }
+    if (text.size() > 1 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+        base = 16;
+        start = 2;
+    } else if (text.size() > 1 && text[0] == '0' && (text[1] == 'b' || text[1] == 'B') && text.size() > 2
+               && (text[2] == '0' || text[2] == '1')) {
+        base = 2;
+        start = 2;
+    } else if (text.size() > 1 && text[0] == '0' && isDigit(text[1])) {
+        base = 8;
+        start = 1;
+    }
     std::uint64_t value = 0;
     const auto [ptr, ec] = std::from_chars(text.data() + start, text.data() + text.size(), value, base);
     if (ec != std::errc())
@@ -291,11 +445,11 @@ std::optional<std::int64_t> parseNumber(std::string_view text, std::size_t* used
 // Register ranges: a register symbol's value ("s[4:7]", "v21", "vcc") or a literal-constant
 // symrange (`zz=%1`).
 struct RegSym {
-    std::string kind;  // "s", "v", "ttmp", "a" for ranges; else the special's name ("vcc", "m0", …)
+    std::string kind; // "s", "v", "ttmp", "a" for ranges; else the special's name ("vcc", "m0", …)
     int first = 0, count = 1;
-    bool range = true; // indexable range of numbered registers
+    bool range = true;    // indexable range of numbered registers
     std::string constant; // `%1`, `%0.5`: a constant written as an operand
-    bool regvar = false;   // a .regvar: gcnlens' allocation (Translator::regvar)
+    bool regvar = false;  // a .regvar: gcnlens' allocation (Translator::regvar)
 };
 
 // Heterogeneous lookup: names found by string_view without building a std::string.
@@ -303,8 +457,7 @@ struct NameHash {
     using is_transparent = void;
     std::size_t operator()(std::string_view text) const { return std::hash<std::string_view> {}(text); }
 };
-template <typename T>
-using NameMap = std::unordered_map<std::string, T, NameHash, std::equal_to<>>;
+template <typename T> using NameMap = std::unordered_map<std::string, T, NameHash, std::equal_to<>>;
 using NameSet = std::unordered_set<std::string, NameHash, std::equal_to<>>;
 
 struct Symbols {
@@ -335,7 +488,8 @@ std::int64_t Expr::primary()
         ++i;
     if (i < text_.size() && isIdentStart(text_[i])) {
         std::size_t end = i;
-        while (end < text_.size() && (isIdentChar(text_[end]) || (text_[end] == ':' && end + 1 < text_.size() && text_[end + 1] == ':'))) {
+        while (end < text_.size()
+               && (isIdentChar(text_[end]) || (text_[end] == ':' && end + 1 < text_.size() && text_[end + 1] == ':'))) {
             end += text_[end] == ':' ? 2 : 1;
         }
         const std::string name(text_.substr(i, end - i));
@@ -351,19 +505,29 @@ std::int64_t Expr::primary()
 // ---------------------------------------------------------------------------------------------
 // Register names.
 
-struct Special { std::string_view name; std::string_view llvm; int count; };
+struct Special {
+    std::string_view name;
+    std::string_view llvm;
+    int count;
+};
 // CLRX specials that may be indexed like ranges (vcc[0] = vcc_lo, tba[1] = tba_hi).
-constexpr Special kSpecials[] = {
-    {"vcc", "vcc", 2}, {"exec", "exec", 2}, {"tba", "tba", 2}, {"tma", "tma", 2},
-    {"flat_scratch", "flat_scratch", 2}, {"xnack_mask", "xnack_mask", 2}};
+constexpr Special kSpecials[] = {{"vcc", "vcc", 2},
+                                 {"exec", "exec", 2},
+                                 {"tba", "tba", 2},
+                                 {"tma", "tma", 2},
+                                 {"flat_scratch", "flat_scratch", 2},
+                                 {"xnack_mask", "xnack_mask", 2}};
 
 bool isNumberedRegister(std::string_view word)
 {
     std::string w = lower(word);
     std::size_t digits = 0;
-    if (w.starts_with("ttmp")) digits = 4;
-    else if (w.starts_with("s") || w.starts_with("v") || w.starts_with("a")) digits = 1;
-    else return false;
+    if (w.starts_with("ttmp"))
+        digits = 4;
+    else if (w.starts_with("s") || w.starts_with("v") || w.starts_with("a"))
+        digits = 1;
+    else
+        return false;
     if (w.size() == digits)
         return false;
     for (std::size_t i = digits; i < w.size(); ++i)
@@ -374,11 +538,39 @@ bool isNumberedRegister(std::string_view word)
 
 bool isRegisterWord(std::string_view word)
 {
-    static const NameSet names = {
-        "vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "scc", "vccz", "execz", "tba", "tba_lo", "tba_hi",
-        "tma", "tma_lo", "tma_hi", "flat_scratch", "flat_scratch_lo", "flat_scratch_hi", "xnack_mask",
-        "xnack_mask_lo", "xnack_mask_hi", "lds_direct", "src_lds_direct", "src_vccz", "src_execz", "src_scc",
-        "off", "src_shared_base", "src_shared_limit", "src_private_base", "src_private_limit", "src_pops_exiting_wave_id"};
+    static const NameSet names = {"vcc",
+                                  "vcc_lo",
+                                  "vcc_hi",
+                                  "exec",
+                                  "exec_lo",
+                                  "exec_hi",
+                                  "m0",
+                                  "scc",
+                                  "vccz",
+                                  "execz",
+                                  "tba",
+                                  "tba_lo",
+                                  "tba_hi",
+                                  "tma",
+                                  "tma_lo",
+                                  "tma_hi",
+                                  "flat_scratch",
+                                  "flat_scratch_lo",
+                                  "flat_scratch_hi",
+                                  "xnack_mask",
+                                  "xnack_mask_lo",
+                                  "xnack_mask_hi",
+                                  "lds_direct",
+                                  "src_lds_direct",
+                                  "src_vccz",
+                                  "src_execz",
+                                  "src_scc",
+                                  "off",
+                                  "src_shared_base",
+                                  "src_shared_limit",
+                                  "src_private_base",
+                                  "src_private_limit",
+                                  "src_pops_exiting_wave_id"};
     return isNumberedRegister(word) || names.count(lower(word));
 }
 
@@ -403,22 +595,30 @@ std::string registerText(const RegSym& r, int first, int count)
 // Modifier words that may follow the last operand (GcnOperands.md, GcnInstrs*.md), lower case.
 const NameSet& modifierNames()
 {
-    static const NameSet names = {
-        "offset", "offset0", "offset1", "glc", "slc", "tfe", "lwe", "unorm", "da", "r128", "a16", "d16", "gds", "lds",
-        "offen", "idxen", "addr64", "format", "dmask", "vop3", "abs", "neg", "sext", "mul", "div", "omod", "clamp",
-        "dst_sel", "dst_unused", "src0_sel", "src1_sel", "bound_ctrl", "bank_mask", "row_mask", "quad_perm",
-        "row_shl", "row_shr", "row_ror", "wave_shl", "wave_rol", "wave_shr", "wave_ror", "row_mirror",
-        "row_half_mirror", "row_bcast", "row_bcast15", "row_bcast31", "vm", "done", "compr", "nv", "high",
-        "op_sel", "op_sel_hi", "neg_lo", "neg_hi", "sdwa", "dpp", "inst_offset", "tex_offset", "dfmt", "nfmt",
-        "ssamp", "vop3p"};
+    static const NameSet names = {"offset",     "offset0",     "offset1",     "glc",
+                                  "slc",        "tfe",         "lwe",         "unorm",
+                                  "da",         "r128",        "a16",         "d16",
+                                  "gds",        "lds",         "offen",       "idxen",
+                                  "addr64",     "format",      "dmask",       "vop3",
+                                  "abs",        "neg",         "sext",        "mul",
+                                  "div",        "omod",        "clamp",       "dst_sel",
+                                  "dst_unused", "src0_sel",    "src1_sel",    "bound_ctrl",
+                                  "bank_mask",  "row_mask",    "quad_perm",   "row_shl",
+                                  "row_shr",    "row_ror",     "wave_shl",    "wave_rol",
+                                  "wave_shr",   "wave_ror",    "row_mirror",  "row_half_mirror",
+                                  "row_bcast",  "row_bcast15", "row_bcast31", "vm",
+                                  "done",       "compr",       "nv",          "high",
+                                  "op_sel",     "op_sel_hi",   "neg_lo",      "neg_hi",
+                                  "sdwa",       "dpp",         "inst_offset", "tex_offset",
+                                  "dfmt",       "nfmt",        "ssamp",       "vop3p"};
     return names;
 }
 
 bool isBooleanModifier(std::string_view name)
 {
     static const std::unordered_set<std::string_view> names = {
-        "glc", "slc", "tfe", "lwe", "unorm", "da", "r128", "a16", "d16", "gds", "lds", "offen", "idxen", "addr64",
-        "clamp", "vm", "done", "compr", "nv", "high", "row_mirror", "row_half_mirror"};
+        "glc",   "slc",   "tfe",    "lwe",   "unorm", "da",   "r128",  "a16", "d16",  "gds",        "lds",
+        "offen", "idxen", "addr64", "clamp", "vm",    "done", "compr", "nv",  "high", "row_mirror", "row_half_mirror"};
     return names.count(name) != 0;
 }
 
@@ -435,8 +635,10 @@ std::vector<Piece> splitOperands(std::string_view text, int column)
     std::size_t start = 0;
     for (std::size_t i = 0; i <= text.size(); ++i) {
         const char c = i < text.size() ? text[i] : ',';
-        if (c == '(' || c == '[') ++depth;
-        else if (c == ')' || c == ']') --depth;
+        if (c == '(' || c == '[')
+            ++depth;
+        else if (c == ')' || c == ']')
+            --depth;
         else if (c == '"') {
             const auto close = text.find('"', i + 1);
             i = close == std::string_view::npos ? text.size() - 1 : close;
@@ -458,8 +660,10 @@ std::size_t modifiersStart(std::string_view text, bool wholeIsModifiers)
     int depth = 0;
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
-        if (c == '(' || c == '[') ++depth;
-        else if (c == ')' || c == ']') --depth;
+        if (c == '(' || c == '[')
+            ++depth;
+        else if (c == ')' || c == ']')
+            --depth;
         if (depth != 0)
             continue;
         if (!(i == 0 ? wholeIsModifiers : isBlank(c)))
@@ -522,8 +726,10 @@ std::vector<Modifier> splitModifiers(std::string_view text, int column)
             int depth = 0;
             while (v < text.size()) {
                 const char c = text[v];
-                if (c == '[' || c == '(') ++depth;
-                else if (c == ']' || c == ')') --depth;
+                if (c == '[' || c == '(')
+                    ++depth;
+                else if (c == ']' || c == ')')
+                    --depth;
                 else if (depth == 0 && isBlank(c)) {
                     // "bound_ctrl:0:1", "neg: [0, 1]": blanks inside brackets were skipped by depth;
                     // a blank at depth 0 ends the value unless an operator continues it.
@@ -536,7 +742,7 @@ std::vector<Modifier> splitModifiers(std::string_view text, int column)
                             ++v;
                         continue;
                     }
-                    if (k < text.size() && std::strchr("+-*/&|^<>", text[v - 1]))  {
+                    if (k < text.size() && std::strchr("+-*/&|^<>", text[v - 1])) {
                         v = k;
                         continue;
                     }
@@ -560,7 +766,8 @@ std::optional<std::string> sdwaSelect(std::string_view value)
     v.erase(std::remove(v.begin(), v.end(), '_'), v.end());
     if (v.starts_with("SDWA"))
         v = v.substr(4);
-    if (v == "DWORD" || v == "DW") return std::string("DWORD");
+    if (v == "DWORD" || v == "DW")
+        return std::string("DWORD");
     for (int i = 0; i < 4; ++i)
         if (v == "BYTE" + std::to_string(i) || v == "B" + std::to_string(i))
             return "BYTE_" + std::to_string(i);
@@ -584,16 +791,19 @@ std::optional<std::string> sdwaUnused(std::string_view value)
         v = v.substr(4);
     if (v.starts_with("UNUSED"))
         v = v.substr(6);
-    if (v == "PAD" || v == "0") return std::string("UNUSED_PAD");
-    if (v == "SEXT" || v == "1") return std::string("UNUSED_SEXT");
-    if (v == "PRESERVE" || v == "2") return std::string("UNUSED_PRESERVE");
+    if (v == "PAD" || v == "0")
+        return std::string("UNUSED_PAD");
+    if (v == "SEXT" || v == "1")
+        return std::string("UNUSED_SEXT");
+    if (v == "PRESERVE" || v == "2")
+        return std::string("UNUSED_PRESERVE");
     return std::nullopt;
 }
 
 // MTBUF data and number formats (GcnInstrsMtbuf.md), by CLRX's short names.
-constexpr std::string_view kDataFormats[] = {"invalid", "8", "16", "8_8", "32", "16_16", "10_11_11", "11_11_10",
-                                             "10_10_10_2", "2_10_10_10", "8_8_8_8", "32_32", "16_16_16_16",
-                                             "32_32_32", "32_32_32_32", "reserved"};
+constexpr std::string_view kDataFormats[] = {"invalid",     "8",        "16",          "8_8",        "32",      "16_16",
+                                             "10_11_11",    "11_11_10", "10_10_10_2",  "2_10_10_10", "8_8_8_8", "32_32",
+                                             "16_16_16_16", "32_32_32", "32_32_32_32", "reserved"};
 constexpr std::string_view kNumFormats[] = {"unorm", "snorm", "uscaled", "sscaled", "uint", "sint", "snorm_ogl", "float"};
 
 // Hardware register names (GcnOperands.md "Hardware registers") to LLVM's HW_REG_ names.
@@ -604,7 +814,8 @@ std::string hwregName(std::string_view name)
         n = n.substr(6);
     else if (n.starts_with("HW_REG_"))
         n = n.substr(7);
-    if (n == "IB_DBG0") n = "IB_DBG0";
+    if (n == "IB_DBG0")
+        n = "IB_DBG0";
     return "HW_REG_" + n;
 }
 
@@ -612,13 +823,29 @@ std::string hwregName(std::string_view name)
 int hwregId(std::string_view name)
 {
     std::string n = lower(trim(name));
-    if (n.starts_with("hwreg_")) n = n.substr(6);
-    else if (n.starts_with("hw_reg_")) n = n.substr(7);
-    static const std::unordered_map<std::string, int> ids = {
-        {"mode", 1}, {"status", 2}, {"trapsts", 3}, {"hw_id", 4}, {"gpr_alloc", 5}, {"lds_alloc", 6}, {"ib_sts", 7},
-        {"pc_lo", 8}, {"pc_hi", 9}, {"inst_dw0", 10}, {"inst_dw1", 11}, {"ib_dbg0", 12}, {"ib_dbg1", 13},
-        {"flush_ib", 14}, {"sh_mem_bases", 15}, {"sq_shader_tba_lo", 16}, {"sq_shader_tba_hi", 17},
-        {"sq_shader_tma_lo", 18}, {"sq_shader_tma_hi", 19}};
+    if (n.starts_with("hwreg_"))
+        n = n.substr(6);
+    else if (n.starts_with("hw_reg_"))
+        n = n.substr(7);
+    static const std::unordered_map<std::string, int> ids = {{"mode", 1},
+                                                             {"status", 2},
+                                                             {"trapsts", 3},
+                                                             {"hw_id", 4},
+                                                             {"gpr_alloc", 5},
+                                                             {"lds_alloc", 6},
+                                                             {"ib_sts", 7},
+                                                             {"pc_lo", 8},
+                                                             {"pc_hi", 9},
+                                                             {"inst_dw0", 10},
+                                                             {"inst_dw1", 11},
+                                                             {"ib_dbg0", 12},
+                                                             {"ib_dbg1", 13},
+                                                             {"flush_ib", 14},
+                                                             {"sh_mem_bases", 15},
+                                                             {"sq_shader_tba_lo", 16},
+                                                             {"sq_shader_tba_hi", 17},
+                                                             {"sq_shader_tma_lo", 18},
+                                                             {"sq_shader_tma_hi", 19}};
     const auto it = ids.find(n);
     return it != ids.end() ? it->second : -1;
 }
@@ -628,19 +855,25 @@ int sendmsgId(std::string_view name, int position, int msg)
 {
     std::string n = lower(trim(name));
     if (position == 0) {
-        if (n.starts_with("msg_")) n = n.substr(4);
-        static const std::unordered_map<std::string, int> ids = {
-            {"interrupt", 1}, {"gs", 2}, {"gs_done", 3}, {"savewave", 4}, {"stall_wave_gen", 5},
-            {"halt_waves", 6}, {"ordered_ps_done", 7}, {"early_prim_dealloc", 8}, {"gs_alloc_req", 9},
-            {"get_doorbell", 10}, {"sysmsg", 15}, {"system", 15}};
+        if (n.starts_with("msg_"))
+            n = n.substr(4);
+        static const std::unordered_map<std::string, int> ids = {{"interrupt", 1},       {"gs", 2},
+                                                                 {"gs_done", 3},         {"savewave", 4},
+                                                                 {"stall_wave_gen", 5},  {"halt_waves", 6},
+                                                                 {"ordered_ps_done", 7}, {"early_prim_dealloc", 8},
+                                                                 {"gs_alloc_req", 9},    {"get_doorbell", 10},
+                                                                 {"sysmsg", 15},         {"system", 15}};
         const auto it = ids.find(n);
         return it != ids.end() ? it->second : -1;
     }
-    if (n.starts_with("gs_op_")) n = n.substr(6);
-    if (n.starts_with("sysmsg_op_")) n = n.substr(10);
+    if (n.starts_with("gs_op_"))
+        n = n.substr(6);
+    if (n.starts_with("sysmsg_op_"))
+        n = n.substr(10);
     std::replace(n.begin(), n.end(), '-', '_');
     if (msg == 15) {
-        static const std::unordered_map<std::string, int> ops = {{"ecc_err", 1}, {"reg_rd", 2}, {"host_trap", 3}, {"tta_rd", 4}, {"ttrace_pc", 4}};
+        static const std::unordered_map<std::string, int> ops = {
+            {"ecc_err", 1}, {"reg_rd", 2}, {"host_trap", 3}, {"tta_rd", 4}, {"ttrace_pc", 4}};
         const auto it = ops.find(n);
         return it != ops.end() ? it->second : -1;
     }
@@ -654,11 +887,14 @@ std::string sendmsgName(std::string_view name, int position)
 {
     std::string n = upper(trim(name));
     if (position == 0) {
-        if (n.starts_with("MSG_")) return n;
-        if (n == "SYSMSG") return "MSG_SYSMSG";
+        if (n.starts_with("MSG_"))
+            return n;
+        if (n == "SYSMSG")
+            return "MSG_SYSMSG";
         return "MSG_" + n;
     }
-    if (n.starts_with("GS_OP_") || n.starts_with("SYSMSG_OP_")) return n;
+    if (n.starts_with("GS_OP_") || n.starts_with("SYSMSG_OP_"))
+        return n;
     if (n == "ECC_ERR" || n == "REG_RD" || n == "HOST_TRAP" || n == "TTRACE_PC" || n == "TTA_RD")
         return "SYSMSG_OP_" + n;
     return "GS_OP_" + n;
@@ -673,11 +909,13 @@ bool isVop3pMnemonic(std::string_view m)
 bool hasTwoDestinations(std::string_view m)
 {
     static const std::unordered_set<std::string_view> names = {
-        "v_add_i32", "v_sub_i32", "v_subrev_i32", "v_addc_u32", "v_subb_u32", "v_subbrev_u32", "v_add_u32",
-        "v_sub_u32", "v_subrev_u32", "v_add_co_u32", "v_sub_co_u32", "v_subrev_co_u32", "v_addc_co_u32",
-        "v_subb_co_u32", "v_subbrev_co_u32", "v_div_scale_f32", "v_div_scale_f64", "v_mad_u64_u32", "v_mad_i64_i32"};
+        "v_add_i32",       "v_sub_i32",       "v_subrev_i32",  "v_addc_u32",    "v_subb_u32",
+        "v_subbrev_u32",   "v_add_u32",       "v_sub_u32",     "v_subrev_u32",  "v_add_co_u32",
+        "v_sub_co_u32",    "v_subrev_co_u32", "v_addc_co_u32", "v_subb_co_u32", "v_subbrev_co_u32",
+        "v_div_scale_f32", "v_div_scale_f64", "v_mad_u64_u32", "v_mad_i64_i32"};
     std::string_view base = m;
-    if (base.ends_with("_e64")) base.remove_suffix(4);
+    if (base.ends_with("_e64"))
+        base.remove_suffix(4);
     return names.count(base) != 0;
 }
 
@@ -686,7 +924,9 @@ bool hasTwoDestinations(std::string_view m)
 
 class Translator {
 public:
-    Translator(std::string_view source, const ClrxOptions& options) : source_(source), options_(options)
+    Translator(std::string_view source, const ClrxOptions& options)
+        : source_(source)
+        , options_(options)
     {
         processor_ = options.processor;
         arch_ = archOf(processor_);
@@ -729,7 +969,7 @@ private:
     struct SourceLine {
         std::string_view code; // comments removed ('#', '/* */'), continuation lines joined
         int line = 0;
-        bool included = false;         // from an .include: it maps to the including line, column 0
+        bool included = false;          // from an .include: it maps to the including line, column 0
         std::unique_ptr<Joined> joined; // when the code is not a slice of the source
     };
 
@@ -897,11 +1137,16 @@ private:
             if (i < code.size()) {
                 const char c = code[i];
                 if (inString) {
-                    if (c == '\\') ++i;
-                    else if (c == '"') inString = false;
+                    if (c == '\\')
+                        ++i;
+                    else if (c == '"')
+                        inString = false;
                     continue;
                 }
-                if (c == '"') { inString = true; continue; }
+                if (c == '"') {
+                    inString = true;
+                    continue;
+                }
                 if (c == '\'' && i + 2 < code.size()) { // character literal
                     i += code[i + 1] == '\\' ? 3 : 2;
                     continue;
@@ -984,8 +1229,10 @@ private:
             // A loop that does not end (or writes a huge kernel) stops with an error.
             loopLines_ += close - open - 1;
             if (pass == kMaxPasses || loopLines_ > kMaxLoopLines) {
-                note(l.line, 0, "CLRX " + word + " loop stopped after " + std::to_string(pass) + " passes ("
-                     + std::to_string(kMaxLoopLines) + " lines from loops at most)", Severity::Error);
+                note(l.line, 0,
+                     "CLRX " + word + " loop stopped after " + std::to_string(pass) + " passes (" + std::to_string(kMaxLoopLines)
+                         + " lines from loops at most)",
+                     Severity::Error);
                 return;
             }
             processRange(open + 1, close);
@@ -1083,8 +1330,8 @@ private:
 
     struct Cond {
         bool parentActive;
-        bool active;     // this branch is being assembled
-        bool taken;      // some branch was taken already
+        bool active;      // this branch is being assembled
+        bool taken;       // some branch was taken already
         bool passthrough; // an .if we could not evaluate: LLVM decides, both branches kept
     };
     std::vector<Cond> conds_;
@@ -1095,12 +1342,18 @@ private:
         std::string w = word;
         bool negate = false;
         auto strip = [&](std::string_view prefix) {
-            if (w.starts_with(prefix)) { w = w.substr(prefix.size()); return true; }
+            if (w.starts_with(prefix)) {
+                w = w.substr(prefix.size());
+                return true;
+            }
             return false;
         };
         if (!strip(".elseif"))
             strip(".if");
-        if (w.starts_with("n") && w != "ne" && w != "nb" && w != "nc") { negate = true; w = w.substr(1); }
+        if (w.starts_with("n") && w != "ne" && w != "nb" && w != "nc") {
+            negate = true;
+            w = w.substr(1);
+        }
         std::optional<bool> r;
         const std::string a = lower(trim(arg));
         if (w == "arch") {
@@ -1126,7 +1379,12 @@ private:
                 r = std::nullopt; // might be a label: LLVM decides
         } else if (w == "eq" || w == "ne" || w == "gt" || w == "ge" || w == "lt" || w == "le") {
             if (const auto v = Expr(arg, knownSymbols()).evaluate())
-                r = w == "eq" ? *v == 0 : w == "ne" ? *v != 0 : w == "gt" ? *v > 0 : w == "ge" ? *v >= 0 : w == "lt" ? *v < 0 : *v <= 0;
+                r = w == "eq"   ? *v == 0
+                    : w == "ne" ? *v != 0
+                    : w == "gt" ? *v > 0
+                    : w == "ge" ? *v >= 0
+                    : w == "lt" ? *v < 0
+                                : *v <= 0;
         } else {
             return std::nullopt;
         }
@@ -1199,8 +1457,10 @@ private:
         int plainStatements = 0, otherStatements = 0;
         for (const auto& [b, e] : stmts) {
             std::size_t sb = b, se = e;
-            while (sb < se && isBlank(l.code[sb])) ++sb;
-            while (se > sb && isBlank(l.code[se - 1])) --se;
+            while (sb < se && isBlank(l.code[sb]))
+                ++sb;
+            while (se > sb && isBlank(l.code[se - 1]))
+                --se;
             if (sb == se && stmts.size() > 1)
                 continue;
             const int colBegin = columnAt(l, sb);
@@ -1227,7 +1487,8 @@ private:
                 emitLine(out.substr(from, nl - from), l.line, colBegin, colEnd, {});
                 from = nl + 1;
             }
-            emitLine(from ? out.substr(from) : out, l.line, colBegin, colEnd, from ? std::vector<std::pair<int, int>> {} : anchors_);
+            emitLine(from ? out.substr(from) : out, l.line, colBegin, colEnd,
+                     from ? std::vector<std::pair<int, int>> {} : anchors_);
             emitted = true;
         }
         if (!emitted)
@@ -1266,8 +1527,8 @@ private:
                 || m.find("_tru_") != std::string_view::npos))
             return false;
         if (m.ends_with("_e64") || m.ends_with("_sdwa") || m.ends_with("_dpp") || m == "v_add_u32" || m == "v_sub_u32"
-            || m == "v_subrev_u32" || m == "v_add_i32" || m == "v_sub_i32" || m == "v_subrev_i32"
-            || m == "v_cmp_class_f64" || m == "v_cmpx_class_f64" || m == "v_interp_p1_f32" || m == "v_interp_p2_f32" || m == "v_interp_mov_f32")
+            || m == "v_subrev_u32" || m == "v_add_i32" || m == "v_sub_i32" || m == "v_subrev_i32" || m == "v_cmp_class_f64"
+            || m == "v_cmpx_class_f64" || m == "v_interp_p1_f32" || m == "v_interp_p2_f32" || m == "v_interp_mov_f32")
             return false;
         return !macros_.count(m);
     }
@@ -1402,7 +1663,8 @@ private:
     bool symbolNamed(std::string_view w) const
     {
         // (An empty table is not hashed into: most kernels have few symbols, and this runs per word.)
-        return (!symbols_.values.empty() && symbols_.values.count(w)) || (!symbols_.registers.empty() && symbols_.registers.count(w))
+        return (!symbols_.values.empty() && symbols_.values.count(w))
+            || (!symbols_.registers.empty() && symbols_.registers.count(w))
             || (!forward_.values.empty() && forward_.values.count(w));
     }
 
@@ -1603,8 +1865,11 @@ private:
         }
         symbols_.values.erase(name);
         if (isRegisterWord(name) || isUnsafeName(name)) {
-            note(l.line, columnAt(l, at), "symbol " + name + " has a register's name and a value only known to the "
-                 "assembler; gcnlens leaves it out", Severity::Warning);
+            note(l.line, columnAt(l, at),
+                 "symbol " + name
+                     + " has a register's name and a value only known to the "
+                       "assembler; gcnlens leaves it out",
+                 Severity::Warning);
             return {};
         }
         return name + " = " + translated;
@@ -1638,8 +1903,8 @@ private:
                 continue;
             }
             // Numbers, with CLRX's float suffixes (h, s, l) dropped: LLVM takes the operand's type.
-            if (isDigit(c) || (c == '.' && i + 1 < text.size() && isDigit(text[i + 1])
-                               && (i == 0 || !isIdentChar(text[i - 1])))) {
+            if (isDigit(c)
+                || (c == '.' && i + 1 < text.size() && isDigit(text[i + 1]) && (i == 0 || !isIdentChar(text[i - 1])))) {
                 std::size_t e = i;
                 if (c == '0' && i + 1 < text.size() && (text[i + 1] == 'x' || text[i + 1] == 'X')) {
                     e = i + 2;
@@ -1664,8 +1929,9 @@ private:
                     if (e < text.size() && (text[e] == 'b' || text[e] == 'f') && !isFloat
                         && (e + 1 >= text.size() || !isIdentChar(text[e + 1]))) {
                         ++e; // local label reference: 1b, 2f
-                    } else if (e < text.size() && (text[e] == 'h' || text[e] == 's' || text[e] == 'l' || text[e] == 'H'
-                                                   || text[e] == 'S' || text[e] == 'L')
+                    } else if (e < text.size()
+                               && (text[e] == 'h' || text[e] == 's' || text[e] == 'l' || text[e] == 'H' || text[e] == 'S'
+                                   || text[e] == 'L')
                                && (e + 1 >= text.size() || !isIdentChar(text[e + 1]))) {
                         anchor(i);
                         const double d = std::strtod(std::string(text.substr(i, e - i)).c_str(), nullptr);
@@ -1729,7 +1995,10 @@ private:
                 }
                 // Register symbols, with an optional [i] / [a:b] subrange. After '%' the
                 // built-in names win ("%s[4:7]" even when a symbol is called s).
-                const bool builtin = inPercent_ && (isRegisterWord(name) || ((lname == "s" || lname == "v" || lname == "ttmp" || lname == "a") && after < text.size() && text[after] == '['));
+                const bool builtin = inPercent_
+                    && (isRegisterWord(name)
+                        || ((lname == "s" || lname == "v" || lname == "ttmp" || lname == "a") && after < text.size()
+                            && text[after] == '['));
                 if (const auto it = symbols_.registers.find(name); !builtin && it != symbols_.registers.end()) {
                     const RegSym& r = it->second;
                     int first = r.first, count = r.count;
@@ -1746,7 +2015,8 @@ private:
                     if (r.regvar && regvarNoted_.insert({l.line, name}).second)
                         note(l.line, columnAt(l, at + i),
                              "register variable " + name + " is " + registerText(r, first, count)
-                                 + " here (gcnlens' allocation); clrxasm encodes register 0 for it (.regvar is unimplemented in CLRX)",
+                                 + " here (gcnlens' allocation); clrxasm encodes register 0 for it (.regvar is unimplemented in "
+                                   "CLRX)",
                              Severity::Warning);
                     i = next;
                     continue;
@@ -1828,11 +2098,30 @@ private:
                 continue;
             }
             // CLRX-only operators.
-            if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') { out += '/'; i += 2; continue; }
-            if (c == '%' && i + 1 < text.size() && text[i + 1] == '%') { out += '%'; i += 2; continue; }
-            if (c == '>' && text.substr(i, 3) == ">>>") { out += ">>"; i += 3; continue; }
-            if (c == '<' && i + 1 < text.size() && text[i + 1] == '>') { out += "!="; i += 2; continue; }
-            if (c == '%' && i + 1 < text.size() && isIdentStart(text[i + 1])) { ++i; continue; } // %s[..] in an operand
+            if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+                out += '/';
+                i += 2;
+                continue;
+            }
+            if (c == '%' && i + 1 < text.size() && text[i + 1] == '%') {
+                out += '%';
+                i += 2;
+                continue;
+            }
+            if (c == '>' && text.substr(i, 3) == ">>>") {
+                out += ">>";
+                i += 3;
+                continue;
+            }
+            if (c == '<' && i + 1 < text.size() && text[i + 1] == '>') {
+                out += "!=";
+                i += 2;
+                continue;
+            }
+            if (c == '%' && i + 1 < text.size() && isIdentStart(text[i + 1])) {
+                ++i;
+                continue;
+            } // %s[..] in an operand
             out += c;
             ++i;
         }
@@ -1867,7 +2156,8 @@ private:
     {
         int depth = 0;
         for (std::size_t i = open; i < text.size(); ++i) {
-            if (text[i] == '(' || text[i] == '[') ++depth;
+            if (text[i] == '(' || text[i] == '[')
+                ++depth;
             else if (text[i] == ')' || text[i] == ']') {
                 if (--depth == 0)
                     return i;
@@ -1883,11 +2173,17 @@ private:
         int depth = 0;
         std::size_t colon = std::string::npos;
         for (std::size_t i = 0; i < t.size(); ++i) {
-            if (t[i] == '(') ++depth;
-            else if (t[i] == ')') --depth;
-            else if (t[i] == '?') ++depth; // the ':' of ?: is not the range's
-            else if (t[i] == ':' && depth == 0) { colon = i; break; }
-            else if (t[i] == ':' && depth > 0) --depth;
+            if (t[i] == '(')
+                ++depth;
+            else if (t[i] == ')')
+                --depth;
+            else if (t[i] == '?')
+                ++depth; // the ':' of ?: is not the range's
+            else if (t[i] == ':' && depth == 0) {
+                colon = i;
+                break;
+            } else if (t[i] == ':' && depth > 0)
+                --depth;
         }
         const auto a = Expr(std::string_view(t).substr(0, colon), symbols_).evaluate();
         if (!a)
@@ -1916,8 +2212,7 @@ private:
             const std::string& p = parts[i].text;
             if (p.starts_with("@")) {
                 out += operandText(std::string_view(p).substr(1), l, at, true);
-            } else if (!p.empty() && isIdentStart(p[0]) && (i == 0 || (!hwreg && i == 1))
-                       && !symbols_.values.count(p)) {
+            } else if (!p.empty() && isIdentStart(p[0]) && (i == 0 || (!hwreg && i == 1)) && !symbols_.values.count(p)) {
                 const int id = hwreg ? hwregId(p) : sendmsgId(p, int(i), msg);
                 out += id >= 0 ? std::to_string(id) : hwreg ? hwregName(p) : sendmsgName(p, int(i));
                 if (i == 0)
@@ -2063,9 +2358,12 @@ private:
                 outMods.push_back(name + ":" + operandText(m.value, l, restAt, true));
             } else if (name == "omod") {
                 const auto v = value(m).value_or(0);
-                if (v == 1) outMods.push_back("mul:2");
-                else if (v == 2) outMods.push_back("mul:4");
-                else if (v == 3) outMods.push_back("div:2");
+                if (v == 1)
+                    outMods.push_back("mul:2");
+                else if (v == 2)
+                    outMods.push_back("mul:4");
+                else if (v == 3)
+                    outMods.push_back("div:2");
             } else if (name == "dst_sel" || name == "src0_sel" || name == "src1_sel") {
                 sdwa = true;
                 if (const auto s = sdwaSelect(m.value))
@@ -2078,10 +2376,10 @@ private:
                     outMods.push_back(name + ":" + *s);
                 else
                     outMods.push_back(name + ":" + m.value);
-            } else if (name == "quad_perm" || name == "row_shl" || name == "row_shr" || name == "row_ror"
-                       || name == "wave_shl" || name == "wave_rol" || name == "wave_shr" || name == "wave_ror"
-                       || name == "row_mirror" || name == "row_half_mirror" || name == "row_bcast"
-                       || name == "row_bcast15" || name == "row_bcast31" || name == "bank_mask" || name == "row_mask") {
+            } else if (name == "quad_perm" || name == "row_shl" || name == "row_shr" || name == "row_ror" || name == "wave_shl"
+                       || name == "wave_rol" || name == "wave_shr" || name == "wave_ror" || name == "row_mirror"
+                       || name == "row_half_mirror" || name == "row_bcast" || name == "row_bcast15" || name == "row_bcast31"
+                       || name == "bank_mask" || name == "row_mask") {
                 dpp = true;
                 if (name == "row_bcast15" || name == "row_bcast31")
                     outMods.push_back("row_bcast:" + name.substr(9));
@@ -2097,7 +2395,10 @@ private:
                 dpp = true;
                 const auto second = m.value.find(':');
                 const bool set = second == std::string::npos
-                    || Expr(operandText(std::string_view(m.value).substr(second + 1), l, restAt, true), symbols_).evaluate().value_or(1) != 0;
+                    || Expr(operandText(std::string_view(m.value).substr(second + 1), l, restAt, true), symbols_)
+                            .evaluate()
+                            .value_or(1)
+                        != 0;
                 if (set)
                     outMods.push_back("bound_ctrl:0");
             } else if (name == "format") {
@@ -2113,14 +2414,22 @@ private:
                         (i == 0 && parts.size() == 2 ? dfmt : (parts.size() == 1 ? dfmt : nfmt)) = e.value_or(0);
                         continue;
                     }
-                    if (p.starts_with("buf_data_format_")) p = p.substr(16);
-                    if (p.starts_with("buf_num_format_")) p = p.substr(15);
+                    if (p.starts_with("buf_data_format_"))
+                        p = p.substr(16);
+                    if (p.starts_with("buf_num_format_"))
+                        p = p.substr(15);
                     bool found = false;
                     for (std::size_t k = 0; k < std::size(kDataFormats); ++k)
-                        if (p == kDataFormats[k]) { dfmt = std::int64_t(k); found = true; }
+                        if (p == kDataFormats[k]) {
+                            dfmt = std::int64_t(k);
+                            found = true;
+                        }
                     if (!found)
                         for (std::size_t k = 0; k < std::size(kNumFormats); ++k)
-                            if (p == kNumFormats[k]) { nfmt = std::int64_t(k); found = true; }
+                            if (p == kNumFormats[k]) {
+                                nfmt = std::int64_t(k);
+                                found = true;
+                            }
                     if (!found)
                         note(l.line, columnAt(l, restAt + std::size_t(m.column)), "unknown MTBUF format " + parts[i].text,
                              Severity::Warning);
@@ -2152,8 +2461,9 @@ private:
         }
         if (dfmt || nfmt) {
             // LLVM (GFX6-9): format:[BUF_DATA_FORMAT_*,BUF_NUM_FORMAT_*] after soffset.
-            outMods.insert(outMods.begin(), "format:[BUF_DATA_FORMAT_" + upper(kDataFormats[std::size_t(dfmt.value_or(1) & 15)])
-                                                + ",BUF_NUM_FORMAT_" + upper(kNumFormats[std::size_t(nfmt.value_or(0) & 7)]) + "]");
+            outMods.insert(outMods.begin(),
+                           "format:[BUF_DATA_FORMAT_" + upper(kDataFormats[std::size_t(dfmt.value_or(1) & 15)])
+                               + ",BUF_NUM_FORMAT_" + upper(kNumFormats[std::size_t(nfmt.value_or(0) & 7)]) + "]");
             if (upper(kDataFormats[std::size_t(dfmt.value_or(1) & 15)]) == "RESERVED")
                 outMods.front() = "format:" + std::to_string(dfmt.value_or(1) | (nfmt.value_or(0) << 4));
         }
@@ -2179,18 +2489,30 @@ private:
         // LLVM wants some modifiers in its order: MUBUF/MTBUF format, idxen/offen/addr64, offset;
         // SDWA dst_sel, dst_unused, src0_sel, src1_sel; DPP control, row_mask, bank_mask, bound_ctrl.
         auto rank = [](const std::string& m) {
-            if (m.starts_with("format") || m.starts_with("dmask")) return 0;
-            if (m == "offen" || m == "idxen" || m == "addr64") return 1;
-            if (m.starts_with("offset")) return 2;
-            if (m.starts_with("dst_sel")) return 10;
-            if (m.starts_with("dst_unused")) return 11;
-            if (m.starts_with("src0_sel")) return 12;
-            if (m.starts_with("src1_sel")) return 13;
-            if (m.starts_with("row_mask")) return 21;
-            if (m.starts_with("bank_mask")) return 22;
-            if (m.starts_with("bound_ctrl")) return 23;
-            if (m.starts_with("quad_perm") || m.starts_with("row_") || m.starts_with("wave_")) return 20;
-            if (m.starts_with("mul:") || m.starts_with("div:")) return 4; // after clamp
+            if (m.starts_with("format") || m.starts_with("dmask"))
+                return 0;
+            if (m == "offen" || m == "idxen" || m == "addr64")
+                return 1;
+            if (m.starts_with("offset"))
+                return 2;
+            if (m.starts_with("dst_sel"))
+                return 10;
+            if (m.starts_with("dst_unused"))
+                return 11;
+            if (m.starts_with("src0_sel"))
+                return 12;
+            if (m.starts_with("src1_sel"))
+                return 13;
+            if (m.starts_with("row_mask"))
+                return 21;
+            if (m.starts_with("bank_mask"))
+                return 22;
+            if (m.starts_with("bound_ctrl"))
+                return 23;
+            if (m.starts_with("quad_perm") || m.starts_with("row_") || m.starts_with("wave_"))
+                return 20;
+            if (m.starts_with("mul:") || m.starts_with("div:"))
+                return 4; // after clamp
             return 3;
         };
         // A modifier given twice: clrxasm keeps the last (mul:/div: share the omod field).
@@ -2205,7 +2527,8 @@ private:
                     unique.insert(unique.begin(), *it);
             outMods.swap(unique);
         }
-        std::stable_sort(outMods.begin(), outMods.end(), [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
+        std::stable_sort(outMods.begin(), outMods.end(),
+                         [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
 
         // Operand modifiers given as masks apply to the sources.
         if (absMask || negMask || sextMask) {
@@ -2213,7 +2536,9 @@ private:
                 vop3 = true;
             const bool isInterp = mnemonic.starts_with("v_interp");
             const std::size_t firstSource = mnemonic.starts_with("v_cmp") || mnemonic.starts_with("v_cmpx")
-                ? (operands.size() > 2 ? 1 : 0) : hasTwoDestinations(mnemonic) ? 2 : 1;
+                ? (operands.size() > 2 ? 1 : 0)
+                : hasTwoDestinations(mnemonic) ? 2
+                                               : 1;
             for (int bit = 0; bit < 3; ++bit) {
                 std::size_t index = firstSource + std::size_t(bit);
                 if (isInterp && bit == 1)
@@ -2223,24 +2548,31 @@ private:
                 if (index >= operands.size())
                     break;
                 std::string& op = operands[index];
-                if (sextMask & (1 << bit)) op = "sext(" + op + ")";
-                if (absMask & (1 << bit)) op = "|" + op + "|";
-                if (negMask & (1 << bit)) op = "-" + op;
+                if (sextMask & (1 << bit))
+                    op = "sext(" + op + ")";
+                if (absMask & (1 << bit))
+                    op = "|" + op + "|";
+                if (negMask & (1 << bit))
+                    op = "-" + op;
             }
         }
 
         // Encoding suffixes: CLRX picks VOP3/SDWA/DPP from modifiers, LLVM from the mnemonic.
-        const bool suffixed = mnemonic.ends_with("_e32") || mnemonic.ends_with("_e64") || mnemonic.ends_with("_sdwa")
-            || mnemonic.ends_with("_dpp");
+        const bool suffixed =
+            mnemonic.ends_with("_e32") || mnemonic.ends_with("_e64") || mnemonic.ends_with("_sdwa") || mnemonic.ends_with("_dpp");
         if (!suffixed && mnemonic.starts_with("v_")) {
-            if (dpp) mnemonic += "_dpp";
-            else if (sdwa) mnemonic += "_sdwa";
-            else if (vop3) mnemonic += "_e64";
+            if (dpp)
+                mnemonic += "_dpp";
+            else if (sdwa)
+                mnemonic += "_sdwa";
+            else if (vop3)
+                mnemonic += "_e64";
         }
         mnemonic = alias(mnemonic, operands, std::find(outMods.begin(), outMods.end(), "glc") != outMods.end());
         // SOPK: clrxasm keeps the low 16 bits of a wider constant (with a warning).
         if ((mnemonic.starts_with("s_movk") || mnemonic.starts_with("s_cmovk") || mnemonic.starts_with("s_cmpk")
-             || mnemonic.starts_with("s_addk") || mnemonic.starts_with("s_mulk")) && operands.size() == 2)
+             || mnemonic.starts_with("s_addk") || mnemonic.starts_with("s_mulk"))
+            && operands.size() == 2)
             if (const auto v = Expr(operands[1], symbols_).evaluate(); v && (*v > 0xffff || *v < -0x8000)) {
                 note(l.line, columnAt(l, restAt), "the constant is wider than 16 bits: its low 16 bits are used, as in clrxasm",
                      Severity::Warning);
@@ -2250,7 +2582,8 @@ private:
         // unsigned, with a warning); GCN 1.4's 21-bit field LLVM reads as signed, so a value with
         // the top bit set is given as the negative number with the same bits.
         if ((mnemonic.starts_with("s_load_") || mnemonic.starts_with("s_buffer_load_") || mnemonic.starts_with("s_store_")
-             || mnemonic.starts_with("s_buffer_store_")) && arch_ >= 2) {
+             || mnemonic.starts_with("s_buffer_store_"))
+            && arch_ >= 2) {
             auto fit = [&](std::string& text) {
                 const auto v = Expr(text, symbols_).evaluate();
                 if (!v)
@@ -2290,13 +2623,14 @@ private:
                 std::size_t used = 0;
                 const auto first = parseNumber(std::string_view(r).substr(2, colon - 2), &used);
                 const auto last = colon == std::string::npos || close == std::string::npos || close < colon
-                    ? std::nullopt : parseNumber(std::string_view(r).substr(colon + 1, close - colon - 1), &used);
+                    ? std::nullopt
+                    : parseNumber(std::string_view(r).substr(colon + 1, close - colon - 1), &used);
                 if (first && last && *last - *first == 3)
                     r = "s[" + std::to_string(*first) + ":" + std::to_string(*first + 7) + "]";
             }
         // MUBUF/MTBUF without offen/idxen/addr64: clrxasm ignores the VGPR address, LLVM wants "off".
-        if ((mnemonic.starts_with("buffer_") || mnemonic.starts_with("tbuffer_")) && operands.size() >= 3
-            && !hasMod("offen") && !hasMod("idxen") && !hasMod("addr64"))
+        if ((mnemonic.starts_with("buffer_") || mnemonic.starts_with("tbuffer_")) && operands.size() >= 3 && !hasMod("offen")
+            && !hasMod("idxen") && !hasMod("addr64"))
             operands[1] = "off";
         // MUBUF loads to LDS: the data goes to LDS, VDATA is unused (clrxasm encodes the register
         // given, LLVM's LDS form has no such operand).
@@ -2328,11 +2662,12 @@ private:
         if (!m.starts_with("s_"))
             return false;
         static constexpr std::string_view kImmediate[] = {
-            "s_movk", "s_cmovk", "s_cmpk", "s_addk", "s_mulk", "s_getreg", "s_setreg", "s_nop", "s_waitcnt",
-            "s_branch", "s_cbranch", "s_sendmsg", "s_sleep", "s_setprio", "s_trap", "s_sethalt", "s_incperflevel",
-            "s_decperflevel", "s_ttracedata", "s_set_gpr_idx_on", "s_load", "s_buffer", "s_store", "s_call",
-            "s_version", "s_denorm_mode", "s_round_mode", "s_endpgm", "s_dcache", "s_icache", "s_atc", "s_scratch",
-            "s_memtime", "s_memrealtime", "s_atomic", "s_barrier"};
+            "s_movk",   "s_cmovk",   "s_cmpk",         "s_addk",         "s_mulk",        "s_getreg",         "s_setreg",
+            "s_nop",    "s_waitcnt", "s_branch",       "s_cbranch",      "s_sendmsg",     "s_sleep",          "s_setprio",
+            "s_trap",   "s_sethalt", "s_incperflevel", "s_decperflevel", "s_ttracedata",  "s_set_gpr_idx_on", "s_load",
+            "s_buffer", "s_store",   "s_call",         "s_version",      "s_denorm_mode", "s_round_mode",     "s_endpgm",
+            "s_dcache", "s_icache",  "s_atc",          "s_scratch",      "s_memtime",     "s_memrealtime",    "s_atomic",
+            "s_barrier"};
         for (const auto p : kImmediate)
             if (m.starts_with(p))
                 return false;
@@ -2356,7 +2691,8 @@ private:
             while (open < rest.size() && isBlank(rest[open]))
                 ++open;
             const std::string name = lower(rest.substr(i, e - i));
-            if (e == i || open >= rest.size() || rest[open] != '(' || (name != "vmcnt" && name != "expcnt" && name != "lgkmcnt")) {
+            if (e == i || open >= rest.size() || rest[open] != '('
+                || (name != "vmcnt" && name != "expcnt" && name != "lgkmcnt")) {
                 literalContext_ = false;
                 return any ? out + " " + operandText(rest.substr(i), l, at + i, true) : operandText(rest, l, at, true);
             }
@@ -2391,8 +2727,8 @@ private:
         };
         if (m.starts_with("v_cmp")) {
             // CLRX: v_cmp_t_f32 (LLVM v_cmp_tru_f32), v_cmp_lg_i32 (v_cmp_ne_i32), v_cmp_tru_i32 (v_cmp_t_i32).
-            const bool isFloat = m.find("_f16") != std::string::npos || m.find("_f32") != std::string::npos
-                || m.find("_f64") != std::string::npos;
+            const bool isFloat =
+                m.find("_f16") != std::string::npos || m.find("_f32") != std::string::npos || m.find("_f64") != std::string::npos;
             if (isFloat)
                 replaceInfix("_t_f", "_tru_f");
             else {
@@ -2402,22 +2738,29 @@ private:
         }
         // GCN 1.0/1.1: clrxasm takes the GCN 1.2 names for the carry-out adds.
         if (arch_ <= 1) {
-            if (m == "v_add_u32") m = "v_add_i32";
-            else if (m == "v_sub_u32") m = "v_sub_i32";
-            else if (m == "v_subrev_u32") m = "v_subrev_i32";
+            if (m == "v_add_u32")
+                m = "v_add_i32";
+            else if (m == "v_sub_u32")
+                m = "v_sub_i32";
+            else if (m == "v_subrev_u32")
+                m = "v_subrev_i32";
         }
         // GCN 1.2: clrxasm still takes the GCN 1.0 names of the carry-out adds.
         if (arch_ == 2) {
-            if (m == "v_add_i32") m = "v_add_u32";
-            else if (m == "v_sub_i32") m = "v_sub_u32";
-            else if (m == "v_subrev_i32") m = "v_subrev_u32";
+            if (m == "v_add_i32")
+                m = "v_add_u32";
+            else if (m == "v_sub_i32")
+                m = "v_sub_u32";
+            else if (m == "v_subrev_i32")
+                m = "v_subrev_u32";
         }
         // GFX906 replaced v_mad_mix* by v_fma_mix* at the same opcodes; clrxasm keeps the old names.
         if (processor_ == "gfx906" && m.starts_with("v_mad_mix"))
             m.replace(0, 9, "v_fma_mix");
         // v_cmp(x)_class_f64: the class mask is 32 bits; clrxasm takes a pair and encodes its first register.
         if ((m == "v_cmp_class_f64" || m == "v_cmpx_class_f64") && operands.size() == 3)
-            if (std::string& mask = operands[2]; mask.size() > 3 && mask[0] == 'v' && mask[1] == '[' && mask.find(':') != std::string::npos)
+            if (std::string& mask = operands[2];
+                mask.size() > 3 && mask[0] == 'v' && mask[1] == '[' && mask.find(':') != std::string::npos)
                 mask = "v" + mask.substr(2, mask.find(':') - 2);
         // FLAT/GLOBAL atomics without glc return nothing: LLVM's form has no destination.
         if ((m.starts_with("flat_atomic_") || m.starts_with("global_atomic_")) && !glc && operands.size() >= 3)
@@ -2541,13 +2884,20 @@ private:
             // .get_arch SYM, .get_gpu SYM, .get_format SYM, .get_64bit SYM, .get_version SYM …
             const std::string name(trim(arg));
             std::int64_t v = 0;
-            if (word == ".get_arch") v = arch_ == 5 ? 3 : arch_ == 4 ? 3 : arch_;
-            else if (word == ".get_64bit") v = is64_ ? 1 : 0;
-            else if (word == ".get_format") v = std::int64_t(format_);
-            else if (word == ".get_version") v = 801;
-            else if (word == ".get_llvm_version") v = options_.llvmVersion;
-            else if (word == ".get_driver_version") v = options_.driverVersion;
-            else if (word == ".get_policy") v = 801;
+            if (word == ".get_arch")
+                v = arch_ == 5 ? 3 : arch_ == 4 ? 3 : arch_;
+            else if (word == ".get_64bit")
+                v = is64_ ? 1 : 0;
+            else if (word == ".get_format")
+                v = std::int64_t(format_);
+            else if (word == ".get_version")
+                v = 801;
+            else if (word == ".get_llvm_version")
+                v = options_.llvmVersion;
+            else if (word == ".get_driver_version")
+                v = options_.driverVersion;
+            else if (word == ".get_policy")
+                v = 801;
             symbols_.values[name] = v;
             return isRegisterWord(name) ? std::string() : name + " = " + std::to_string(v);
         }
@@ -2569,15 +2919,14 @@ private:
             || inConfig_) {
             return {};
         }
-        if (word == ".byte" || word == ".short" || word == ".word" || word == ".int" || word == ".long"
-            || word == ".quad" || word == ".hword" || word == ".half" || word == ".float" || word == ".double"
-            || word == ".skip" || word == ".space" || word == ".fill" || word == ".align" || word == ".balign"
-            || word == ".p2align" || word == ".rept" || word == ".irp" || word == ".irpc" || word == ".endr"
-            || word == ".endm" || word == ".exitm" || word == ".include" || word == ".incbin" || word == ".section"
-            || word == ".data" || word == ".globl" || word == ".global" || word == ".local" || word == ".weak"
-            || word == ".error" || word == ".warning" || word == ".print" || word == ".ascii" || word == ".asciz"
-            || word == ".string" || word == ".org" || word == ".end" || word == ".purgem" || word == ".altmacro"
-            || word == ".noaltmacro" || word == ".err" || word == ".type" || word == ".size") {
+        if (word == ".byte" || word == ".short" || word == ".word" || word == ".int" || word == ".long" || word == ".quad"
+            || word == ".hword" || word == ".half" || word == ".float" || word == ".double" || word == ".skip" || word == ".space"
+            || word == ".fill" || word == ".align" || word == ".balign" || word == ".p2align" || word == ".rept" || word == ".irp"
+            || word == ".irpc" || word == ".endr" || word == ".endm" || word == ".exitm" || word == ".include"
+            || word == ".incbin" || word == ".section" || word == ".data" || word == ".globl" || word == ".global"
+            || word == ".local" || word == ".weak" || word == ".error" || word == ".warning" || word == ".print"
+            || word == ".ascii" || word == ".asciz" || word == ".string" || word == ".org" || word == ".end" || word == ".purgem"
+            || word == ".altmacro" || word == ".noaltmacro" || word == ".err" || word == ".type" || word == ".size") {
             if (word == ".int" || word == ".word")
                 return ".long " + operandText(arg, l, argAt, true);
             if (word == ".hword" || word == ".half")
@@ -2597,31 +2946,137 @@ private:
 
     // Directives of the binary formats' metadata (ClrxAsmAmd.md, ClrxAsmAmdCl2.md, ClrxAsmRocm.md,
     // ClrxAsmGallium.md): they describe the binary around the code, not the code.
-    static constexpr std::string_view kBlankDirectives[] = {
-        ".userdata", ".pgmrsrc1", ".pgmrsrc2", ".floatmode", ".ieeemode", ".priority", ".debugmode", ".dx10clamp",
-        ".exceptions", ".privmode", ".tgsize", ".uavid", ".uavprivate", ".hwregion", ".hwlocal", ".useargs",
-        ".usesetup", ".usesizes", ".arg", ".driver_version", ".llvm_version", ".call_convention", ".codeversion",
-        ".machine", ".default_hsa_features", ".use_dynamic_call_stack", ".kcode", ".kcodeend", ".spilledvgprs",
-        ".spilledsgprs", ".inner", ".globaldata", ".md_version", ".end_config", ".rodata", ".compile_options",
-        ".aclversion", ".header", ".metadata", ".cbid", ".cbmask", ".condout", ".constantbuffers", ".earlyexit",
-        ".entry", ".globalbuffers", ".inputs", ".inputsamplers", ".isametadata", ".outputs", ".persistentbuffers",
-        ".printfid", ".privateid", ".proginfo", ".sampler", ".scratchbuffers", ".segment", ".subconstantbuffers",
-        ".uav", ".uavmailboxsize", ".uavopmask", ".calnote", ".kernel_code_entry_offset", ".kernel_code_prefetch_offset",
-        ".kernel_code_prefetch_size", ".max_scratch_backing_memory", ".workitem_private_segment_size",
-        ".workgroup_group_segment_size", ".gds_segment_size", ".kernarg_segment_size", ".workgroup_fbarrier_count",
-        ".wavefront_sgpr_count", ".workitem_vgpr_count", ".reserved_vgpr_first", ".reserved_vgpr_count",
-        ".reserved_sgpr_first", ".reserved_sgpr_count", ".debug_wavefront_private_segment_offset_sgpr",
-        ".debug_private_segment_buffer_sgpr", ".kernarg_segment_align", ".group_segment_align",
-        ".private_segment_align", ".wavefront_size", ".call_convention", ".runtime_loader_kernel_symbol",
-        ".use_private_segment_buffer", ".use_dispatch_ptr", ".use_queue_ptr", ".use_kernarg_segment_ptr",
-        ".use_dispatch_id", ".use_flat_scratch_init", ".use_private_segment_size", ".use_grid_workgroup_count",
-        ".use_ordered_append_gds", ".private_elem_size", ".use_ptr64", ".use_dynamic_call_stack", ".use_debug_enabled",
-        ".use_xnack_enabled", ".localsize", ".gdssize", ".vectypehint", ".work_group_size_hint", ".fixed_work_group_size",
-        ".max_flat_work_group_size", ".spilled_sgprs", ".spilled_vgprs", ".runtime_handle", ".kernarg_segment_align",
-        ".setupargs", ".setup", ".stub", ".hsaconfig", ".exceptions", ".tgsize", ".pgmrsrc1", ".pgmrsrc2",
-        ".bssdata", ".globaldata", ".sampler_init", ".samplerreloc", ".hsa_code_object_version",
-        ".hsa_code_object_isa", ".target", ".tripple", ".newbinfmt", ".nosectdiffs",
-        ".eflags", ".ifdefault", ".policy", ".kcodesel"};
+    static constexpr std::string_view kBlankDirectives[] = {".userdata",
+                                                            ".pgmrsrc1",
+                                                            ".pgmrsrc2",
+                                                            ".floatmode",
+                                                            ".ieeemode",
+                                                            ".priority",
+                                                            ".debugmode",
+                                                            ".dx10clamp",
+                                                            ".exceptions",
+                                                            ".privmode",
+                                                            ".tgsize",
+                                                            ".uavid",
+                                                            ".uavprivate",
+                                                            ".hwregion",
+                                                            ".hwlocal",
+                                                            ".useargs",
+                                                            ".usesetup",
+                                                            ".usesizes",
+                                                            ".arg",
+                                                            ".driver_version",
+                                                            ".llvm_version",
+                                                            ".call_convention",
+                                                            ".codeversion",
+                                                            ".machine",
+                                                            ".default_hsa_features",
+                                                            ".use_dynamic_call_stack",
+                                                            ".kcode",
+                                                            ".kcodeend",
+                                                            ".spilledvgprs",
+                                                            ".spilledsgprs",
+                                                            ".inner",
+                                                            ".globaldata",
+                                                            ".md_version",
+                                                            ".end_config",
+                                                            ".rodata",
+                                                            ".compile_options",
+                                                            ".aclversion",
+                                                            ".header",
+                                                            ".metadata",
+                                                            ".cbid",
+                                                            ".cbmask",
+                                                            ".condout",
+                                                            ".constantbuffers",
+                                                            ".earlyexit",
+                                                            ".entry",
+                                                            ".globalbuffers",
+                                                            ".inputs",
+                                                            ".inputsamplers",
+                                                            ".isametadata",
+                                                            ".outputs",
+                                                            ".persistentbuffers",
+                                                            ".printfid",
+                                                            ".privateid",
+                                                            ".proginfo",
+                                                            ".sampler",
+                                                            ".scratchbuffers",
+                                                            ".segment",
+                                                            ".subconstantbuffers",
+                                                            ".uav",
+                                                            ".uavmailboxsize",
+                                                            ".uavopmask",
+                                                            ".calnote",
+                                                            ".kernel_code_entry_offset",
+                                                            ".kernel_code_prefetch_offset",
+                                                            ".kernel_code_prefetch_size",
+                                                            ".max_scratch_backing_memory",
+                                                            ".workitem_private_segment_size",
+                                                            ".workgroup_group_segment_size",
+                                                            ".gds_segment_size",
+                                                            ".kernarg_segment_size",
+                                                            ".workgroup_fbarrier_count",
+                                                            ".wavefront_sgpr_count",
+                                                            ".workitem_vgpr_count",
+                                                            ".reserved_vgpr_first",
+                                                            ".reserved_vgpr_count",
+                                                            ".reserved_sgpr_first",
+                                                            ".reserved_sgpr_count",
+                                                            ".debug_wavefront_private_segment_offset_sgpr",
+                                                            ".debug_private_segment_buffer_sgpr",
+                                                            ".kernarg_segment_align",
+                                                            ".group_segment_align",
+                                                            ".private_segment_align",
+                                                            ".wavefront_size",
+                                                            ".call_convention",
+                                                            ".runtime_loader_kernel_symbol",
+                                                            ".use_private_segment_buffer",
+                                                            ".use_dispatch_ptr",
+                                                            ".use_queue_ptr",
+                                                            ".use_kernarg_segment_ptr",
+                                                            ".use_dispatch_id",
+                                                            ".use_flat_scratch_init",
+                                                            ".use_private_segment_size",
+                                                            ".use_grid_workgroup_count",
+                                                            ".use_ordered_append_gds",
+                                                            ".private_elem_size",
+                                                            ".use_ptr64",
+                                                            ".use_dynamic_call_stack",
+                                                            ".use_debug_enabled",
+                                                            ".use_xnack_enabled",
+                                                            ".localsize",
+                                                            ".gdssize",
+                                                            ".vectypehint",
+                                                            ".work_group_size_hint",
+                                                            ".fixed_work_group_size",
+                                                            ".max_flat_work_group_size",
+                                                            ".spilled_sgprs",
+                                                            ".spilled_vgprs",
+                                                            ".runtime_handle",
+                                                            ".kernarg_segment_align",
+                                                            ".setupargs",
+                                                            ".setup",
+                                                            ".stub",
+                                                            ".hsaconfig",
+                                                            ".exceptions",
+                                                            ".tgsize",
+                                                            ".pgmrsrc1",
+                                                            ".pgmrsrc2",
+                                                            ".bssdata",
+                                                            ".globaldata",
+                                                            ".sampler_init",
+                                                            ".samplerreloc",
+                                                            ".hsa_code_object_version",
+                                                            ".hsa_code_object_isa",
+                                                            ".target",
+                                                            ".tripple",
+                                                            ".newbinfmt",
+                                                            ".nosectdiffs",
+                                                            ".eflags",
+                                                            ".ifdefault",
+                                                            ".policy",
+                                                            ".kcodesel"};
 
     bool labelLater(const std::string& name) const
     {
@@ -2678,19 +3133,19 @@ private:
     Symbols forward_;
     std::unordered_set<std::string> multiple_;
     std::set<std::pair<int, std::string>> regvarNoted_; // (line, name): the use already has its note
-    NameMap<std::string> macros_; // lower-case name → as defined
-    mutable NameMap<bool> plainMnemonics_; // isPlain's verdict per mnemonic (cleared by .macro)
-    std::deque<std::string> includedTexts_; // .include'd files (lines_ views into them)
-    Spans spans_;                 // processLine's statements (reused)
+    NameMap<std::string> macros_;                       // lower-case name → as defined
+    mutable NameMap<bool> plainMnemonics_;              // isPlain's verdict per mnemonic (cleared by .macro)
+    std::deque<std::string> includedTexts_;             // .include'd files (lines_ views into them)
+    Spans spans_;                                       // processLine's statements (reused)
     static constexpr std::size_t kMaxLoopLines = 1000000;
-    std::size_t loopLines_ = 0;   // lines written by .for/.while passes so far
+    std::size_t loopLines_ = 0; // lines written by .for/.while passes so far
     std::vector<std::pair<std::string, std::int64_t>> lits_;
     bool smrdLiteral_ = false; // the statement is a GCN 1.1 SMRD load (forcedLiteral)
     std::vector<std::pair<int, int>> anchors_;
     std::size_t pending_ = 0;
-    bool inPercent_ = false;      // reading a register after '%'
+    bool inPercent_ = false;            // reading a register after '%'
     bool registerNamedSymbols_ = false; // some symbol is called like a register (s0 = 5): isPlain looks up v1, s2 …
-    bool literalContext_ = false; // operands of an instruction that takes a 32-bit literal
+    bool literalContext_ = false;       // operands of an instruction that takes a 32-bit literal
     std::string processor_, sourceProcessor_;
     int arch_ = 0;
     ClrxFormat format_ = ClrxFormat::Amd;
@@ -2707,11 +3162,16 @@ private:
 std::string_view clrxFormatName(ClrxFormat format)
 {
     switch (format) {
-    case ClrxFormat::Amd: return "amd";
-    case ClrxFormat::AmdCl2: return "amdcl2";
-    case ClrxFormat::Rocm: return "rocm";
-    case ClrxFormat::Gallium: return "gallium";
-    case ClrxFormat::RawCode: return "rawcode";
+    case ClrxFormat::Amd:
+        return "amd";
+    case ClrxFormat::AmdCl2:
+        return "amdcl2";
+    case ClrxFormat::Rocm:
+        return "rocm";
+    case ClrxFormat::Gallium:
+        return "gallium";
+    case ClrxFormat::RawCode:
+        return "rawcode";
     }
     return "amd";
 }
@@ -2719,12 +3179,18 @@ std::string_view clrxFormatName(ClrxFormat format)
 bool parseClrxFormat(std::string_view name, ClrxFormat& format)
 {
     const std::string n = lower(trim(name));
-    if (n == "amd" || n == "catalyst") format = ClrxFormat::Amd;
-    else if (n == "amdcl2") format = ClrxFormat::AmdCl2;
-    else if (n == "rocm") format = ClrxFormat::Rocm;
-    else if (n == "gallium") format = ClrxFormat::Gallium;
-    else if (n == "rawcode" || n == "raw") format = ClrxFormat::RawCode;
-    else return false;
+    if (n == "amd" || n == "catalyst")
+        format = ClrxFormat::Amd;
+    else if (n == "amdcl2")
+        format = ClrxFormat::AmdCl2;
+    else if (n == "rocm")
+        format = ClrxFormat::Rocm;
+    else if (n == "gallium")
+        format = ClrxFormat::Gallium;
+    else if (n == "rawcode" || n == "raw")
+        format = ClrxFormat::RawCode;
+    else
+        return false;
     return true;
 }
 
@@ -2742,15 +3208,54 @@ bool looksLikeClrx(std::string_view text)
     // Count evidence over the first lines; one CLRX-only pseudo-op is enough, comments and
     // register symbols need company (a '#' also starts C-preprocessed LLVM sources).
     // Whole pseudo-op names (a macro may well be called .get_wei or .config_x).
-    static constexpr std::string_view kStrong[] = {
-        ".kernel", ".config", ".gpu", ".arch", ".amdcl2", ".rocm", ".gallium", ".rawcode", ".iffmt", ".ifnfmt",
-        ".elseiffmt", ".ifarch", ".ifnarch", ".elseifarch", ".if64", ".if32", ".regvar", ".rvlin", ".usereg",
-        ".cf_call", ".cf_jump", ".cf_ret", ".cf_cjump", ".cf_start", ".cf_end", ".get_64bit", ".get_arch",
-        ".get_format", ".get_gpu", ".get_version", ".get_policy", ".get_driver_version", ".get_llvm_version",
-        ".vgprsnum", ".sgprsnum", ".dims", ".scope", ".ends", ".for", ".while", ".amd", ".64bit", ".32bit",
-        ".endfor", ".endwhile", ".using"};
-    static constexpr std::string_view kLlvm[] = {".amdhsa_", ".amdgpu_", ".amd_kernel_code_t", "amdhsa.kernels",
-                                                 ".amdgcn_target", ".hsa_code_object"};
+    static constexpr std::string_view kStrong[] = {".kernel",
+                                                   ".config",
+                                                   ".gpu",
+                                                   ".arch",
+                                                   ".amdcl2",
+                                                   ".rocm",
+                                                   ".gallium",
+                                                   ".rawcode",
+                                                   ".iffmt",
+                                                   ".ifnfmt",
+                                                   ".elseiffmt",
+                                                   ".ifarch",
+                                                   ".ifnarch",
+                                                   ".elseifarch",
+                                                   ".if64",
+                                                   ".if32",
+                                                   ".regvar",
+                                                   ".rvlin",
+                                                   ".usereg",
+                                                   ".cf_call",
+                                                   ".cf_jump",
+                                                   ".cf_ret",
+                                                   ".cf_cjump",
+                                                   ".cf_start",
+                                                   ".cf_end",
+                                                   ".get_64bit",
+                                                   ".get_arch",
+                                                   ".get_format",
+                                                   ".get_gpu",
+                                                   ".get_version",
+                                                   ".get_policy",
+                                                   ".get_driver_version",
+                                                   ".get_llvm_version",
+                                                   ".vgprsnum",
+                                                   ".sgprsnum",
+                                                   ".dims",
+                                                   ".scope",
+                                                   ".ends",
+                                                   ".for",
+                                                   ".while",
+                                                   ".amd",
+                                                   ".64bit",
+                                                   ".32bit",
+                                                   ".endfor",
+                                                   ".endwhile",
+                                                   ".using"};
+    static constexpr std::string_view kLlvm[] = {".amdhsa_",       ".amdgpu_",       ".amd_kernel_code_t",
+                                                 "amdhsa.kernels", ".amdgcn_target", ".hsa_code_object"};
     int hash = 0, percent = 0, strong = 0, llvm = 0, semicolonComments = 0;
     std::size_t start = 0;
     int lines = 0;
@@ -2766,9 +3271,9 @@ bool looksLikeClrx(std::string_view text)
         if (line.front() == '#') {
             // C preprocessor lines and cpp's line markers (# 12 "file") are not CLRX evidence.
             const std::string_view rest = trim(line.substr(1));
-            if (!(rest.starts_with("include") || rest.starts_with("define") || rest.starts_with("if")
-                  || rest.starts_with("endif") || rest.starts_with("else") || rest.starts_with("undef")
-                  || rest.starts_with("pragma") || rest.starts_with("line") || (!rest.empty() && isDigit(rest[0]))))
+            if (!(rest.starts_with("include") || rest.starts_with("define") || rest.starts_with("if") || rest.starts_with("endif")
+                  || rest.starts_with("else") || rest.starts_with("undef") || rest.starts_with("pragma")
+                  || rest.starts_with("line") || (!rest.empty() && isDigit(rest[0]))))
                 ++hash;
             continue;
         }
@@ -2875,7 +3380,7 @@ struct ClrxTranslator::State {
     const std::string& source() const { return patchedSinceFull ? patchedSource : fullSource; }
     ClrxOptions options;
     ClrxTranslation result;
-    std::vector<int> plainOutput;           // Translator::plainOutput, kept in step with patches
+    std::vector<int> plainOutput; // Translator::plainOutput, kept in step with patches
     bool patched = false;
     bool valid = false;
 
@@ -2938,7 +3443,8 @@ struct ClrxTranslator::State {
             to = result.text.find('\n', to) + 1;
         result.text.replace(from, to - from, lines);
         result.origins.erase(result.origins.begin() + first, result.origins.begin() + first + std::ptrdiff_t(oldCount));
-        result.origins.insert(result.origins.begin() + first, std::make_move_iterator(origins.begin()), std::make_move_iterator(origins.end()));
+        result.origins.insert(result.origins.begin() + first, std::make_move_iterator(origins.begin()),
+                              std::make_move_iterator(origins.end()));
         const int delta = int(newCount) - int(oldCount);
         const int after = int(prefix + oldCount); // source lines above this one stay
         for (std::size_t k = 0; k < result.origins.size(); ++k)
@@ -2964,10 +3470,16 @@ struct ClrxTranslator::State {
     }
 };
 
-ClrxTranslator::ClrxTranslator() : state_(std::make_unique<State>()) {}
+ClrxTranslator::ClrxTranslator()
+    : state_(std::make_unique<State>())
+{
+}
 ClrxTranslator::~ClrxTranslator() = default;
 
-bool ClrxTranslator::lastPatched() const { return state_->patched; }
+bool ClrxTranslator::lastPatched() const
+{
+    return state_->patched;
+}
 
 const ClrxTranslation& ClrxTranslator::translate(std::string_view source, const ClrxOptions& options)
 {
@@ -3032,7 +3544,8 @@ void mapProgramToClrx(Program& program, const ClrxTranslation& translation)
     program.directives.clear();
     for (ResourceDirective d : translation.directives) {
         const std::string kernelName = d.kernel >= 0 && d.kernel < int(translation.kernels.size())
-            ? translation.kernels[std::size_t(d.kernel)] : std::string();
+            ? translation.kernels[std::size_t(d.kernel)]
+            : std::string();
         d.kernel = -1;
         for (std::size_t k = 0; k < program.kernels.size(); ++k)
             if (program.kernels[k].name == kernelName)

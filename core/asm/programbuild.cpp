@@ -6,40 +6,90 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 
 namespace gcnlens::detail {
 
-void resolveBranches(Program& program, const std::unordered_map<std::string, std::size_t>& labelIndex,
-                     std::size_t from, std::size_t to)
+namespace {
+
+// A branch target as the instruction names it: a label, or a label with a byte addend written
+// after it ("loop+8", "loop-4": the streamer's name for a symbol assigned label±N, which is how
+// the CLRX reader gives LLVM clrxasm's `s_branch loop+8`).
+const Label* targetLabel(const Program& program, const std::unordered_map<std::string, std::size_t>& labelIndex,
+                         const std::string& name, std::int64_t& addend)
+{
+    addend = 0;
+    if (const auto it = labelIndex.find(name); it != labelIndex.end())
+        return &program.labels[it->second];
+    const auto sign = name.find_last_of("+-");
+    if (sign == std::string::npos || sign == 0)
+        return nullptr;
+    std::int64_t value = 0;
+    const char* last = name.data() + name.size();
+    const auto [end, ec] = std::from_chars(name.data() + sign + 1, last, value);
+    if (ec != std::errc() || end != last)
+        return nullptr;
+    const auto it = labelIndex.find(name.substr(0, sign));
+    if (it == labelIndex.end())
+        return nullptr;
+    addend = name[sign] == '-' ? -value : value;
+    return &program.labels[it->second];
+}
+
+// The instruction that starts at a kernel-relative offset (a kernel's instructions are in offset
+// order), or -1.
+int instructionAt(const Program& program, int kernelIndex, std::uint64_t offset)
+{
+    const Kernel& kernel = program.kernels[std::size_t(kernelIndex)];
+    const auto first = program.instructions.begin() + kernel.firstInstruction;
+    const auto last = program.instructions.begin() + kernel.endInstruction;
+    const auto at = std::lower_bound(first, last, offset,
+                                     [](const Instruction& candidate, std::uint64_t value) { return candidate.offset < value; });
+    return at != last && at->offset == offset ? int(at - program.instructions.begin()) : -1;
+}
+
+} // namespace
+
+void resolveBranches(Program& program, const std::unordered_map<std::string, std::size_t>& labelIndex, std::size_t from,
+                     std::size_t to)
 {
     to = std::min(to, program.instructions.size());
     for (std::size_t i = from; i < to; ++i) {
         Instruction& inst = program.instructions[i];
-        if (inst.branch != BranchKind::Unconditional && inst.branch != BranchKind::Conditional)
+        const bool jump = inst.branch == BranchKind::Unconditional || inst.branch == BranchKind::Conditional;
+        // s_cbranch_i_fork and s_call_b64 take a label in the same simm16 (SOPK); their bytes are
+        // set here too, but the analysis does not follow them (branchKind).
+        if (!jump && inst.mnemonic != "s_cbranch_i_fork" && inst.mnemonic != "s_call_b64")
             continue;
         if (!inst.targetLabel.empty()) {
-            const auto it = labelIndex.find(inst.targetLabel);
-            if (it == labelIndex.end())
+            std::int64_t addend = 0;
+            const Label* label = targetLabel(program, labelIndex, inst.targetLabel, addend);
+            if (!label)
                 continue;
-            const Label& label = program.labels[it->second];
-            const std::uint64_t kernelBase = inst.sectionOffset - inst.offset;
-            inst.targetOffset = label.sectionOffset - kernelBase;
-            inst.targetIndex = label.instruction;
-            const std::int64_t delta = (std::int64_t(label.sectionOffset) - std::int64_t(inst.sectionOffset + 4)) / 4;
+            const std::int64_t target = std::int64_t(label->sectionOffset) + addend;
+            const std::int64_t delta = (target - std::int64_t(inst.sectionOffset + 4)) / 4;
             if (inst.encoding.size() >= 2) {
                 inst.encoding[0] = std::uint8_t(delta & 0xff);
                 inst.encoding[1] = std::uint8_t((delta >> 8) & 0xff);
             }
-        } else if (inst.targetOffset && inst.kernel >= 0) {
+            if (!jump)
+                continue;
+            const std::uint64_t kernelBase = inst.sectionOffset - inst.offset;
+            if (addend == 0) {
+                inst.targetOffset = label->sectionOffset - kernelBase;
+                inst.targetIndex = label->instruction;
+            } else if (target >= std::int64_t(kernelBase) && inst.kernel >= 0) {
+                // label±N: the instruction at that offset of the kernel, when one starts there.
+                inst.targetOffset = std::uint64_t(target) - kernelBase;
+                inst.targetIndex = instructionAt(program, inst.kernel, *inst.targetOffset);
+            } else {
+                inst.targetOffset.reset();
+                inst.targetIndex = -1;
+            }
+        } else if (inst.targetOffset && inst.kernel >= 0 && jump) {
             // A raw simm16 (disassembler output): the instruction at that offset in the same
             // kernel, whose instructions are in offset order.
-            const Kernel& kernel = program.kernels[std::size_t(inst.kernel)];
-            const auto first = program.instructions.begin() + kernel.firstInstruction;
-            const auto last = program.instructions.begin() + kernel.endInstruction;
-            const std::uint64_t target = *inst.targetOffset;
-            const auto at = std::lower_bound(first, last, target,
-                                             [](const Instruction& candidate, std::uint64_t offset) { return candidate.offset < offset; });
-            inst.targetIndex = at != last && at->offset == target ? int(at - program.instructions.begin()) : -1;
+            inst.targetIndex = instructionAt(program, inst.kernel, *inst.targetOffset);
         }
         if (inst.targetOffset)
             inst.backward = *inst.targetOffset <= inst.offset;
@@ -52,7 +102,10 @@ namespace {
 // file, an include, or the expansion of an enclosing .rept), found once per directive.
 class RepeatBodies {
 public:
-    explicit RepeatBodies(const IndexedSourceMgr& sources) : sources_(sources) {}
+    explicit RepeatBodies(const IndexedSourceMgr& sources)
+        : sources_(sources)
+    {
+    }
 
     // Start of the body line that produced line `lineInExpansion` (1-based) of the expansion of
     // the directive at `directive`; null when that is not a repetition directive (a macro call).
@@ -176,9 +229,8 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
     byLine.reserve(emissions.size());
     for (auto& e : emissions) {
         bool fromExpansion = false;
-        const int line = e.kind == Emission::Placeholder
-            ? program.diagnostics[std::size_t(e.diagnostic)].line
-            : lineOf(e.bufferId, e.loc, e.expansionLocs, fromExpansion);
+        const int line = e.kind == Emission::Placeholder ? program.diagnostics[std::size_t(e.diagnostic)].line
+                                                         : lineOf(e.bufferId, e.loc, e.expansionLocs, fromExpansion);
         if (e.kind == Emission::Label) {
             const bool isKernel = std::find(kernelNames.begin(), kernelNames.end(), e.label) != kernelNames.end();
             if (isKernel || (currentKernel < 0 && program.instructions.empty() && kernelNames.empty()))

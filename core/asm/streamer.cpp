@@ -3,6 +3,11 @@
 
 #include "core/asm/sourcemap.h"
 
+#include <llvm/MC/MCContext.h>
+#include <llvm/MC/MCExpr.h>
+#include <llvm/MC/MCSymbol.h>
+#include <llvm/MC/MCValue.h>
+
 #include <algorithm>
 
 namespace gcnlens {
@@ -35,9 +40,9 @@ unsigned IndexedSourceMgr::findBuffer(llvm::SMLoc loc) const
     for (const unsigned count = getNumBuffers(); indexed_ < count;) {
         const llvm::MemoryBuffer* buffer = getMemoryBuffer(++indexed_);
         const Span span {buffer->getBufferStart(), buffer->getBufferEnd(), indexed_};
-        spans_.insert(std::upper_bound(spans_.begin(), spans_.end(), span.begin,
-                                       [](const char* p, const Span& s) { return p < s.begin; }),
-                      span);
+        spans_.insert(
+            std::upper_bound(spans_.begin(), spans_.end(), span.begin, [](const char* p, const Span& s) { return p < s.begin; }),
+            span);
     }
     auto it = std::upper_bound(spans_.begin(), spans_.end(), at, [](const char* p, const Span& s) { return p < s.begin; });
     if (it == spans_.begin() || at > (--it)->end)
@@ -54,8 +59,8 @@ void RunWatch::reachedParser()
 
 namespace {
 
-void printInstruction(TargetKit& kit, llvm::MCInstPrinter& printer, const llvm::MCInst& inst,
-                      const llvm::MCSubtargetInfo& sti, Emission& e)
+void printInstruction(TargetKit& kit, llvm::MCInstPrinter& printer, const llvm::MCInst& inst, const llvm::MCSubtargetInfo& sti,
+                      Emission& e)
 {
     std::string key(reinterpret_cast<const char*>(e.bytes.data()), e.bytes.size());
     key += std::to_string(inst.getOpcode());
@@ -117,6 +122,29 @@ void collectOperands(TargetKit& kit, const llvm::MCInst& inst, const llvm::MCIns
 }
 
 } // namespace
+
+void resolveBranchSymbols(llvm::MCContext& context, std::vector<Emission>& emissions)
+{
+    for (auto& e : emissions) {
+        if (e.kind != Emission::Instr || e.branchSymbol.empty())
+            continue;
+        const BranchKind kind = branchKind(e.mnemonic);
+        if (kind != BranchKind::Unconditional && kind != BranchKind::Conditional && e.mnemonic != "s_cbranch_i_fork"
+            && e.mnemonic != "s_call_b64")
+            continue;
+        const llvm::MCSymbol* symbol = context.lookupSymbol(e.branchSymbol);
+        if (!symbol || !symbol->isVariable())
+            continue;
+        llvm::MCValue value;
+        if (!symbol->getVariableValue(false)->evaluateAsRelocatable(value, nullptr, nullptr) || !value.getSymA()
+            || value.getSymB())
+            continue;
+        const std::int64_t addend = value.getConstant();
+        e.branchSymbol = value.getSymA()->getSymbol().getName().str();
+        if (addend)
+            e.branchSymbol += (addend > 0 ? "+" : "-") + std::to_string(addend > 0 ? addend : -addend);
+    }
+}
 
 void describeEncoded(TargetKit& kit, const GpuTarget& gpu, llvm::MCInstPrinter& printer, const llvm::MCInst& inst,
                      const llvm::MCSubtargetInfo& sti, Emission& e)
@@ -225,6 +253,5 @@ void handleDiagnostic(const llvm::SMDiagnostic& d, void* contextPtr)
         }
     }
 }
-
 
 } // namespace gcnlens::detail

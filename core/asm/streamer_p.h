@@ -49,7 +49,7 @@ struct Emission {
     std::uint64_t sectionOffset = 0;
     int size = 0;
     unsigned bufferId = 0;
-    const char* loc = nullptr;           // where the parser stood (statement end)
+    const char* loc = nullptr;              // where the parser stood (statement end)
     std::vector<const char*> expansionLocs; // where the enclosing macro/.rept expansions were instantiated, innermost first
     // instructions
     unsigned opcode = 0;
@@ -60,7 +60,7 @@ struct Emission {
     std::string branchSymbol;
     std::optional<std::int64_t> branchImmediate;
     std::vector<RegRange> defs, uses;
-    std::string label; // labels
+    std::string label;   // labels
     int diagnostic = -1; // placeholders: the diagnostic that caused it
     // Kept only when the streamer is asked to (the shape pass reuses the instruction itself).
     // 32-bit literal fixups whose value was not known when the instruction was encoded (a symbol
@@ -78,17 +78,17 @@ struct ShapePlan {
         std::size_t lineBegin = 0, lineEnd = 0; // offsets in the parsed text of the run's first line
         std::size_t first = 0, count = 0;       // into instructions
     };
-    std::vector<Emission> instructions;     // in text order, sectionOffset still to be set
-    std::vector<std::size_t> lineOffsets;    // where each instruction's line starts in the parsed text
+    std::vector<Emission> instructions;   // in text order, sectionOffset still to be set
+    std::vector<std::size_t> lineOffsets; // where each instruction's line starts in the parsed text
     std::vector<Run> runs;
     std::size_t nextRun = 0;
-    const char* base = nullptr;              // start of the parsed text in LLVM's buffer
+    const char* base = nullptr; // start of the parsed text in LLVM's buffer
 };
 
 struct RawDiagnostic {
     Severity severity;
     unsigned bufferId;
-    int bufferLine;       // 1-based in its buffer
+    int bufferLine; // 1-based in its buffer
     int column;
     const char* loc;
     std::string message;
@@ -106,11 +106,19 @@ const char* statementBefore(const IndexedSourceMgr& sources, const char* at);
 
 void handleDiagnostic(const llvm::SMDiagnostic& d, void* contextPtr); // (DiagnosticContext, below)
 
+// Branches to a symbol assigned label±N (known only once the whole text is read): their target
+// becomes "label+N" / "label-N", which resolveBranches reads as the label and a byte addend.
+void resolveBranchSymbols(llvm::MCContext& context, std::vector<Emission>& emissions);
+
 class CollectingStreamer final : public llvm::MCStreamer {
 public:
     CollectingStreamer(llvm::MCContext& context, TargetKit& kit, const GpuTarget& gpu, llvm::MCCodeEmitter& emitter,
                        llvm::MCInstPrinter& printer)
-        : MCStreamer(context), kit_(kit), gpu_(gpu), emitter_(emitter), printer_(printer)
+        : MCStreamer(context)
+        , kit_(kit)
+        , gpu_(gpu)
+        , emitter_(emitter)
+        , printer_(printer)
     {
     }
 
@@ -120,8 +128,8 @@ public:
     std::vector<std::string> functionSymbols;
     std::vector<RawDiagnostic>* diagnostics = nullptr;
     std::vector<const char*>* probeLocs = nullptr; // set while asking the parser where an expansion came from
-    void* diagnosticContext = nullptr;               // handleDiagnostic's (DiagnosticContext), for the probe
-    bool keepInsts = false;                 // keep each MCInst in its Emission
+    void* diagnosticContext = nullptr;             // handleDiagnostic's (DiagnosticContext), for the probe
+    bool keepInsts = false;                        // keep each MCInst in its Emission
     ShapePlan* plan = nullptr;
     // Bounds (AssembleOptions::limits). The emission that crosses one gets an error on its line and
     // nothing after it is recorded; onLimit, when set (the worker), then ends the run at once.
@@ -187,8 +195,8 @@ public:
             functionSymbols.push_back(symbol->getName().str());
         return true;
     }
-    void emitCommonSymbol(llvm::MCSymbol*, uint64_t, llvm::Align) override {}
-    void emitZerofill(llvm::MCSection*, llvm::MCSymbol*, uint64_t, llvm::Align, llvm::SMLoc) override {}
+    void emitCommonSymbol(llvm::MCSymbol*, uint64_t, llvm::Align) override { }
+    void emitZerofill(llvm::MCSection*, llvm::MCSymbol*, uint64_t, llvm::Align, llvm::SMLoc) override { }
 
     void emitBytes(llvm::StringRef data) override { addData(data.size()); }
     void emitIntValue(uint64_t, unsigned size) override { addData(size); }
@@ -206,12 +214,9 @@ public:
         int64_t count = 0;
         if (numValues.evaluateAsAbsolute(count) && count > 0 && size > 0) // (saturates: no 64-bit wrap)
             addData(std::uint64_t(count) > ~std::uint64_t(0) / std::uint64_t(size) ? ~std::uint64_t(0)
-                                                                                 : std::uint64_t(count) * std::uint64_t(size));
+                                                                                   : std::uint64_t(count) * std::uint64_t(size));
     }
-    void emitValueToAlignment(llvm::Align alignment, int64_t, unsigned, unsigned maxBytes) override
-    {
-        pad(alignment, maxBytes);
-    }
+    void emitValueToAlignment(llvm::Align alignment, int64_t, unsigned, unsigned maxBytes) override { pad(alignment, maxBytes); }
     void emitCodeAlignment(llvm::Align alignment, const llvm::MCSubtargetInfo*, unsigned maxBytes) override
     {
         pad(alignment, maxBytes);
@@ -239,6 +244,7 @@ public:
     // words once every symbol is known. Label-relative values stay LLVM's placeholder.
     void resolveFixups()
     {
+        resolveBranchSymbols(getContext(), emissions);
         for (auto& e : emissions) {
             for (const auto& [at, expr] : e.fixups) {
                 std::int64_t value = 0;
@@ -262,7 +268,7 @@ private:
         while (plan->nextRun < plan->runs.size() && plan->runs[plan->nextRun].lineEnd < offset)
             ++plan->nextRun; // a run the parser never reached (after .end)
         if (plan->nextRun == plan->runs.size() || offset < plan->runs[plan->nextRun].lineBegin)
-            return false;    // the source's own .skip/.fill
+            return false; // the source's own .skip/.fill
         const ShapePlan::Run& run = plan->runs[plan->nextRun++];
         for (std::size_t i = run.first; i < run.first + run.count; ++i) {
             Emission& e = plan->instructions[i];
@@ -397,8 +403,8 @@ private:
             RawDiagnostic raw;
             raw.severity = Severity::Error;
             raw.bufferId = e.bufferId;
-            raw.bufferLine = sources && loc && e.bufferId
-                ? int(sources->FindLineNumber(llvm::SMLoc::getFromPointer(loc), e.bufferId)) : 0;
+            raw.bufferLine =
+                sources && loc && e.bufferId ? int(sources->FindLineNumber(llvm::SMLoc::getFromPointer(loc), e.bufferId)) : 0;
             raw.column = -1;
             raw.loc = loc;
             raw.message = std::move(message);
@@ -421,9 +427,9 @@ private:
     std::uint64_t offset_ = 0;
     std::unordered_map<unsigned, std::vector<const char*>> expansions_; // expansionsOf, by buffer
     bool inText_ = false;
-    std::uint64_t entries_ = 0; // instructions and data entries so far (limits)
+    std::uint64_t entries_ = 0;    // instructions and data entries so far (limits)
     unsigned lastDepthBuffer_ = 0; // the last buffer whose include depth was checked
-    bool stopped_ = false;      // a limit was crossed: nothing more is recorded
+    bool stopped_ = false;         // a limit was crossed: nothing more is recorded
 };
 
 struct DiagnosticContext {
@@ -495,7 +501,7 @@ public:
     const char* textStart() const { return sources.getMemoryBuffer(1)->getBufferStart(); }
 
     IndexedSourceMgr sources; // first: the context refers to it
-    std::string error;       // set when LLVM could not be set up; nothing else is usable then
+    std::string error;        // set when LLVM could not be set up; nothing else is usable then
     std::unique_ptr<CollectingStreamer> streamer;
     std::vector<RawDiagnostic> diagnostics;
 

@@ -954,8 +954,12 @@ public:
             for (const auto& [name, value] : lits_)
                 emitLine(name + " = " + std::to_string(value), lastLine_, 0, 0, {});
         }
+        // label±N branch targets: assigned after every label is known.
+        for (const auto& [name, expression] : branchTargets_)
+            emitLine(name + " = " + expression, lastLine_, 0, 0, {});
         result_.processor = sourceProcessor_;
         result_.literals = lits_;
+        result_.branchTargets = branchTargets_;
         return std::move(result_);
     }
 
@@ -1548,9 +1552,13 @@ private:
         // A kernel uses few mnemonics: each one's verdict is worked out once.
         auto known = plainMnemonics_.find(m);
         if (known == plainMnemonics_.end())
-            known = plainMnemonics_.emplace(std::string(m), plainMnemonic(m)).first;
+            known = plainMnemonics_
+                        .emplace(std::string(m), plainMnemonic(m) ? (branchTargetOperand(m) == std::string::npos ? 1 : 2) : 0)
+                        .first;
         if (!known->second)
             return false;
+        if (known->second == 2 && stmt.find('-', n) != std::string_view::npos)
+            return false;         // a branch to label-N (the operand loop takes '-' for a sign)
         bool addressFlag = false; // MUBUF: offen/idxen/addr64 (else clrxasm's vaddr becomes "off")
         bool flagSeen = false, cacheSeen = false;
         unsigned offsetsSeen = 0; // offset, offset0, offset1, then glc … gds: each once
@@ -2637,6 +2645,17 @@ private:
         if (mnemonic.starts_with("buffer_load") && operands.size() == 4 && hasMod("lds"))
             operands.erase(operands.begin());
 
+        // A branch to label±N (clrxasm: N bytes from the label): LLVM takes a label or a constant
+        // there, so the target becomes a symbol assigned the expression at the end of the text,
+        // which gcnlens resolves as the label and a byte addend (resolveBranches).
+        if (const std::size_t target = branchTargetOperand(mnemonic);
+            target < operands.size() && needsBranchSymbol(operands[target])) {
+            const std::string name = ".Lgcnlens_br" + std::to_string(branchTargets_.size());
+            branchTargets_.emplace_back(name, operands[target]);
+            operands[target] = name;
+            operandAnchors[target].resize(std::min<std::size_t>(operandAnchors[target].size(), 1));
+        }
+
         std::string out = mnemonic;
         int shift = int(out.size()) + 1;
         anchors_.emplace_back(int(0), columnAt(l, restAt) - int(mnemonicIn.size()) - 1);
@@ -2651,6 +2670,47 @@ private:
         for (const auto& m : outMods)
             out += " " + m;
         return out;
+    }
+
+    // The operand that is a branch target (SOPP branches; the SOPK forms s_cbranch_i_fork and
+    // s_call_b64 take it second), or npos.
+    static std::size_t branchTargetOperand(std::string_view mnemonic)
+    {
+        if (mnemonic == "s_cbranch_i_fork" || mnemonic == "s_call_b64")
+            return 1;
+        if (mnemonic == "s_branch"
+            || (mnemonic.starts_with("s_cbranch_") && mnemonic != "s_cbranch_join" && mnemonic != "s_cbranch_g_fork"))
+            return 0;
+        return std::string::npos;
+    }
+
+    // A target LLVM does not take as it is but takes as a symbol assigned at the end of the text:
+    // not a bare label or a constant, and nothing whose value depends on where it is written
+    // ('.', local labels 1f/1b, macro arguments).
+    bool needsBranchSymbol(std::string_view op) const
+    {
+        op = trim(op);
+        if (op.empty() || op.find('\\') != std::string_view::npos || Expr(op, symbols_).evaluate())
+            return false;
+        std::size_t n = 0;
+        while (n < op.size() && isIdentChar(op[n]))
+            ++n;
+        if (n == op.size() && isIdentStart(op[0]))
+            return false; // a label
+        for (std::size_t i = 0; i < op.size();) {
+            if (!isIdentChar(op[i])) {
+                ++i;
+                continue;
+            }
+            std::size_t e = i;
+            while (e < op.size() && isIdentChar(op[e]))
+                ++e;
+            const std::string_view word = op.substr(i, e - i);
+            if (word == "." || (isDigit(word[0]) && (word.back() == 'f' || word.back() == 'b')))
+                return false;
+            i = e;
+        }
+        return true;
     }
 
     // Instructions whose sources may be a 32-bit literal (VOP*, SOP1/SOP2/SOPC); others take their
@@ -3134,13 +3194,16 @@ private:
     std::unordered_set<std::string> multiple_;
     std::set<std::pair<int, std::string>> regvarNoted_; // (line, name): the use already has its note
     NameMap<std::string> macros_;                       // lower-case name → as defined
-    mutable NameMap<bool> plainMnemonics_;              // isPlain's verdict per mnemonic (cleared by .macro)
-    std::deque<std::string> includedTexts_;             // .include'd files (lines_ views into them)
-    Spans spans_;                                       // processLine's statements (reused)
+    // isPlain's verdict per mnemonic: 0 not plain, 1 plain, 2 plain unless its operands have a
+    // '-' (a branch: label-N needs a symbol). Cleared by .macro.
+    mutable NameMap<std::uint8_t> plainMnemonics_;
+    std::deque<std::string> includedTexts_; // .include'd files (lines_ views into them)
+    Spans spans_;                           // processLine's statements (reused)
     static constexpr std::size_t kMaxLoopLines = 1000000;
     std::size_t loopLines_ = 0; // lines written by .for/.while passes so far
     std::vector<std::pair<std::string, std::int64_t>> lits_;
-    bool smrdLiteral_ = false; // the statement is a GCN 1.1 SMRD load (forcedLiteral)
+    std::vector<std::pair<std::string, std::string>> branchTargets_; // .Lgcnlens_brN = label±N
+    bool smrdLiteral_ = false;                                       // the statement is a GCN 1.1 SMRD load (forcedLiteral)
     std::vector<std::pair<int, int>> anchors_;
     std::size_t pending_ = 0;
     bool inPercent_ = false;            // reading a register after '%'
@@ -3498,6 +3561,23 @@ const ClrxTranslation& ClrxTranslator::translate(std::string_view source, const 
     return s.result;
 }
 
+namespace {
+
+// Where a symbol the translator made up (PREFIX then a number) is in an instruction's operands:
+// [at, end), at = npos when none.
+std::pair<std::size_t, std::size_t> numberedSymbol(const std::string& operands, std::string_view prefix)
+{
+    const auto at = operands.find(prefix);
+    if (at == std::string::npos)
+        return {at, at};
+    std::size_t end = at + prefix.size();
+    while (end < operands.size() && isDigit(operands[end]))
+        ++end;
+    return {at, end};
+}
+
+} // namespace
+
 void mapProgramToClrx(Program& program, const ClrxTranslation& translation)
 {
     std::vector<std::pair<int, int>> index;
@@ -3515,12 +3595,9 @@ void mapProgramToClrx(Program& program, const ClrxTranslation& translation)
     if (!translation.literals.empty()) {
         std::unordered_map<std::string, std::int64_t> literals(translation.literals.begin(), translation.literals.end());
         for (auto& inst : program.instructions) {
-            const auto at = inst.operands.find(".Lgcnlens_lit");
+            const auto [at, end] = numberedSymbol(inst.operands, ".Lgcnlens_lit");
             if (at == std::string::npos)
                 continue;
-            std::size_t end = at + 13;
-            while (end < inst.operands.size() && isDigit(inst.operands[end]))
-                ++end;
             const auto it = literals.find(inst.operands.substr(at, end - at));
             if (it == literals.end())
                 continue;
@@ -3529,6 +3606,18 @@ void mapProgramToClrx(Program& program, const ClrxTranslation& translation)
             inst.operands.replace(at, end - at, hex);
         }
     }
+    // A label±N branch target reads as written, not as the symbol that carried it to LLVM.
+    if (!translation.branchTargets.empty())
+        for (auto& inst : program.instructions) {
+            const auto [at, end] = numberedSymbol(inst.operands, ".Lgcnlens_br");
+            if (at == std::string::npos)
+                continue;
+            std::size_t k = 0; // .Lgcnlens_brK is branchTargets[K]
+            std::from_chars(inst.operands.data() + at + 12, inst.operands.data() + end, k);
+            if (end > at + 12 && k < translation.branchTargets.size()
+                && translation.branchTargets[k].first == std::string_view(inst.operands).substr(at, end - at))
+                inst.operands.replace(at, end - at, translation.branchTargets[k].second);
+        }
     for (auto& label : program.labels)
         label.line = translation.sourceLine(label.line);
     for (auto& kernel : program.kernels)

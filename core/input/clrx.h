@@ -22,11 +22,11 @@ bool looksLikeClrx(std::string_view text);
 
 // clrxasm's options that steer .iffmt/.if64 (ClrxAsmInvoke.md); the defaults are clrxasm's.
 enum class ClrxFormat { Amd, AmdCl2, Rocm, Gallium, RawCode };
-std::string_view clrxFormatName(ClrxFormat format);      // "amd", "amdcl2", …
+std::string_view clrxFormatName(ClrxFormat format); // "amd", "amdcl2", …
 bool parseClrxFormat(std::string_view name, ClrxFormat& format);
 
 struct ClrxOptions {
-    ClrxFormat format = ClrxFormat::Amd; // clrxasm -b (default amd)
+    ClrxFormat format = ClrxFormat::Amd;  // clrxasm -b (default amd)
     bool is64bit = false;                 // clrxasm -6
     int driverVersion = 0;                // clrxasm -t; 0: none (clrxasm would ask the installed driver)
     int llvmVersion = 40000;              // .get_llvm_version (clrxasm asks the installed LLVM; any current one is ≥ 4.0)
@@ -42,19 +42,22 @@ struct ClrxTranslation {
     // from one source line (';'-separated statements, .for/.while bodies); columns map through
     // anchors: (output column, source column) pairs in ascending output column.
     struct Origin {
-        int line = 0;               // 1-based source line
-        int begin = 0, end = 0;     // the statement's span on that line
+        int line = 0;           // 1-based source line
+        int begin = 0, end = 0; // the statement's span on that line
         std::vector<std::pair<int, int>> anchors;
     };
     std::vector<Origin> origins;
 
-    std::vector<Diagnostic> notes;               // things the translator could not carry over
-    std::vector<ResourceDirective> directives;   // .config values (source lines); kernel = index in kernels
-    std::vector<std::string> kernels;            // .kernel names in order
-    std::string processor;                       // LLVM processor chosen by .gpu/.arch ("" when none)
+    std::vector<Diagnostic> notes;             // things the translator could not carry over
+    std::vector<ResourceDirective> directives; // .config values (source lines); kernel = index in kernels
+    std::vector<std::string> kernels;          // .kernel names in order
+    std::string processor;                     // LLVM processor chosen by .gpu/.arch ("" when none)
     // Symbols that force a literal (lit(), symbols defined after use) and their values: the
     // listing shows the value, as for any literal.
     std::vector<std::pair<std::string, std::int64_t>> literals;
+    // Branch targets written label±N, carried to LLVM as symbols assigned at the end of the text
+    // (".Lgcnlens_br0", "loop+8"): the listing shows the expression.
+    std::vector<std::pair<std::string, std::string>> branchTargets;
 
     // Source line and column of an output position (1-based line, 0-based column).
     std::pair<int, int> map(int outputLine, int outputColumn) const;

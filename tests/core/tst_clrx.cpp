@@ -13,9 +13,9 @@
 #include "testutils.h"
 
 #include <QFile>
-#include <set>
 #include <QProcess>
 #include <QtTest>
+#include <set>
 
 using namespace gcnlens;
 
@@ -55,6 +55,8 @@ private Q_SLOTS:
     void vectors();
     void twins_data();
     void twins();
+    void branchTargets_data();
+    void branchTargets();
     void linesAndColumns();
     void declaredResources();
     void gpuFromSource();
@@ -80,7 +82,7 @@ void TestClrx::detection_data()
     QTest::addRow("hash comments") << QByteArray("# a kernel\ns_nop 0  # wait\n# end\ns_endpgm\n") << true;
     QTest::addRow("llvm plain") << QByteArray("; LLVM\ns_mov_b32 s0, 0\ns_endpgm\n") << false;
     QTest::addRow("llvm amdhsa") << QByteArray(".amdgcn_target \"amdgcn-amd-amdhsa--gfx900\"\n.text\nk:\n s_endpgm\n"
-                                                ".amdhsa_kernel k\n .amdhsa_next_free_vgpr 1\n.end_amdhsa_kernel\n")
+                                               ".amdhsa_kernel k\n .amdhsa_next_free_vgpr 1\n.end_amdhsa_kernel\n")
                                  << false;
     QTest::addRow("llvm with cpp lines") << QByteArray("#include \"x.inc\"\n#define A 1\n; comment\ns_endpgm\n") << false;
     QTest::addRow("llvm assignment") << QByteArray("x = 4\ns_mov_b32 s0, x\n") << false;
@@ -191,6 +193,58 @@ void TestClrx::twins()
     QCOMPARE(fromClrx.timing.totals.penaltyCycles, fromLlvm.timing.totals.penaltyCycles);
     QCOMPARE(fromClrx.timing.totals.byRule, fromLlvm.timing.totals.byRule);
     QCOMPARE(fromClrx.timing.totals.hiddenCycles, fromLlvm.timing.totals.hiddenCycles);
+}
+
+void TestClrx::branchTargets_data()
+{
+    QTest::addColumn<QString>("clrx");
+    QTest::addColumn<QString>("llvm"); // the twin: a label where label±N lands
+    QTest::addColumn<QString>("gpu");
+    QTest::addColumn<QString>("written");
+    QTest::addRow("forward +8") << QStringLiteral("xx: s_nop 0\n s_branch xx+8\n s_nop 1\n s_endpgm\n")
+                                << QStringLiteral("xx: s_nop 0\n s_branch t\nt: s_nop 1\n s_endpgm\n")
+                                << QStringLiteral("pitcairn") << QStringLiteral("xx+8");
+    QTest::addRow("backward -4") << QStringLiteral(" s_nop 0\nyy: s_nop 1\n s_cbranch_scc0 yy-4\n s_endpgm\n")
+                                 << QStringLiteral("t: s_nop 0\nyy: s_nop 1\n s_cbranch_scc0 t\n s_endpgm\n")
+                                 << QStringLiteral("pitcairn") << QStringLiteral("yy-4");
+    QTest::addRow("symbol offset") << QStringLiteral("n = 2\nxx: s_nop 0\n s_cbranch_vccz xx+n*4\n s_nop 1\n s_endpgm\n")
+                                   << QStringLiteral("xx: s_nop 0\n s_cbranch_vccz t\nt: s_nop 1\n s_endpgm\n")
+                                   << QStringLiteral("tonga") << QStringLiteral("xx+2*4");
+    QTest::addRow("i_fork") << QStringLiteral(" s_cbranch_i_fork s[44:45], yy+4\n s_nop 0\nyy: s_nop 1\n s_endpgm\n")
+                            << QStringLiteral(" s_cbranch_i_fork s[44:45], t\n s_nop 0\nyy: s_nop 1\nt: s_endpgm\n")
+                            << QStringLiteral("pitcairn") << QStringLiteral("yy+4");
+    QTest::addRow("s_call_b64") << QStringLiteral(" s_call_b64 s[44:45], yy-8\n s_nop 0\nyy: s_endpgm\n")
+                                << QStringLiteral("t: s_call_b64 s[44:45], t\n s_nop 0\nyy: s_endpgm\n")
+                                << QStringLiteral("gfx900") << QStringLiteral("yy-8");
+}
+
+// clrxasm's label±N branch targets (N bytes from the label) against an LLVM twin with a label
+// there: the same bytes and the same resolved target; the listing shows the target as written.
+void TestClrx::branchTargets()
+{
+    QFETCH(QString, clrx);
+    QFETCH(QString, llvm);
+    QFETCH(QString, gpu);
+    QFETCH(QString, written);
+    const Program fromClrx = assemble(clrx.toStdString(), clrxOptions(gpu.toStdString()));
+    AssembleOptions options;
+    options.gpu = gpu.toStdString();
+    options.dialect = AssembleOptions::Dialect::Llvm;
+    const Program fromLlvm = assemble(llvm.toStdString(), options);
+    QVERIFY2(!fromClrx.hasErrors(), qPrintable(errorsOf(fromClrx)));
+    QVERIFY2(!fromLlvm.hasErrors(), qPrintable(errorsOf(fromLlvm)));
+    QCOMPARE(fromClrx.instructions.size(), fromLlvm.instructions.size());
+    bool shown = false;
+    for (std::size_t i = 0; i < fromClrx.instructions.size(); ++i) {
+        const Instruction& x = fromClrx.instructions[i];
+        const Instruction& y = fromLlvm.instructions[i];
+        const QByteArray where = QByteArray::number(qulonglong(i)) + " " + QByteArray::fromStdString(y.mnemonic);
+        QVERIFY2(x.encoding == y.encoding, where.constData());
+        QVERIFY2(x.targetIndex == y.targetIndex && x.targetOffset == y.targetOffset && x.backward == y.backward,
+                 where.constData());
+        shown = shown || x.operands.ends_with(written.toStdString());
+    }
+    QVERIFY(shown);
 }
 
 // Every instruction maps back to its line and statement; ';'-separated statements share a line;
@@ -417,8 +471,8 @@ void TestClrx::typing()
     const AssembleOptions options = clrxOptions(gpu.toStdString(), ClrxFormat(format));
     // CLRX forms: vop3, two statements on a line, a '#' comment, garbage, a blank line.
     const QStringList replacements = {QStringLiteral("    v_add_f32 v1, v2, v3 vop3"), QStringLiteral("    s_nop 0; s_nop 1"),
-                                      QStringLiteral("    v_mov_b32 v1, 0x12345678 # a literal"),
-                                      QStringLiteral("    qwerty v1"), QString()};
+                                      QStringLiteral("    v_mov_b32 v1, 0x12345678 # a literal"), QStringLiteral("    qwerty v1"),
+                                      QString()};
     int compared = 0, patched = 0;
     FrontEnd frontEnd;
     ClrxTranslator translator;
@@ -460,8 +514,10 @@ void TestClrx::typing()
                 continue;
             const QStringList a = test::describe(incremental), b = test::describe(fresh);
             for (int i = 0; i < std::max(a.size(), b.size()); ++i)
-                QVERIFY2(a.value(i) == b.value(i), qPrintable(QStringLiteral("edit of line %1:\n incremental: %2\n fresh:       %3\n--- text:\n%4")
-                                                                   .arg(l + 1).arg(a.value(i), b.value(i), QString::fromStdString(after))));
+                QVERIFY2(a.value(i) == b.value(i),
+                         qPrintable(QStringLiteral("edit of line %1:\n incremental: %2\n fresh:       %3\n--- text:\n%4")
+                                        .arg(l + 1)
+                                        .arg(a.value(i), b.value(i), QString::fromStdString(after))));
             ++compared;
         }
     }

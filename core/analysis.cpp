@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis.h"
 
+#include "core/model/commonends.h"
 #include "core/support/cancel.h"
 
 #include <atomic>
@@ -41,6 +42,16 @@ void analyzeFlow(Analysis& analysis, const AnalysisRequest& request)
 
 std::atomic<std::uint64_t> serials {0};
 
+// What the CFG, liveness and the checks read of an instruction (not its offset, size or encoding:
+// an edit that only moves later instructions changes none of them).
+bool sameForFlow(const Instruction& a, const Instruction& b)
+{
+    return a.line == b.line && a.kernel == b.kernel && a.isData == b.isData && a.placeholder == b.placeholder
+        && a.family == b.family && a.opcode == b.opcode && a.branch == b.branch && a.targetIndex == b.targetIndex
+        && a.mnemonic == b.mnemonic && a.operands == b.operands && a.targetLabel == b.targetLabel && a.defs == b.defs
+        && a.uses == b.uses;
+}
+
 } // namespace
 
 Analysis analyzeProgram(Program program, const AnalysisRequest& request)
@@ -66,18 +77,53 @@ struct Analyzer::State {
     std::uint64_t lastSerial = 0;
     TimingAnalyzer timing;
     LdsProgramAnalyzer lds;
+    CheckOptions checks; // the options the last complete run checked with
+    int hazardWalks = 0;
+    bool flowReused = false;
+
+    // analyzeFlow, reusing `previous` (this object's last result) where the edit allows.
+    void flow(Analysis& analysis, const AnalysisRequest& request, const Analysis* previous)
+    {
+        const Program& p = analysis.program;
+        hazardWalks = 0;
+        flowReused = false;
+        analysis.cfg = buildCfg(p);
+        const int n = int(p.instructions.size());
+        const bool comparable = previous && checks == request.timing.checks && previous->cfg == analysis.cfg
+            && previous->program.instructions.size() == p.instructions.size()
+            && previous->program.kernels.size() == p.kernels.size() && previous->program.gpu.targetId == p.gpu.targetId
+            && previous->program.gpu.generation == p.gpu.generation;
+        if (!comparable) {
+            analysis.liveness = analyzeLiveness(p, analysis.cfg);
+            analysis.checks = analyzeChecks(p, analysis.cfg, request.timing, &hazardWalks);
+            return;
+        }
+        const auto ends = detail::commonEnds(p.instructions, previous->program.instructions, sameForFlow);
+        if (ends.head == n) {
+            analysis.liveness = previous->liveness;
+            analysis.checks = previous->checks;
+            flowReused = true;
+            return;
+        }
+        analysis.liveness = analyzeLiveness(p, analysis.cfg);
+        analysis.checks =
+            analyzeChecksAfterEdit(p, analysis.cfg, request.timing, previous->checks, ends.head, n - ends.tail, &hazardWalks);
+    }
 };
 
-Analyzer::Analyzer() : state_(std::make_unique<State>()) {}
+Analyzer::Analyzer()
+    : state_(std::make_unique<State>())
+{
+}
 Analyzer::~Analyzer() = default;
 
 Analyzer::Work Analyzer::lastWork() const
 {
-    return {state_->timing.timedInstructions(), state_->lds.evaluatedInstructions()};
+    const int walks = state_->hazardWalks;
+    return {state_->timing.timedInstructions(), state_->lds.evaluatedInstructions(), walks, state_->flowReused};
 }
 
-Analysis Analyzer::analyze(const Program& program, const AnalysisRequest& request, const Analysis* previous,
-                           std::stop_token stop)
+Analysis Analyzer::analyze(const Program& program, const AnalysisRequest& request, const Analysis* previous, std::stop_token stop)
 {
     State& s = *state_;
     if (previous && (previous->serial == 0 || previous->serial != s.lastSerial))
@@ -90,7 +136,7 @@ Analysis Analyzer::analyze(const Program& program, const AnalysisRequest& reques
     // The passes without a cache first, then the ones with: a cancel (which the passes check for
     // before they write their caches) then leaves every cache as the last complete run left it,
     // and `previous` stays good to build on. After the timing pass commits, no check follows.
-    analyzeFlow(analysis, request);
+    s.flow(analysis, request, previous);
     const std::uint64_t lastComplete = s.lastSerial;
     s.lastSerial = 0; // until this run completes: a throw leaves nothing to build on...
     try {
@@ -101,8 +147,9 @@ Analysis Analyzer::analyze(const Program& program, const AnalysisRequest& reques
         throw;
     }
     analyzeKernels(analysis, request);
-    analysis.lds = s.lds.analyze(p, ldsOptions(request), previous ? &previous->program : nullptr,
-                                 previous ? &previous->lds : nullptr);
+    analysis.lds =
+        s.lds.analyze(p, ldsOptions(request), previous ? &previous->program : nullptr, previous ? &previous->lds : nullptr);
+    s.checks = request.timing.checks;
     analysis.serial = s.lastSerial = ++serials;
     return analysis;
 }

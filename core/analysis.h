@@ -3,11 +3,11 @@
 // window and the PDF report all show. Built by runAnalysis() from the separate models.
 #pragma once
 
+#include "core/asm/assembler.h"
 #include "core/model/hazards.h"
 #include "core/model/lds.h"
 #include "core/model/liveness.h"
 #include "core/model/occupancy.h"
-#include "core/asm/assembler.h"
 #include "core/model/timing.h"
 
 #include <cstdint>
@@ -28,14 +28,14 @@ struct AnalysisRequest {
 struct Analysis {
     Program program;
     TimingResult timing;
-    std::vector<ResourceUsage> resources;     // per kernel
+    std::vector<ResourceUsage> resources;        // per kernel
     std::vector<OccupancyInput> occupancyInputs; // per kernel (from declared/used resources)
-    std::vector<OccupancyResult> occupancy;   // per kernel
-    std::map<int, LdsAccessResult> lds;       // instruction index → DS access
-    Cfg cfg;                                  // the one control-flow graph (liveness, checks)
-    LivenessResult liveness;                  // issue #16
-    CheckResult checks;                       // issue #17: wait-state hazards, s_waitcnt
-    std::uint64_t serial = 0;                 // which Analyzer run made it (0: none), see below
+    std::vector<OccupancyResult> occupancy;      // per kernel
+    std::map<int, LdsAccessResult> lds;          // instruction index → DS access
+    Cfg cfg;                                     // the one control-flow graph (liveness, checks)
+    LivenessResult liveness;                     // issue #16
+    CheckResult checks;                          // issue #17: wait-state hazards, s_waitcnt
+    std::uint64_t serial = 0;                    // which Analyzer run made it (0: none), see below
 };
 
 // Runs every model on the source. The FrontEnd, when given, keeps its caches between calls
@@ -50,6 +50,9 @@ Analysis analyzeProgram(Program program, const AnalysisRequest& request);
 // analyzeProgram(program, request); what the previous result already holds is reused where the
 // program did not change: the timing pass and the LDS evaluation restart near the edit and stop
 // as soon as their state matches the previous run's again (TimingAnalyzer, LdsProgramAnalyzer).
+// When an edit keeps the CFG and the number of instructions, the flow passes reuse too: nothing
+// is recomputed when no instruction changed for them (a comment, spaces), else liveness and the
+// s_waitcnt model run again and the hazards are walked only near the edit (analyzeChecksAfterEdit).
 class Analyzer {
 public:
     Analyzer();
@@ -68,6 +71,8 @@ public:
     struct Work {
         int timedInstructions = 0;
         int ldsEvaluatedInstructions = 0;
+        int hazardWalks = 0;     // consumers the hazard check walked back from
+        bool flowReused = false; // liveness and the checks taken from the previous result as they were
     };
     Work lastWork() const;
 

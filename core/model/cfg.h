@@ -14,12 +14,13 @@
 namespace gcnlens {
 
 struct CfgBlock {
-    int first = 0;              // [first, end) into Program::instructions
+    int first = 0; // [first, end) into Program::instructions
     int end = 0;
     int region = 0;
-    std::vector<int> successors;   // block indices
+    std::vector<int> successors; // block indices
     std::vector<int> predecessors;
-    bool exit = false;          // control can leave the region here (s_endpgm, indirect jump, end of code)
+    bool exit = false; // control can leave the region here (s_endpgm, indirect jump, end of code)
+    bool operator==(const CfgBlock&) const = default;
 };
 
 // A region is one kernel's instructions, or a run of instructions outside any kernel.
@@ -27,19 +28,22 @@ struct CfgRegion {
     int kernel = -1;
     int firstBlock = 0, endBlock = 0;
     int firstInstruction = 0, endInstruction = 0;
+    bool operator==(const CfgRegion&) const = default;
 };
 
 struct CfgNote {
     int instruction = -1;
     int line = 0;
     std::string text;
+    bool operator==(const CfgNote&) const = default;
 };
 
 struct Cfg {
     std::vector<CfgBlock> blocks;
     std::vector<CfgRegion> regions;
-    std::vector<int> blockOf;   // per instruction
+    std::vector<int> blockOf; // per instruction
     std::vector<CfgNote> notes;
+    bool operator==(const Cfg&) const = default; // the editor's path: an edit that kept the graph
 };
 
 Cfg buildCfg(const Program& program);

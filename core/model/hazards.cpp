@@ -32,8 +32,8 @@ void analyzeWaitcnts(const Program& program, const Cfg& cfg, const TimingOptions
 
 namespace {
 
-constexpr int kMaxWait = 20;      // beyond every rule (MFMA rows need up to 19)
-constexpr int kMaxWalk = 96;      // instructions walked back per path (A-valu-only may skip many)
+constexpr int kMaxWait = 20; // beyond every rule (MFMA rows need up to 19)
+constexpr int kMaxWalk = 96; // instructions walked back per path (A-valu-only may skip many)
 
 struct Need {
     const char* rule;
@@ -43,7 +43,10 @@ struct Need {
 };
 
 // The hwreg name of s_setreg/s_getreg ("HW_REG_MODE"), and the bit range set.
-struct HwReg { std::string name; int offset = 0, size = 32; };
+struct HwReg {
+    std::string name;
+    int offset = 0, size = 32;
+};
 HwReg hwregOf(const Instruction& in)
 {
     HwReg h;
@@ -66,7 +69,11 @@ HwReg hwregOf(const Instruction& in)
 class Checker {
 public:
     Checker(const Program& p, const Cfg& cfg, const TimingOptions& options)
-        : p_(p), cfg_(cfg), o_(options.checks), gen_(p.gpu.generation), cdna_(cdnaOf(p.gpu))
+        : p_(p)
+        , cfg_(cfg)
+        , o_(options.checks)
+        , gen_(p.gpu.generation)
+        , cdna_(cdnaOf(p.gpu))
     {
         cls_.reserve(p.instructions.size());
         for (const Instruction& in : p.instructions)
@@ -74,16 +81,32 @@ public:
         nopLimit_ = gen_ <= Generation::GFX7 ? 8 : o_.nopLimit;
     }
 
-    void run(CheckResult& result)
+    // Walks every consumer, or (after an edit) only the `affected` ones, taking the others'
+    // findings from `previous` (sorted by consumer, as analyzeChecks leaves them). W-icache is a
+    // forward scan of its own, always redone.
+    int run(CheckResult& result, const std::vector<char>* affected = nullptr, const CheckResult* previous = nullptr)
     {
         std::vector<Need> needs;
+        int walked = 0;
+        auto kept = previous ? previous->hazards.begin() : result.hazards.end();
+        const auto keptEnd = previous ? previous->hazards.end() : result.hazards.end();
         for (int c = 0; c < int(p_.instructions.size()); ++c) {
             checkCancelled(c); // a superseded analysis stops here (core/support/cancel.h)
+            if (affected && !(*affected)[std::size_t(c)]) {
+                while (kept != keptEnd && kept->instruction < c)
+                    ++kept;
+                for (; kept != keptEnd && kept->instruction == c; ++kept)
+                    if (kept->rule != "W-icache")
+                        result.hazards.push_back(*kept);
+                continue;
+            }
             if (p_.instructions[c].isData || cfg_.blockOf[c] < 0)
                 continue;
             walk(c, needs, result);
+            ++walked;
         }
         icache(result);
+        return walked;
     }
 
 private:
@@ -93,12 +116,13 @@ private:
     bool is90a() const { return cdna_ == Cdna::Gfx90a; }
     bool is908() const { return cdna_ == Cdna::Gfx908; }
 
-    template <typename F>
-    static bool anyDef(const Instruction& in, F f) { return std::any_of(in.defs.begin(), in.defs.end(), f); }
+    template <typename F> static bool anyDef(const Instruction& in, F f)
+    {
+        return std::any_of(in.defs.begin(), in.defs.end(), f);
+    }
 
     // P's defs (filtered) overlap one of `ranges`.
-    template <typename F>
-    static bool writesInto(const Instruction& p, const std::vector<RegRange>& ranges, F filter)
+    template <typename F> static bool writesInto(const Instruction& p, const std::vector<RegRange>& ranges, F filter)
     {
         for (const RegRange& d : p.defs)
             if (filter(d.kind))
@@ -180,8 +204,7 @@ private:
             out.push_back({"W-valu-sgpr-vmem", 5, false, "a VALU-written SGPR/VCC/EXEC read by a memory instruction"});
         if (gen_ == Generation::GFX6 && pc.valu && cc.smem && writesInto(P, C.uses, scalar))
             out.push_back({"W-valu-sgpr-smrd", 4, false, "a VALU-written SGPR read by SMEM"});
-        if (gen_ == Generation::GFX6 && pc.salu && C.mnemonic.starts_with("s_buffer_load")
-            && writesIntoOne(P, useAt(C, 0)))
+        if (gen_ == Generation::GFX6 && pc.salu && C.mnemonic.starts_with("s_buffer_load") && writesIntoOne(P, useAt(C, 0)))
             out.push_back({"W-salu-sbuf", 4, false, "an SALU-written SGPR used as s_buffer_load's descriptor"});
         if (pc.valu && C.mnemonic.starts_with("v_div_fmas")
             && anyDef(P, [](const RegRange& r) { return r.kind == RegKind::VCC; }))
@@ -322,8 +345,8 @@ private:
         };
         if (pc.trans && !cc.trans && vgprUse())
             out.push_back({"W-trans", 1, false, "a transcendental result read by a non-transcendental VALU"});
-        const bool dstSel = (pc.sdwa && P.operands.find("dst_sel:") != std::string::npos
-                             && P.operands.find("dst_sel:DWORD") == std::string::npos)
+        const bool dstSel =
+            (pc.sdwa && P.operands.find("dst_sel:") != std::string::npos && P.operands.find("dst_sel:DWORD") == std::string::npos)
             || [&] {
                    const auto at = P.operands.find("op_sel:[");
                    if (at == std::string::npos)
@@ -354,8 +377,8 @@ private:
         if (pc.mfma && cc.mfma) {
             const RegRange* dst = P.defs.empty() ? nullptr : &P.defs[0];
             if (dst && srcC && overlaps(*dst, *srcC)) {
-                const bool exact = dst->first == srcC->first && dst->count == srcC->count
-                    && (!o_.exactIsa || pc.passes == cc.passes);
+                const bool exact =
+                    dst->first == srcC->first && dst->count == srcC->count && (!o_.exactIsa || pc.passes == cc.passes);
                 const bool f64Same = P.mnemonic == C.mnemonic && pc.mfmaKind == MfmaKind::Dgemm && pc.passes == 4;
                 if (exact) {
                     int states = 0;
@@ -404,8 +427,7 @@ private:
                 else if (cc.accvgprRead && writesInto(P, C.uses, [](RegKind k) { return k == RegKind::AGPR; }))
                     add("W-mai-accwrite-use", 3, "v_accvgpr_write's AGPR read by v_accvgpr_read");
             }
-            if (pc.accvgprRead && (cc.vmem || cc.ds)
-                && writesInto(P, C.uses, [](RegKind k) { return k == RegKind::VGPR; }))
+            if (pc.accvgprRead && (cc.vmem || cc.ds) && writesInto(P, C.uses, [](RegKind k) { return k == RegKind::VGPR; }))
                 add("W-mai-accread-mem", o_.accread, "v_accvgpr_read's VGPR read by a memory instruction");
             return;
         }
@@ -429,7 +451,9 @@ private:
             }
         }
         if (pc.dot && cc.valu) {
-            auto into = [&](const std::vector<RegRange>& rs) { return writesInto(P, rs, [](RegKind k) { return k == RegKind::VGPR; }); };
+            auto into = [&](const std::vector<RegRange>& rs) {
+                return writesInto(P, rs, [](RegKind k) { return k == RegKind::VGPR; });
+            };
             if (P.mnemonic == C.mnemonic) {
                 if (writesIntoOne(P, useAt(C, 0)) || writesIntoOne(P, useAt(C, 1)))
                     add("W-mai-dot", 3, "a DOT result read as SrcA/SrcB by the same DOT");
@@ -442,8 +466,17 @@ private:
         }
     }
 
-    struct Best { const char* rule; int producer; int required; int present; const char* what; };
-    struct Item { int block, pos, all, valu, steps; std::vector<RegRange> rewritten; };
+    struct Best {
+        const char* rule;
+        int producer;
+        int required;
+        int present;
+        const char* what;
+    };
+    struct Item {
+        int block, pos, all, valu, steps;
+        std::vector<RegRange> rewritten;
+    };
 
     void walk(int c, std::vector<Need>& needs, CheckResult& result)
     {
@@ -468,8 +501,8 @@ private:
                     const int present = n.mfmaRow && valuOnly ? it.valu : it.all;
                     if (present >= n.states)
                         continue;
-                    auto pos = std::find_if(best.begin(), best.end(),
-                                            [&](const Best& b) { return std::string_view(b.rule) == n.rule; });
+                    auto pos =
+                        std::find_if(best.begin(), best.end(), [&](const Best& b) { return std::string_view(b.rule) == n.rule; });
                     if (pos == best.end())
                         best.push_back({n.rule, i, n.states, present, n.what});
                     else if (n.states - present > pos->required - pos->present)
@@ -515,8 +548,8 @@ private:
             f.required = b.required;
             f.present = b.present;
             f.fix = nopFix(b.required - b.present, nopLimit_);
-            f.detail = std::format("{}: {} at line {} → {} needs {} wait state{}, {} present", b.what, P.mnemonic,
-                                   P.line, C.mnemonic, b.required, b.required == 1 ? "" : "s", b.present);
+            f.detail = std::format("{}: {} at line {} → {} needs {} wait state{}, {} present", b.what, P.mnemonic, P.line,
+                                   C.mnemonic, b.required, b.required == 1 ? "" : "s", b.present);
             result.hazards.push_back(std::move(f));
         }
     }
@@ -571,12 +604,56 @@ private:
 
 } // namespace
 
-CheckResult analyzeChecks(const Program& program, const Cfg& cfg, const TimingOptions& options)
+namespace {
+
+// The instructions whose backward walk (Checker::walk: at most kMaxWalk + 1 producers per path)
+// can reach one in [first, end): those up to kMaxWalk + 1 instructions after it along the CFG.
+std::vector<char> reachedFrom(const Cfg& cfg, int first, int end)
+{
+    constexpr int kBudget = kMaxWalk + 2; // the edited instruction itself and the kMaxWalk + 1 after it
+    std::vector<char> out(cfg.blockOf.size(), 0);
+    std::vector<int> bestAtEntry(cfg.blocks.size(), 0);
+    struct At {
+        int block, pos, left;
+    };
+    std::vector<At> work;
+    for (int i = std::max(first, 0); i < end && i < int(cfg.blockOf.size()); ++i) {
+        const int b = cfg.blockOf[std::size_t(i)];
+        if (b < 0)
+            out[std::size_t(i)] = 1;
+        else if (i == first || cfg.blocks[std::size_t(b)].first == i)
+            work.push_back({b, i, kBudget});
+    }
+    while (!work.empty()) {
+        At at = work.back();
+        work.pop_back();
+        const CfgBlock& block = cfg.blocks[std::size_t(at.block)];
+        for (int i = at.pos; i < block.end && at.left > 0; ++i) {
+            if (i >= first && i < end)
+                at.left = kBudget;
+            out[std::size_t(i)] = 1;
+            --at.left;
+        }
+        if (at.left <= 0)
+            continue;
+        for (int s : block.successors)
+            if (at.left > bestAtEntry[std::size_t(s)]) {
+                bestAtEntry[std::size_t(s)] = at.left;
+                work.push_back({s, cfg.blocks[std::size_t(s)].first, at.left});
+            }
+    }
+    return out;
+}
+
+CheckResult runChecks(const Program& program, const Cfg& cfg, const TimingOptions& options, const std::vector<char>* affected,
+                      const CheckResult* previous, int* walked)
 {
     CheckResult result;
     for (const CfgNote& n : cfg.notes)
         result.notes.push_back(std::format("line {}: {}", n.line, n.text));
-    Checker(program, cfg, options).run(result);
+    const int count = Checker(program, cfg, options).run(result, affected, previous);
+    if (walked)
+        *walked = count;
     std::stable_sort(result.hazards.begin(), result.hazards.end(),
                      [](const HazardFinding& a, const HazardFinding& b) { return a.instruction < b.instruction; });
     detail::analyzeWaitcnts(program, cfg, options, result);
@@ -584,6 +661,20 @@ CheckResult analyzeChecks(const Program& program, const Cfg& cfg, const TimingOp
                            "nearest MFMA writing a register hides older ones (as LLVM's GCNHazardRecognizer); "
                            "W-clause (XNACK soft clauses), W-90a-dgemm and the gfx90a shift64 report are not checked");
     return result;
+}
+
+} // namespace
+
+CheckResult analyzeChecks(const Program& program, const Cfg& cfg, const TimingOptions& options, int* walked)
+{
+    return runChecks(program, cfg, options, nullptr, nullptr, walked);
+}
+
+CheckResult analyzeChecksAfterEdit(const Program& program, const Cfg& cfg, const TimingOptions& options,
+                                   const CheckResult& previous, int first, int end, int* walked)
+{
+    const std::vector<char> affected = reachedFrom(cfg, first, end);
+    return runChecks(program, cfg, options, &affected, &previous, walked);
 }
 
 } // namespace gcnlens

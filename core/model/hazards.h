@@ -17,42 +17,50 @@
 namespace gcnlens {
 
 struct HazardFinding {
-    std::string rule;        // W-… id
-    int instruction = -1;    // the consumer
+    std::string rule;     // W-… id
+    int instruction = -1; // the consumer
     int line = 0;
     int producer = -1;
     int producerLine = 0;
-    int required = 0;        // wait states the rule requires
-    int present = 0;         // the fewest there are on any path
-    std::string fix;         // "s_nop 3" (several, one per line, when one s_nop cannot give enough)
+    int required = 0; // wait states the rule requires
+    int present = 0;  // the fewest there are on any path
+    std::string fix;  // "s_nop 3" (several, one per line, when one s_nop cannot give enough)
     std::string detail;
     bool operator==(const HazardFinding&) const = default;
 };
 
 struct WaitcntFinding {
-    std::string rule;        // W-waitcnt-vmcnt / -lgkmcnt / -expcnt (docs/model.md)
-    int instruction = -1;    // the consumer
+    std::string rule;     // W-waitcnt-vmcnt / -lgkmcnt / -expcnt (docs/model.md)
+    int instruction = -1; // the consumer
     int line = 0;
     int producer = -1;
     int producerLine = 0;
-    std::string counter;     // vmcnt, lgkmcnt, expcnt
-    std::string access;      // RAW, WAW, WAR
-    std::string reg;         // the register, "v4", "s[2:3]"
+    std::string counter;        // vmcnt, lgkmcnt, expcnt
+    std::string access;         // RAW, WAW, WAR
+    std::string reg;            // the register, "v4", "s[2:3]"
     bool notGuaranteed = false; // out-of-order returns: no count but 0 proves completion
-    int count = 0;           // the wait that would cover it: counter(count)
-    std::string fix;         // "s_waitcnt lgkmcnt(0)"
+    int count = 0;              // the wait that would cover it: counter(count)
+    std::string fix;            // "s_waitcnt lgkmcnt(0)"
     std::string detail;
     bool operator==(const WaitcntFinding&) const = default;
 };
 
 struct CheckResult {
-    std::vector<HazardFinding> hazards;   // by consumer index
-    std::vector<WaitcntFinding> waits;    // by consumer index
-    std::vector<std::string> notes;       // CFG notes and readings the checks rest on
+    std::vector<HazardFinding> hazards; // by consumer index
+    std::vector<WaitcntFinding> waits;  // by consumer index
+    std::vector<std::string> notes;     // CFG notes and readings the checks rest on
     bool operator==(const CheckResult&) const = default;
 };
 
-CheckResult analyzeChecks(const Program& program, const Cfg& cfg, const TimingOptions& options = {});
+CheckResult analyzeChecks(const Program& program, const Cfg& cfg, const TimingOptions& options = {}, int* walked = nullptr);
+
+// analyzeChecks after an edit (the editor's path), equal to it: `previous` is the result for a
+// program with the same CFG, options and number of instructions that differed from this one only
+// in [first, end). A hazard's distance is walked back at most a bounded number of instructions,
+// so only the consumers within that bound after the edit are walked again; the other consumers
+// keep their findings. The s_waitcnt model runs in full. `walked`: how many consumers were walked.
+CheckResult analyzeChecksAfterEdit(const Program& program, const Cfg& cfg, const TimingOptions& options,
+                                   const CheckResult& previous, int first, int end, int* walked = nullptr);
 
 // The s_nop sequence giving `states` wait states with `limit` per s_nop ("s_nop 15\ns_nop 2").
 std::string nopFix(int states, int limit);

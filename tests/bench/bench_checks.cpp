@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Speed of the CFG, liveness (issue #16) and the hazard/s_waitcnt checks (issue #17) on the shared
 // generated kernel (loops every 64 instructions) at 10k/100k/1M instructions: the cost per
-// instruction of each pass, after the front-end. Prints its figures; not part of ctest.
+// instruction of each pass, after the front-end, and the checks again after a one-operand edit in
+// the middle (the editor's path: only the hazard consumers near the edit are walked again).
+// Prints its figures; not part of ctest.
 // Usage: bench_checks [max instructions = 1000000]
 #include "core/asm/assembler.h"
 #include "core/model/hazards.h"
@@ -18,8 +20,7 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-template <typename F>
-double millis(F f)
+template <typename F> double millis(F f)
 {
     const auto start = Clock::now();
     f();
@@ -31,12 +32,13 @@ double millis(F f)
 int main(int argc, char** argv)
 {
     const int max = argc > 1 ? std::atoi(argv[1]) : 1000000;
-    std::printf("%10s %10s %10s %10s %10s %12s %9s %9s\n", "instr", "cfg ms", "live ms", "checks ms", "total ms",
-                "ns/instr", "hazards", "waits");
+    std::printf("%9s %7s %8s %9s %9s %9s %9s | %11s %6s | %8s %7s\n", "instr", "cfg ms", "live ms", "live ns/i", "checks ms",
+                "total ms", "total ns/i", "edit chk ms", "walks", "hazards", "waits");
     for (int n = 10000; n <= max; n *= 10) {
         AssembleOptions options;
         options.gpu = "tahiti";
-        const Program program = assemble(bench::generateKernel(n), options);
+        std::string text = bench::generateKernel(n);
+        const Program program = assemble(text, options);
         Cfg cfg;
         LivenessResult live;
         CheckResult checks;
@@ -44,8 +46,22 @@ int main(int argc, char** argv)
         const double l = millis([&] { live = analyzeLiveness(program, cfg); });
         const double h = millis([&] { checks = analyzeChecks(program, cfg); });
         const double total = c + l + h;
-        std::printf("%10zu %10.1f %10.1f %10.1f %10.1f %12.1f %9zu %9zu\n", program.instructions.size(), c, l, h, total,
-                    total * 1e6 / double(program.instructions.size()), checks.hazards.size(), checks.waits.size());
+        // The editor's path after a one-operand edit in the middle (analyzeChecksAfterEdit, as
+        // Analyzer runs it when the CFG and the instruction count stay).
+        const std::size_t at = text.find("v_add_f32 v", text.size() / 2);
+        text.replace(text.find("v1, v2", at), 6, "v7, v2");
+        const Program edited = assemble(text, options);
+        int first = 0;
+        while (first < int(edited.instructions.size())
+               && edited.instructions[std::size_t(first)].operands == program.instructions[std::size_t(first)].operands)
+            ++first;
+        int walks = 0;
+        CheckResult after;
+        const Cfg editedCfg = buildCfg(edited);
+        const double e = millis([&] { after = analyzeChecksAfterEdit(edited, editedCfg, {}, checks, first, first + 1, &walks); });
+        const double ni = double(program.instructions.size());
+        std::printf("%9zu %7.1f %8.1f %9.1f %9.1f %9.1f %9.1f | %11.2f %6d | %8zu %7zu\n", program.instructions.size(), c, l,
+                    l * 1e6 / ni, h, total, total * 1e6 / ni, e, walks, checks.hazards.size(), checks.waits.size());
     }
     return 0;
 }

@@ -2,10 +2,10 @@
 // The editor's incremental analysis (Analyzer: TimingAnalyzer + LdsProgramAnalyzer) must give
 // exactly what a fresh analyzeProgram() gives on the same program, after any edit, over long
 // editing sessions, and across option, override and GPU changes; and it must really reuse work.
-#include "testutils.h"
-#include "core/asm/assembler.h"
 #include "core/analysis.h"
+#include "core/asm/assembler.h"
 #include "core/support/cancel.h"
+#include "testutils.h"
 
 #include "analysisdump.h"
 
@@ -20,7 +20,6 @@
 using namespace gcnlens;
 
 namespace {
-
 
 std::vector<std::string> splitLines(const std::string& text)
 {
@@ -65,41 +64,68 @@ std::string randomLine(Random& r, bool gfx9, int& label)
     auto src = [&] { return r(3) == 0 ? v() : r(2) ? s() : c(); };
     const std::string add = gfx9 ? "v_add_co_u32" : "v_add_i32";
     switch (r(32)) {
-    case 0: return std::format("    v_mov_b32 {}, {}", v(), src());
-    case 1: return std::format("    {} {}, vcc, {}, {}", add, v(), src(), v());
-    case 2: return std::format("    v_lshlrev_b32 {}, {}, {}", v(), r(5), v());
-    case 3: return std::format("    v_and_b32 {}, {}, {}", v(), src(), v());
-    case 4: return std::format("    v_mul_lo_u32 {}, {}, {}", v(), v(), s());
-    case 5: return std::format("    v_mad_u32_u24 {}, {}, {}, {}", v(), v(), r(8), v());
-    case 6: return std::format("    v_bfe_u32 {}, {}, {}, {}", v(), v(), r(8), r(8));
-    case 7: return std::format("    v_mbcnt_lo_u32_b32 {}, -1, 0", v());
-    case 8: return std::format("    v_readfirstlane_b32 {}, {}", s(), v());
-    case 9: return std::format("    s_mov_b32 {}, {}", s(), c());
-    case 10: return std::format("    s_add_u32 {}, {}, {}", s(), s(), c());
-    case 11: return std::format("    s_load_dword {}, s[0:1], 0x{:x}", s(), 4 * r(8));
-    case 12: case 13: return std::format("    ds_read_b32 {}, {}", v(), v());
-    case 14: return std::format("    ds_write_b32 {}, {}", v(), v());
+    case 0:
+        return std::format("    v_mov_b32 {}, {}", v(), src());
+    case 1:
+        return std::format("    {} {}, vcc, {}, {}", add, v(), src(), v());
+    case 2:
+        return std::format("    v_lshlrev_b32 {}, {}, {}", v(), r(5), v());
+    case 3:
+        return std::format("    v_and_b32 {}, {}, {}", v(), src(), v());
+    case 4:
+        return std::format("    v_mul_lo_u32 {}, {}, {}", v(), v(), s());
+    case 5:
+        return std::format("    v_mad_u32_u24 {}, {}, {}, {}", v(), v(), r(8), v());
+    case 6:
+        return std::format("    v_bfe_u32 {}, {}, {}, {}", v(), v(), r(8), r(8));
+    case 7:
+        return std::format("    v_mbcnt_lo_u32_b32 {}, -1, 0", v());
+    case 8:
+        return std::format("    v_readfirstlane_b32 {}, {}", s(), v());
+    case 9:
+        return std::format("    s_mov_b32 {}, {}", s(), c());
+    case 10:
+        return std::format("    s_add_u32 {}, {}, {}", s(), s(), c());
+    case 11:
+        return std::format("    s_load_dword {}, s[0:1], 0x{:x}", s(), 4 * r(8));
+    case 12:
+    case 13:
+        return std::format("    ds_read_b32 {}, {}", v(), v());
+    case 14:
+        return std::format("    ds_write_b32 {}, {}", v(), v());
     case 15: {
         const int a = int(r(14));
         return std::format("    ds_read2_b32 v[{}:{}], {} offset0:{} offset1:{}", a, a + 1, v(), r(4), 32 + r(4));
     }
-    case 16: return std::format("    ds_add_u32 {}, {}", v(), v());
-    case 17: return "    s_waitcnt lgkmcnt(0)";
-    case 18: return std::format("    v_mov_b32 {}, 0x3dcccccd", v());
-    case 19: return std::format("    v_fma_f32 {}, {}, {}, {}", v(), v(), v(), v());
-    case 20: return std::format("    buffer_load_dword {}, {}, s[4:7], 0 offen{}", v(), v(), r(2) ? " glc" : "");
-    case 21: return std::format("L{}:\n    s_nop 0", label++);
+    case 16:
+        return std::format("    ds_add_u32 {}, {}", v(), v());
+    case 17:
+        return "    s_waitcnt lgkmcnt(0)";
+    case 18:
+        return std::format("    v_mov_b32 {}, 0x3dcccccd", v());
+    case 19:
+        return std::format("    v_fma_f32 {}, {}, {}, {}", v(), v(), v(), v());
+    case 20:
+        return std::format("    buffer_load_dword {}, {}, s[4:7], 0 offen{}", v(), v(), r(2) ? " glc" : "");
+    case 21:
+        return std::format("L{}:\n    s_nop 0", label++);
     case 22:
-        return label ? std::format("    s_cmp_lg_u32 {}, 0\n    s_cbranch_scc1 L{}", s(), r(std::uint32_t(label))) : "    s_nop 1";
+        return label ? std::format("    s_cmp_lg_u32 {}, 0\n    s_cbranch_scc1 L{}", s(), r(std::uint32_t(label)))
+                     : "    s_nop 1";
     case 23: {
         const int l = label++;
         return std::format("    v_cmp_eq_u32 vcc, {}, {}\n    s_cbranch_vccz F{}\n    s_nop 1\nF{}:", src(), v(), l, l);
     }
-    case 24: return std::format("    v_readlane_b32 {}, {}, 1\n    s_add_u32 {}, {}, 1", s(), v(), s(), s());
-    case 25: return "    .long 0x12345678";
-    case 26: return "    qwerty v1";
-    case 27: return std::format("    v_rcp_f32 {}, {}", v(), v());
-    default: return std::format("    v_add_f32 {}, {}, {}", v(), src(), v());
+    case 24:
+        return std::format("    v_readlane_b32 {}, {}, 1\n    s_add_u32 {}, {}, 1", s(), v(), s(), s());
+    case 25:
+        return "    .long 0x12345678";
+    case 26:
+        return "    qwerty v1";
+    case 27:
+        return std::format("    v_rcp_f32 {}, {}", v(), v());
+    default:
+        return std::format("    v_add_f32 {}, {}, {}", v(), src(), v());
     }
 }
 
@@ -121,21 +147,20 @@ QByteArray firstDifference(const std::vector<std::string>& a, const std::vector<
 {
     for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i)
         if (i >= a.size() || i >= b.size() || a[i] != b[i])
-            return QByteArray("first difference at dump line ") + QByteArray::number(qulonglong(i)) + "\n incremental: "
-                + QByteArray::fromStdString(i < a.size() ? a[i] : "(none)") + "\n fresh:       "
-                + QByteArray::fromStdString(i < b.size() ? b[i] : "(none)");
+            return QByteArray("first difference at dump line ") + QByteArray::number(qulonglong(i))
+                + "\n incremental: " + QByteArray::fromStdString(i < a.size() ? a[i] : "(none)")
+                + "\n fresh:       " + QByteArray::fromStdString(i < b.size() ? b[i] : "(none)");
     return {};
 }
 
 } // namespace
 
-class TestAnalysis : public QObject
-{
+class TestAnalysis : public QObject {
     Q_OBJECT
 
     // Analyzes `program` incrementally from `previous` and checks it against a fresh run.
-    static bool matchesFresh(Analyzer& analyzer, const Program& program, const AnalysisRequest& request,
-                             Analysis& previous, QByteArray& why)
+    static bool matchesFresh(Analyzer& analyzer, const Program& program, const AnalysisRequest& request, Analysis& previous,
+                             QByteArray& why)
     {
         Analysis incremental = analyzer.analyze(program, request, &previous);
         const Analysis fresh = analyzeProgram(program, request);
@@ -168,8 +193,9 @@ private Q_SLOTS:
         AnalysisRequest request;
         request.assemble.gpu = gpu.toStdString();
         const Program original = assemble(text, request.assemble);
-        const std::vector<std::string> replacements = {"    v_add_f32 v1, 0x12345678, v1", "    s_nop 0", "    qwerty v1",
-                                                       "", "    v_lshlrev_b32 v1, 3, v0", "    ds_read_b32 v6, v1"};
+        const std::vector<std::string> replacements = {
+            "    v_add_f32 v1, 0x12345678, v1", "    s_nop 0",           "    qwerty v1", "",
+            "    v_lshlrev_b32 v1, 3, v0",      "    ds_read_b32 v6, v1"};
         int edits = 0;
         for (std::size_t l = 0; l < lines.size(); ++l) {
             std::vector<std::vector<std::string>> variants;
@@ -225,20 +251,46 @@ private Q_SLOTS:
         for (int step = 0; step < 120; ++step) {
             const std::size_t at = 5 + r(std::uint32_t(lines.size() - 6));
             switch (r(8)) {
-            case 0: lines[at] = randomLine(r, gfx9, label); break;                       // replace
-            case 1: lines.erase(lines.begin() + std::ptrdiff_t(at)); break;              // delete
-            case 2: lines.insert(lines.begin() + std::ptrdiff_t(at), randomLine(r, gfx9, label)); break;
-            case 3: lines[at] += " "; break;                                             // nothing changes
-            case 4: if (lines[at].size() > 6) lines[at].pop_back(); break;               // half-typed
-            case 5: lines[at] += "0"; break;                                             // a digit
-            case 6: lines[at].insert(0, "//"); break;                                    // commented out
-            case 7: // the request changes: every model must follow
+            case 0:
+                lines[at] = randomLine(r, gfx9, label);
+                break; // replace
+            case 1:
+                lines.erase(lines.begin() + std::ptrdiff_t(at));
+                break; // delete
+            case 2:
+                lines.insert(lines.begin() + std::ptrdiff_t(at), randomLine(r, gfx9, label));
+                break;
+            case 3:
+                lines[at] += " ";
+                break; // nothing changes
+            case 4:
+                if (lines[at].size() > 6)
+                    lines[at].pop_back();
+                break; // half-typed
+            case 5:
+                lines[at] += "0";
+                break; // a digit
+            case 6:
+                lines[at].insert(0, "//");
+                break; // commented out
+            case 7:    // the request changes: every model must follow
                 switch (r(5)) {
-                case 0: request.branches.byLine[int(at) + 1] = r(2) ? Direction::Taken : Direction::NotTaken; break;
-                case 1: request.timing.longRule = r(2) ? TimingOptions::LongRule::WholeBlock : TimingOptions::LongRule::OwnCycles; break;
-                case 2: request.timing.takenBranchCycles = 12 + 4 * int(r(3)); break;
-                case 3: request.lds.workgroupX = r(2) ? 16 : 64; request.lds.workgroupY = request.lds.workgroupX == 16 ? 4 : 1; break;
-                case 4: request.timing.ldsGroupDwords = r(2) ? 64 : 32; break;
+                case 0:
+                    request.branches.byLine[int(at) + 1] = r(2) ? Direction::Taken : Direction::NotTaken;
+                    break;
+                case 1:
+                    request.timing.longRule = r(2) ? TimingOptions::LongRule::WholeBlock : TimingOptions::LongRule::OwnCycles;
+                    break;
+                case 2:
+                    request.timing.takenBranchCycles = 12 + 4 * int(r(3));
+                    break;
+                case 3:
+                    request.lds.workgroupX = r(2) ? 16 : 64;
+                    request.lds.workgroupY = request.lds.workgroupX == 16 ? 4 : 1;
+                    break;
+                case 4:
+                    request.timing.ldsGroupDwords = r(2) ? 64 : 32;
+                    break;
                 }
                 break;
             }
@@ -252,7 +304,8 @@ private Q_SLOTS:
     // typed) through the Analyzer, as the editor runs them.
     void typingThroughFrontEnd()
     {
-        const std::string text = gcnlens::test::readFile(gcnlens::test::sourcePath("resources/examples/saxpy-gfx6.s")).toStdString();
+        const std::string text =
+            gcnlens::test::readFile(gcnlens::test::sourcePath("resources/examples/saxpy-gfx6.s")).toStdString();
         QVERIFY(!text.empty());
         AnalysisRequest request;
         FrontEnd frontEnd;
@@ -283,6 +336,7 @@ private Q_SLOTS:
         // moves (the timing state must be matched across the index shift).
         QTest::addRow("data words") << "    v_mov_b32 v5" << "    .long 1, 2" << false;
         QTest::addRow("deleted") << "    v_add_f32" << "" << true;
+        QTest::addRow("comment") << "    v_add_f32" << "    v_add_f32 v4, v2, v6 // a comment" << false;
     }
     void reusesWork()
     {
@@ -290,10 +344,11 @@ private Q_SLOTS:
         QFETCH(QString, edit);
         QFETCH(bool, laterMoves);
         // 2000 lines of one repeating 10-instruction group (each line one instruction).
-        static const char* body[] = {"    v_add_f32 v4, v2, v6", "    v_mov_b32 v5, 0x3dcccccd", "    s_add_u32 s11, s9, 0x1000",
-                                     "    v_lshlrev_b32 v7, 2, v0", "    ds_read_b32 v8, v7", "    v_fma_f32 v9, v2, v8, v4",
-                                     "    s_mov_b32 s10, 6", "    v_add_i32 v3, vcc, s4, v1", "    s_waitcnt lgkmcnt(0)",
-                                     "    buffer_load_dword v12, v1, s[4:7], 0 offen"};
+        static const char* body[] = {"    v_add_f32 v4, v2, v6",      "    v_mov_b32 v5, 0x3dcccccd",
+                                     "    s_add_u32 s11, s9, 0x1000", "    v_lshlrev_b32 v7, 2, v0",
+                                     "    ds_read_b32 v8, v7",        "    v_fma_f32 v9, v2, v8, v4",
+                                     "    s_mov_b32 s10, 6",          "    v_add_i32 v3, vcc, s4, v1",
+                                     "    s_waitcnt lgkmcnt(0)",      "    buffer_load_dword v12, v1, s[4:7], 0 offen"};
         std::vector<std::string> lines = {".text", ".globl k", ".p2align 8", ".type k,@function", "k:"};
         for (int i = 0; i < 2000; ++i)
             lines.push_back(body[i % 10]);
@@ -331,6 +386,21 @@ private Q_SLOTS:
                      QByteArray::number(work.timedInstructions).constData());
         else
             QVERIFY2(work.timedInstructions <= 2 * 16 + 10, QByteArray::number(work.timedInstructions).constData());
+        // The flow passes: an edit that keeps the instruction count and the CFG walks the hazards
+        // back only from the instructions up to 97 after it (hazards.cpp: kMaxWalk + 1 producers
+        // per path); one that changes no instruction reuses liveness and the checks whole.
+        if (after.instructions.size() != before.instructions.size()) {
+            QVERIFY(!work.flowReused);
+            const auto code = std::count_if(after.instructions.begin(), after.instructions.end(),
+                                            [](const Instruction& in) { return !in.isData; });
+            QCOMPARE(work.hazardWalks, int(code)); // every instruction of the code walked
+        } else if (edit.contains(QLatin1String("//"))) {
+            QVERIFY(work.flowReused);
+            QCOMPARE(work.hazardWalks, 0);
+        } else {
+            QVERIFY(!work.flowReused);
+            QVERIFY2(work.hazardWalks >= 1 && work.hazardWalks <= 98, QByteArray::number(work.hazardWalks).constData());
+        }
 
         // An analysis this Analyzer did not make last is not built on.
         const Analysis foreign = analyzeProgram(before, request);
@@ -427,8 +497,10 @@ private Q_SLOTS:
         if (!cancelled) // finished before the stop arrived (a slow machine): nothing to measure
             QSKIP("the run finished before the stop request");
         const double latency = std::chrono::duration<double>(stopped - requested).count();
-        QVERIFY2(latency < std::max(0.02, full / 4), qPrintable(QStringLiteral("stopped %1 ms after the request; a full run takes %2 ms")
-                                                                    .arg(latency * 1e3).arg(full * 1e3)));
+        QVERIFY2(
+            latency < std::max(0.02, full / 4),
+            qPrintable(
+                QStringLiteral("stopped %1 ms after the request; a full run takes %2 ms").arg(latency * 1e3).arg(full * 1e3)));
         // `previous` is still the Analyzer's last result: the next run builds on it.
         QByteArray why;
         QVERIFY2(matchesFresh(analyzer, after, request, previous, why), why.constData());
@@ -459,8 +531,9 @@ private Q_SLOTS:
         wide.workgroupX = 8;
         wide.workgroupY = 8;
         got.lds = lds.analyze(b, wide, &a, &la);
-        QCOMPARE(lds.evaluatedInstructions(), int(b.kernels.at(0).endInstruction - b.kernels.at(0).firstInstruction)
-                                                   + int(b.kernels.at(1).endInstruction - b.kernels.at(1).firstInstruction));
+        QCOMPARE(lds.evaluatedInstructions(),
+                 int(b.kernels.at(0).endInstruction - b.kernels.at(0).firstInstruction)
+                     + int(b.kernels.at(1).endInstruction - b.kernels.at(1).firstInstruction));
         want.lds = analyzeLdsInProgram(b, wide);
         QCOMPARE(testing::dumpAnalysis(got), testing::dumpAnalysis(want));
     }

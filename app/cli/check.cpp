@@ -88,8 +88,8 @@ std::string withCrLf(const std::string& diff)
     while (at < diff.size()) {
         const std::size_t end = diff.find('\n', at);
         const std::string line = diff.substr(at, end - at);
-        const bool quoted = !line.empty() && (line[0] == ' ' || line[0] == '+' || line[0] == '-')
-                            && line.rfind("+++ ", 0) != 0 && line.rfind("--- ", 0) != 0;
+        const bool quoted = !line.empty() && (line[0] == ' ' || line[0] == '+' || line[0] == '-') && line.rfind("+++ ", 0) != 0
+            && line.rfind("--- ", 0) != 0;
         out += line + (quoted ? "\r\n" : "\n");
         at = end == std::string::npos ? diff.size() : end + 1;
     }
@@ -136,10 +136,14 @@ int checkCommand(const QStringList& args)
             waits.append(waitJson(w));
         for (const std::string& n : checks.notes)
             notes.append(QString::fromStdString(n));
+        QJsonObject options; // hazards.md §4: the readings the findings rest on
+        for (const auto& [name, value] : request.timing.checks.values())
+            options.insert(QString::fromStdString(name), QString::fromStdString(value));
         QJsonObject root {{QStringLiteral("gpu"), QString::fromStdString(analysis.program.gpu.targetId)},
-                                {QStringLiteral("hazards"), hazards},
-                                {QStringLiteral("waits"), waits},
-                                {QStringLiteral("notes"), notes}};
+                          {QStringLiteral("hazards"), hazards},
+                          {QStringLiteral("waits"), waits},
+                          {QStringLiteral("options"), options},
+                          {QStringLiteral("notes"), notes}};
         if (withFixIts) {
             QJsonArray list;
             for (const FixIt& f : fixits)
@@ -156,12 +160,11 @@ int checkCommand(const QStringList& args)
     QTextStream out(findingsTo);
     const QString name = inputName(source);
     for (const HazardFinding& h : checks.hazards)
-        out << name << ":" << h.line << ": " << QString::fromStdString(h.rule) << ": "
-            << QString::fromStdString(h.detail) << "; fix: " << QString::fromStdString(h.fix).replace(QLatin1Char('\n'), QStringLiteral("; "))
-            << "\n";
+        out << name << ":" << h.line << ": " << QString::fromStdString(h.rule) << ": " << QString::fromStdString(h.detail)
+            << "; fix: " << QString::fromStdString(h.fix).replace(QLatin1Char('\n'), QStringLiteral("; ")) << "\n";
     for (const WaitcntFinding& w : checks.waits)
-        out << name << ":" << w.line << ": " << QString::fromStdString(w.rule) << ": "
-            << QString::fromStdString(w.detail) << "\n";
+        out << name << ":" << w.line << ": " << QString::fromStdString(w.rule) << ": " << QString::fromStdString(w.detail)
+            << "\n";
     out << "; " << checks.hazards.size() << " hazard(s), " << checks.waits.size() << " s_waitcnt finding(s) on "
         << QString::fromStdString(analysis.program.gpu.targetId) << "\n";
     if (withFixIts) {

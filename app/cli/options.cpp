@@ -177,16 +177,31 @@ void OptionParser::addSource(SourceArgs& source)
              });
 }
 
+// Every model option with its default: timing-model.md section 9 (NAME=DEFAULT) and hazards.md
+// section 4 (NAME=DEFAULT|OTHER), so `--help` is where a build script finds them.
+static QString modelOptionsHelp()
+{
+    QStringList timing, checks;
+    const auto choices = CheckOptions::choices();
+    for (const auto& [name, value] : TimingOptions {}.values())
+        if (std::none_of(choices.begin(), choices.end(), [&](const CheckOptions::Choice& c) { return c.name == name; }))
+            timing << QString::fromStdString(name + "=" + value);
+    for (const CheckOptions::Choice& c : choices)
+        checks << QString::fromStdString(c.name + "=" + c.defaultValue + "|" + c.otherValue);
+    return QStringLiteral("a model option (repeatable). timing-model.md section 9, defaults: %1. hazards.md section 4, "
+                          "default first: %2")
+        .arg(timing.join(QStringLiteral(", ")), checks.join(QStringLiteral(", ")));
+}
+
 void OptionParser::addTimingOptions(TimingOptions& options)
 {
-    addValue({QStringLiteral("--option")}, QStringLiteral("NAME=VALUE"),
-             QStringLiteral("a timing-model option (timing-model.md section 9; repeatable)"), [&options](const QString& value) {
-                 const qsizetype eq = value.indexOf(QLatin1Char('='));
-                 if (eq <= 0)
-                     return QStringLiteral("write NAME=VALUE");
-                 const std::string error = options.set(value.left(eq).toStdString(), value.mid(eq + 1).toStdString());
-                 return QString::fromStdString(error);
-             });
+    addValue({QStringLiteral("--option")}, QStringLiteral("NAME=VALUE"), modelOptionsHelp(), [&options](const QString& value) {
+        const qsizetype eq = value.indexOf(QLatin1Char('='));
+        if (eq <= 0)
+            return QStringLiteral("write NAME=VALUE");
+        const std::string error = options.set(value.left(eq).toStdString(), value.mid(eq + 1).toStdString());
+        return QString::fromStdString(error);
+    });
 }
 
 void OptionParser::addBranchOverrides(BranchOverrides& overrides)

@@ -33,6 +33,13 @@ struct CheckOptions {
     // An empty-string result with *known false means the name is not one of these.
     std::string set(const std::string& name, const std::string& value, bool* known);
     std::vector<std::pair<std::string, std::string>> values() const;
+
+    // Every option as the window and the CLI offer it: its name, the default spelling, the other
+    // one and what the choice decides (hazards.md §4).
+    struct Choice {
+        std::string name, defaultValue, otherValue, what;
+    };
+    static std::vector<Choice> choices();
     bool operator==(const CheckOptions&) const = default;
 };
 

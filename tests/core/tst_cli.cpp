@@ -3,6 +3,7 @@
 // errors (output still produced), 2 on bad usage or unreadable input, with a message naming the
 // option, value or file and the cause; the --json fields the issue names; every command's --help,
 // its usage errors and standard input as FILE.
+#include "core/model/checkoptions.h"
 #include "testutils.h"
 #include <QDir>
 #include <QFile>
@@ -23,7 +24,10 @@ namespace {
 using Run = gcnlens::test::CliRun;
 using gcnlens::test::runCli;
 
-QString data(const char* name) { return gcnlens::test::testData("data/frontend") + QLatin1Char('/') + QString::fromLatin1(name); }
+QString data(const char* name)
+{
+    return gcnlens::test::testData("data/frontend") + QLatin1Char('/') + QString::fromLatin1(name);
+}
 
 } // namespace
 
@@ -55,6 +59,8 @@ private Q_SLOTS:
     void encodedSource();
     void unreadableFile();
     void unwritableStdout();
+    void checkOptions_data();
+    void checkOptions();
 
 private:
     QTemporaryDir scratch_;
@@ -66,7 +72,9 @@ void TestCli::initTestCase()
     QVERIFY(scratch_.isValid());
     QFile binary(scratch_.filePath(QStringLiteral("kernel.o")));
     QVERIFY(binary.open(QIODevice::WriteOnly));
-    binary.write(QByteArray("\x7f" "ELF\x02\x01\x01\0\0\0\0s_nop 0\n", 20));
+    binary.write(QByteArray("\x7f"
+                            "ELF\x02\x01\x01\0\0\0\0s_nop 0\n",
+                            20));
     binary.close();
     QFile empty(scratch_.filePath(QStringLiteral("empty.s")));
     QVERIFY(empty.open(QIODevice::WriteOnly));
@@ -85,37 +93,41 @@ void TestCli::exitCodes_data()
     QTest::addRow("clean") << QStringList {QStringLiteral("listing"), clean} << 0;
     QTest::addRow("clean --json") << QStringList {QStringLiteral("listing"), clean, QStringLiteral("--json")} << 0;
     QTest::addRow("clean preset gpu") << QStringList {QStringLiteral("listing"), clean, QStringLiteral("--gpu"),
-                                                      QStringLiteral("Radeon VII")} << 0;
-    QTest::addRow("empty file") << QStringList {QStringLiteral("listing"), scratch_.filePath(QStringLiteral("empty.s"))}
-                                << 0;
+                                                      QStringLiteral("Radeon VII")}
+                                      << 0;
+    QTest::addRow("empty file") << QStringList {QStringLiteral("listing"), scratch_.filePath(QStringLiteral("empty.s"))} << 0;
     QTest::addRow("errors") << QStringList {QStringLiteral("listing"), bad} << 1;
     QTest::addRow("errors --json") << QStringList {QStringLiteral("listing"), bad, QStringLiteral("--json")} << 1;
-    QTest::addRow("clean on tahiti") << QStringList {QStringLiteral("listing"), data("clean.s"),
-                                                           QStringLiteral("--gpu"), QStringLiteral("tahiti")} << 0;
+    QTest::addRow("clean on tahiti") << QStringList {QStringLiteral("listing"), data("clean.s"), QStringLiteral("--gpu"),
+                                                     QStringLiteral("tahiti")}
+                                     << 0;
     // check (issue #17): 3 when it finds a hazard or a use before its s_waitcnt.
     QTest::addRow("check clean") << QStringList {QStringLiteral("check"), clean} << 0;
     const QString hazard = QStringLiteral(GCNLENS_TESTDATA_DIR "/checks/lanesel.s");
     QTest::addRow("check hazard") << QStringList {QStringLiteral("check"), hazard, QStringLiteral("--gpu"),
-                                                  QStringLiteral("gfx900")} << 3;
+                                                  QStringLiteral("gfx900")}
+                                  << 3;
     QTest::addRow("check hazard --json") << QStringList {QStringLiteral("check"), hazard, QStringLiteral("--json")} << 3;
     QTest::addRow("check bad A- option") << QStringList {QStringLiteral("check"), hazard, QStringLiteral("--option"),
-                                                         QStringLiteral("A-nop=12")} << 2;
+                                                         QStringLiteral("A-nop=12")}
+                                         << 2;
     QTest::addRow("no arguments") << QStringList {} << 2;
     QTest::addRow("unknown command") << QStringList {QStringLiteral("lst"), clean} << 2;
     QTest::addRow("no file") << QStringList {QStringLiteral("listing")} << 2;
     QTest::addRow("missing file") << QStringList {QStringLiteral("listing"), dir + QStringLiteral("/nope.s")} << 2;
     QTest::addRow("directory") << QStringList {QStringLiteral("listing"), dir} << 2;
-    QTest::addRow("binary file") << QStringList {QStringLiteral("listing"), scratch_.filePath(QStringLiteral("kernel.o"))}
-                                 << 2;
+    QTest::addRow("binary file") << QStringList {QStringLiteral("listing"), scratch_.filePath(QStringLiteral("kernel.o"))} << 2;
     QTest::addRow("bad --gpu") << QStringList {QStringLiteral("listing"), clean, QStringLiteral("--gpu"),
-                                               QStringLiteral("gfx1234")} << 2;
+                                               QStringLiteral("gfx1234")}
+                               << 2;
     QTest::addRow("--gpu without value") << QStringList {QStringLiteral("listing"), clean, QStringLiteral("--gpu")} << 2;
     QTest::addRow("bad --defsym no =") << QStringList {QStringLiteral("listing"), clean, QStringLiteral("--defsym"),
-                                                       QStringLiteral("COUNT")} << 2;
+                                                       QStringLiteral("COUNT")}
+                                       << 2;
     QTest::addRow("bad --defsym value") << QStringList {QStringLiteral("listing"), clean, QStringLiteral("--defsym"),
-                                                        QStringLiteral("COUNT=abc")} << 2;
-    QTest::addRow("unknown option") << QStringList {QStringLiteral("listing"), clean, QStringLiteral("--frobnicate")}
-                                    << 2;
+                                                        QStringLiteral("COUNT=abc")}
+                                        << 2;
+    QTest::addRow("unknown option") << QStringList {QStringLiteral("listing"), clean, QStringLiteral("--frobnicate")} << 2;
     QTest::addRow("two files") << QStringList {QStringLiteral("listing"), clean, bad} << 2;
 }
 
@@ -190,8 +202,8 @@ void TestCli::badUsageNamesTheProblem()
 // --json: instructions with line, offset, size, mnemonic, encoding, family; labels.
 void TestCli::jsonClean()
 {
-    const Run run = runCli({QStringLiteral("listing"), data("clean.s"), QStringLiteral("--gpu"), QStringLiteral("fiji"),
-                            QStringLiteral("--json")});
+    const Run run = runCli(
+        {QStringLiteral("listing"), data("clean.s"), QStringLiteral("--gpu"), QStringLiteral("fiji"), QStringLiteral("--json")});
     QCOMPARE(run.exitCode, 0);
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(run.out, &error);
@@ -200,10 +212,9 @@ void TestCli::jsonClean()
     const QJsonArray instructions = root.value(QStringLiteral("instructions")).toArray();
     QCOMPARE(instructions.size(), 4);
     qint64 offset = 0;
-    const QStringList mnemonics {QStringLiteral("s_mov_b32"), QStringLiteral("s_cbranch_scc0"),
-                                 QStringLiteral("v_mov_b32_e32"), QStringLiteral("s_endpgm")};
-    const QStringList families {QStringLiteral("SOP1"), QStringLiteral("SOPP"), QStringLiteral("VOP1"),
-                                QStringLiteral("SOPP")};
+    const QStringList mnemonics {QStringLiteral("s_mov_b32"), QStringLiteral("s_cbranch_scc0"), QStringLiteral("v_mov_b32_e32"),
+                                 QStringLiteral("s_endpgm")};
+    const QStringList families {QStringLiteral("SOP1"), QStringLiteral("SOPP"), QStringLiteral("VOP1"), QStringLiteral("SOPP")};
     const int sizes[] = {8, 4, 4, 4}; // the literal 0x12345 is not inline; 1.0 is
     for (qsizetype i = 0; i < instructions.size(); ++i) {
         const QJsonObject inst = instructions[i].toObject();
@@ -259,8 +270,8 @@ void TestCli::includeAndDefsym()
 {
     const QString inc = gcnlens::test::testData("data/frontend/inc");
     const auto listing = [&](const char* defsym) {
-        return runCli({QStringLiteral("listing"), data("uses-include.s"), QStringLiteral("-I"), inc,
-                       QStringLiteral("--defsym"), QString::fromLatin1(defsym), QStringLiteral("--json")});
+        return runCli({QStringLiteral("listing"), data("uses-include.s"), QStringLiteral("-I"), inc, QStringLiteral("--defsym"),
+                       QString::fromLatin1(defsym), QStringLiteral("--json")});
     };
     const Run small = listing("COUNT=3"), large = listing("COUNT=100");
     QVERIFY2(small.exitCode == 0, small.err.constData());
@@ -277,8 +288,8 @@ void TestCli::includeAndDefsym()
     QCOMPARE(a[0].toObject().value(QStringLiteral("line")).toInt(), 3); // the .include line
 
     // Without -I the include is not found: exit 1 (an input error), not a crash.
-    const Run noInclude = runCli({QStringLiteral("listing"), data("uses-include.s"), QStringLiteral("--defsym"),
-                                  QStringLiteral("COUNT=3")});
+    const Run noInclude =
+        runCli({QStringLiteral("listing"), data("uses-include.s"), QStringLiteral("--defsym"), QStringLiteral("COUNT=3")});
     // The CLI adds the file's own directory; defs.inc lives in inc/, so it stays missing.
     QCOMPARE(noInclude.exitCode, 1);
 }
@@ -294,17 +305,20 @@ void TestCli::commands_data()
     const QString inc = gcnlens::test::testData("data/frontend/inc");
     QTest::addRow("analyze clean") << QStringList {QStringLiteral("analyze"), clean} << 0 << QStringLiteral("totals:");
     // Issue #15: the DP factor's source, in the listing and the JSON, and the timing sources.
-    QTest::addRow("analyze dpfactor source") << QStringList {QStringLiteral("analyze"), clean, QStringLiteral("--gpu"),
-                                                             QStringLiteral("tahiti")}
-                                             << 0 << QStringLiteral("; DPFACTOR from tahiti: every product has DP 1/4");
+    QTest::addRow("analyze dpfactor source")
+        << QStringList {QStringLiteral("analyze"), clean, QStringLiteral("--gpu"), QStringLiteral("tahiti")} << 0
+        << QStringLiteral("; DPFACTOR from tahiti: every product has DP 1/4");
     QTest::addRow("analyze dpfactor_source --json") << QStringList {QStringLiteral("analyze"), clean, QStringLiteral("--gpu"),
                                                                     QStringLiteral("hawaii"), QStringLiteral("--json")}
                                                     << 0 << QStringLiteral("\"dpfactor_source\": \"hawaii: most common part");
     QTest::addRow("analyze timing sources") << QStringList {QStringLiteral("analyze"), clean} << 0
                                             << QStringLiteral("timing sources: T-llvm-sched");
-    QTest::addRow("lds --option lds-phases") << QStringList {QStringLiteral("lds"), QStringLiteral("--pattern"),
-                                                             QStringLiteral("lane*16"), QStringLiteral("--op"),
-                                                             QStringLiteral("ds_read_b128"), QStringLiteral("--option"),
+    QTest::addRow("lds --option lds-phases") << QStringList {QStringLiteral("lds"),
+                                                             QStringLiteral("--pattern"),
+                                                             QStringLiteral("lane*16"),
+                                                             QStringLiteral("--op"),
+                                                             QStringLiteral("ds_read_b128"),
+                                                             QStringLiteral("--option"),
                                                              QStringLiteral("lds-phases=cdna")}
                                              << 0 << QStringLiteral("lanes 0-3, 20-23");
     // Output is still produced for the rest of a file with errors.
@@ -320,14 +334,13 @@ void TestCli::commands_data()
     QTest::addRow("occupancy") << QStringList {QStringLiteral("occupancy"), QStringLiteral("--vgprs"), QStringLiteral("24"),
                                                QStringLiteral("--sgprs"), QStringLiteral("16")}
                                << 0 << QStringLiteral("waves per SIMD:");
-    QTest::addRow("occupancy --json") << QStringList {QStringLiteral("occupancy"), QStringLiteral("--gpu=fiji"),
+    QTest::addRow("occupancy --json") << QStringList {QStringLiteral("occupancy"),  QStringLiteral("--gpu=fiji"),
                                                       QStringLiteral("--vgprs=24"), QStringLiteral("--sgprs"),
-                                                      QStringLiteral("16"), QStringLiteral("--json")}
+                                                      QStringLiteral("16"),         QStringLiteral("--json")}
                                       << 0 << QStringLiteral("\"waves_per_simd\"");
     // lane*128 bytes: every lane's dword is a multiple of 32, so all 32 lanes of a group hit bank 0
     // in distinct rows: degree 32 (timing-model.md section 7). lane*S with S=4: one bank per lane.
-    QTest::addRow("lds conflicts") << QStringList {QStringLiteral("lds"), QStringLiteral("--pattern"),
-                                                   QStringLiteral("lane*128")}
+    QTest::addRow("lds conflicts") << QStringList {QStringLiteral("lds"), QStringLiteral("--pattern"), QStringLiteral("lane*128")}
                                    << 0 << QStringLiteral("degree 32 (worst group)");
     QTest::addRow("lds --set") << QStringList {QStringLiteral("lds"), QStringLiteral("--pattern"), QStringLiteral("lane*S"),
                                                QStringLiteral("--set"), QStringLiteral("S=4")}
@@ -375,8 +388,7 @@ void TestCli::usageErrors_data()
     row("listing unknown option", {listing, clean, QStringLiteral("--frobnicate")},
         {QStringLiteral("listing: unknown option '--frobnicate'"), QStringLiteral("listing --help")});
     row("listing no file", {listing}, {QStringLiteral("listing: no input file")});
-    row("listing two files", {listing, clean, bad},
-        {QStringLiteral("unexpected argument '%1'").arg(bad), clean});
+    row("listing two files", {listing, clean, bad}, {QStringLiteral("unexpected argument '%1'").arg(bad), clean});
     row("listing --gpu without value", {listing, clean, QStringLiteral("--gpu")},
         {QStringLiteral("listing: --gpu needs a value")});
     // The next option is not taken for the missing value.
@@ -405,22 +417,24 @@ void TestCli::usageErrors_data()
 
     row("occupancy no --sgprs", {occupancy, QStringLiteral("--vgprs"), QStringLiteral("24")},
         {QStringLiteral("occupancy: --sgprs N is required")});
-    row("occupancy --vgprs abc", {occupancy, QStringLiteral("--vgprs"), QStringLiteral("abc"), QStringLiteral("--sgprs"),
-                                  QStringLiteral("16")},
+    row("occupancy --vgprs abc",
+        {occupancy, QStringLiteral("--vgprs"), QStringLiteral("abc"), QStringLiteral("--sgprs"), QStringLiteral("16")},
         {QStringLiteral("--vgprs 'abc'"), QStringLiteral("not an integer")});
-    row("occupancy file", {occupancy, clean, QStringLiteral("--vgprs"), QStringLiteral("24"), QStringLiteral("--sgprs"),
-                           QStringLiteral("16")},
+    row("occupancy file",
+        {occupancy, clean, QStringLiteral("--vgprs"), QStringLiteral("24"), QStringLiteral("--sgprs"), QStringLiteral("16")},
         {QStringLiteral("unexpected argument '%1'").arg(clean), QStringLiteral("no input file")});
-    row("occupancy bad --gpu", {occupancy, QStringLiteral("--gpu"), QStringLiteral("nonesuch"), QStringLiteral("--vgprs"),
-                                QStringLiteral("24"), QStringLiteral("--sgprs"), QStringLiteral("16")},
+    row("occupancy bad --gpu",
+        {occupancy, QStringLiteral("--gpu"), QStringLiteral("nonesuch"), QStringLiteral("--vgprs"), QStringLiteral("24"),
+         QStringLiteral("--sgprs"), QStringLiteral("16")},
         {QStringLiteral("--gpu 'nonesuch'")});
-    row("occupancy -I", {occupancy, QStringLiteral("-I"), QStringLiteral("x"), QStringLiteral("--vgprs"),
-                         QStringLiteral("24"), QStringLiteral("--sgprs"), QStringLiteral("16")},
+    row("occupancy -I",
+        {occupancy, QStringLiteral("-I"), QStringLiteral("x"), QStringLiteral("--vgprs"), QStringLiteral("24"),
+         QStringLiteral("--sgprs"), QStringLiteral("16")},
         {QStringLiteral("occupancy: unknown option '-I'")});
 
     row("lds no --pattern", {lds, QStringLiteral("--json")}, {QStringLiteral("lds: --pattern EXPR is required")});
-    row("lds bad --set", {lds, QStringLiteral("--pattern"), QStringLiteral("lane*4"), QStringLiteral("--set"),
-                          QStringLiteral("S")},
+    row("lds bad --set",
+        {lds, QStringLiteral("--pattern"), QStringLiteral("lane*4"), QStringLiteral("--set"), QStringLiteral("S")},
         {QStringLiteral("lds: --set 'S'"), QStringLiteral("NAME=INTEGER")});
     // "lane*" ends where an operand is expected: column 6.
     row("lds bad pattern", {lds, QStringLiteral("--pattern"), QStringLiteral("lane*")},
@@ -450,22 +464,25 @@ void TestCli::help_data()
                              << QStringList {QStringLiteral("FILE"), QStringLiteral("--gpu NAME"), QStringLiteral("-I DIR"),
                                              QStringLiteral("--defsym NAME=VALUE"), QStringLiteral("--json")};
     QTest::addRow("analyze") << QStringLiteral("analyze")
-                             << QStringList {QStringLiteral("FILE"), QStringLiteral("--gpu"), QStringLiteral("-I"),
-                                             QStringLiteral("--defsym"), QStringLiteral("--option NAME=VALUE"),
-                                             QStringLiteral("--taken LINE"), QStringLiteral("--not-taken LINE"),
+                             << QStringList {QStringLiteral("FILE"),
+                                             QStringLiteral("--gpu"),
+                                             QStringLiteral("-I"),
+                                             QStringLiteral("--defsym"),
+                                             QStringLiteral("--option NAME=VALUE"),
+                                             QStringLiteral("--taken LINE"),
+                                             QStringLiteral("--not-taken LINE"),
                                              QStringLiteral("--json")};
     QTest::addRow("occupancy") << QStringLiteral("occupancy")
-                               << QStringList {QStringLiteral("--gpu"), QStringLiteral("--vgprs N"),
-                                               QStringLiteral("--agprs N"), QStringLiteral("--sgprs N"),
+                               << QStringList {QStringLiteral("--gpu"),       QStringLiteral("--vgprs N"),
+                                               QStringLiteral("--agprs N"),   QStringLiteral("--sgprs N"),
                                                QStringLiteral("--lds BYTES"), QStringLiteral("--workgroup N"),
-                                               QStringLiteral("--scratch"), QStringLiteral("--trap"),
-                                               QStringLiteral("--no-vcc"), QStringLiteral("--flat-scratch"),
-                                               QStringLiteral("--xnack"), QStringLiteral("--option"),
+                                               QStringLiteral("--scratch"),   QStringLiteral("--trap"),
+                                               QStringLiteral("--no-vcc"),    QStringLiteral("--flat-scratch"),
+                                               QStringLiteral("--xnack"),     QStringLiteral("--option"),
                                                QStringLiteral("--json")};
-    QTest::addRow("lds") << QStringLiteral("lds")
-                         << QStringList {QStringLiteral("--pattern EXPR"), QStringLiteral("--width"),
-                                         QStringLiteral("--op"), QStringLiteral("--set NAME=VALUE"),
-                                         QStringLiteral("--option"), QStringLiteral("--json")};
+    QTest::addRow("lds") << QStringLiteral(
+        "lds") << QStringList {QStringLiteral("--pattern EXPR"),   QStringLiteral("--width"),  QStringLiteral("--op"),
+                               QStringLiteral("--set NAME=VALUE"), QStringLiteral("--option"), QStringLiteral("--json")};
     QTest::addRow("gpus") << QStringLiteral("gpus") << QStringList {};
 }
 
@@ -501,10 +518,9 @@ void TestCli::standardInput_data()
     QTest::addRow("listing") << QStringList {listing, dash} << data("clean.s") << 0;
     QTest::addRow("listing --json") << QStringList {listing, dash, QStringLiteral("--json")} << data("clean.s") << 0;
     QTest::addRow("listing errors") << QStringList {listing, dash} << data("bad-middle.s") << 1;
-    QTest::addRow("analyze") << QStringList {analyze, dash, QStringLiteral("--gpu"), QStringLiteral("fiji")}
-                             << data("clean.s") << 0;
-    QTest::addRow("analyze --json errors") << QStringList {analyze, QStringLiteral("--json"), dash}
-                                           << data("bad-middle.s") << 1;
+    QTest::addRow("analyze") << QStringList {analyze, dash, QStringLiteral("--gpu"), QStringLiteral("fiji")} << data("clean.s")
+                             << 0;
+    QTest::addRow("analyze --json errors") << QStringList {analyze, QStringLiteral("--json"), dash} << data("bad-middle.s") << 1;
     QTest::addRow("empty") << QStringList {listing, dash} << scratch_.filePath(QStringLiteral("empty.s")) << 0;
 }
 
@@ -523,7 +539,7 @@ void TestCli::standardInput()
     QCOMPARE(fromStdin.out, fromFile.out);
     // Diagnostics are the file's, named <stdin>:LINE:COLUMN instead of FILE:LINE:COLUMN.
     QCOMPARE(QString::fromUtf8(fromStdin.err), QString::fromUtf8(fromFile.err).replace(file, QStringLiteral("<stdin>")));
-    if (exitCode == 1 && !args.contains(QStringLiteral("--json"))) // --json carries them in the document
+    if (exitCode == 1 && !args.contains(QStringLiteral("--json")))                 // --json carries them in the document
         QVERIFY2(fromStdin.err.contains("<stdin>:5:"), fromStdin.err.constData()); // bad-middle.s line 5
 }
 
@@ -645,6 +661,36 @@ void TestCli::unwritableStdout()
     const Run run = runCli({QStringLiteral("listing"), data("clean.s")}, {}, QStringLiteral("/dev/full"));
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains("cannot write standard output"), run.err.constData());
+}
+
+// Every hazards.md §4 option is an option of `check` (issue #17): `check --help` lists it with
+// its default first, --json reports the value in effect, and --option sets the other spelling.
+void TestCli::checkOptions_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("defaultValue");
+    QTest::addColumn<QString>("otherValue");
+    for (const gcnlens::CheckOptions::Choice& c : gcnlens::CheckOptions::choices())
+        QTest::addRow("%s", c.name.c_str()) << QString::fromStdString(c.name) << QString::fromStdString(c.defaultValue)
+                                            << QString::fromStdString(c.otherValue);
+}
+
+void TestCli::checkOptions()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, defaultValue);
+    QFETCH(QString, otherValue);
+    static const QString help = QString::fromUtf8(runCli({QStringLiteral("check"), QStringLiteral("--help")}).out);
+    QVERIFY2(help.contains(QStringLiteral("%1=%2|%3").arg(name, defaultValue, otherValue)), qPrintable(help));
+    const QString kernel = QStringLiteral(GCNLENS_TESTDATA_DIR "/checks/lanesel.s");
+    auto valueWith = [&](const QStringList& extra) {
+        const Run run = runCli(QStringList {QStringLiteral("check"), kernel, QStringLiteral("--json")} + extra);
+        return QJsonDocument::fromJson(run.out).object().value(QStringLiteral("options")).toObject().value(name).toString();
+    };
+    static const QByteArray byDefault = runCli({QStringLiteral("check"), kernel, QStringLiteral("--json")}).out;
+    QCOMPARE(QJsonDocument::fromJson(byDefault).object().value(QStringLiteral("options")).toObject().value(name).toString(),
+             defaultValue);
+    QCOMPARE(valueWith({QStringLiteral("--option"), name + QLatin1Char('=') + otherValue}), otherValue);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -4,15 +4,18 @@
 // every finding (severity, line, rule, message) with its key, a click jumps to the line, a row's
 // menu goes to the producer and lets other code add actions (the fix-its hook); the editor's
 // tooltip on a consumer line names the rule, the producer, the waits and the fix; the occupancy
-// dock words what the peak costs. Expected texts come from core's result.
+// dock words what the peak costs; every hazards.md §4 option is a selector of the summary dock.
+// Expected texts come from core's result.
 #include "testutils.h"
 #include "ui/docks/occupancydock.h"
 #include "ui/docks/problemsmodel.h"
 #include "ui/docks/problemsview.h"
+#include "ui/docks/summarydock.h"
 #include "ui/editor/codeeditor.h"
 #include "ui/mainwindow.h"
 #include "ui/recovery.h"
 
+#include <QComboBox>
 #include <QHelpEvent>
 #include <QMenu>
 #include <QStandardPaths>
@@ -67,6 +70,40 @@ private Q_SLOTS:
         w.reset();
     }
 
+    // Every hazards.md §4 option is a selector of the summary dock, its default first; choosing
+    // the other spelling re-analyses with it.
+    void checkOptions_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("defaultValue");
+        QTest::addColumn<QString>("otherValue");
+        for (const CheckOptions::Choice& c : CheckOptions::choices())
+            QTest::addRow("%s", c.name.c_str()) << QString::fromStdString(c.name) << QString::fromStdString(c.defaultValue)
+                                                << QString::fromStdString(c.otherValue);
+    }
+    void checkOptions()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, defaultValue);
+        QFETCH(QString, otherValue);
+        QComboBox* combo = w->summary()->checkOption(name.toStdString());
+        QVERIFY(combo);
+        QCOMPARE(combo->count(), 2);
+        QCOMPARE(combo->currentData().toString(), defaultValue);
+        QVERIFY(combo->currentText().contains(QLatin1String("default")));
+        auto valueIn = [&](const TimingOptions& options) {
+            for (const auto& [option, value] : options.checks.values())
+                if (option == name.toStdString())
+                    return QString::fromStdString(value);
+            return QString();
+        };
+        QCOMPARE(valueIn(analysis().timing.options), defaultValue);
+        combo->setCurrentIndex(1);
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && valueIn(analysis().timing.options) == otherValue, 20000);
+        combo->setCurrentIndex(0);
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && valueIn(analysis().timing.options) == defaultValue, 20000);
+    }
+
     // One row per finding, worded from core's finding; a click puts the cursor on its line.
     void problemsRows_data()
     {
@@ -78,7 +115,8 @@ private Q_SLOTS:
     {
         QFETCH(QString, rule);
         const CheckResult& checks = analysis().checks;
-        QCOMPARE(w->problemsModel()->rowCount(), int(analysis().program.diagnostics.size() + checks.hazards.size() + checks.waits.size()));
+        QCOMPARE(w->problemsModel()->rowCount(),
+                 int(analysis().program.diagnostics.size() + checks.hazards.size() + checks.waits.size()));
         const int row = rowOf(rule);
         QVERIFY(row >= 0);
         ProblemsModel* model = w->problemsModel();
@@ -92,7 +130,8 @@ private Q_SLOTS:
         QCOMPARE(key.instruction, h ? h->instruction : wf->instruction);
         QCOMPARE(model->index(row, ProblemsModel::SeverityColumn).data().toString(), QStringLiteral("warning"));
         QCOMPARE(model->index(row, ProblemsModel::LineColumn).data().toInt(), line);
-        QCOMPARE(model->index(row, ProblemsModel::MessageColumn).data().toString(), QString::fromStdString(h ? h->detail : wf->detail));
+        QCOMPARE(model->index(row, ProblemsModel::MessageColumn).data().toString(),
+                 QString::fromStdString(h ? h->detail : wf->detail));
         QCOMPARE(model->rowOf(key), row);
 
         // Click: the consumer's line.
@@ -106,10 +145,11 @@ private Q_SLOTS:
 
         // The row's menu: "Go to producer", then what the hook's receivers add, told the key.
         FindingKey hooked;
-        const auto connection = connect(view, &ProblemsView::findingMenuRequested, this, [&hooked](const FindingKey& k, QMenu* menu) {
-            hooked = k;
-            menu->addAction(QStringLiteral("Preview fix"));
-        });
+        const auto connection =
+            connect(view, &ProblemsView::findingMenuRequested, this, [&hooked](const FindingKey& k, QMenu* menu) {
+                hooked = k;
+                menu->addAction(QStringLiteral("Preview fix"));
+            });
         std::unique_ptr<QMenu> menu(view->findingMenu(index, view));
         disconnect(connection);
         QVERIFY(menu);
@@ -164,7 +204,9 @@ private Q_SLOTS:
         for (const PressureCost& cost : costs)
             QCOMPARE(shown.contains(QString::fromStdString(cost.text)), cost.fewer > 0);
         QVERIFY(shown.contains(QStringLiteral("(W_v, peak cost)")));
-        QVERIFY(shown.contains(QStringLiteral("the peak at line %1 holds %2 VGPRs").arg(a.liveness.kernels[0].vgpr.line).arg(a.liveness.kernels[0].vgpr.count)));
+        QVERIFY(shown.contains(QStringLiteral("the peak at line %1 holds %2 VGPRs")
+                                   .arg(a.liveness.kernels[0].vgpr.line)
+                                   .arg(a.liveness.kernels[0].vgpr.count)));
     }
 };
 

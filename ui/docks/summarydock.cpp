@@ -13,8 +13,8 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
-#include <QToolButton>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -99,7 +99,9 @@ SummaryDock::SummaryDock(QWidget* parent)
     };
     m_instructions = value(tr("Instructions"), {});
     m_bytes = value(tr("Bytes"), {});
-    m_base = value(tr("Base cycles"), tr("Sum of C(I) over the code (timing-model.md section 1)"));
+    m_base = value(tr("Base cycles"),
+                   tr("Sum of C(I) over the code (timing-model.md section 1); an s_nop N counts "
+                      "N+1 issue slots of 4 cycles, its wait states (T-nop, docs/model.md)"));
     m_penalty = value(tr("Penalty cycles"), tr("Alignment, branch and hazard penalties (sections 2–4)"));
     m_singleWave = value(tr("Single-wave cycles"), tr("Base + penalties: one wave per SIMD (section 5)"));
     m_hidden = value(tr("Latency-hidden cycles"), tr("Vector-issue cycles only, at 2 or more waves per SIMD (section 5)"));
@@ -125,11 +127,13 @@ SummaryDock::SummaryDock(QWidget* parent)
     auto* options = new QFormLayout(optionsBox);
     m_backwardTarget = new QCheckBox;
     options->addRow(tr("Backward branch-target penalty"), m_backwardTarget);
-    connect(m_backwardTarget, &QCheckBox::toggled, this, [this](bool on) { optionEdited("backward-branch-target-penalty", on ? "on" : "off"); });
+    connect(m_backwardTarget, &QCheckBox::toggled, this,
+            [this](bool on) { optionEdited("backward-branch-target-penalty", on ? "on" : "off"); });
     m_takenCycles = new QSpinBox;
     m_takenCycles->setRange(4, 100);
     options->addRow(tr("Taken-branch cycles"), m_takenCycles);
-    connect(m_takenCycles, &QSpinBox::valueChanged, this, [this](int v) { optionEdited("taken-branch-cycles", std::to_string(v)); });
+    connect(m_takenCycles, &QSpinBox::valueChanged, this,
+            [this](int v) { optionEdited("taken-branch-cycles", std::to_string(v)); });
     m_longRule = new QComboBox;
     m_longRule->addItem(tr("own cycles"), QStringLiteral("own-cycles"));
     m_longRule->addItem(tr("whole block"), QStringLiteral("whole-block"));
@@ -142,16 +146,17 @@ SummaryDock::SummaryDock(QWidget* parent)
     m_valuSalu->addItem(tr("listed"), QStringLiteral("listed"));
     m_valuSalu->addItem(tr("any VALU writing an SGPR"), QStringLiteral("any"));
     options->addRow(tr("VALU→SALU writers"), m_valuSalu);
-    for (auto [combo, name] : {std::pair{m_longRule, "long-rule"}, std::pair{m_pairRule, "pair-rule"}, std::pair{m_valuSalu, "valu-salu-writers"}}) {
-        connect(combo, &QComboBox::currentIndexChanged, this, [this, combo, name](int) {
-            optionEdited(name, combo->currentData().toString().toStdString());
-        });
+    for (auto [combo, name] : {std::pair {m_longRule, "long-rule"}, std::pair {m_pairRule, "pair-rule"},
+                               std::pair {m_valuSalu, "valu-salu-writers"}}) {
+        connect(combo, &QComboBox::currentIndexChanged, this,
+                [this, combo, name](int) { optionEdited(name, combo->currentData().toString().toStdString()); });
     }
     m_maxWaves = new QSpinBox;
     m_maxWaves->setRange(0, 10);
     m_maxWaves->setSpecialValueText(tr("auto"));
     options->addRow(tr("Max waves override"), m_maxWaves);
-    connect(m_maxWaves, &QSpinBox::valueChanged, this, [this](int v) { optionEdited("max-waves-override", v ? std::to_string(v) : "auto"); });
+    connect(m_maxWaves, &QSpinBox::valueChanged, this,
+            [this](int v) { optionEdited("max-waves-override", v ? std::to_string(v) : "auto"); });
     m_trap = new QCheckBox;
     options->addRow(tr("Trap handler"), m_trap);
     connect(m_trap, &QCheckBox::toggled, this, [this](bool on) { optionEdited("trap-handler", on ? "on" : "off"); });
@@ -163,21 +168,34 @@ SummaryDock::SummaryDock(QWidget* parent)
     for (int d : {32, 16, 64})
         m_ldsGroup->addItem(tr("%1 dwords").arg(d), d);
     options->addRow(tr("LDS group"), m_ldsGroup);
-    connect(m_ldsGroup, &QComboBox::currentIndexChanged, this, [this](int) {
-        optionEdited("lds-group", std::to_string(m_ldsGroup->currentData().toInt()));
-    });
+    connect(m_ldsGroup, &QComboBox::currentIndexChanged, this,
+            [this](int) { optionEdited("lds-group", std::to_string(m_ldsGroup->currentData().toInt())); });
     m_ldsPhases = new QComboBox;
     m_ldsPhases->addItem(tr("by generation"), QStringLiteral("auto"));
     m_ldsPhases->addItem(tr("GCN (consecutive lanes)"), QStringLiteral("gcn"));
     m_ldsPhases->addItem(tr("CDNA (ds_read_b128 interleaved)"), QStringLiteral("cdna"));
     m_ldsPhases->setToolTip(tr("Which lanes the LDS serves together (docs/model.md L-phases)"));
     options->addRow(tr("LDS lane groups"), m_ldsPhases);
-    connect(m_ldsPhases, &QComboBox::currentIndexChanged, this, [this](int) {
-        optionEdited("lds-phases", m_ldsPhases->currentData().toString().toStdString());
-    });
+    connect(m_ldsPhases, &QComboBox::currentIndexChanged, this,
+            [this](int) { optionEdited("lds-phases", m_ldsPhases->currentData().toString().toStdString()); });
     layout->addWidget(optionsBox);
+
+    // hazards.md §4: each ambiguity of the checks, default first (docs/model.md §7).
+    auto* checksBox = new QGroupBox(tr("Check options (hazards.md §4)"));
+    auto* checks = new QFormLayout(checksBox);
+    for (const CheckOptions::Choice& c : CheckOptions::choices()) {
+        auto* combo = new QComboBox;
+        combo->addItem(tr("%1 (default)").arg(qs(c.defaultValue)), qs(c.defaultValue));
+        combo->addItem(qs(c.otherValue), qs(c.otherValue));
+        combo->setToolTip(qs(c.what));
+        checks->addRow(qs(c.name), combo);
+        m_checkOptions.emplace_back(c.name, combo);
+        connect(combo, &QComboBox::currentIndexChanged, this,
+                [this, combo, name = c.name](int) { optionEdited(name, combo->currentData().toString().toStdString()); });
+    }
+    layout->addWidget(checksBox);
     layout->addStretch(1);
-    setOptions(TimingOptions{});
+    setOptions(TimingOptions {});
 }
 
 void SummaryDock::optionEdited(const std::string& name, const std::string& value)
@@ -211,7 +229,18 @@ void SummaryDock::setOptions(const TimingOptions& o)
         m_ldsGroup->addItem(tr("%1 dwords").arg(o.ldsGroupDwords), o.ldsGroupDwords);
     m_ldsGroup->setCurrentIndex(m_ldsGroup->findData(o.ldsGroupDwords));
     m_ldsPhases->setCurrentIndex(std::max(0, m_ldsPhases->findData(QString::fromStdString(o.ldsPhases))));
+    for (const auto& [name, value] : o.checks.values())
+        if (QComboBox* combo = checkOption(name))
+            combo->setCurrentIndex(std::max(0, combo->findData(qs(value))));
     m_updating = false;
+}
+
+QComboBox* SummaryDock::checkOption(const std::string& name) const
+{
+    for (const auto& [option, combo] : m_checkOptions)
+        if (option == name)
+            return combo;
+    return nullptr;
 }
 
 void SummaryDock::setGpu(const QString& name)
@@ -246,8 +275,9 @@ void SummaryDock::setSnapshot(const SnapshotPtr& snapshot)
     for (const auto& [mnemonic, count] : t.unknownMnemonics)
         untimed << QStringLiteral("%1 (%2)").arg(qs(mnemonic)).arg(count);
     m_unknown->setToolTip(untimed.isEmpty()
-                              ? tr("Every instruction has a timing: a GcnTimings.md row (T-table), MFMA passes (T-mfma) "
-                                   "or LLVM's scheduling model (T-llvm-sched)")
+                              ? tr("Every instruction has a timing: a GcnTimings.md row (T-table), MFMA passes (T-mfma), "
+                                   "s_nop N as N+1 issue slots of 4 cycles (T-nop) or LLVM's scheduling model "
+                                   "(T-llvm-sched)")
                               : tr("No timing, counted as 4 cycles: %1").arg(untimed.join(QStringLiteral(", "))));
 
     const GpuTarget& gpu = snapshot->analysis.program.gpu;

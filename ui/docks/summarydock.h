@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: MIT
 // The summary panel: totals (timing-model.md section 5), penalties by rule (clickable: steps through
-// the occurrences), the GPU selector and every section-9 model option, all live.
+// the occurrences), the GPU selector, every section-9 model option and every hazards.md §4 check
+// option (A-*), all live.
 #pragma once
 
 #include "ui/analysisbridge.h"
 
 #include <QWidget>
+
+#include <string>
+#include <utility>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -25,15 +30,17 @@ public:
     explicit SummaryDock(QWidget* parent = nullptr);
 
     void setSnapshot(const SnapshotPtr& snapshot);
-    void setGpu(const QString& name);      // updates the selector without emitting
+    void setGpu(const QString& name); // updates the selector without emitting
     QString gpu() const;
     void setOptions(const TimingOptions& options);
     TimingOptions options() const { return m_options; }
     PenaltyRuleModel* ruleModel() const { return m_rules; }
     QComboBox* gpuSelector() const { return m_gpu; }
-    QString totalsText() const;            // the figures as shown (tests, clipboard)
-    QString dpfactorText() const;          // "DPFACTOR 2: tahiti: every product has DP 1/4 (…)"
+    QString totalsText() const;                        // the figures as shown (tests, clipboard)
+    QString dpfactorText() const;                      // "DPFACTOR 2: tahiti: every product has DP 1/4 (…)"
     QMenu* presetMenu() const { return m_presetMenu; } // the analysed chip's product presets
+    // The selector of a hazards.md §4 option ("A-nop"), nullptr for an unknown name.
+    QComboBox* checkOption(const std::string& name) const;
 
     // Steps to the next occurrence of a rule (wrapping); returns its line or 0.
     int stepRule(int row);
@@ -50,8 +57,8 @@ private:
     QTreeView* m_ruleView;
     QComboBox* m_gpu;
     QLabel* m_gpuError;
-    QLabel* m_dpfactor;      // timing-model.md section 1: the DP factor and why
-    QToolButton* m_presets;  // the chip's product presets, one click away
+    QLabel* m_dpfactor;     // timing-model.md section 1: the DP factor and why
+    QToolButton* m_presets; // the chip's product presets, one click away
     QMenu* m_presetMenu;
     std::string m_presetsOf; // the processor m_presetMenu lists
     QLabel* m_instructions;
@@ -70,7 +77,8 @@ private:
     QCheckBox* m_trap;
     QSpinBox* m_polaris;
     QComboBox* m_ldsGroup;
-    QComboBox* m_ldsPhases;  // lds-phases (docs/model.md L-phases)
+    QComboBox* m_ldsPhases;                                         // lds-phases (docs/model.md L-phases)
+    std::vector<std::pair<std::string, QComboBox*>> m_checkOptions; // A-* name → its two spellings
     TimingOptions m_options;
     std::map<QString, int> m_ruleStep; // rule → index of the occurrence shown last
     bool m_updating = false;

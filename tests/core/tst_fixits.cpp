@@ -20,6 +20,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -35,16 +36,21 @@ struct Case {
     Analysis analysis;
 };
 
-Case load(const QString& file, const QString& gpu)
+Case loadPath(const QString& path, const QString& gpu)
 {
     Case k;
-    k.source = test::readFile(test::testData(qPrintable(QStringLiteral("data/fixits/") + file))).toStdString();
+    k.source = test::readFile(path).toStdString();
     k.options.gpu = gpu.toStdString();
     k.request.assemble = k.options;
     const AssembleOptions options = k.options;
     k.assemble = [options](const std::string& text) { return assemble(text, options); };
     k.analysis = analyzeProgram(k.assemble(k.source), k.request);
     return k;
+}
+
+Case load(const QString& file, const QString& gpu)
+{
+    return loadPath(test::testData(qPrintable(QStringLiteral("data/fixits/") + file)), gpu);
 }
 
 // How often a fixable rule is found: hazards by id, penalties by rule.
@@ -93,6 +99,46 @@ bool touches(const std::vector<RegRange>& a, const std::vector<RegRange>& b)
     return false;
 }
 
+// The line of `text` where the statement on line `line` of `original` is now: the same occurrence
+// of the same trimmed text (an s_nop inserted or a line moved shifts it), else `line` itself (the
+// 1-dword encoding rewrites the statement in place).
+int movedLine(const std::string& original, int line, const std::string& text)
+{
+    const auto split = [](const std::string& t) {
+        std::vector<std::string> lines;
+        std::istringstream in(t);
+        for (std::string l; std::getline(in, l);)
+            lines.push_back(trimmed(l));
+        return lines;
+    };
+    const std::vector<std::string> before = split(original), after = split(text);
+    if (line < 1 || line > int(before.size()))
+        return line;
+    const std::string& statement = before[std::size_t(line - 1)];
+    const auto occurrence = std::count(before.begin(), before.begin() + (line - 1), statement);
+    long seen = 0;
+    for (std::size_t i = 0; i < after.size(); ++i)
+        if (after[i] == statement && seen++ == occurrence)
+            return int(i + 1);
+    return line;
+}
+
+// The finding of `rule` is on `line` (a hazard at its consumer, a penalty on an instruction there).
+bool findingOnLine(const Analysis& a, const std::string& rule, int line)
+{
+    if (rule.rfind("W-", 0) == 0)
+        return std::any_of(a.checks.hazards.begin(), a.checks.hazards.end(),
+                           [&](const HazardFinding& h) { return h.rule == rule && h.line == line; });
+    const auto it = a.program.lineToInstructions.find(line);
+    if (it == a.program.lineToInstructions.end())
+        return false;
+    for (int i : it->second)
+        for (const Penalty& p : a.timing.instructions[std::size_t(i)].penalties)
+            if (p.rule == rule)
+                return true;
+    return false;
+}
+
 // patch -p1 < diff in `dir`: empty when it applied, else what patch said.
 QString runPatch(const QString& patch, const QString& dir, const QByteArray& diff)
 {
@@ -114,6 +160,8 @@ class TestFixIts : public QObject {
 private Q_SLOTS:
     void appliesWithItsDelta_data();
     void appliesWithItsDelta();
+    void everyFixItApplies_data();
+    void everyFixItApplies();
     void cliDiffApplies_data() { appliesWithItsDelta_data(); }
     void cliDiffApplies();
     void cliDiffCrLf();
@@ -202,6 +250,53 @@ void TestFixIts::appliesWithItsDelta()
     }
 }
 
+// Every fix-it findFixIts offers for a kernel (not only the first finding's), each applied alone to
+// the original text: its finding is no longer on its statement's line (another instruction may
+// take a penalty of the same rule: the total says what the move gains), no hazard or s_waitcnt
+// finding is added, and the whole file's single-wave cycles change by exactly the delta it previews.
+void TestFixIts::everyFixItApplies_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("gpu");
+    QTest::addColumn<int>("atLeast"); // fix-its the kernel must be offered
+    for (const char* f : {"branch-live.s", "branch-move.s", "clrx-fetch.s", "clrx-lit.s", "fetch-encoding.s", "fetch-move-nop.s",
+                          "hazard-lanesel.s"})
+        QTest::addRow("%s tahiti", f) << test::testData(qPrintable(QStringLiteral("data/fixits/") + QLatin1String(f))) << "tahiti"
+                                      << 1;
+    for (const char* gpu : {"gfx900", "gfx90a"})
+        QTest::addRow("straddle %s", gpu) << test::testData("data/fixits/fetch-straddle.s") << gpu << 1;
+    QTest::addRow("mai gfx90a") << test::testData("data/fixits/hazard-mai.s") << "gfx90a" << 1;
+    // Larger kernels with several findings of different kinds.
+    QTest::addRow("views gfx900") << test::testData("data/checks/views-gfx900.s") << "gfx900" << 1;
+    QTest::addRow("lanesel gfx942") << test::testData("data/checks/lanesel.s") << "gfx942" << 1;
+    QTest::addRow("saxpy tahiti") << test::exampleKernel() << "tahiti" << 1;
+}
+
+void TestFixIts::everyFixItApplies()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, gpu);
+    QFETCH(int, atLeast);
+    const Case k = loadPath(file, gpu);
+    QVERIFY(!k.analysis.program.hasErrors());
+    const std::vector<FixIt> fixes = findFixIts(k.source, k.analysis, k.request, k.assemble);
+    QVERIFY(int(fixes.size()) >= atLeast);
+    for (const FixIt& fix : fixes) {
+        const std::string what = fix.finding.rule + " line " + std::to_string(fix.finding.line) + ": " + fix.summary;
+        const std::string edited = applyEdits(k.source, fix.edits);
+        const Analysis after = analyzeProgram(k.assemble(edited), k.request);
+        QVERIFY2(!after.program.hasErrors(), what.c_str());
+        QVERIFY2(findingOnLine(k.analysis, fix.finding.rule, fix.finding.line), what.c_str());
+        QVERIFY2(!findingOnLine(after, fix.finding.rule, movedLine(k.source, fix.finding.line, edited)), what.c_str());
+        QVERIFY2(after.checks.hazards.size() <= k.analysis.checks.hazards.size(), what.c_str());
+        QVERIFY2(after.checks.waits.size() <= k.analysis.checks.waits.size(), what.c_str());
+        QCOMPARE(fix.cyclesBefore, k.analysis.timing.totals.singleWaveCycles);
+        QCOMPARE(after.timing.totals.singleWaveCycles - fix.cyclesBefore, fix.delta());
+    }
+    qInfo("%s on %s: %zu fix-it(s), each applied alone, each with its previewed delta", qPrintable(file), qPrintable(gpu),
+          fixes.size());
+}
+
 void TestFixIts::cliDiffApplies()
 {
     QFETCH(QString, file);
@@ -254,10 +349,10 @@ void TestFixIts::cliDiffApplies()
     const Analysis after = analyzeProgram(k.assemble(text), k.request);
     QCOMPARE(findings(after, rule.toStdString()), findings(k.analysis, rule.toStdString()) - 1);
     QByteArray json;
-    QCOMPARE(cli({QStringLiteral("check"), QStringLiteral("--json"), QStringLiteral("--fix-its"), QStringLiteral("--gpu"), gpu,
-                  name},
-                 &json),
-             0);
+    QCOMPARE(
+        cli({QStringLiteral("check"), QStringLiteral("--json"), QStringLiteral("--fix-its"), QStringLiteral("--gpu"), gpu, name},
+            &json),
+        0);
     const QJsonObject root = QJsonDocument::fromJson(json).object();
     QVERIFY(root.value(QStringLiteral("hazards")).toArray().isEmpty());
     QVERIFY(root.contains(QStringLiteral("fixits")));
@@ -287,7 +382,8 @@ void TestFixIts::cliDiffCrLf()
     file.close();
     QProcess check;
     check.setWorkingDirectory(dir.path());
-    check.start(QStringLiteral(GCNLENS_BIN_DIR "/gcnlens-cli"), {QStringLiteral("check"), QStringLiteral("--fix-its"), QStringLiteral("kernel.s")});
+    check.start(QStringLiteral(GCNLENS_BIN_DIR "/gcnlens-cli"),
+                {QStringLiteral("check"), QStringLiteral("--fix-its"), QStringLiteral("kernel.s")});
     QVERIFY(check.waitForFinished(120000));
     const QByteArray diff = check.readAllStandardOutput();
     QVERIFY(diff.contains("\r\n"));
@@ -302,8 +398,8 @@ void TestFixIts::cliDiffCrLf()
 void TestFixIts::editsAndDiff_data()
 {
     QTest::addColumn<QString>("text");
-    QTest::addColumn<int>("line");    // insert "X" before this line (fix 1) …
-    QTest::addColumn<int>("line2");   // … and before this one (fix 2)
+    QTest::addColumn<int>("line");  // insert "X" before this line (fix 1) …
+    QTest::addColumn<int>("line2"); // … and before this one (fix 2)
     QTest::addColumn<int>("hunks");
     QTest::addRow("apart") << "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n" << 2 << 9 << 2;
     QTest::addRow("overlapping") << "a\nb\nc\nd\ne\n" << 2 << 3 << 1;

@@ -49,92 +49,145 @@ struct Row {
 const std::vector<Row>& rows()
 {
     static const std::vector<Row> table = {
-        {"W-valu-sgpr-vmem", "v_readfirstlane_b32 s4, v0", "buffer_load_dword v1, v2, s[0:3], s4 offen",
+        {"W-valu-sgpr-vmem",
+         "v_readfirstlane_b32 s4, v0",
+         "buffer_load_dword v1, v2, s[0:3], s4 offen",
          {{"tahiti", 5}, {"hawaii", 5}, {"fiji", 5}, {"gfx900", 5}, {"gfx908", 5}, {"gfx90a", 5}, {"gfx942", 5}}},
         {"W-valu-sgpr-smrd", "v_readfirstlane_b32 s4, v0", "s_load_dword s6, s[4:5], 0x0", {{"tahiti", 4}}},
         {"W-salu-sbuf", "s_mov_b32 s0, 0", "s_buffer_load_dword s8, s[0:3], 0x0", {{"tahiti", 4}}},
-        {"W-vcc-divfmas", "v_div_scale_f32 v0, vcc, v1, v1, v2", "v_div_fmas_f32 v3, v4, v5, v6",
+        {"W-vcc-divfmas",
+         "v_div_scale_f32 v0, vcc, v1, v1, v2",
+         "v_div_fmas_f32 v3, v4, v5, v6",
          {{"tahiti", 4}, {"hawaii", 4}, {"fiji", 4}, {"gfx900", 4}, {"gfx908", 4}, {"gfx90a", 4}, {"gfx942", 4}}},
-        {"W-lanesel", "v_readfirstlane_b32 s4, v0", "v_readlane_b32 s5, v1, s4",
+        {"W-lanesel",
+         "v_readfirstlane_b32 s4, v0",
+         "v_readlane_b32 s5, v1, s4",
          {{"tahiti", 4}, {"hawaii", 4}, {"fiji", 4}, {"gfx900", 4}, {"gfx908", 4}, {"gfx90a", 4}, {"gfx942", 4}}},
-        {"W-setreg-getreg", "s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s0", "s_getreg_b32 s1, hwreg(HW_REG_MODE, 0, 4)",
+        {"W-setreg-getreg",
+         "s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s0",
+         "s_getreg_b32 s1, hwreg(HW_REG_MODE, 0, 4)",
          {{"tahiti", 2}, {"hawaii", 2}, {"fiji", 2}, {"gfx900", 2}, {"gfx908", 2}, {"gfx90a", 2}, {"gfx942", 2}}},
-        {"W-setreg-setreg", "s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s0", "s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s1",
+        {"W-setreg-setreg",
+         "s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s0",
+         "s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s1",
          {{"tahiti", 1}, {"hawaii", 1}, {"fiji", 2}, {"gfx900", 2}, {"gfx908", 2}, {"gfx90a", 2}, {"gfx942", 2}}},
-        {"W-vskip", "s_setreg_b32 hwreg(HW_REG_MODE, 28, 1), s0", "v_mov_b32 v0, v1",
+        {"W-vskip",
+         "s_setreg_b32 hwreg(HW_REG_MODE, 28, 1), s0",
+         "v_mov_b32 v0, v1",
          {{"tahiti", 2}, {"hawaii", 2}, {"fiji", 2}, {"gfx900", 2}, {"gfx908", 2}, {"gfx90a", 2}, {"gfx942", 2}}},
-        {"W-rfe", "s_setreg_b32 hwreg(HW_REG_TRAPSTS, 0, 4), s0", "s_rfe_b64 s[0:1]",
+        {"W-rfe",
+         "s_setreg_b32 hwreg(HW_REG_TRAPSTS, 0, 4), s0",
+         "s_rfe_b64 s[0:1]",
          {{"fiji", 1}, {"gfx900", 1}, {"gfx908", 1}, {"gfx90a", 1}, {"gfx942", 1}}},
-        {"W-execz", "v_cmp_eq_u32_e32 vcc, v0, v1", "v_mov_b32 v2, src_vccz",
+        {"W-execz",
+         "v_cmp_eq_u32_e32 vcc, v0, v1",
+         "v_mov_b32 v2, src_vccz",
          {{"gfx900", 5}, {"gfx908", 5}, {"gfx90a", 5}, {"gfx942", 5}}},
-        {"W-m0-msg", "s_mov_b32 m0, s0", "s_sendmsg sendmsg(MSG_INTERRUPT)",
+        {"W-m0-msg",
+         "s_mov_b32 m0, s0",
+         "s_sendmsg sendmsg(MSG_INTERRUPT)",
          {{"tahiti", 1}, {"hawaii", 1}, {"fiji", 1}, {"gfx900", 1}, {"gfx908", 1}, {"gfx90a", 1}, {"gfx942", 1}}},
-        {"W-m0-lds", "s_mov_b32 m0, s0", "ds_read_addtid_b32 v0",
-         {{"gfx900", 1}, {"gfx908", 1}, {"gfx90a", 1}, {"gfx942", 1}}},
-        {"W-m0-movrel", "s_mov_b32 m0, s0", "s_movrels_b32 s1, s2",
-         {{"gfx900", 1}, {"gfx908", 1}, {"gfx90a", 1}, {"gfx942", 1}}},
-        {"W-dpp-vgpr", "v_mov_b32 v0, v1", "v_mov_b32_dpp v2, v0 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf",
+        {"W-m0-lds", "s_mov_b32 m0, s0", "ds_read_addtid_b32 v0", {{"gfx900", 1}, {"gfx908", 1}, {"gfx90a", 1}, {"gfx942", 1}}},
+        {"W-m0-movrel", "s_mov_b32 m0, s0", "s_movrels_b32 s1, s2", {{"gfx900", 1}, {"gfx908", 1}, {"gfx90a", 1}, {"gfx942", 1}}},
+        {"W-dpp-vgpr",
+         "v_mov_b32 v0, v1",
+         "v_mov_b32_dpp v2, v0 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf",
          {{"fiji", 2}, {"gfx900", 2}, {"gfx908", 2}, {"gfx90a", 2}, {"gfx942", 2}}},
-        {"W-dpp-exec", "v_cmpx_eq_u32_e32 vcc, v0, v1", "v_mov_b32_dpp v2, v3 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf",
+        {"W-dpp-exec",
+         "v_cmpx_eq_u32_e32 vcc, v0, v1",
+         "v_mov_b32_dpp v2, v3 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf",
          {{"fiji", 5}, {"gfx900", 5}, {"gfx908", 5}, {"gfx90a", 5}, {"gfx942", 5}}},
-        {"W-store-data", "buffer_store_dwordx4 v[0:3], v4, s[0:3], 0 offen", "v_mov_b32 v1, 0",
+        {"W-store-data",
+         "buffer_store_dwordx4 v[0:3], v4, s[0:3], 0 offen",
+         "v_mov_b32 v1, 0",
          {{"tahiti", 1}, {"hawaii", 1}, {"fiji", 1}, {"gfx900", 1}, {"gfx908", 1}, {"gfx90a", 1}, {"gfx942", 2}}},
-        {"W-store-data", "global_store_dwordx4 v[8:9], v[0:3], off", "v_mov_b32 v1, 0",
+        {"W-store-data",
+         "global_store_dwordx4 v[8:9], v[0:3], off",
+         "v_mov_b32 v1, 0",
          {{"gfx900", 1}, {"gfx90a", 1}, {"gfx942", 2}}},
         {"W-valu-sgpr-valu", "v_readfirstlane_b32 s4, v0", "v_add_u32_e64 v1, s4, v2", {{"gfx942", 2}}},
         {"W-exec-lane", "v_cmpx_eq_u32_e32 vcc, v0, v1", "v_readfirstlane_b32 s4, v2", {{"gfx942", 4}}},
         {"W-cmpx-exec", "v_cmpx_eq_u32_e32 vcc, v0, v1", "v_mov_b32 v2, exec_lo", {{"gfx942", 2}}},
         {"W-vgpr-readlane", "v_mov_b32 v0, v1", "v_readfirstlane_b32 s4, v0", {{"gfx942", 1}}},
         {"W-trans", "v_exp_f32_e32 v0, v1", "v_add_f32_e32 v2, v0, v3", {{"gfx942", 1}}},
-        {"W-dstsel", "v_add_f16_sdwa v0, v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_0 src1_sel:WORD_0",
-         "v_add_f32_e32 v3, v0, v4", {{"gfx942", 1}}},
+        {"W-dstsel",
+         "v_add_f16_sdwa v0, v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_0 src1_sel:WORD_0",
+         "v_add_f32_e32 v3, v0, v4",
+         {{"gfx942", 1}}},
         {"W-icache", "s_icache_inv", "s_mov_b32 s0, 0", {{"gfx900", 16}, {"gfx908", 16}, {"gfx90a", 16}, {"gfx942", 16}}},
         {"W-vintrp-rl", "v_interp_p1_f32 v0, v1, attr0.x", "v_readfirstlane_b32 s0, v0", {{"tahiti", 1}}},
-        {"W-dgemm-fma", "v_mfma_f64_4x4x4f64 v[0:1], v[2:3], v[4:5], 0", "v_fma_f64 v[10:11], v[12:13], v[14:15], v[16:17]",
+        {"W-dgemm-fma",
+         "v_mfma_f64_4x4x4f64 v[0:1], v[2:3], v[4:5], 0",
+         "v_fma_f64 v[10:11], v[12:13], v[14:15], v[16:17]",
          {{"gfx90a", 2}, {"gfx942", 2}}},
         // §2b MFMA rows.
-        {"W-mai-valu-vgpr", "v_mov_b32 v0, 1.0", "v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]",
+        {"W-mai-valu-vgpr",
+         "v_mov_b32 v0, 1.0",
+         "v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]",
          {{"gfx908", 2}, {"gfx90a", 2}, {"gfx942", 2}}},
         {"W-mai-valu-vgpr", "v_mov_b32 v0, 1.0", "v_accvgpr_write_b32 a0, v0", {{"gfx908", 2}}},
-        {"W-mai-exec", "v_cmpx_eq_u32_e32 vcc, v5, v6", "v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]",
+        {"W-mai-exec",
+         "v_cmpx_eq_u32_e32 vcc, v5, v6",
+         "v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]",
          {{"gfx908", 4}, {"gfx90a", 4}, {"gfx942", 4}}},
-        {"W-mai-srcc-exact", "v_mfma_f32_4x4x4f16 a[0:3], v[0:1], v[2:3], a[0:3]",
-         "v_mfma_f32_4x4x4f16 a[0:3], v[0:1], v[2:3], a[0:3]", {{"gfx942", 2}}},
-        {"W-mai-srcc-exact", "v_mfma_f64_4x4x4f64 v[0:1], v[2:3], v[4:5], v[0:1]",
-         "v_mfma_f64_4x4x4f64 v[0:1], v[2:3], v[4:5], v[0:1]", {{"gfx90a", 4}, {"gfx942", 4}}},
-        {"W-mai-srcc-overlap", "v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]", "v_mfma_f32_4x4x1f32 a[2:5], v0, v1, a[2:5]",
+        {"W-mai-srcc-exact",
+         "v_mfma_f32_4x4x4f16 a[0:3], v[0:1], v[2:3], a[0:3]",
+         "v_mfma_f32_4x4x4f16 a[0:3], v[0:1], v[2:3], a[0:3]",
+         {{"gfx942", 2}}},
+        {"W-mai-srcc-exact",
+         "v_mfma_f64_4x4x4f64 v[0:1], v[2:3], v[4:5], v[0:1]",
+         "v_mfma_f64_4x4x4f64 v[0:1], v[2:3], v[4:5], v[0:1]",
+         {{"gfx90a", 4}, {"gfx942", 4}}},
+        {"W-mai-srcc-overlap",
+         "v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]",
+         "v_mfma_f32_4x4x1f32 a[2:5], v0, v1, a[2:5]",
          {{"gfx908", 2}, {"gfx90a", 2}, {"gfx942", 2}}},
-        {"W-mai-srcc-overlap", "v_mfma_f32_16x16x1f32 a[0:15], v0, v1, a[0:15]",
-         "v_mfma_f32_16x16x1f32 a[8:23], v0, v1, a[8:23]", {{"gfx908", 2}, {"gfx90a", 8}, {"gfx942", 8}}},
-        {"W-mai-srcc-overlap", "v_mfma_f32_16x16x16f16 a[0:3], v[0:1], v[2:3], a[0:3]",
-         "v_mfma_f32_16x16x16f16 a[2:5], v[0:1], v[2:3], a[2:5]", {{"gfx942", 5}}},
-        {"W-mai-srcab", "v_mfma_f32_4x4x1f32 v[0:3], v4, v5, v[0:3]", "v_mfma_f32_4x4x1f32 v[8:11], v0, v5, v[8:11]",
+        {"W-mai-srcc-overlap",
+         "v_mfma_f32_16x16x1f32 a[0:15], v0, v1, a[0:15]",
+         "v_mfma_f32_16x16x1f32 a[8:23], v0, v1, a[8:23]",
+         {{"gfx908", 2}, {"gfx90a", 8}, {"gfx942", 8}}},
+        {"W-mai-srcc-overlap",
+         "v_mfma_f32_16x16x16f16 a[0:3], v[0:1], v[2:3], a[0:3]",
+         "v_mfma_f32_16x16x16f16 a[2:5], v[0:1], v[2:3], a[2:5]",
+         {{"gfx942", 5}}},
+        {"W-mai-srcab",
+         "v_mfma_f32_4x4x1f32 v[0:3], v4, v5, v[0:3]",
+         "v_mfma_f32_4x4x1f32 v[8:11], v0, v5, v[8:11]",
          {{"gfx90a", 5}, {"gfx942", 4}}},
-        {"W-mai-srcab", "v_mfma_f32_32x32x8f16 v[0:15], v[16:17], v[18:19], v[0:15]",
-         "v_mfma_f32_32x32x8f16 v[20:35], v[0:1], v[18:19], v[20:35]", {{"gfx90a", 19}, {"gfx942", 11}}},
+        {"W-mai-srcab",
+         "v_mfma_f32_32x32x8f16 v[0:15], v[16:17], v[18:19], v[0:15]",
+         "v_mfma_f32_32x32x8f16 v[20:35], v[0:1], v[18:19], v[20:35]",
+         {{"gfx90a", 19}, {"gfx942", 11}}},
         {"W-mai-accread", "v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]", "v_accvgpr_read_b32 v2, a0", {{"gfx908", 4}}},
         {"W-mai-accread", "v_mfma_f32_32x32x1f32 a[0:31], v0, v1, a[0:31]", "v_accvgpr_read_b32 v2, a0", {{"gfx908", 18}}},
-        {"W-mai-accwrite-waw", "v_mfma_f32_16x16x1f32 a[0:15], v0, v1, a[16:31]", "v_accvgpr_write_b32 a1, v2",
-         {{"gfx908", 7}}},
-        {"W-mai-accwrite-war", "v_mfma_f32_16x16x1f32 a[16:31], v0, v1, a[0:15]", "v_accvgpr_write_b32 a1, v2",
-         {{"gfx908", 5}}},
+        {"W-mai-accwrite-waw", "v_mfma_f32_16x16x1f32 a[0:15], v0, v1, a[16:31]", "v_accvgpr_write_b32 a1, v2", {{"gfx908", 7}}},
+        {"W-mai-accwrite-war", "v_mfma_f32_16x16x1f32 a[16:31], v0, v1, a[0:15]", "v_accvgpr_write_b32 a1, v2", {{"gfx908", 5}}},
         {"W-mai-accwrite-use", "v_accvgpr_write_b32 a0, v2", "v_mfma_f32_4x4x1f32 a[4:7], v0, v1, a[0:3]", {{"gfx908", 1}}},
         {"W-mai-accwrite-use", "v_accvgpr_write_b32 a0, v2", "v_accvgpr_read_b32 v3, a0", {{"gfx908", 3}}},
         {"W-mai-accread-mem", "v_accvgpr_read_b32 v2, a0", "buffer_store_dword v2, v3, s[0:3], 0 offen", {{"gfx908", 2}}},
-        {"W-mai-vgpr-valu", "v_mfma_f32_4x4x1f32 v[0:3], v4, v5, v[0:3]", "v_add_f32_e32 v6, v0, v7",
+        {"W-mai-vgpr-valu",
+         "v_mfma_f32_4x4x1f32 v[0:3], v4, v5, v[0:3]",
+         "v_add_f32_e32 v6, v0, v7",
          {{"gfx90a", 5}, {"gfx942", 4}}},
-        {"W-mai-vgpr-valu", "v_mfma_f64_16x16x4f64 v[0:7], v[8:9], v[10:11], v[0:7]", "v_add_f32_e32 v12, v0, v13",
+        {"W-mai-vgpr-valu",
+         "v_mfma_f64_16x16x4f64 v[0:7], v[8:9], v[10:11], v[0:7]",
+         "v_add_f32_e32 v12, v0, v13",
          {{"gfx90a", 11}, {"gfx942", 11}}},
-        {"W-mai-vgpr-mem", "v_mfma_f32_4x4x1f32 v[0:3], v4, v5, v[0:3]", "buffer_store_dword v0, v6, s[0:3], 0 offen",
+        {"W-mai-vgpr-mem",
+         "v_mfma_f32_4x4x1f32 v[0:3], v4, v5, v[0:3]",
+         "buffer_store_dword v0, v6, s[0:3], 0 offen",
          {{"gfx90a", 5}, {"gfx942", 4}}},
-        {"W-mai-vgpr-mem", "v_mfma_f64_16x16x4f64 v[0:7], v[8:9], v[10:11], v[0:7]",
-         "buffer_store_dword v0, v12, s[0:3], 0 offen", {{"gfx90a", 18}, {"gfx942", 18}}},
+        {"W-mai-vgpr-mem",
+         "v_mfma_f64_16x16x4f64 v[0:7], v[8:9], v[10:11], v[0:7]",
+         "buffer_store_dword v0, v12, s[0:3], 0 offen",
+         {{"gfx90a", 18}, {"gfx942", 18}}},
         {"W-mai-srcc-war", "v_mfma_f32_16x16x1f32 v[0:15], v16, v17, v[20:35]", "v_mov_b32 v20, 0", {{"gfx90a", 7}}},
-        {"W-mai-srcc-war", "v_mfma_f32_16x16x16f16 v[0:3], v[16:17], v[18:19], v[20:23]", "v_mov_b32 v20, 0",
-         {{"gfx942", 3}}},
+        {"W-mai-srcc-war", "v_mfma_f32_16x16x16f16 v[0:3], v[16:17], v[18:19], v[20:23]", "v_mov_b32 v20, 0", {{"gfx942", 3}}},
         // A later MFMA rewrote a[0:1] of the first one's result: the store's producer is the second.
-        {"W-mai-vgpr-mem", "v_mfma_f32_16x16x16f16 a[2:5], v[4:5], v[4:5], a[2:5]\nv_mfma_f32_4x4x1f32 a[0:3], v6, v7, a[8:11]",
-         "global_store_dwordx4 v[0:1], a[0:3], off", {{"gfx90a", 5}, {"gfx942", 4}}},
+        {"W-mai-vgpr-mem",
+         "v_mfma_f32_16x16x16f16 a[2:5], v[4:5], v[4:5], a[2:5]\nv_mfma_f32_4x4x1f32 a[0:3], v6, v7, a[8:11]",
+         "global_store_dwordx4 v[0:1], a[0:3], off",
+         {{"gfx90a", 5}, {"gfx942", 4}}},
         {"W-mai-dot", "v_dot2_f32_f16 v0, v1, v2, v3", "v_add_f32_e32 v4, v0, v5", {{"gfx90a", 3}, {"gfx942", 3}}},
     };
     return table;
@@ -179,8 +232,7 @@ std::string describe(const Analysis& a)
 
 } // namespace
 
-class TestHazards : public QObject
-{
+class TestHazards : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void table_data();
@@ -195,6 +247,12 @@ private Q_SLOTS:
     void waitcnt();
     void llcOutput_data();
     void llcOutput();
+    void cleanupTestCase();
+
+private:
+    // The independent check's counts for the closing note (issue #17): compiler-output kernels
+    // checked clean, and compiler s_nops / s_waitcnts deleted one at a time and flagged.
+    int llcClean_ = 0, llcNops_ = 0, llcWaits_ = 0;
 };
 
 void TestHazards::table_data()
@@ -230,7 +288,8 @@ void TestHazards::table()
         // The producer is the last line of the producer text.
         QCOMPARE(f->producerLine, 2 + int(std::count(r.producer, r.producer + std::strlen(r.producer), '\n')));
         if (std::string(r.rule) != "W-icache")
-            QCOMPARE(f->fix, nopFix(required - present, gpu == QLatin1String("tahiti") || gpu == QLatin1String("hawaii") ? 8 : 16));
+            QCOMPARE(f->fix,
+                     nopFix(required - present, gpu == QLatin1String("tahiti") || gpu == QLatin1String("hawaii") ? 8 : 16));
     } else {
         QVERIFY2(!f, describe(a).c_str());
     }
@@ -240,13 +299,12 @@ void TestHazards::table()
 void TestHazards::everyRuleHasARow()
 {
     const char* implemented[] = {"W-valu-sgpr-vmem", "W-valu-sgpr-smrd", "W-salu-sbuf", "W-vcc-divfmas", "W-lanesel",
-                                 "W-setreg-getreg", "W-setreg-setreg", "W-vskip", "W-rfe", "W-execz", "W-m0-msg",
-                                 "W-m0-lds", "W-m0-movrel", "W-dpp-vgpr", "W-dpp-exec", "W-store-data",
-                                 "W-valu-sgpr-valu", "W-exec-lane", "W-cmpx-exec", "W-vgpr-readlane", "W-trans",
-                                 "W-dstsel", "W-icache", "W-vintrp-rl", "W-dgemm-fma"};
+                                 "W-setreg-getreg",  "W-setreg-setreg",  "W-vskip",     "W-rfe",         "W-execz",
+                                 "W-m0-msg",         "W-m0-lds",         "W-m0-movrel", "W-dpp-vgpr",    "W-dpp-exec",
+                                 "W-store-data",     "W-valu-sgpr-valu", "W-exec-lane", "W-cmpx-exec",   "W-vgpr-readlane",
+                                 "W-trans",          "W-dstsel",         "W-icache",    "W-vintrp-rl",   "W-dgemm-fma"};
     for (const char* rule : implemented)
-        QVERIFY2(std::any_of(rows().begin(), rows().end(), [&](const Row& r) { return std::string(r.rule) == rule; }),
-                 rule);
+        QVERIFY2(std::any_of(rows().begin(), rows().end(), [&](const Row& r) { return std::string(r.rule) == rule; }), rule);
 }
 
 void TestHazards::pathsAreMinimised_data()
@@ -319,7 +377,8 @@ void TestHazards::options_data()
     QTest::addColumn<std::string>("rule");
     QTest::addColumn<int>("byDefault"); // required states by default (0: no finding)
     QTest::addColumn<int>("changed");   // with the option
-    const std::string setreg = "k:\n  s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s0\n  s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s1\n  s_endpgm\n";
+    const std::string setreg =
+        "k:\n  s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s0\n  s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s1\n  s_endpgm\n";
     QTest::addRow("A-setreg") << std::string("A-setreg") << std::string("1") << setreg << std::string("gfx900")
                               << std::string("W-setreg-setreg") << 2 << 1;
     const std::string vmem = "k:\n  v_readfirstlane_b32 s4, v0\n  buffer_load_dword v1, v2, s[0:3], s4 offen\n  s_endpgm\n";
@@ -337,33 +396,38 @@ void TestHazards::options_data()
     const std::string carry = "k:\n  v_cmp_eq_u32_e32 vcc, v0, v1\n  v_addc_co_u32_e32 v2, vcc, v3, v4, vcc\n  s_endpgm\n";
     QTest::addRow("A-carry") << std::string("A-carry") << std::string("2") << carry << std::string("gfx942")
                              << std::string("W-valu-sgpr-valu") << 0 << 2;
-    const std::string dpp = "k:\n  ds_read_b32 v0, v1\n  s_waitcnt lgkmcnt(0)\n  v_mov_b32_dpp v2, v0 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf\n  s_endpgm\n";
+    const std::string dpp = "k:\n  ds_read_b32 v0, v1\n  s_waitcnt lgkmcnt(0)\n  v_mov_b32_dpp v2, v0 quad_perm:[0,1,2,3] "
+                            "row_mask:0xf bank_mask:0xf\n  s_endpgm\n";
     QTest::addRow("A-dpp-writer") << std::string("A-dpp-writer") << std::string("any") << dpp << std::string("gfx900")
                                   << std::string("W-dpp-vgpr") << 0 << 2;
-    const std::string sgemmXdl = "k:\n  v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]\n  v_mfma_f32_4x4x4f16 a[2:5], v[0:1], v[2:3], a[2:5]\n  s_endpgm\n";
-    QTest::addRow("A-sgemm-xdl") << std::string("A-sgemm-xdl") << std::string("0") << sgemmXdl
-                                 << std::string("gfx942") << std::string("W-mai-srcc-overlap") << 2 << 0;
+    const std::string sgemmXdl =
+        "k:\n  v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]\n  v_mfma_f32_4x4x4f16 a[2:5], v[0:1], v[2:3], a[2:5]\n  s_endpgm\n";
+    QTest::addRow("A-sgemm-xdl") << std::string("A-sgemm-xdl") << std::string("0") << sgemmXdl << std::string("gfx942")
+                                 << std::string("W-mai-srcc-overlap") << 2 << 0;
     const std::string dotMfma = "k:\n  v_dot2_f32_f16 v0, v1, v2, v3\n  v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]\n  s_endpgm\n";
     QTest::addRow("A-dot-mfma") << std::string("A-dot-mfma") << std::string("0") << dotMfma << std::string("gfx90a")
                                 << std::string("W-mai-dot") << 3 << 0;
     const std::string accread = "k:\n  v_accvgpr_read_b32 v2, a0\n  buffer_store_dword v2, v3, s[0:3], 0 offen\n  s_endpgm\n";
     QTest::addRow("A-accread") << std::string("A-accread") << std::string("0") << accread << std::string("gfx908")
                                << std::string("W-mai-accread-mem") << 2 << 0;
-    const std::string execWriter = "k:\n  s_nop 0\n  v_cmp_eq_u32_e64 exec, v0, v1\n  v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]\n  s_endpgm\n";
-    QTest::addRow("A-exec-writer") << std::string("A-exec-writer") << std::string("cmpx") << execWriter
-                                   << std::string("gfx908") << std::string("W-mai-exec") << 4 << 0;
-    const std::string exact = "k:\n  v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]\n  v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]\n  s_endpgm\n";
+    const std::string execWriter =
+        "k:\n  s_nop 0\n  v_cmp_eq_u32_e64 exec, v0, v1\n  v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]\n  s_endpgm\n";
+    QTest::addRow("A-exec-writer") << std::string("A-exec-writer") << std::string("cmpx") << execWriter << std::string("gfx908")
+                                   << std::string("W-mai-exec") << 4 << 0;
+    const std::string exact =
+        "k:\n  v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]\n  v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]\n  s_endpgm\n";
     QTest::addRow("A-exact") << std::string("A-exact") << std::string("llvm") << exact << std::string("gfx942")
                              << std::string("W-mai-srcc-exact") << 0 << 2;
-    const std::string valuOnly = "k:\n  v_mfma_f32_4x4x1f32 v[0:3], v4, v5, v[0:3]\n  s_mov_b32 s0, 0\n  s_mov_b32 s1, 0\n  v_add_f32_e32 v6, v0, v7\n  s_endpgm\n";
+    const std::string valuOnly = "k:\n  v_mfma_f32_4x4x1f32 v[0:3], v4, v5, v[0:3]\n  s_mov_b32 s0, 0\n  s_mov_b32 s1, 0\n  "
+                                 "v_add_f32_e32 v6, v0, v7\n  s_endpgm\n";
     // hazards.md §1: one s_nop gives at most A-nop states on gfx8+. A 16-pass MFMA's result read as
     // SrcA needs 19 (gfx90a); s_nop 15 + s_nop 2 give 16 + 3 = 19, but only 8 + 3 = 11 under A-nop=8.
     const std::string nopLimit = "k:\n  v_mfma_f32_32x32x8f16 v[0:15], v[16:17], v[18:19], v[0:15]\n  s_nop 15\n  s_nop 2\n"
                                  "  v_mfma_f32_32x32x8f16 v[20:35], v[0:1], v[18:19], v[20:35]\n  s_endpgm\n";
     QTest::addRow("A-nop") << std::string("A-nop") << std::string("8") << nopLimit << std::string("gfx90a")
                            << std::string("W-mai-srcab") << 0 << 19;
-    QTest::addRow("A-valu-only") << std::string("A-valu-only") << std::string("off") << valuOnly
-                                 << std::string("gfx942") << std::string("W-mai-vgpr-valu") << 4 << 4;
+    QTest::addRow("A-valu-only") << std::string("A-valu-only") << std::string("off") << valuOnly << std::string("gfx942")
+                                 << std::string("W-mai-vgpr-valu") << 4 << 4;
 }
 
 void TestHazards::options()
@@ -387,9 +451,8 @@ void TestHazards::options()
     TimingOptions options;
     QCOMPARE(options.set(option, value), std::string());
     const auto values = options.values();
-    const bool listed = std::any_of(values.begin(), values.end(), [&](const auto& v) {
-        return v.first == option && v.second == value;
-    });
+    const bool listed =
+        std::any_of(values.begin(), values.end(), [&](const auto& v) { return v.first == option && v.second == value; });
     QVERIFY(listed);
     const Analysis b = analyzeText(source, gpu, options);
     QVERIFY2(required(b).first == changed, describe(b).c_str());
@@ -602,8 +665,20 @@ void TestHazards::llcOutput()
         QVERIFY2(flagged, ("deleting line " + std::to_string(i + 1) + " '" + lines[i] + "' is not flagged").c_str());
         (nop ? nops : waits) += 1;
     }
-    qInfo("%s on %s: %d s_nop and %d s_waitcnt deleted one at a time, each flagged", qPrintable(kernel), qPrintable(gpu),
-          nops, waits);
+    qInfo("%s on %s: %d s_nop and %d s_waitcnt deleted one at a time, each flagged", qPrintable(kernel), qPrintable(gpu), nops,
+          waits);
+    ++llcClean_;
+    llcNops_ += nops;
+    llcWaits_ += waits;
+}
+
+void TestHazards::cleanupTestCase()
+{
+    if (llcClean_ == 0)
+        return; // no llc, or llcOutput not run
+    qInfo("llc independent check: %d compiler-output kernels (kernel x GPU) with no finding; %d s_nop the compiler "
+          "inserted deleted one at a time, %d flagged; %d s_waitcnt deleted, %d flagged",
+          llcClean_, llcNops_, llcNops_, llcWaits_, llcWaits_);
 }
 
 QTEST_GUILESS_MAIN(TestHazards)

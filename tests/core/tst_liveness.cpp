@@ -60,8 +60,7 @@ std::vector<Expectation> expectations(const std::string& text)
 
 } // namespace
 
-class TestLiveness : public QObject
-{
+class TestLiveness : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void kernels_data();
@@ -161,7 +160,7 @@ join:
             QTest::addRow("rmw-mac %s", gpu) << rmwVector << QString::fromLatin1(gpu);
         if (g == "gfx908" || g == "gfx90a" || g == "gfx942") // gfx900 has no v_fmac_f32
             QTest::addRow("rmw-fmac %s", gpu) << rmwFmac << QString::fromLatin1(gpu);
-        if (g == "gfx908" || g == "gfx90a")
+        if (g == "gfx908" || g == "gfx90a" || g == "gfx942") // gfx942 spells it v_mfma_f32_4x4x1_16b_f32
             QTest::addRow("mfma-srcc %s", gpu) << mfma908 << QString::fromLatin1(gpu);
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `gcnlens-cli analyze` (issue #3 section 3): the timing model over an assembled file, as a
-// listing with per-line cycles and penalties or as JSON (core/present/json.h).
+// listing with per-line cycles and penalties, the pressure peaks and the checks' findings, or as
+// JSON (core/present/json.h).
 #include "commands.h"
 
 #include "core/present/json.h"
@@ -83,10 +84,9 @@ int analyzeCommand(const QStringList& args)
     }
 
     const auto printTotals = [&out](const Totals& totals, const QString& indent) {
-        out << indent << totals.instructions << " instructions, " << totals.bytes << " bytes; base "
-            << totals.baseCycles << " + penalties " << totals.penaltyCycles << " = single-wave "
-            << totals.singleWaveCycles << " cycles; latency-hidden (2+ waves/SIMD) " << totals.hiddenCycles
-            << " cycles\n";
+        out << indent << totals.instructions << " instructions, " << totals.bytes << " bytes; base " << totals.baseCycles
+            << " + penalties " << totals.penaltyCycles << " = single-wave " << totals.singleWaveCycles
+            << " cycles; latency-hidden (2+ waves/SIMD) " << totals.hiddenCycles << " cycles\n";
     };
     out << "\ntotals: ";
     printTotals(timing.totals, QString());
@@ -108,6 +108,28 @@ int analyzeCommand(const QStringList& args)
                 out << "  line " << program.instructions[i].line << ": " << QString::fromStdString(p.rule) << ": "
                     << QString::fromStdString(p.detail) << "\n";
     }
+    // Issue #16: each kernel's pressure peaks and what they cost; issue #17: the checks' findings
+    // (`check` gives the same with an exit status for builds).
+    for (std::size_t k = 0; k < analysis.liveness.kernels.size() && k < program.kernels.size(); ++k) {
+        const KernelPressure& peak = analysis.liveness.kernels[k];
+        QStringList peaks;
+        for (const auto& [file, p] :
+             {std::pair {"VGPRs", &peak.vgpr}, std::pair {"SGPRs", &peak.sgpr}, std::pair {"AGPRs", &peak.agpr}})
+            if (p->count > 0)
+                peaks << QStringLiteral("%1 %2 at line %3").arg(p->count).arg(QLatin1String(file)).arg(p->line);
+        out << "pressure peaks, kernel " << QString::fromStdString(program.kernels[k].name) << ": "
+            << (peaks.isEmpty() ? QStringLiteral("no register live") : peaks.join(QStringLiteral(", "))) << "\n";
+        if (k < analysis.occupancyInputs.size())
+            for (const PressureCost& cost : pressureCosts(program.gpu, analysis.occupancyInputs[k], peak, options))
+                out << "  " << QString::fromStdString(cost.text) << "\n";
+    }
+    const CheckResult& checks = analysis.checks;
+    out << "checks: " << checks.hazards.size() << " hazard(s), " << checks.waits.size() << " s_waitcnt finding(s)\n";
+    for (const HazardFinding& h : checks.hazards)
+        out << "  line " << h.line << ": " << QString::fromStdString(h.rule) << ": " << QString::fromStdString(h.detail)
+            << "; fix: " << QString::fromStdString(h.fix).replace(QLatin1Char('\n'), QStringLiteral("; ")) << "\n";
+    for (const WaitcntFinding& w : checks.waits)
+        out << "  line " << w.line << ": " << QString::fromStdString(w.rule) << ": " << QString::fromStdString(w.detail) << "\n";
     if (timing.totals.unknownTimings > 0) {
         out << "note: " << timing.totals.unknownTimings
             << " instruction(s) have no or unknown timing data (cycles marked ?), counted as 4 cycles:";

@@ -313,6 +313,11 @@ void TestCli::commands_data()
                                                     << 0 << QStringLiteral("\"dpfactor_source\": \"hawaii: most common part");
     QTest::addRow("analyze timing sources") << QStringList {QStringLiteral("analyze"), clean} << 0
                                             << QStringLiteral("timing sources: T-llvm-sched");
+    // Issues #16, #17: the text output has the pressure peaks and the checks' findings too.
+    const QString lanesel = QStringLiteral(GCNLENS_TESTDATA_DIR "/checks/lanesel.s");
+    QTest::addRow("analyze pressure peaks") << QStringList {QStringLiteral("analyze"), lanesel} << 0
+                                            << QStringLiteral("pressure peaks, kernel ");
+    QTest::addRow("analyze checks") << QStringList {QStringLiteral("analyze"), lanesel} << 0 << QStringLiteral(": W-lanesel: ");
     QTest::addRow("lds --option lds-phases") << QStringList {QStringLiteral("lds"),
                                                              QStringLiteral("--pattern"),
                                                              QStringLiteral("lane*16"),

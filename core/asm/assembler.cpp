@@ -13,9 +13,13 @@
 #include "core/asm/splice_p.h"
 #include "core/asm/watch_p.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <iterator>
+#include <memory>
 #include <optional>
+#include <vector>
 
 namespace gcnlens {
 
@@ -38,6 +42,20 @@ std::string optionsKey(const AssembleOptions& options)
     key += "L" + std::to_string(l.instructions) + ',' + std::to_string(l.bytes) + ',' + std::to_string(l.includeDepth) + ','
         + std::to_string(l.incbinBytes) + (options.allowAnyInclude ? ",any\n" : "\n");
     return key;
+}
+
+// Diagnostics in line order (stable: LLVM's order within a line stays). The source map's notes
+// come before LLVM's diagnostics otherwise, and the incremental splice, which puts the edited
+// lines' diagnostics in line order, would then disagree with a fresh run (issue #12, fuzz_frontend
+// 8ae3775c).
+// Also: LLVM reads the text with a blank line after it (AssemblerSession), so what it reports at
+// the end of the text ("unmatched .ifs or .elses") stays on the line after the text's last newline.
+void settleDiagnostics(std::vector<Diagnostic>& diagnostics, std::string_view source)
+{
+    const int end = int(countNewlines(source)) + 1;
+    for (Diagnostic& d : diagnostics)
+        d.line = std::min(d.line, end);
+    std::stable_sort(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
 }
 
 // whole: the text is the user's whole source (not a region the incremental path re-assembles).
@@ -98,6 +116,7 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
                 session.streamer->resolveFixups();
                 buildProgram(program, session.streamer->emissions, session.diagnostics, session.streamer->functionSymbols, map,
                              session.sources);
+                settleDiagnostics(program.diagnostics, source);
                 runWatch.finish(program);
             };
     }
@@ -106,6 +125,7 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
     session.streamer->resolveFixups();
     buildProgram(program, session.streamer->emissions, session.diagnostics, session.streamer->functionSymbols, map,
                  session.sources);
+    settleDiagnostics(program.diagnostics, source);
     if (whole && program.instructions.empty() && !program.hasErrors())
         program.diagnostics.push_back({Severity::Warning,
                                        1,
@@ -115,6 +135,36 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
                                        {}});
     return program;
 }
+
+// Kits of FrontEnds that ended, kept per thread for the next one on the same target: making a kit
+// (LLVM's target objects, the register name table the shape pass reads) costs more than
+// assembling a short text, and assemble() makes a FrontEnd per call (the CLI's kernels, the
+// fuzzers' inputs: issue #12). A kit is owned by one FrontEnd at a time; its caches hold only
+// what depends on the encoding, so a reused kit gives the same Program.
+struct KitPool {
+    static constexpr std::size_t kKept = 8;
+    std::vector<std::pair<std::string, std::unique_ptr<TargetKit>>> kits; // most recent last
+
+    std::unique_ptr<TargetKit> take(const std::string& key, const GpuTarget& gpu, const std::string& triple)
+    {
+        for (auto it = kits.rbegin(); it != kits.rend(); ++it)
+            if (it->first == key) {
+                auto kit = std::move(it->second);
+                kits.erase(std::next(it).base());
+                return kit;
+            }
+        return makeTargetKit(gpu, triple);
+    }
+    void give(std::string key, std::unique_ptr<TargetKit> kit)
+    {
+        if (!kit || !kit->error.empty())
+            return;
+        if (kits.size() == kKept)
+            kits.erase(kits.begin());
+        kits.emplace_back(std::move(key), std::move(kit));
+    }
+};
+thread_local KitPool kitPool;
 
 } // namespace
 
@@ -152,12 +202,8 @@ struct FrontEnd::State {
             return std::nullopt;
         }
         const std::string triple = options.triple.empty() ? tripleFor(text, options.defsyms) : options.triple;
-        const std::string key = gpu->processor + ':' + gpu->features + ':' + triple;
-        if (!kit || processorKey != key) {
-            kit = makeTargetKit(*gpu, triple);
-            processorKey = key;
+        if (useKit(*gpu, triple))
             havePrevious = false;
-        }
         if (!kit->error.empty()) {
             program = Program {};
             program.gpu = *gpu;
@@ -166,6 +212,19 @@ struct FrontEnd::State {
             return std::nullopt;
         }
         return gpu;
+    }
+
+    // Makes `kit` the one for this target (from the thread's pool when one is there); true when
+    // it changed, which ends the incremental history.
+    bool useKit(const GpuTarget& gpu, const std::string& triple)
+    {
+        const std::string key = gpu.processor + ':' + gpu.features + ':' + triple;
+        if (kit && processorKey == key)
+            return false;
+        kitPool.give(std::move(processorKey), std::move(kit));
+        kit = kitPool.take(key, gpu, triple);
+        processorKey = key;
+        return true;
     }
 
     // Re-assembles only the changed lines when they are plain (see LineScan) and splices them in.
@@ -232,6 +291,7 @@ FrontEnd::FrontEnd()
 }
 FrontEnd::~FrontEnd()
 {
+    kitPool.give(std::move(state_->processorKey), std::move(state_->kit));
     delete state_;
 }
 
@@ -401,13 +461,8 @@ const Program& FrontEnd::analyzeClrx(std::string_view source, const AssembleOpti
         state.clrx.diagnostics.push_back({Severity::Error, 0, 0, error, {}});
         return state.clrx;
     }
-    const std::string triple = tripleFor(translation.text);
-    const std::string key = gpu->processor + ':' + gpu->features + ':' + triple;
-    if (!state.kit || state.processorKey != key) {
-        state.kit = makeTargetKit(*gpu, triple);
-        state.processorKey = key;
+    if (state.useKit(*gpu, tripleFor(translation.text)))
         state.havePrevious = false;
-    }
     if (!state.kit->error.empty()) {
         state.havePrevious = false;
         state.clrx = Program {};

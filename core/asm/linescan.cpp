@@ -74,6 +74,7 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
         list.emplace_back(name);
     };
     bool inString = false, inComment = false; // a string or C comment open at the line's start
+    bool afterSpill = false; // the line before may make LLVM skip this one (below)
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const bool startsOpen = inString || inComment;
         carryOpenSpans(lines[i], inString, inComment);
@@ -98,8 +99,23 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
                 ++secondEnd;
             second = rest.substr(0, secondEnd);
         }
+        // Where LLVM's error recovery crosses a line end, lines depend on their neighbours: a
+        // character its lexer refuses (a backquote, a bad character literal such as "'x y") is
+        // eaten silently after an error on the line before, and makes the parser skip the next
+        // line; a register range or bracket left open at the end ("v[44:") reaches into the next
+        // line. Such lines and their neighbours take the full run (issue #12, fuzz_frontend
+        // d12cd6f3, a93bc7df, 2e898d94). (An open operand list, "v0, v1, " while typing, does not
+        // reach further: it keeps the incremental path and its kept size.)
+        const std::string_view trimmedCode = code.substr(0, code.find_last_not_of(" \t\r") + 1);
+        const bool refused = code.find_first_of("'`") != std::string_view::npos;
+        const std::size_t openBracket = code.rfind('['), closeBracket = code.rfind(']');
+        const bool spills = refused || (openBracket != std::string_view::npos && (closeBracket == std::string_view::npos || closeBracket < openBracket))
+            || (!trimmedCode.empty() && std::string_view("({\\").find(trimmedCode.back()) != std::string_view::npos);
+        if (refused && i > 0)
+            scan.plain[i - 1] = false;
         bool plain = macroDepth == 0 && repeatDepth == 0 && conditionalDepth == 0 && !spansLines && !controls
-            && blockEnd.empty();
+            && blockEnd.empty() && !spills && !afterSpill;
+        afterSpill = spills;
         if (blockEnd.empty()) {
             for (const auto& [open, close] : blocks)
                 if (first == open)
@@ -139,8 +155,11 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
             addName(scan.labels, first);
         if (code.find(".kernel.") != std::string_view::npos)
             scan.kernelScopeSymbols = true;
-        // A directive, a label (also CLRX "name:") or an assignment changes what follows.
-        if (!code.empty() && (code.front() == '.' || label || assignment || code.find('=') != std::string_view::npos))
+        // A directive, a label (also CLRX "name:") or an assignment changes what follows; so may a
+        // '#' line, which LLVM reads as a line marker ("# 4 file") when a number follows
+        // (fuzz_frontend 893963bc).
+        if (trimmedFront(lines[i]).starts_with('#')
+            || (!code.empty() && (code.front() == '.' || label || assignment || code.find('=') != std::string_view::npos)))
             plain = false;
         scan.plain[i] = plain;
     }

@@ -185,7 +185,9 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
         return at ? mainLineOf(sources, llvm::SMLoc::getFromPointer(at)) : 0;
     };
 
-    // Diagnostics first: placeholders refer to them.
+    // Diagnostics first: placeholders refer to them, by their index among the raw ones (the
+    // program may already hold the source map's notes: issue #12, fuzz_frontend 08db3713).
+    const std::size_t firstRaw = program.diagnostics.size();
     for (const auto& raw : rawDiagnostics) {
         Diagnostic d;
         d.severity = raw.severity;
@@ -229,7 +231,7 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
     byLine.reserve(emissions.size());
     for (auto& e : emissions) {
         bool fromExpansion = false;
-        const int line = e.kind == Emission::Placeholder ? program.diagnostics[std::size_t(e.diagnostic)].line
+        const int line = e.kind == Emission::Placeholder ? program.diagnostics[firstRaw + std::size_t(e.diagnostic)].line
                                                          : lineOf(e.bufferId, e.loc, e.expansionLocs, fromExpansion);
         if (e.kind == Emission::Label) {
             const bool isKernel = std::find(kernelNames.begin(), kernelNames.end(), e.label) != kernelNames.end();

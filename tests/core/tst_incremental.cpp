@@ -10,6 +10,8 @@
 #include <QFile>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace gcnlens;
 using gcnlens::test::describe;
 
@@ -277,19 +279,33 @@ private Q_SLOTS:
     }
 
     // Edits fuzz_frontend found where the incremental path differed from a fresh run (issue #12);
-    // tests/data/fuzz holds each text before and after the edit (tahiti). `open`: not understood
-    // yet, an expected failure; 7faa33a3 holds since the text LLVM sees is sanitised (#14).
-    void openFuzzFindings_data()
+    // tests/data/fuzz holds each text before and after the edit (tahiti). 7faa33a3 holds since the
+    // text LLVM sees is sanitised (#14); the others were the fresh run's fault: a placeholder took
+    // the line of the diagnostic before its own when the source map had added a note (a CLRX
+    // directive LLVM does not know) ahead of LLVM's diagnostics.
+    void fuzzFindings_data()
     {
         QTest::addColumn<QString>("name");
-        QTest::addColumn<bool>("open");
-        QTest::addRow("08db3713") << QStringLiteral("incremental-08db3713") << true;
-        QTest::addRow("7faa33a3") << QStringLiteral("incremental-7faa33a3") << false;
+        QTest::addColumn<QString>("gpu");
+        for (const char* name : {"08db3713", "2ca50e0f", "315fad2b", "7faa33a3", "a14f215c", "d2ab2cb6"})
+            QTest::addRow("%s", name) << QStringLiteral("incremental-%1").arg(QLatin1String(name)) << QStringLiteral("tahiti");
+        // The source map's note came first in a fresh run's diagnostics, the spliced line's error
+        // went by line order: diagnostics are in line order now.
+        QTest::addRow("8ae3775c") << QStringLiteral("incremental-8ae3775c") << QStringLiteral("gfx90a");
+        // The edited line alone ("s9, 0x;1000") hangs LLVM 19 as the last line of a text: the
+        // re-assembled region ends with a blank line (LLVM's fault, tests/fuzz/llvm-faults).
+        // A bad character literal ('…) makes LLVM skip the next line too: both take the full run.
+        QTest::addRow("d12cd6f3") << QStringLiteral("incremental-d12cd6f3") << QStringLiteral("tahiti");
+        QTest::addRow("a93bc7df") << QStringLiteral("incremental-a93bc7df") << QStringLiteral("gfx906"); // a backquote
+        QTest::addRow("2e898d94") << QStringLiteral("incremental-2e898d94") << QStringLiteral("tahiti"); // "v[44:" at a line's end
+        // A '#' line: LLVM may read it as a line marker.
+        QTest::addRow("893963bc") << QStringLiteral("incremental-893963bc") << QStringLiteral("tahiti");
+        QTest::addRow("755ab0eb") << QStringLiteral("incremental-755ab0eb") << QStringLiteral("tahiti");
     }
-    void openFuzzFindings()
+    void fuzzFindings()
     {
         QFETCH(QString, name);
-        QFETCH(bool, open);
+        QFETCH(QString, gpu);
         const auto bytes = [&name](const char* which) {
             QFile f(QStringLiteral(GCNLENS_TESTDATA_DIR "/fuzz/%1.%2.s").arg(name, QLatin1String(which)));
             return f.open(QIODevice::ReadOnly) ? f.readAll().toStdString() : std::string();
@@ -297,12 +313,28 @@ private Q_SLOTS:
         const std::string before = bytes("before"), after = bytes("after");
         QVERIFY(!before.empty() && !after.empty());
         AssembleOptions options;
+        options.gpu = gpu.toStdString();
         FrontEnd frontEnd;
         frontEnd.analyze(before, options);
-        const QStringList incremental = describe(frontEnd.analyze(after, options));
-        if (open)
-            QEXPECT_FAIL("", "open finding of fuzz_frontend (issue #12)", Continue);
-        QCOMPARE(incremental, describe(assemble(after, options)));
+        const Program& edited = frontEnd.analyze(after, options);
+        const Program fresh = assemble(after, options);
+        // (As fuzz_frontend: a half-typed line that keeps its size from before the edit is the one
+        // designed difference, see halfTypedLineKeepsItsSize; 755ab0eb is about the hang.)
+        const bool keptSize = std::any_of(edited.instructions.begin(), edited.instructions.end(), [](const Instruction& i) {
+            return i.placeholder && i.operands.find("before this edit") != std::string::npos;
+        });
+        QCOMPARE(keptSize, name.endsWith(QLatin1String("755ab0eb")));
+        if (!keptSize)
+            QCOMPARE(describe(edited), describe(fresh));
+        // Each placeholder stands on a line with an error.
+        for (const Instruction& i : fresh.instructions) {
+            if (!i.placeholder)
+                continue;
+            const bool errorOnLine = std::any_of(fresh.diagnostics.begin(), fresh.diagnostics.end(), [&i](const Diagnostic& d) {
+                return d.severity == Severity::Error && d.line == i.line;
+            });
+            QVERIFY2(errorOnLine, qPrintable(QStringLiteral("placeholder on line %1 without an error there").arg(i.line)));
+        }
     }
 
     void halfTypedLineKeepsItsSize()

@@ -9,6 +9,7 @@
 #include "linechange.h"
 #include "../bench/generatedkernel.h"
 
+#include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -56,6 +57,8 @@ private Q_SLOTS:
     void cancelFromAnotherThread();
     void workerKilledBetweenRequests();
     void missingWorker();
+    void llvmFaults_data();
+    void llvmFaults();
 };
 
 void TestIsolated::crashBecomesError_data()
@@ -313,6 +316,42 @@ void TestIsolated::missingWorker()
     const Program& p = frontEnd.analyze("s_nop 0\n", {});
     QCOMPARE(frontEnd.lastOutcome(), Outcome::InProcess);
     QCOMPARE(p.instructions.size(), std::size_t(1));
+}
+
+// Every fault fuzzing found inside LLVM (tests/fuzz/llvm-faults, the minimised texts; llvm-mc 19
+// crashes or hangs on each) ends as a result or one clear error on a line, and the worker serves
+// the next request.
+void TestIsolated::llvmFaults_data()
+{
+    QTest::addColumn<QString>("path");
+    const QDir dir(QStringLiteral(GCNLENS_SOURCE_DIR "/tests/fuzz/llvm-faults"));
+    const auto files = dir.entryInfoList({QStringLiteral("*.s")}, QDir::Files, QDir::Name);
+    QVERIFY(files.size() >= 4);
+    for (const QFileInfo& file : files)
+        QTest::addRow("%s", qPrintable(file.completeBaseName())) << file.absoluteFilePath();
+}
+
+void TestIsolated::llvmFaults()
+{
+    QFETCH(QString, path);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const std::string text = file.readAll().toStdString();
+    IsolatedFrontEnd frontEnd;
+    AssembleOptions options;
+    options.limits.seconds = 2;
+    const Program& p = frontEnd.analyze(text, options);
+    const Outcome outcome = frontEnd.lastOutcome();
+    QVERIFY2(outcome == Outcome::Ok || outcome == Outcome::Crashed || outcome == Outcome::TimedOut, qPrintable(QString::number(int(outcome))));
+    if (outcome != Outcome::Ok) {
+        QCOMPARE(p.diagnostics.size(), std::size_t(1));
+        const QString message = QString::fromStdString(p.diagnostics.front().message);
+        QVERIFY2(message.startsWith(QStringLiteral("the assembler crashed")) || message.startsWith(QStringLiteral("stopped after 2 s at line")),
+                 qPrintable(message));
+        QVERIFY(p.diagnostics.front().line >= 1);
+    }
+    QCOMPARE(frontEnd.analyze("s_nop 0\n", {}).instructions.size(), std::size_t(1));
+    QCOMPARE(frontEnd.lastOutcome(), Outcome::Ok);
 }
 
 QTEST_GUILESS_MAIN(TestIsolated)

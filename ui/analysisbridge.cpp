@@ -213,6 +213,11 @@ void AnalysisBridge::cancel()
         m_engine->frontEnd->cancel();
 }
 
+int AnalysisBridge::lineReached() const
+{
+    return m_running ? m_engine->frontEnd->lineReached() : 0;
+}
+
 void AnalysisBridge::schedule(int delay)
 {
     ++m_requested;

@@ -93,6 +93,9 @@ public:
     void cancel();
     static constexpr int kCancelAfterMs = 500;
 
+    // The line the running job's assembler has reached (0 when none is running).
+    int lineReached() const;
+
     SnapshotPtr current() const { return m_current; }
     bool busy() const { return m_running; }
 

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/mainwindow.h"
-
 #include "ui/dialectswitch.h"
-#include "core/input/detect.h"
-#include "core/input/objectreader.h"
+#include "ui/documentfiles.h"
 #include "ui/editor/codeeditor.h"
 #include "ui/exportreport.h"
 #include "ui/docks/ldsdock.h"
@@ -12,6 +10,8 @@
 #include "ui/docks/problemsmodel.h"
 #include "ui/docks/problemsview.h"
 #include "ui/fixitpreview.h"
+#include "ui/fileoptions.h"
+#include "ui/filewatch.h"
 #include "ui/recovery.h"
 #include "ui/docks/summarydock.h"
 
@@ -38,7 +38,6 @@
 #include <QMimeData>
 #include <QProgressDialog>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSaveFile>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -53,47 +52,13 @@
 
 namespace gcnlens::ui {
 
-static constexpr int MaxRecentFiles = 10;
 // A slice of text insertion aims at this many milliseconds, so the window repaints and reacts to
 // Cancel between slices (highlighting and layout run inside each insertion).
 static constexpr double TargetSliceMs = 10.0;
-static constexpr qint64 ReadChunk = 2 * 1024 * 1024;
 
-static QString native(const QString& path)
-{
-    return QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath());
-}
+static QString native(const QString& path) { return documentfiles::nativePath(path); }
 
-// The QSettings group of a file's own options (include paths, defsyms).
-static QString fileKey(const QString& path)
-{
-    if (path.isEmpty())
-        return QStringLiteral("untitled");
-    return QString::fromLatin1(QFileInfo(path).absoluteFilePath().toUtf8().toBase64(QByteArray::Base64UrlEncoding));
-}
-
-// --defsym NAME=VALUE as GNU as takes it; VALUE an integer in C notation (0x40, 010, -3).
-static bool parseDefsym(const QString& entry, std::pair<std::string, std::int64_t>* out)
-{
-    static const QRegularExpression name(QStringLiteral("^[A-Za-z_.$][A-Za-z0-9_.$]*$"));
-    const qsizetype eq = entry.indexOf(QLatin1Char('='));
-    if (eq < 1)
-        return false;
-    const QString key = entry.left(eq).trimmed();
-    bool ok = false;
-    const qint64 value = entry.mid(eq + 1).trimmed().toLongLong(&ok, 0);
-    if (!ok || !name.match(key).hasMatch())
-        return false;
-    *out = {key.toStdString(), value};
-    return true;
-}
-
-struct MainWindow::Loaded {
-    QString text;
-    qsizetype lines = 0;
-    QString gpu;           // a code object's own target
-    bool readOnly = false; // a code object, shown as its generated listing
-    input::SourceFormat format; // how the file was written: saved back the same way
+struct MainWindow::Loaded : LoadedText {
     std::unique_ptr<QProgressDialog> progress;
 };
 
@@ -188,10 +153,31 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_bridge, &AnalysisBridge::analysisStarted, this, [this] {
         if (!m_analysisCapped)
             m_status->setText(tr("Analysing…"));
+        m_analysisClock.start();
+        m_progressTimer->start();
     });
     connect(m_bridge, &AnalysisBridge::analysisReady, this, &MainWindow::applySnapshot);
+    // A runaway analysis (issue #12): after half a second the status bar shows the line the
+    // assembler has reached and a Cancel button, which ends the worker; the text stays as typed.
+    m_cancel = new QToolButton;
+    m_cancel->setText(tr("Cancel"));
+    m_cancel->setAutoRaise(true);
+    m_cancel->setMaximumHeight(fontMetrics().height() + 6); // the status bar keeps its height
+    m_cancel->setObjectName(QStringLiteral("CancelAnalysis"));
+    m_cancel->setToolTip(tr("Stop this analysis; the text and the last results stay"));
+    m_cancel->setVisible(false);
+    statusBar()->addPermanentWidget(m_cancel);
+    connect(m_cancel, &QToolButton::clicked, m_bridge, &AnalysisBridge::cancel);
+    m_progressTimer = new QTimer(this);
+    m_progressTimer->setInterval(200);
+    connect(m_progressTimer, &QTimer::timeout, this, &MainWindow::showProgress);
     connect(m_editor, &CodeEditor::branchToggleRequested, m_bridge, &AnalysisBridge::setBranchDirection);
     connect(m_editor, &CodeEditor::currentLineChanged, m_lds, &LdsDock::setCursorLine);
+
+    // The open file changing or disappearing on disk (issue #12).
+    m_watch = new FileWatch(this);
+    connect(m_watch, &FileWatch::changedOnDisk, this, &MainWindow::fileChangedOnDisk);
+    connect(m_watch, &FileWatch::removedFromDisk, this, &MainWindow::fileRemovedFromDisk);
 
     // Autosave to the recovery file shortly after typing stops (no typed work is lost on a crash).
     m_autosave->setSingleShot(true);
@@ -344,8 +330,24 @@ void MainWindow::createActions()
     updateRecentMenu();
 }
 
+void MainWindow::showProgress()
+{
+    if (!m_bridge->busy()) {
+        m_progressTimer->stop();
+        m_cancel->setVisible(false);
+        return;
+    }
+    if (m_analysisClock.elapsed() < AnalysisBridge::kCancelAfterMs)
+        return;
+    const int line = m_bridge->lineReached();
+    m_status->setText(line > 0 ? tr("Analysing… line %L1 of %L2 (%3 s)").arg(line).arg(m_editor->blockCount()).arg(m_analysisClock.elapsed() / 1000)
+                               : tr("Analysing… (%1 s)").arg(m_analysisClock.elapsed() / 1000));
+    m_cancel->setVisible(true);
+}
+
 void MainWindow::applySnapshot(const SnapshotPtr& snapshot)
 {
+    m_cancel->setVisible(m_bridge->busy() && m_analysisClock.elapsed() >= AnalysisBridge::kCancelAfterMs);
     m_editor->setSnapshot(snapshot);
     m_summary->setSnapshot(snapshot);
     m_occupancy->setSnapshot(snapshot);
@@ -418,91 +420,26 @@ void MainWindow::reportError(const QString& title, const QString& message)
 
 bool MainWindow::readFile(const QString& path, Loaded* out)
 {
-    const QFileInfo info(path);
-    const QString name = native(path);
-    if (!info.exists()) {
-        removeRecentFile(path);
-        reportError(tr("Open"), tr("Cannot open %1:\nthe file does not exist.").arg(name));
-        return false;
+    if (QFileInfo(path).size() > chunkThreshold() && QFileInfo(path).size() <= m_maxFileSize)
+        out->progress = makeProgress(tr("Opening %1…").arg(QFileInfo(path).fileName()), true);
+    QString error;
+    const bool ok = documentfiles::read(path, m_maxFileSize, out, &error, [out](int percent) {
+        if (!out->progress)
+            return true;
+        out->progress->setValue(percent);
+        QCoreApplication::processEvents();
+        return !out->progress->wasCanceled();
+    });
+    if (ok)
+        return true;
+    if (error.isEmpty()) {
+        m_lastError = tr("Opening %1 was cancelled.").arg(native(path));
+    } else {
+        if (!QFileInfo::exists(path))
+            removeRecentFile(path);
+        reportError(tr("Open"), error);
     }
-    if (info.isDir()) {
-        reportError(tr("Open"), tr("Cannot open %1:\nit is a folder, not a file.").arg(name));
-        return false;
-    }
-    const QLocale locale;
-    if (info.size() > m_maxFileSize) {
-        reportError(tr("Open"), tr("Cannot open %1:\nit is %2, and gcnlens opens files of up to %3 (about %L4 lines of assembly).")
-                                    .arg(name, locale.formattedDataSize(info.size()), locale.formattedDataSize(m_maxFileSize))
-                                    .arg(m_maxFileSize / 32));
-        return false;
-    }
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        reportError(tr("Open"), tr("Cannot open %1:\n%2.").arg(name, file.errorString()));
-        return false;
-    }
-    const qint64 size = info.size();
-    if (size > chunkThreshold())
-        out->progress = makeProgress(tr("Opening %1…").arg(info.fileName()), true);
-    // Read, check and decode chunk by chunk, so that a big file keeps the window responsive.
-    // The one loader's decoder (core/input/loader.h): the CLI reads files by the same rules.
-    input::SourceDecoder decoder;
-    QByteArray chunk = file.read(ReadChunk);
-    if (input::looksLikeCodeObject(std::string_view(chunk.constData(), std::size_t(chunk.size()))))
-        return readCodeObjectFile(file, chunk, name, out);
-    for (;; chunk = file.read(ReadChunk)) {
-        if (chunk.isEmpty()) {
-            if (file.error() != QFileDevice::NoError) {
-                reportError(tr("Open"), tr("Cannot read %1:\n%2.").arg(name, file.errorString()));
-                return false;
-            }
-            break;
-        }
-        if (!decoder.feed(std::string_view(chunk.constData(), std::size_t(chunk.size())))) {
-            reportError(tr("Open"), tr("Cannot open %1:\n%2.").arg(name, QString::fromStdString(decoder.error())));
-            return false;
-        }
-        if (out->progress) {
-            out->progress->setValue(int(100 * qint64(decoder.bytesRead()) / std::max<qint64>(size, 1)));
-            QCoreApplication::processEvents();
-            if (out->progress->wasCanceled()) {
-                m_lastError = tr("Opening %1 was cancelled.").arg(name);
-                return false;
-            }
-        }
-    }
-    // Not UTF-8: read as Latin-1 (every byte kept); CR LF and a lone CR become LF, as the editor
-    // takes them, and the format remembers them for saving.
-    decoder.finish();
-    const std::string& text = decoder.text();
-    out->text = QString::fromUtf8(text.data(), qsizetype(text.size()));
-    out->format = decoder.format();
-    out->lines = out->text.count(QLatin1Char('\n')) + 1;
-
-    return true;
-}
-
-// A code object (core/input/objectreader.h): its kernels disassembled into a read-only listing
-// that the analysis reads back as a listing, for the GPU the object names.
-bool MainWindow::readCodeObjectFile(QFile& file, QByteArray bytes, const QString& name, Loaded* out)
-{
-    bytes += file.readAll();
-    if (file.error() != QFileDevice::NoError) {
-        reportError(tr("Open"), tr("Cannot read %1:\n%2.").arg(name, file.errorString()));
-        return false;
-    }
-    input::ObjectReadOptions options;
-    options.fileName = QFileInfo(file.fileName()).fileName().toStdString();
-    const input::ObjectListing read = input::readCodeObject(std::string_view(bytes.constData(), std::size_t(bytes.size())), options);
-    if (!read.error.empty()) {
-        reportError(tr("Open"), tr("Cannot open %1:\n%2.").arg(name, QString::fromStdString(read.error)));
-        return false;
-    }
-    out->text = QString::fromStdString(read.listing);
-    out->lines = out->text.count(QLatin1Char('\n')) + 1;
-    out->gpu = QString::fromStdString(read.program.gpu.targetId);
-    out->readOnly = true;
-    return true;
+    return false;
 }
 
 bool MainWindow::insertText(const QString& text, QProgressDialog* progress, int from, int to, Undo undo)
@@ -746,15 +683,7 @@ bool MainWindow::saveAs(const QString& target)
         path = QFileDialog::getSaveFileName(this, tr("Save kernel"), m_file, tr("Assembly (*.s *.asm);;All files (*)"));
     if (path.isEmpty())
         return false;
-    const QByteArray utf8 = m_text.toUtf8();
-    bool lossy = false;
-    std::string encoded = input::encodeSource(std::string_view(utf8.constData(), std::size_t(utf8.size())), m_format, &lossy);
-    if (lossy) { // typed characters Latin-1 cannot hold: UTF-8 rather than losing them
-        m_format.encoding = input::Encoding::Utf8;
-        m_format.latin1Fallback = false;
-        encoded = input::encodeSource(std::string_view(utf8.constData(), std::size_t(utf8.size())), m_format);
-    }
-    const QByteArray bytes(encoded.data(), qsizetype(encoded.size()));
+    const QByteArray bytes = documentfiles::encode(m_text, &m_format);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
         autosaveNow(); // the text stays in the editor, and in the recovery file
@@ -762,18 +691,7 @@ bool MainWindow::saveAs(const QString& target)
         return false;
     }
     const QString previous = m_file;
-    if (fileKey(previous) != fileKey(path)) {
-        // The assembler options follow the text to its new name (unless that file has its own).
-        QSettings settings;
-        settings.beginGroup(QStringLiteral("files"));
-        if (!settings.childGroups().contains(fileKey(path))) {
-            for (const QString& key : {QStringLiteral("includeDirs"), QStringLiteral("defsyms"), QStringLiteral("dialect")}) {
-                const QVariant value = settings.value(fileKey(previous) + QLatin1Char('/') + key);
-                if (value.isValid())
-                    settings.setValue(fileKey(path) + QLatin1Char('/') + key, value);
-            }
-        }
-    }
+    FileOptions::carryOver(previous, path); // the assembler options follow the text to its new name
     m_recovery->discard(previous);
     setCurrentFile(path);
     addRecentFile(path);
@@ -784,9 +702,44 @@ bool MainWindow::saveAs(const QString& target)
     return true;
 }
 
+void MainWindow::fileChangedOnDisk(const QString& path)
+{
+    const bool modified = m_editor->document()->isModified();
+    const QString question = modified
+        ? tr("%1 changed on disk, and the text in the editor has unsaved changes.\nReload it from disk and lose them?")
+        : tr("%1 changed on disk.\nReload it?");
+    QMessageBox::StandardButton answer = QMessageBox::No;
+    if (!m_quiet) {
+        m_watch->setHeld(true); // one question at a time
+        answer = QMessageBox::question(this, tr("File changed"), question.arg(native(path)), QMessageBox::Yes | QMessageBox::No,
+                                       modified ? QMessageBox::No : QMessageBox::Yes);
+        m_watch->setHeld(false);
+    }
+    if (answer == QMessageBox::Yes && path == m_file) {
+        m_recovery->discard(m_file);
+        openFile(path);
+        return;
+    }
+    // Kept: the editor's text is no longer what is on disk.
+    m_editor->document()->setModified(true);
+    m_lastError = tr("%1 changed on disk; the editor keeps its text (unsaved).").arg(native(path));
+    m_status->setText(m_lastError);
+    autosaveNow();
+}
+
+void MainWindow::fileRemovedFromDisk(const QString& path)
+{
+    // The text stays, unsaved (and in the recovery file); saving writes the file again.
+    m_editor->document()->setModified(true);
+    autosaveNow();
+    reportError(tr("File removed"), tr("%1 was deleted or moved away on disk.\nThe text is still in the editor, unsaved: "
+                                       "save it to write the file again.").arg(native(path)));
+}
+
 void MainWindow::setCurrentFile(const QString& path)
 {
     m_file = path;
+    m_watch->watch(path);
     m_editor->document()->setModified(false);
     AnalysisRequest request = m_bridge->request();
     request.assemble.fileName = path.isEmpty() ? std::string("<input>") : QFileInfo(path).fileName().toStdString();
@@ -863,31 +816,20 @@ bool MainWindow::offerRecovery()
 
 void MainWindow::addRecentFile(const QString& path)
 {
-    QSettings settings;
-    QStringList files = settings.value(QStringLiteral("recentFiles")).toStringList();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    files.removeAll(absolute);
-    files.prepend(absolute);
-    while (files.size() > MaxRecentFiles)
-        files.removeLast();
-    settings.setValue(QStringLiteral("recentFiles"), files);
+    documentfiles::addRecentFile(path);
     updateRecentMenu();
 }
 
 void MainWindow::removeRecentFile(const QString& path)
 {
-    QSettings settings;
-    QStringList files = settings.value(QStringLiteral("recentFiles")).toStringList();
-    if (files.removeAll(QFileInfo(path).absoluteFilePath()) == 0)
-        return;
-    settings.setValue(QStringLiteral("recentFiles"), files);
-    updateRecentMenu();
+    if (documentfiles::removeRecentFile(path))
+        updateRecentMenu();
 }
 
 void MainWindow::updateRecentMenu()
 {
     m_recentMenu->clear();
-    const QStringList files = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    const QStringList files = documentfiles::recentFiles();
     for (const QString& f : files) {
         m_recentMenu->addAction(QFileInfo(f).fileName(), this, [this, f] {
             // Later: opening rebuilds this menu, which deletes the action being triggered.
@@ -900,88 +842,45 @@ void MainWindow::updateRecentMenu()
     m_recentMenu->setEnabled(!files.isEmpty());
 }
 
-QStringList MainWindow::includeDirs() const
-{
-    return QSettings().value(QStringLiteral("files/%1/includeDirs").arg(fileKey(m_file))).toStringList();
-}
-
-QStringList MainWindow::defsyms() const
-{
-    return QSettings().value(QStringLiteral("files/%1/defsyms").arg(fileKey(m_file))).toStringList();
-}
+QStringList MainWindow::includeDirs() const { return FileOptions::load(m_file).includeDirs; }
+QStringList MainWindow::defsyms() const { return FileOptions::load(m_file).defsyms; }
+FileOptions MainWindow::fileOptions() const { return FileOptions::load(m_file); }
 
 void MainWindow::loadFileSettings()
 {
-    // Include paths and --defsym values are remembered per file; the file's own directory is
-    // searched first, as the assembler does for a relative .include.
+    // Include paths, --defsym values, limits and the include rule are remembered per file; the
+    // file's own directory is searched first, as the assembler does for a relative .include.
     AnalysisRequest request = m_bridge->request();
-    request.assemble.includeDirs.clear();
-    if (!m_file.isEmpty())
-        request.assemble.includeDirs.push_back(QFileInfo(m_file).absolutePath().toStdString());
-    for (const QString& dir : includeDirs())
-        request.assemble.includeDirs.push_back(dir.toStdString());
-    request.assemble.defsyms.clear();
-    for (const QString& def : defsyms()) {
-        std::pair<std::string, std::int64_t> parsed;
-        if (parseDefsym(def, &parsed))
-            request.assemble.defsyms.push_back(std::move(parsed));
-    }
+    FileOptions::load(m_file).applyTo(request.assemble, m_file);
     m_bridge->setRequest(request);
     m_dialect->setFileGroup(QStringLiteral("files/%1").arg(fileKey(m_file)));
 }
 
-bool MainWindow::setAssemblerOptions(const QStringList& includeDirs, const QStringList& defsyms, QString* error)
+bool MainWindow::setFileOptions(const FileOptions& options, QString* error)
 {
-    for (const QString& def : defsyms) {
-        std::pair<std::string, std::int64_t> parsed;
-        if (!parseDefsym(def, &parsed)) {
-            if (error)
-                *error = tr("“%1” is not NAME=VALUE with an integer VALUE (for example WAVES=4 or OFFSET=0x40).").arg(def);
-            return false;
-        }
+    if (const QString message = options.validate(); !message.isEmpty()) {
+        if (error)
+            *error = message;
+        return false;
     }
-    QSettings settings;
-    settings.beginGroup(QStringLiteral("files/%1").arg(fileKey(m_file)));
-    settings.setValue(QStringLiteral("includeDirs"), includeDirs);
-    settings.setValue(QStringLiteral("defsyms"), defsyms);
-    settings.endGroup();
+    options.save(m_file);
     loadFileSettings();
     return true;
 }
 
+bool MainWindow::setAssemblerOptions(const QStringList& includeDirs, const QStringList& defsyms, QString* error)
+{
+    FileOptions options = FileOptions::load(m_file);
+    options.includeDirs = includeDirs;
+    options.defsyms = defsyms;
+    return setFileOptions(options, error);
+}
+
 void MainWindow::editAssemblerOptions()
 {
-    QDialog dialog(this);
-    dialog.setObjectName(QStringLiteral("AssemblerOptions"));
-    dialog.setWindowTitle(tr("Assembler options for %1").arg(m_file.isEmpty() ? tr("untitled") : QFileInfo(m_file).fileName()));
-    auto* form = new QFormLayout(&dialog);
-    auto* includes = new QLineEdit(includeDirs().join(QLatin1Char(';')));
-    includes->setObjectName(QStringLiteral("includeDirs"));
-    includes->setPlaceholderText(tr("dir1;dir2 (the file's own directory is always searched)"));
-    auto* defs = new QLineEdit(defsyms().join(QLatin1Char(' ')));
-    defs->setObjectName(QStringLiteral("defsyms"));
-    defs->setPlaceholderText(QStringLiteral("NAME=1 OTHER=0x40"));
-    auto* error = new QLabel;
-    error->setObjectName(QStringLiteral("error"));
-    error->setWordWrap(true);
-    error->setVisible(false);
-    form->addRow(tr("Include paths"), includes);
-    form->addRow(tr("--defsym"), defs);
-    form->addRow(error);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    form->addRow(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
-        QString message;
-        if (setAssemblerOptions(includes->text().split(QLatin1Char(';'), Qt::SkipEmptyParts),
-                                defs->text().split(QLatin1Char(' '), Qt::SkipEmptyParts), &message)) {
-            dialog.accept();
-        } else {
-            error->setText(message); // stays open with the bad entry named
-            error->setVisible(true);
-        }
-    });
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    dialog.exec();
+    FileOptions options = FileOptions::load(m_file);
+    if (editFileOptions(this, m_file, options))
+        setFileOptions(options);
 }
 
 void MainWindow::readSettings()

@@ -19,6 +19,7 @@
 #include "ui/analysisbridge.h"
 #include "ui/docks/problemsview.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QPointer>
 #include <QStringConverter>
@@ -29,6 +30,7 @@ class QFrame;
 class QLabel;
 class QMenu;
 class QProgressDialog;
+class QToolButton;
 class QSyntaxHighlighter;
 class QTimer;
 class QTreeView;
@@ -43,6 +45,8 @@ class LdsDock;
 class ProblemsModel;
 class ProblemsView;
 class RecoveryStore;
+struct FileOptions;
+class FileWatch;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -77,6 +81,10 @@ public:
     bool setAssemblerOptions(const QStringList& includeDirs, const QStringList& defsyms, QString* error = nullptr);
     QStringList includeDirs() const;
     QStringList defsyms() const;
+    // All of the current file's assembler options (ui/fileoptions.h: the limits and the include
+    // rule too); false with the message, changing nothing, when an entry is invalid.
+    FileOptions fileOptions() const;
+    bool setFileOptions(const FileOptions& options, QString* error = nullptr);
     // The dialog behind File > Assembler Options (stays open, naming the entry, while one is bad).
     void editAssemblerOptions();
 
@@ -90,6 +98,7 @@ public:
     QMenu* recentMenu() const { return m_recentMenu; }
     QFrame* banner() const { return m_banner; }
     DialectSwitch* dialectSwitch() const { return m_dialect; }
+    QToolButton* cancelButton() const { return m_cancel; }
     QString currentFile() const { return m_file; }
     // The editor's text, kept in step with every edit (reading QTextDocument::toPlainText() costs
     // ~0.4 µs per line, 400 ms on a 1M-line text: too much for every keystroke).
@@ -118,7 +127,6 @@ private:
     void applySnapshot(const SnapshotPtr& snapshot);
     void documentEdited(int position, int removed, int added);
     bool readFile(const QString& path, Loaded* out);
-    bool readCodeObjectFile(QFile& file, QByteArray bytes, const QString& name, Loaded* out);
     std::unique_ptr<QProgressDialog> makeProgress(const QString& label, bool cancellable);
     // Puts a loaded text in the editor (in slices; Cancel puts the previous text back).
     bool showText(Loaded& loaded, const QString& name);
@@ -131,6 +139,9 @@ private:
     bool maybeSave();
     void reportError(const QString& title, const QString& message);
     void setCurrentFile(const QString& path);
+    void fileChangedOnDisk(const QString& path);
+    void showProgress();
+    void fileRemovedFromDisk(const QString& path);
     void addRecentFile(const QString& path);
     void removeRecentFile(const QString& path);
     void updateRecentMenu();
@@ -155,6 +166,10 @@ private:
     QFrame* m_banner = nullptr;
     QLabel* m_bannerText = nullptr;
     QTimer* m_autosave = nullptr;
+    FileWatch* m_watch = nullptr;
+    QToolButton* m_cancel = nullptr; // a runaway analysis: Cancel in the status bar
+    QTimer* m_progressTimer = nullptr;
+    QElapsedTimer m_analysisClock;
     QPointer<QSyntaxHighlighter> m_highlighter;
     std::unique_ptr<RecoveryStore> m_recovery;
     QString m_file;

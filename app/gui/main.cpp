@@ -10,12 +10,16 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QFile>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QPalette>
 #include <QSettings>
 #include <QStyle>
 #include <QStyleFactory>
 #include <QTemporaryDir>
 #include <QTextBlock>
+#include <QTextCursor>
 #include <QTimer>
 
 #include <cstdio>
@@ -109,7 +113,30 @@ int main(int argc, char** argv)
         return QApplication::exec();
     }
 
+    // Test hooks for tst_recoveryprocess (a real process killed with SIGKILL), not options: the
+    // environment steers them, and --help does not list them.
+    const QByteArray answer = qgetenv("GCNLENS_TEST_ANSWER"); // "yes": the recovery question is answered Yes
+    if (answer == "yes") {
+        auto* clicker = new QTimer(&window);
+        QObject::connect(clicker, &QTimer::timeout, &window, [] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget()); box && box->button(QMessageBox::Yes))
+                box->button(QMessageBox::Yes)->click();
+        });
+        clicker->start(50);
+    }
     window.show();
     window.offerRecovery();
+    if (const QByteArray dump = qgetenv("GCNLENS_TEST_DUMP"); !dump.isEmpty()) { // the editor's text, then quit
+        QFile out(QString::fromLocal8Bit(dump));
+        const bool ok = out.open(QIODevice::WriteOnly) && out.write(window.text().toUtf8()) >= 0 && out.flush();
+        out.close();
+        return ok ? 0 : 1;
+    }
+    if (const QByteArray typed = qgetenv("GCNLENS_TEST_TYPE"); !typed.isEmpty()) // as if typed at the end
+        QTimer::singleShot(0, &window, [&window, typed] {
+            QTextCursor cursor = window.editor()->textCursor();
+            cursor.movePosition(QTextCursor::End);
+            cursor.insertText(QString::fromUtf8(typed));
+        });
     return QApplication::exec();
 }

@@ -666,6 +666,12 @@ void IsolatedFrontEnd::cancel()
     [[maybe_unused]] const auto n = ::write(state_->cancelFd, &one, sizeof one);
 }
 
+int IsolatedFrontEnd::lineReached() const
+{
+    std::lock_guard lock(state_->mutex);
+    return state_->busy && state_->progress ? state_->progress->line.load(std::memory_order_relaxed) : 0;
+}
+
 IsolatedFrontEnd::Outcome IsolatedFrontEnd::lastOutcome() const { return state_->outcome; }
 int IsolatedFrontEnd::lastLine() const { return state_->line; }
 const std::string& IsolatedFrontEnd::lastMessage() const { return state_->message; }

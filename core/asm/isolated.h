@@ -47,6 +47,10 @@ public:
     // the worker; the next request starts a new one. Callable from any thread; no effect when idle.
     void cancel();
 
+    // The line the running analyze() has reached in the worker, 0 when idle (a runaway analysis
+    // shows it with its Cancel button). Callable from any thread.
+    int lineReached() const;
+
     Outcome lastOutcome() const;
     int lastLine() const;          // the line a crash or timeout was reported on (0 when Ok)
     const std::string& lastMessage() const; // that error's text (empty when Ok)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Bad inputs a user may paste or pass, through gcnlens-cli (issue #12): each ends with its exit
-// status and its own message (naming the file and the line), never a signal or a hang.
+// status and its own message (naming the file and the line), never a signal or a hang. The window
+// part (offscreen, when the window is built): files that change or vanish while open, the limits
+// set from the window and a runaway analysis cancelled, each with its message, no text lost.
 #include "testutils.h"
 
 #include <QDir>
@@ -8,6 +10,19 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#if GCNLENS_BADINPUT_WINDOW
+#include "ui/analysisbridge.h"
+#include "ui/editor/codeeditor.h"
+#include "ui/fileoptions.h"
+#include "ui/mainwindow.h"
+#include "ui/recovery.h"
+
+#include <QApplication>
+#include <QMessageBox>
+#include <QToolButton>
+#include <QStandardPaths>
+#endif
 
 namespace {
 
@@ -31,6 +46,11 @@ class TestBadInput : public QObject {
 private Q_SLOTS:
     void cli_data();
     void cli();
+#if GCNLENS_BADINPUT_WINDOW
+    void initTestCase();
+    void window_data();
+    void window();
+#endif
 };
 
 void TestBadInput::cli_data()
@@ -173,5 +193,133 @@ void TestBadInput::cli()
         QVERIFY2(err.split(QLatin1Char('\n')).contains(place(message)), qPrintable(err));
 }
 
+#if GCNLENS_BADINPUT_WINDOW
+void TestBadInput::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("gcnlens-test"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_badinput"));
+    QSettings().clear();
+}
+
+void TestBadInput::window_data()
+{
+    QTest::addColumn<QByteArray>("content"); // the file opened
+    QTest::addColumn<QString>("action");
+    QTest::addColumn<QString>("message");    // in lastError() or a diagnostic; FILE stands for the path
+    QTest::addColumn<QByteArray>("text");    // the editor's text afterwards
+    QTest::addColumn<bool>("modified");
+    const QByteArray kernel = "s_nop 0\ns_endpgm\n";
+    const QByteArray other = "s_nop 1\ns_nop 2\ns_endpgm\n";
+    QTest::addRow("file changes, unmodified: reload") << kernel << "rewrite yes" << QString() << other << false;
+    QTest::addRow("file changes, unmodified: keep") << kernel << "rewrite no"
+                                                    << "FILE changed on disk; the editor keeps its text (unsaved)." << kernel << true;
+    QTest::addRow("file changes, modified: keep typing") << kernel << "type rewrite no"
+                                                         << "FILE changed on disk; the editor keeps its text (unsaved)."
+                                                         << QByteArray("; typed\n") + kernel << true;
+    QTest::addRow("file disappears") << kernel << "delete"
+                                     << "FILE was deleted or moved away on disk.\nThe text is still in the editor, unsaved: "
+                                        "save it to write the file again."
+                                     << kernel << true;
+    QTest::addRow("instructions limit from the window")
+        << QByteArray("s_nop 0\ns_nop 0\ns_nop 0\ns_nop 0\ns_nop 0\n") << "limit instructions=3"
+        << "the program passes the limit of 3 instructions and data entries here (raise with --limit instructions=N); the "
+           "rest is not analysed"
+        << QByteArray("s_nop 0\ns_nop 0\ns_nop 0\ns_nop 0\ns_nop 0\n") << false;
+    QTest::addRow("time limit from the window") << QByteArray("s_nop 0\n.set n, 1 << 30\n.rept n\ns_nop 0\n.endr\n")
+                                                << "limit time=0.5" << "stopped after 0.5 s at line"
+                                                << QByteArray("s_nop 0\n.set n, 1 << 30\n.rept n\ns_nop 0\n.endr\n") << false;
+    QTest::addRow("runaway analysis cancelled") << QByteArray("s_nop 0\n.set n, 1 << 30\n.rept n\ns_nop 0\n.endr\n")
+                                                << "cancel" << "the analysis was cancelled at line"
+                                                << QByteArray("s_nop 0\n.set n, 1 << 30\n.rept n\ns_nop 0\n.endr\n") << false;
+}
+
+void TestBadInput::window()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(QString, action);
+    QFETCH(QString, message);
+    QFETCH(QByteArray, text);
+    QFETCH(bool, modified);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("case.s"));
+    const auto write = [&path](const QByteArray& bytes) {
+        QFile file(path);
+        return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+    };
+    QVERIFY(write(content));
+    gcnlens::ui::MainWindow w;
+    w.setRecoveryStore(std::make_unique<gcnlens::ui::RecoveryStore>(dir.filePath(QStringLiteral("recovery"))));
+    w.bridge()->setDebounceInterval(0);
+    w.show();
+    if (action == QLatin1String("cancel")) { // only the user stops this one
+        gcnlens::ui::FileOptions options;
+        options.limits.seconds = 60;
+        options.save(path);
+    }
+    QVERIFY(w.openFile(path));
+    QString seen; // what the window said: its last error, a diagnostic of the analysis
+    const auto answerNext = [&](QMessageBox::StandardButton button) {
+        auto* timer = new QTimer(&w);
+        connect(timer, &QTimer::timeout, timer, [timer, button] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget()); box && box->isVisible()) {
+                box->button(button)->click();
+                timer->deleteLater();
+            }
+        });
+        timer->start(10);
+    };
+    const auto diagnostics = [&w] {
+        QStringList all;
+        if (const auto s = w.bridge()->current())
+            for (const auto& d : s->analysis.program.diagnostics)
+                all << QString::fromStdString(d.message);
+        return all.join(QLatin1Char('\n'));
+    };
+    const QStringList steps = action.split(QLatin1Char(' '));
+    if (steps.contains(QLatin1String("type"))) {
+        QTextCursor cursor(w.editor()->document());
+        cursor.insertText(QStringLiteral("; typed\n"));
+    }
+    if (steps.contains(QLatin1String("rewrite"))) {
+        QTest::qWait(50); // a later modification time than the one read
+        answerNext(steps.last() == QLatin1String("yes") ? QMessageBox::Yes : QMessageBox::No);
+        QVERIFY(write("s_nop 1\ns_nop 2\ns_endpgm\n"));
+        if (steps.last() == QLatin1String("yes"))
+            QTRY_COMPARE_WITH_TIMEOUT(w.text().toUtf8(), text, 10000);
+        else
+            QTRY_VERIFY_WITH_TIMEOUT(!w.lastError().isEmpty(), 10000);
+        seen = w.lastError();
+    } else if (action == QLatin1String("delete")) {
+        w.setQuiet(true); // the message goes to lastError() without a box
+        QVERIFY(QFile::remove(path));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.lastError().isEmpty(), 10000);
+        seen = w.lastError();
+    } else if (steps.first() == QLatin1String("limit")) {
+        const QString setting = steps.at(1);
+        gcnlens::ui::FileOptions options = w.fileOptions();
+        QVERIFY(options.limits.set(setting.section(QLatin1Char('='), 0, 0).toStdString(), setting.section(QLatin1Char('='), 1).toStdString(), nullptr));
+        QVERIFY(w.setFileOptions(options));
+        QCOMPARE(gcnlens::ui::FileOptions::load(path), options); // remembered for this file
+        QTRY_VERIFY_WITH_TIMEOUT(diagnostics().contains(message), 20000);
+        seen = diagnostics();
+    } else if (action == QLatin1String("cancel")) {
+        QCOMPARE(w.fileOptions().limits.seconds, 60.0);
+        QTRY_VERIFY_WITH_TIMEOUT(w.cancelButton()->isVisible(), 20000); // after half a second of work
+        w.cancelButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(diagnostics().contains(message), 20000);
+        QTRY_VERIFY(!w.cancelButton()->isVisible());
+        seen = diagnostics();
+    }
+    if (!message.isEmpty())
+        QVERIFY2(seen.contains(QString(message).replace(QLatin1String("FILE"), QDir::toNativeSeparators(path))), qPrintable(seen));
+    QCOMPARE(w.text().toUtf8(), text); // nothing typed is lost
+    QCOMPARE(w.editor()->document()->isModified(), modified);
+    w.editor()->document()->setModified(false);
+}
+
+QTEST_MAIN(TestBadInput)
+#else
 QTEST_GUILESS_MAIN(TestBadInput)
+#endif
 #include "tst_badinput.moc"

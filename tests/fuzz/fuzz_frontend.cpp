@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Fuzzes the front-end (core/asm/assembler.h): any text through assemble(), and the editor's
-// incremental path: after a random edit, FrontEnd::analyze() must give the same Program as a fresh
-// assemble() of the edited text (compared line by line with the tests' describe()); a difference
+// incremental paths: after a random edit, FrontEnd::analyze() of the edited text, or
+// FrontEnd::edit() of the edit as lines (the editor's path since the line edits), must give the
+// same Program as a fresh assemble() of the edited text (compared line by line with the tests' describe()); a difference
 // aborts with the first differing line. (The exception by design: a placeholder that keeps its size
 // from before the edit, as in tst_incremental.)
 //
@@ -10,6 +11,7 @@
 // the edit by mutating the tail.
 #include "core/asm/assembler.h"
 #include "tests/core/describeprogram.h"
+#include "tests/core/linechange.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
 #include <sanitizer/asan_interface.h>
@@ -84,8 +86,9 @@ bcmp(const void* a, const void* b, std::size_t n)
     const auto* x = static_cast<const unsigned char*>(a);
     const auto* y = static_cast<const unsigned char*>(b);
     // Both ends of both ranges (a whole-range check cost more than the comparisons).
-    if (n && (__asan_address_is_poisoned(x) || __asan_address_is_poisoned(x + n - 1) || __asan_address_is_poisoned(y)
-              || __asan_address_is_poisoned(y + n - 1)))
+    if (n
+        && (__asan_address_is_poisoned(x) || __asan_address_is_poisoned(x + n - 1) || __asan_address_is_poisoned(y)
+            || __asan_address_is_poisoned(y + n - 1)))
         return std::memcmp(a, b, n) != 0;
     for (std::size_t i = 0; i < n; ++i)
         if (x[i] != y[i])
@@ -100,6 +103,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     options.gpu = kGpus[fdp.ConsumeIntegralInRange<std::size_t>(0, std::size(kGpus) - 1)];
     options.fileName = "<fuzz>";
     const bool incrementalPath = fdp.ConsumeBool();
+    const bool asLines = fdp.ConsumeBool(); // FrontEnd::edit (the editor's path) instead of analyze
     Edit edit {};
     edit.at = fdp.ConsumeIntegral<std::uint16_t>();
     edit.removed = fdp.ConsumeIntegralInRange<std::size_t>(0, 80);
@@ -118,7 +122,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     FrontEnd frontEnd;
     (void)frontEnd.analyze(text, options);
-    const Program& program = frontEnd.analyze(after, options);
+    const Program* edited = asLines ? frontEnd.edit(test::lineChange(text, after), options) : &frontEnd.analyze(after, options);
+    if (!edited) {
+        std::fprintf(stderr, "FrontEnd::edit refused a line edit of the text it holds\n");
+        std::abort();
+    }
+    const Program& program = *edited;
     // The one designed difference (program.h, as tst_incremental): a half-typed line keeps the size
     // it had before the edit, where a fresh run assumes 4 bytes.
     for (const Instruction& i : program.instructions)
@@ -142,7 +151,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 break;
             }
         }
-        std::fprintf(stderr, "--- before the edit (%s):\n%s\n--- after:\n%s\n---\n", options.gpu.c_str(), text.c_str(), after.c_str());
+        std::fprintf(stderr, "--- before the edit (%s):\n%s\n--- after:\n%s\n---\n", options.gpu.c_str(), text.c_str(),
+                     after.c_str());
         std::abort();
     }
     return 0;

@@ -22,7 +22,7 @@ struct AnalysisBridge::Engine {
     // LLVM runs in a worker process (issue #12): a crash or hang there costs this job, not the window.
     std::unique_ptr<IsolatedFrontEnd> frontEnd = std::make_unique<IsolatedFrontEnd>();
     Analyzer analyzer;
-    SnapshotPtr last; // the last job's result, delivered or not: the Analyzer's reference point
+    SnapshotPtr last;                 // the last job's result, delivered or not: the Analyzer's reference point
     std::vector<SnapshotPtr> garbage; // results replaced as `last`, freed after the job is out
 };
 
@@ -32,7 +32,7 @@ namespace {
 // edit when only the assembler options changed), or nothing (the models only).
 struct TextInput {
     enum Kind { Whole, Edit, None } kind = None;
-    std::string text; // Whole
+    std::string text;  // Whole
     LineChange change; // Edit
 };
 
@@ -44,7 +44,10 @@ bool sameAssembly(const AssembleOptions& a, const AssembleOptions& b)
         && a.allowAnyInclude == b.allowAnyInclude && a.limits == b.limits;
 }
 
-int linesOf(const std::string& text) { return int(std::count(text.begin(), text.end(), '\n')) + 1; }
+int linesOf(const std::string& text)
+{
+    return int(std::count(text.begin(), text.end(), '\n')) + 1;
+}
 
 } // namespace
 
@@ -134,7 +137,10 @@ QString AnalysisSnapshot::text() const
     return document || documentRevision >= 0 ? QString() : source;
 }
 
-QString AnalysisBridge::wholeText() const { return m_document ? m_document->toPlainText() : m_fallbackText; }
+QString AnalysisBridge::wholeText() const
+{
+    return m_document ? m_document->toPlainText() : m_fallbackText;
+}
 
 // A running job that a newer request supersedes stops its model passes at their next check
 // (core/support/cancel.h) and publishes nothing, so that the newer one starts at once; the
@@ -310,7 +316,8 @@ void AnalysisBridge::start()
                 // A disassembly listing (a pasted one, or a code object's) is read, not assembled.
                 snapshot->listing = input::looksLikeListing(text);
                 if (snapshot->listing) {
-                    snapshot->analysis = engine->analyzer.analyze(input::readListing(text, request.assemble), request, previous, stop);
+                    snapshot->analysis =
+                        engine->analyzer.analyze(input::readListing(text, request.assemble), request, previous, stop);
                 } else {
                     program = &engine->frontEnd->analyze(text, request.assemble);
                 }
@@ -350,8 +357,9 @@ void AnalysisBridge::start()
             return SnapshotPtr(std::move(snapshot));
         } catch (const std::exception& e) {
             // The core reports bad input as diagnostics; anything thrown is a bug, shown rather than lost.
-            snapshot->analysis = Analysis{};
-            snapshot->analysis.program.diagnostics.push_back({Severity::Error, 1, 0, std::string("internal error: ") + e.what(), {}});
+            snapshot->analysis = Analysis {};
+            snapshot->analysis.program.diagnostics.push_back(
+                {Severity::Error, 1, 0, std::string("internal error: ") + e.what(), {}});
             snapshot->lines = LineAnnotations::build(snapshot->analysis);
             engine->last.reset(); // nothing consistent to build on
             engine->frontEnd = std::make_unique<IsolatedFrontEnd>();

@@ -11,9 +11,9 @@
 // asks for the whole text again only when it lost it (a restart) or it went out of step.
 #pragma once
 
+#include "core/analysis.h"
 #include "core/asm/assembler.h"
 #include "core/asm/isolated.h"
-#include "core/analysis.h"
 #include "ui/editor/annotations.h"
 
 #include <QElapsedTimer>
@@ -45,7 +45,7 @@ struct AnalysisSnapshot {
     AnalysisRequest request;
     Analysis analysis;
     LineAnnotations lines;
-    double milliseconds = 0;   // wall time of the job
+    double milliseconds = 0; // wall time of the job
     // The assembler crashed, timed out or was cancelled on `source` (issue #12): `analysis` is the
     // last good one, with that error added on the line reached.
     bool assemblerFailed = false;
@@ -111,32 +111,32 @@ private:
     QString wholeText() const;
 
     struct Engine;
-    QThreadPool m_pool;         // one thread: the engine's caches are used by one job at a time
+    QThreadPool m_pool; // one thread: the engine's caches are used by one job at a time
     std::shared_ptr<Engine> m_engine;
     QTimer m_debounce;
     int m_debounceInterval = 150;
-    double m_lastJobMs = 0;     // wall time of the last finished job
+    double m_lastJobMs = 0; // wall time of the last finished job
     // What the next job sends: a whole text (open, reset, resync), else the lines edited since
     // the last job as one run (first, oldCount → newCount lines of the document), else nothing.
     const QTextDocument* m_document = nullptr;
-    QString m_fallbackText;         // the last setSource() text, only when there is no document
+    QString m_fallbackText; // the last setSource() text, only when there is no document
     bool m_pendingWhole = false;
-    std::string m_pendingText;      // UTF-8, when m_pendingWhole and not m_pendingFromDocument
+    std::string m_pendingText;          // UTF-8, when m_pendingWhole and not m_pendingFromDocument
     bool m_pendingFromDocument = false; // the whole text is read from the document at the job's start
-    size_t m_wholeHash = 0;         // of the last whole text, while no edit followed it
+    size_t m_wholeHash = 0;             // of the last whole text, while no edit followed it
     bool m_wholeHashValid = false;
     bool m_pendingEdit = false;
     int m_editFirst = 0, m_editOld = 0, m_editNew = 0;
-    int m_lines = 1;                // the line count of the text the jobs know
-    bool m_listing = false;         // the text is a listing: read whole, not assembled by edits
+    int m_lines = 1;        // the line count of the text the jobs know
+    bool m_listing = false; // the text is a listing: read whole, not assembled by edits
     quint64 m_textGeneration = 0;
     AssembleOptions m_sentAssemble; // the assembler options the last job ran with
     AnalysisRequest m_request;
-    quint64 m_requested = 0;    // id of the newest request
+    quint64 m_requested = 0; // id of the newest request
     bool m_running = false;
     std::stop_source m_jobStop;   // the running job's: a newer request stops its model passes
     bool m_cancelledLast = false; // the last job was cancelled (the next one is not)
-    QElapsedTimer m_jobTimer;   // since the running job started
+    QElapsedTimer m_jobTimer;     // since the running job started
     bool m_paused = false;
     SnapshotPtr m_current;
     std::vector<SnapshotPtr> m_garbage; // snapshots the views let go of, freed on the worker

@@ -17,7 +17,10 @@ namespace {
 
 constexpr qint64 kReadChunk = 2 * 1024 * 1024;
 
-QString tr(const char* text) { return QCoreApplication::translate("DocumentFiles", text); }
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("DocumentFiles", text);
+}
 
 // A code object (core/input/objectreader.h): its kernels disassembled into a read-only listing
 // that the analysis reads back as a listing, for the GPU the object names.
@@ -30,7 +33,8 @@ bool readCodeObject(QFile& file, QByteArray bytes, const QString& name, LoadedTe
     }
     input::ObjectReadOptions options;
     options.fileName = QFileInfo(file.fileName()).fileName().toStdString();
-    const input::ObjectListing read = input::readCodeObject(std::string_view(bytes.constData(), std::size_t(bytes.size())), options);
+    const input::ObjectListing read =
+        input::readCodeObject(std::string_view(bytes.constData(), std::size_t(bytes.size())), options);
     if (!read.error.empty()) {
         *error = tr("Cannot open %1:\n%2.").arg(name, QString::fromStdString(read.error));
         return false;

@@ -19,8 +19,8 @@ namespace gcnlens::ui {
 struct LoadedText {
     QString text;
     qsizetype lines = 0;
-    QString gpu;           // a code object's own target
-    bool readOnly = false; // a code object, shown as its generated listing
+    QString gpu;                // a code object's own target
+    bool readOnly = false;      // a code object, shown as its generated listing
     input::SourceFormat format; // how the file was written: saved back the same way
 };
 

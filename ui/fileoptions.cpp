@@ -27,7 +27,10 @@ std::vector<std::pair<QString, QString>> limitValues(const AssembleLimits& limit
             {QStringLiteral("time"), QString::number(limits.seconds)}};
 }
 
-QString group(const QString& path) { return QStringLiteral("files/") + fileKey(path); }
+QString group(const QString& path)
+{
+    return QStringLiteral("files/") + fileKey(path);
+}
 
 } // namespace
 
@@ -95,8 +98,8 @@ QString FileOptions::validate() const
 {
     for (const QString& def : defsyms)
         if (!parseDefsym(def.toStdString()))
-            return QCoreApplication::translate("FileOptions",
-                                               "“%1” is not NAME=VALUE with an integer VALUE (for example WAVES=4 or OFFSET=0x40).")
+            return QCoreApplication::translate(
+                       "FileOptions", "“%1” is not NAME=VALUE with an integer VALUE (for example WAVES=4 or OFFSET=0x40).")
                 .arg(def);
     return {};
 }
@@ -133,13 +136,16 @@ bool editFileOptions(QWidget* parent, const QString& path, FileOptions& options)
     form->addRow(tr("--defsym"), defs);
     auto* anyInclude = new QCheckBox(tr("Allow .include/.incbin of any file"));
     anyInclude->setObjectName(QStringLiteral("allowAnyInclude"));
-    anyInclude->setToolTip(tr("By default only the file's folder and the include paths are read (as --allow-any-include lifts it)"));
+    anyInclude->setToolTip(
+        tr("By default only the file's folder and the include paths are read (as --allow-any-include lifts it)"));
     anyInclude->setChecked(options.allowAnyInclude);
     form->addRow(anyInclude);
     // The limits, by the names and rules of --limit NAME=VALUE.
-    const std::pair<const char*, const char*> limitRows[] = {
-        {"instructions", "Instructions emitted"}, {"bytes", "Bytes of code and data"}, {"include-depth", "Include depth"},
-        {"incbin-bytes", "Bytes of one .incbin"}, {"time", "Time (seconds)"}};
+    const std::pair<const char*, const char*> limitRows[] = {{"instructions", "Instructions emitted"},
+                                                             {"bytes", "Bytes of code and data"},
+                                                             {"include-depth", "Include depth"},
+                                                             {"incbin-bytes", "Bytes of one .incbin"},
+                                                             {"time", "Time (seconds)"}};
     const auto current = limitValues(options.limits);
     std::vector<QLineEdit*> limitEdits;
     for (std::size_t i = 0; i < std::size(limitRows); ++i) {

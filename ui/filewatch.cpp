@@ -5,7 +5,8 @@
 
 namespace gcnlens::ui {
 
-FileWatch::FileWatch(QObject* parent) : QObject(parent)
+FileWatch::FileWatch(QObject* parent)
+    : QObject(parent)
 {
     m_settle.setSingleShot(true);
     m_settle.setInterval(kSettleMs);
@@ -53,7 +54,7 @@ void FileWatch::settle()
     if (now.exists && !m_watcher.files().contains(m_path))
         m_watcher.addPath(m_path); // replaced by rename: watch the new file
     if (now == m_known)
-        return; // the folder changed for another file, or a write put back the same
+        return;    // the folder changed for another file, or a write put back the same
     m_known = now; // each change is told once
     if (now.exists)
         Q_EMIT changedOnDisk(m_path);

@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "ui/mainwindow.h"
 #include "ui/dialectswitch.h"
-#include "ui/documentfiles.h"
-#include "ui/editor/codeeditor.h"
-#include "ui/exportreport.h"
 #include "ui/docks/ldsdock.h"
-#include "ui/logging.h"
 #include "ui/docks/occupancydock.h"
 #include "ui/docks/problemsmodel.h"
 #include "ui/docks/problemsview.h"
-#include "ui/fixitpreview.h"
+#include "ui/docks/summarydock.h"
+#include "ui/documentfiles.h"
+#include "ui/editor/codeeditor.h"
+#include "ui/exportreport.h"
 #include "ui/fileoptions.h"
 #include "ui/filewatch.h"
+#include "ui/fixitpreview.h"
+#include "ui/logging.h"
 #include "ui/recovery.h"
-#include "ui/docks/summarydock.h"
 
 #include <QAction>
 #include <QApplication>
@@ -44,9 +44,9 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QSyntaxHighlighter>
-#include <QToolBar>
 #include <QTextBlock>
 #include <QTimer>
+#include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
 
@@ -56,7 +56,10 @@ namespace gcnlens::ui {
 // Cancel between slices (highlighting and layout run inside each insertion).
 static constexpr double TargetSliceMs = 10.0;
 
-static QString native(const QString& path) { return documentfiles::nativePath(path); }
+static QString native(const QString& path)
+{
+    return documentfiles::nativePath(path);
+}
 
 struct MainWindow::Loaded : LoadedText {
     std::unique_ptr<QProgressDialog> progress;
@@ -75,8 +78,9 @@ public:
     }
     QSize sizeHint() const override
     {
-        return widget() ? widget()->sizeHint() + QSize(verticalScrollBar()->sizeHint().width() + 2 * frameWidth(), 2 * frameWidth())
-                        : QScrollArea::sizeHint();
+        return widget()
+            ? widget()->sizeHint() + QSize(verticalScrollBar()->sizeHint().width() + 2 * frameWidth(), 2 * frameWidth())
+            : QScrollArea::sizeHint();
     }
 
 protected:
@@ -138,7 +142,7 @@ MainWindow::MainWindow(QWidget* parent)
     column->addWidget(m_editor, 1);
     setCentralWidget(central);
     setAcceptDrops(true);
-    m_editor->setAcceptDrops(false); // files dropped on the editor open rather than paste a path
+    m_editor->setAcceptDrops(false);    // files dropped on the editor open rather than paste a path
     m_editor->installEventFilter(this); // large pastes
     createDocks();
     createActions();
@@ -340,8 +344,10 @@ void MainWindow::showProgress()
     if (m_analysisClock.elapsed() < AnalysisBridge::kCancelAfterMs)
         return;
     const int line = m_bridge->lineReached();
-    m_status->setText(line > 0 ? tr("Analysing… line %L1 of %L2 (%3 s)").arg(line).arg(m_editor->blockCount()).arg(m_analysisClock.elapsed() / 1000)
-                               : tr("Analysing… (%1 s)").arg(m_analysisClock.elapsed() / 1000));
+    m_status->setText(
+        line > 0
+            ? tr("Analysing… line %L1 of %L2 (%3 s)").arg(line).arg(m_editor->blockCount()).arg(m_analysisClock.elapsed() / 1000)
+            : tr("Analysing… (%1 s)").arg(m_analysisClock.elapsed() / 1000));
     m_cancel->setVisible(true);
 }
 
@@ -363,8 +369,9 @@ void MainWindow::applySnapshot(const SnapshotPtr& snapshot)
         for (const auto& d : snapshot->analysis.program.diagnostics)
             errors += d.severity == Severity::Error;
         m_status->setText(tr("%1 · %2 instructions · %3 single-wave cycles · %4 error(s) · analysed in %5 ms")
-                              .arg(QString::fromStdString(snapshot->analysis.program.gpu.targetId.empty() ? snapshot->request.assemble.gpu
-                                                                                                          : snapshot->analysis.program.gpu.targetId))
+                              .arg(QString::fromStdString(snapshot->analysis.program.gpu.targetId.empty()
+                                                              ? snapshot->request.assemble.gpu
+                                                              : snapshot->analysis.program.gpu.targetId))
                               .arg(t.instructions)
                               .arg(t.singleWaveCycles)
                               .arg(errors)
@@ -506,7 +513,8 @@ void MainWindow::pasteLarge(QString text)
 {
     text.replace(QStringLiteral("\r\n"), QStringLiteral("\n")).replace(QLatin1Char('\r'), QLatin1Char('\n'));
     QTextCursor cursor = m_editor->textCursor();
-    const qsizetype lines = m_editor->blockCount() - (cursor.selectedText().count(QChar::ParagraphSeparator)) + text.count(QLatin1Char('\n'));
+    const qsizetype lines =
+        m_editor->blockCount() - (cursor.selectedText().count(QChar::ParagraphSeparator)) + text.count(QLatin1Char('\n'));
     if (lines > m_largeTextLines && !m_analysisCapped) {
         // The same rule as for opening: no colours, no live analysis (the banner says so).
         setHighlighting(false);
@@ -555,12 +563,13 @@ void MainWindow::setCapped(bool capped, qsizetype lines)
     m_analysisCapped = capped;
     if (capped) {
         const QString name = m_file.isEmpty() ? tr("This text") : QFileInfo(m_file).fileName();
-        m_bannerText->setText(tr("%1 has %L2 lines. Syntax colours and live analysis are off above %L3 lines so that the window "
-                                 "stays responsive: analysing a million lines takes about ten seconds and several GB, again after every edit. "
-                                 "For the figures, run gcnlens-cli analyze on the file, or analyse it here anyway.")
-                                  .arg(name)
-                                  .arg(lines)
-                                  .arg(m_largeTextLines));
+        m_bannerText->setText(
+            tr("%1 has %L2 lines. Syntax colours and live analysis are off above %L3 lines so that the window "
+               "stays responsive: analysing a million lines takes about ten seconds and several GB, again after every edit. "
+               "For the figures, run gcnlens-cli analyze on the file, or analyse it here anyway.")
+                .arg(name)
+                .arg(lines)
+                .arg(m_largeTextLines));
     }
     m_banner->setVisible(capped);
 }
@@ -665,9 +674,11 @@ bool MainWindow::openFile(const QString& path)
         setGpu(loaded.gpu);
     analyseShownText(loaded.lines);
     if (loaded.readOnly)
-        m_status->setText(tr("%1 is a code object: shown as its disassembly for %2, read-only.").arg(QFileInfo(path).fileName(), loaded.gpu));
+        m_status->setText(
+            tr("%1 is a code object: shown as its disassembly for %2, read-only.").arg(QFileInfo(path).fileName(), loaded.gpu));
     if (loaded.format.latin1Fallback)
-        m_status->setText(tr("%1 is not valid UTF-8: read as Latin-1, and saved back the same way.").arg(QFileInfo(path).fileName()));
+        m_status->setText(
+            tr("%1 is not valid UTF-8: read as Latin-1, and saved back the same way.").arg(QFileInfo(path).fileName()));
     return true;
 }
 
@@ -687,7 +698,8 @@ bool MainWindow::saveAs(const QString& target)
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
         autosaveNow(); // the text stays in the editor, and in the recovery file
-        reportError(tr("Save"), tr("Cannot save %1:\n%2.\nThe text is still in the editor, unsaved.").arg(native(path), file.errorString()));
+        reportError(tr("Save"),
+                    tr("Cannot save %1:\n%2.\nThe text is still in the editor, unsaved.").arg(native(path), file.errorString()));
         return false;
     }
     const QString previous = m_file;
@@ -732,8 +744,10 @@ void MainWindow::fileRemovedFromDisk(const QString& path)
     // The text stays, unsaved (and in the recovery file); saving writes the file again.
     m_editor->document()->setModified(true);
     autosaveNow();
-    reportError(tr("File removed"), tr("%1 was deleted or moved away on disk.\nThe text is still in the editor, unsaved: "
-                                       "save it to write the file again.").arg(native(path)));
+    reportError(tr("File removed"),
+                tr("%1 was deleted or moved away on disk.\nThe text is still in the editor, unsaved: "
+                   "save it to write the file again.")
+                    .arg(native(path)));
 }
 
 void MainWindow::setCurrentFile(const QString& path)
@@ -758,9 +772,10 @@ bool MainWindow::maybeSave()
 {
     if (!m_editor->document()->isModified())
         return true;
-    const auto answer = QMessageBox::warning(this, tr("Unsaved changes"),
-                                             tr("%1 has unsaved changes. Save them?").arg(m_file.isEmpty() ? tr("The kernel") : QFileInfo(m_file).fileName()),
-                                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    const auto answer = QMessageBox::warning(
+        this, tr("Unsaved changes"),
+        tr("%1 has unsaved changes. Save them?").arg(m_file.isEmpty() ? tr("The kernel") : QFileInfo(m_file).fileName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Save)
         return save();
     if (answer == QMessageBox::Discard) {
@@ -791,10 +806,11 @@ bool MainWindow::offerRecovery()
     bool restored = false;
     for (const auto& entry : m_recovery->entries()) {
         const QString name = entry.originalFile.isEmpty() ? tr("an untitled kernel") : entry.originalFile;
-        const auto answer = QMessageBox::question(this, tr("Recover unsaved work"),
-                                                  tr("gcnlens was not closed cleanly. Unsaved text of %1 from %2 was kept.\nRestore it?")
-                                                      .arg(name, QLocale().toString(entry.saved, QLocale::ShortFormat)),
-                                                  QMessageBox::Yes | QMessageBox::Discard | QMessageBox::Ignore);
+        const auto answer =
+            QMessageBox::question(this, tr("Recover unsaved work"),
+                                  tr("gcnlens was not closed cleanly. Unsaved text of %1 from %2 was kept.\nRestore it?")
+                                      .arg(name, QLocale().toString(entry.saved, QLocale::ShortFormat)),
+                                  QMessageBox::Yes | QMessageBox::Discard | QMessageBox::Ignore);
         if (answer == QMessageBox::Yes && !restored) {
             // Like opening a file: in slices, with the large-text rule.
             Loaded loaded;
@@ -831,20 +847,32 @@ void MainWindow::updateRecentMenu()
     m_recentMenu->clear();
     const QStringList files = documentfiles::recentFiles();
     for (const QString& f : files) {
-        m_recentMenu->addAction(QFileInfo(f).fileName(), this, [this, f] {
-            // Later: opening rebuilds this menu, which deletes the action being triggered.
-            QTimer::singleShot(0, this, [this, f] {
-                if (maybeSave())
-                    openFile(f);
-            });
-        })->setToolTip(f);
+        m_recentMenu
+            ->addAction(QFileInfo(f).fileName(), this,
+                        [this, f] {
+                            // Later: opening rebuilds this menu, which deletes the action being triggered.
+                            QTimer::singleShot(0, this, [this, f] {
+                                if (maybeSave())
+                                    openFile(f);
+                            });
+                        })
+            ->setToolTip(f);
     }
     m_recentMenu->setEnabled(!files.isEmpty());
 }
 
-QStringList MainWindow::includeDirs() const { return FileOptions::load(m_file).includeDirs; }
-QStringList MainWindow::defsyms() const { return FileOptions::load(m_file).defsyms; }
-FileOptions MainWindow::fileOptions() const { return FileOptions::load(m_file); }
+QStringList MainWindow::includeDirs() const
+{
+    return FileOptions::load(m_file).includeDirs;
+}
+QStringList MainWindow::defsyms() const
+{
+    return FileOptions::load(m_file).defsyms;
+}
+FileOptions MainWindow::fileOptions() const
+{
+    return FileOptions::load(m_file);
+}
 
 void MainWindow::loadFileSettings()
 {

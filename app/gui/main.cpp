@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // gcnlens: the editor window. `gcnlens [FILE] [--gpu NAME]`; `--screenshot PNG [--dark]` renders
 // the window once the analysis has settled and exits (tools/screenshots).
-#include "ui/editor/codeeditor.h"
 #include "ui/docks/ldsdock.h"
+#include "ui/editor/codeeditor.h"
 #include "ui/mainwindow.h"
 
 #include "gcnlens-config.h"
@@ -12,8 +12,8 @@
 #include <QDir>
 #include <QFile>
 #include <QMessageBox>
-#include <QPushButton>
 #include <QPalette>
+#include <QPushButton>
 #include <QSettings>
 #include <QStyle>
 #include <QStyleFactory>
@@ -63,8 +63,11 @@ int main(int argc, char** argv)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Assembly file to open"), QStringLiteral("[FILE]"));
-    const QCommandLineOption gpu(QStringLiteral("gpu"), QStringLiteral("GPU preset, LLVM processor or ROCm target ID"), QStringLiteral("NAME"));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Save a PNG of the window after analysis, then exit"), QStringLiteral("PNG"));
+    const QCommandLineOption gpu(QStringLiteral("gpu"), QStringLiteral("GPU preset, LLVM processor or ROCm target ID"),
+                                 QStringLiteral("NAME"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Save a PNG of the window after analysis, then exit"),
+                                        QStringLiteral("PNG"));
     const QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Use a dark palette"));
     const QCommandLineOption line(QStringLiteral("line"), QStringLiteral("Put the cursor on this line"), QStringLiteral("N"));
     parser.addOptions({gpu, screenshot, dark, line});
@@ -109,7 +112,10 @@ int main(int argc, char** argv)
                 QApplication::exit(ok ? 0 : 1);
             });
         });
-        QTimer::singleShot(30000, &app, [] { std::fprintf(stderr, "gcnlens: analysis did not settle\n"); QApplication::exit(2); });
+        QTimer::singleShot(30000, &app, [] {
+            std::fprintf(stderr, "gcnlens: analysis did not settle\n");
+            QApplication::exit(2);
+        });
         return QApplication::exec();
     }
 

@@ -55,7 +55,8 @@ void settleDiagnostics(std::vector<Diagnostic>& diagnostics, std::string_view so
     const int end = int(countNewlines(source)) + 1;
     for (Diagnostic& d : diagnostics)
         d.line = std::min(d.line, end);
-    std::stable_sort(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
+    std::stable_sort(diagnostics.begin(), diagnostics.end(),
+                     [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
 }
 
 // whole: the text is the user's whole source (not a region the incremental path re-assembles).

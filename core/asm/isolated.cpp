@@ -13,8 +13,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <limits>
 #include <fcntl.h>
+#include <limits>
 #include <mutex>
 #include <poll.h>
 #include <spawn.h>
@@ -281,7 +281,7 @@ struct IsolatedFrontEnd::State {
     bool holdsText = false;
     detail::RegisterTally registers; // of `program`, for replaying the worker's splices
     bool tallyFresh = false;
-    std::size_t transferred = 0;     // bytes of the last call's frames, both ways
+    std::size_t transferred = 0; // bytes of the last call's frames, both ways
 
     bool start()
     {
@@ -450,8 +450,7 @@ struct IsolatedFrontEnd::State {
     {
         std::lock_guard lock(mutex);
         std::uint64_t stale = 0;
-        while (now && ::read(cancelFd, &stale, sizeof stale) > 0) {
-        } // a cancel() of an earlier job
+        while (now && ::read(cancelFd, &stale, sizeof stale) > 0) { } // a cancel() of an earlier job
         busy = now;
     }
 
@@ -616,7 +615,8 @@ struct IsolatedFrontEnd::State {
     }
 };
 
-IsolatedFrontEnd::IsolatedFrontEnd(std::string workerPath) : state_(std::make_unique<State>())
+IsolatedFrontEnd::IsolatedFrontEnd(std::string workerPath)
+    : state_(std::make_unique<State>())
 {
     state_->workerPath = workerPath.empty() ? defaultWorkerPath() : std::move(workerPath);
     state_->cancelFd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -672,12 +672,30 @@ int IsolatedFrontEnd::lineReached() const
     return state_->busy && state_->progress ? state_->progress->line.load(std::memory_order_relaxed) : 0;
 }
 
-IsolatedFrontEnd::Outcome IsolatedFrontEnd::lastOutcome() const { return state_->outcome; }
-int IsolatedFrontEnd::lastLine() const { return state_->line; }
-const std::string& IsolatedFrontEnd::lastMessage() const { return state_->message; }
-int IsolatedFrontEnd::workerStarts() const { return state_->starts; }
-std::size_t IsolatedFrontEnd::lastTransferBytes() const { return state_->transferred; }
-long IsolatedFrontEnd::workerProcessId() const { return state_->pid; }
+IsolatedFrontEnd::Outcome IsolatedFrontEnd::lastOutcome() const
+{
+    return state_->outcome;
+}
+int IsolatedFrontEnd::lastLine() const
+{
+    return state_->line;
+}
+const std::string& IsolatedFrontEnd::lastMessage() const
+{
+    return state_->message;
+}
+int IsolatedFrontEnd::workerStarts() const
+{
+    return state_->starts;
+}
+std::size_t IsolatedFrontEnd::lastTransferBytes() const
+{
+    return state_->transferred;
+}
+long IsolatedFrontEnd::workerProcessId() const
+{
+    return state_->pid;
+}
 
 std::string IsolatedFrontEnd::defaultWorkerPath()
 {

@@ -20,11 +20,11 @@ namespace gcnlens {
 class IsolatedFrontEnd {
 public:
     enum class Outcome {
-        Ok,          // the worker's program
-        Crashed,     // the worker died (a signal or an exit): one error on the last line reached
-        TimedOut,    // stopped after AssembleLimits::seconds
-        Cancelled,   // cancel() from another thread
-        InProcess,   // no worker could be started: assembled in this process, unprotected
+        Ok,        // the worker's program
+        Crashed,   // the worker died (a signal or an exit): one error on the last line reached
+        TimedOut,  // stopped after AssembleLimits::seconds
+        Cancelled, // cancel() from another thread
+        InProcess, // no worker could be started: assembled in this process, unprotected
     };
 
     // workerPath: the executable; empty means defaultWorkerPath().
@@ -52,11 +52,11 @@ public:
     int lineReached() const;
 
     Outcome lastOutcome() const;
-    int lastLine() const;          // the line a crash or timeout was reported on (0 when Ok)
+    int lastLine() const;                   // the line a crash or timeout was reported on (0 when Ok)
     const std::string& lastMessage() const; // that error's text (empty when Ok)
-    int workerStarts() const;      // how many workers this object started (tests)
-    std::size_t lastTransferBytes() const; // bytes that crossed the socket in the last call (tests, benchmarks)
-    long workerProcessId() const;  // the running worker's process id, -1 when none (tests)
+    int workerStarts() const;               // how many workers this object started (tests)
+    std::size_t lastTransferBytes() const;  // bytes that crossed the socket in the last call (tests, benchmarks)
+    long workerProcessId() const;           // the running worker's process id, -1 when none (tests)
 
     // $GCNLENS_ASM_WORKER when set, else gcnlens-asm-worker beside the running executable.
     static std::string defaultWorkerPath();

@@ -20,8 +20,8 @@
 
 #include <QApplication>
 #include <QMessageBox>
-#include <QToolButton>
 #include <QStandardPaths>
+#include <QToolButton>
 #endif
 
 namespace {
@@ -58,7 +58,7 @@ void TestBadInput::cli_data()
     QTest::addColumn<QByteArray>("content"); // written to FILE (case.s)
     QTest::addColumn<QStringList>("args");   // after the command; FILE stands for the file's path
     QTest::addColumn<int>("status");
-    QTest::addColumn<QString>("message");    // a line of stderr; FILE stands for the path
+    QTest::addColumn<QString>("message"); // a line of stderr; FILE stands for the path
     const QStringList listing {QStringLiteral("listing"), QStringLiteral("FILE")};
     const QStringList analyze {QStringLiteral("analyze"), QStringLiteral("FILE")};
     const auto with = [](QStringList args, std::initializer_list<const char*> more) {
@@ -69,7 +69,10 @@ void TestBadInput::cli_data()
 
     QTest::addRow("garbage") << QByteArray("hello world, this is not a kernel\n") << analyze << 1
                              << "FILE:1:1: error: invalid instruction";
-    QTest::addRow("binary") << QByteArray("\x7f" "ELF\x02\x01\x01\0\0\0", 10) << analyze << 2
+    QTest::addRow("binary") << QByteArray("\x7f"
+                                          "ELF\x02\x01\x01\0\0\0",
+                                          10)
+                            << analyze << 2
                             << "gcnlens-cli: FILE: not a readable ELF file: The file was not recognized as a valid object file";
     QTest::addRow("NUL in text") << QByteArray("s_nop 0\n\0s_nop 1\n", 17) << listing << 2
                                  << "gcnlens-cli: FILE: binary data at byte 8 (NUL); gcnlens reads assembly source text";
@@ -93,17 +96,19 @@ void TestBadInput::cli_data()
                                  << "FILE:2:6: error: unmatched '.endr' directive";
     QTest::addRow("unterminated .if") << QByteArray(".if 1\ns_nop 0\n") << listing << 1
                                       << "FILE:3:1: error: unmatched .ifs or .elses";
-    QTest::addRow("stray quote") << QByteArray("s_nop 0\ns_mov_b32 s0, \"\ns_endpgm\n") << listing << 1
-                                 << "FILE:2:15: error: unknown token in expression"; // the quote reaches LLVM as '?' (LLVM 19 hangs on some)
+    QTest::addRow("stray quote")
+        << QByteArray("s_nop 0\ns_mov_b32 s0, \"\ns_endpgm\n") << listing << 1
+        << "FILE:2:15: error: unknown token in expression"; // the quote reaches LLVM as '?' (LLVM 19 hangs on some)
     QTest::addRow("stray bracket") << QByteArray("v_mov_b32 v[1, v2\n") << listing << 1
                                    << "FILE:1:14: error: expected a closing square bracket";
     QTest::addRow("unknown mnemonic") << QByteArray("v_frobnicate_b32 v0, v1\n") << listing << 1
                                       << "FILE:1:1: error: invalid instruction";
     QTest::addRow("instruction the GPU lacks") << QByteArray("v_fma_mix_f32 v0, v1, v2, v3\n") << listing << 1
                                                << "FILE:1:1: error: instruction not supported on this GPU";
-    QTest::addRow("wrong GPU name") << QByteArray("s_nop 0\n") << with(listing, {"--gpu", "gfx9999"}) << 2
-                                    << "gcnlens-cli: listing: --gpu 'gfx9999': unknown GPU 'gfx9999': give a product preset (e.g. \"Radeon HD "
-                                       "7970\") or an LLVM processor from tahiti to gfx906, gfx908, gfx90a or gfx942";
+    QTest::addRow("wrong GPU name")
+        << QByteArray("s_nop 0\n") << with(listing, {"--gpu", "gfx9999"}) << 2
+        << "gcnlens-cli: listing: --gpu 'gfx9999': unknown GPU 'gfx9999': give a product preset (e.g. \"Radeon HD "
+           "7970\") or an LLVM processor from tahiti to gfx906, gfx908, gfx90a or gfx942";
     QTest::addRow("missing include") << QByteArray(".include \"missing.inc\"\n") << listing << 1
                                      << "FILE:1:10: error: Could not find include file 'missing.inc'";
     QTest::addRow("include outside") << QByteArray(".include \"/etc/passwd\"\n") << listing << 1
@@ -152,7 +157,8 @@ void TestBadInput::cli_data()
                                  << "gcnlens-cli: DIR: is a directory, not a kernel source";
     QTest::addRow("unwritable report path")
         << QByteArray("s_nop 0\n")
-        << QStringList {QStringLiteral("report"), QStringLiteral("FILE"), QStringLiteral("-o"), QStringLiteral("DIR/no/such/dir/r.pdf")}
+        << QStringList {QStringLiteral("report"), QStringLiteral("FILE"), QStringLiteral("-o"),
+                        QStringLiteral("DIR/no/such/dir/r.pdf")}
         << 2 << "gcnlens-cli: report: cannot write DIR/no/such/dir/r.pdf: No such file or directory";
 }
 
@@ -206,17 +212,18 @@ void TestBadInput::window_data()
 {
     QTest::addColumn<QByteArray>("content"); // the file opened
     QTest::addColumn<QString>("action");
-    QTest::addColumn<QString>("message");    // in lastError() or a diagnostic; FILE stands for the path
-    QTest::addColumn<QByteArray>("text");    // the editor's text afterwards
+    QTest::addColumn<QString>("message"); // in lastError() or a diagnostic; FILE stands for the path
+    QTest::addColumn<QByteArray>("text"); // the editor's text afterwards
     QTest::addColumn<bool>("modified");
     const QByteArray kernel = "s_nop 0\ns_endpgm\n";
     const QByteArray other = "s_nop 1\ns_nop 2\ns_endpgm\n";
     QTest::addRow("file changes, unmodified: reload") << kernel << "rewrite yes" << QString() << other << false;
-    QTest::addRow("file changes, unmodified: keep") << kernel << "rewrite no"
-                                                    << "FILE changed on disk; the editor keeps its text (unsaved)." << kernel << true;
-    QTest::addRow("file changes, modified: keep typing") << kernel << "type rewrite no"
-                                                         << "FILE changed on disk; the editor keeps its text (unsaved)."
-                                                         << QByteArray("; typed\n") + kernel << true;
+    QTest::addRow("file changes, unmodified: keep")
+        << kernel << "rewrite no"
+        << "FILE changed on disk; the editor keeps its text (unsaved)." << kernel << true;
+    QTest::addRow("file changes, modified: keep typing")
+        << kernel << "type rewrite no"
+        << "FILE changed on disk; the editor keeps its text (unsaved)." << QByteArray("; typed\n") + kernel << true;
     QTest::addRow("file disappears") << kernel << "delete"
                                      << "FILE was deleted or moved away on disk.\nThe text is still in the editor, unsaved: "
                                         "save it to write the file again."
@@ -226,12 +233,12 @@ void TestBadInput::window_data()
         << "the program passes the limit of 3 instructions and data entries here (raise with --limit instructions=N); the "
            "rest is not analysed"
         << QByteArray("s_nop 0\ns_nop 0\ns_nop 0\ns_nop 0\ns_nop 0\n") << false;
-    QTest::addRow("time limit from the window") << QByteArray("s_nop 0\n.set n, 1 << 30\n.rept n\ns_nop 0\n.endr\n")
-                                                << "limit time=0.5" << "stopped after 0.5 s at line"
-                                                << QByteArray("s_nop 0\n.set n, 1 << 30\n.rept n\ns_nop 0\n.endr\n") << false;
-    QTest::addRow("runaway analysis cancelled") << QByteArray("s_nop 0\n.set n, 1 << 30\n.rept n\ns_nop 0\n.endr\n")
-                                                << "cancel" << "the analysis was cancelled at line"
-                                                << QByteArray("s_nop 0\n.set n, 1 << 30\n.rept n\ns_nop 0\n.endr\n") << false;
+    QTest::addRow("time limit from the window")
+        << QByteArray("s_nop 0\n.set n, 1 << 30\n.rept n\ns_nop 0\n.endr\n") << "limit time=0.5" << "stopped after 0.5 s at line"
+        << QByteArray("s_nop 0\n.set n, 1 << 30\n.rept n\ns_nop 0\n.endr\n") << false;
+    QTest::addRow("runaway analysis cancelled")
+        << QByteArray("s_nop 0\n.set n, 1 << 30\n.rept n\ns_nop 0\n.endr\n") << "cancel" << "the analysis was cancelled at line"
+        << QByteArray("s_nop 0\n.set n, 1 << 30\n.rept n\ns_nop 0\n.endr\n") << false;
 }
 
 void TestBadInput::window()
@@ -298,7 +305,8 @@ void TestBadInput::window()
     } else if (steps.first() == QLatin1String("limit")) {
         const QString setting = steps.at(1);
         gcnlens::ui::FileOptions options = w.fileOptions();
-        QVERIFY(options.limits.set(setting.section(QLatin1Char('='), 0, 0).toStdString(), setting.section(QLatin1Char('='), 1).toStdString(), nullptr));
+        QVERIFY(options.limits.set(setting.section(QLatin1Char('='), 0, 0).toStdString(),
+                                   setting.section(QLatin1Char('='), 1).toStdString(), nullptr));
         QVERIFY(w.setFileOptions(options));
         QCOMPARE(gcnlens::ui::FileOptions::load(path), options); // remembered for this file
         QTRY_VERIFY_WITH_TIMEOUT(diagnostics().contains(message), 20000);
@@ -312,7 +320,8 @@ void TestBadInput::window()
         seen = diagnostics();
     }
     if (!message.isEmpty())
-        QVERIFY2(seen.contains(QString(message).replace(QLatin1String("FILE"), QDir::toNativeSeparators(path))), qPrintable(seen));
+        QVERIFY2(seen.contains(QString(message).replace(QLatin1String("FILE"), QDir::toNativeSeparators(path))),
+                 qPrintable(seen));
     QCOMPARE(w.text().toUtf8(), text); // nothing typed is lost
     QCOMPARE(w.editor()->document()->isModified(), modified);
     w.editor()->document()->setModified(false);

@@ -5,9 +5,9 @@
 // results through the worker equal assemble() in this process, the incremental path included.
 #include "core/asm/isolated.h"
 
+#include "../bench/generatedkernel.h"
 #include "describeprogram.h"
 #include "linechange.h"
-#include "../bench/generatedkernel.h"
 
 #include <QDir>
 #include <QFile>
@@ -28,7 +28,7 @@ namespace {
 struct Trigger {
     const char* name;
     const char* source;
-    int line;        // where the error must be reported
+    int line; // where the error must be reported
 };
 const Trigger kCrashTriggers[] = {
     // issue #12: a stray comment end inside a metadata block (YAML node of unknown kind)
@@ -36,7 +36,10 @@ const Trigger kCrashTriggers[] = {
     {"metadata after code", ".text\ns_nop 0\ns_nop 1\n.amdgpu_metadata\n*/\n.end_amdgpu_metadata\n", 6},
 };
 
-QString cli() { return QStringLiteral(GCNLENS_BIN_DIR "/gcnlens-cli"); }
+QString cli()
+{
+    return QStringLiteral(GCNLENS_BIN_DIR "/gcnlens-cli");
+}
 
 } // namespace
 
@@ -270,7 +273,8 @@ void TestIsolated::computedReptCount()
     QCOMPARE(p.diagnostics.size(), std::size_t(1));
     QCOMPARE(QString::fromStdString(p.diagnostics.front().message),
              QStringLiteral("stopped after 1 s at line %1 (raise with --limit time=SECONDS)").arg(p.diagnostics.front().line));
-    QVERIFY2(p.diagnostics.front().line >= 3 && p.diagnostics.front().line <= 5, qPrintable(QString::number(p.diagnostics.front().line)));
+    QVERIFY2(p.diagnostics.front().line >= 3 && p.diagnostics.front().line <= 5,
+             qPrintable(QString::number(p.diagnostics.front().line)));
 }
 
 void TestIsolated::cancelFromAnotherThread()
@@ -342,11 +346,13 @@ void TestIsolated::llvmFaults()
     options.limits.seconds = 2;
     const Program& p = frontEnd.analyze(text, options);
     const Outcome outcome = frontEnd.lastOutcome();
-    QVERIFY2(outcome == Outcome::Ok || outcome == Outcome::Crashed || outcome == Outcome::TimedOut, qPrintable(QString::number(int(outcome))));
+    QVERIFY2(outcome == Outcome::Ok || outcome == Outcome::Crashed || outcome == Outcome::TimedOut,
+             qPrintable(QString::number(int(outcome))));
     if (outcome != Outcome::Ok) {
         QCOMPARE(p.diagnostics.size(), std::size_t(1));
         const QString message = QString::fromStdString(p.diagnostics.front().message);
-        QVERIFY2(message.startsWith(QStringLiteral("the assembler crashed")) || message.startsWith(QStringLiteral("stopped after 2 s at line")),
+        QVERIFY2(message.startsWith(QStringLiteral("the assembler crashed"))
+                     || message.startsWith(QStringLiteral("stopped after 2 s at line")),
                  qPrintable(message));
         QVERIFY(p.diagnostics.front().line >= 1);
     }

@@ -13,7 +13,10 @@
 
 namespace {
 
-QString gcnlens() { return QStringLiteral(GCNLENS_BIN_DIR "/gcnlens"); }
+QString gcnlens()
+{
+    return QStringLiteral(GCNLENS_BIN_DIR "/gcnlens");
+}
 
 // Every file under `dir` whose text contains `needle`.
 QStringList filesHolding(const QString& dir, const QByteArray& needle)

@@ -39,6 +39,19 @@ QByteArray nested(const QByteArray& open, const QByteArray& close, int depth)
     return repeated(open, depth) + "s_nop 0\n" + repeated(close, depth);
 }
 
+// What the rows include beside case.s: two nested includes, a 4 KB binary and a folder.
+bool writeSidecars(const QDir& dir)
+{
+    const std::pair<const char*, QByteArray> files[] = {
+        {"inc1.inc", "s_nop 1\n.include \"inc2.inc\"\n"}, {"inc2.inc", "s_nop 2\n"}, {"blob.bin", QByteArray(4096, '\0')}};
+    for (const auto& [name, bytes] : files) {
+        QFile file(dir.filePath(QString::fromLatin1(name)));
+        if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
+            return false;
+    }
+    return dir.mkpath(QStringLiteral("adir"));
+}
+
 } // namespace
 
 class TestBadInput : public QObject {
@@ -119,6 +132,21 @@ void TestBadInput::cli_data()
                                          "folder and the include paths (allow with --allow-any-include)";
     QTest::addRow("incbin a device") << QByteArray(".incbin \"/dev/zero\"\n") << listing << 1
                                      << "FILE:1:1: error: .incbin \"/dev/zero\" is refused: not a regular file";
+    QTest::addRow("unreadable include (a folder)") << QByteArray(".include \"adir\"\n") << listing << 1
+                                                   << "FILE:1:1: error: .include \"adir\" is refused: not a regular file";
+    QTest::addRow("include-depth limit") << QByteArray("s_nop 0\n.include \"inc1.inc\"\n")
+                                         << with(listing, {"--limit", "include-depth=1"}) << 1
+                                         << "FILE:2:1: error: the includes here nest deeper than the limit of 1 (raise with "
+                                            "--limit include-depth=N); the rest is not analysed";
+    QTest::addRow("include-depth raised") << QByteArray("s_nop 0\n.include \"inc1.inc\"\n")
+                                          << with(listing, {"--limit", "include-depth=2"}) << 0 << QString();
+    QTest::addRow("incbin-bytes limit") << QByteArray(".text\n.incbin \"blob.bin\"\ns_nop 0\n")
+                                        << with(listing, {"--limit", "incbin-bytes=1000"}) << 1
+                                        << "FILE:2:1: error: .incbin \"blob.bin\" is refused: 4096 bytes, over the limit of "
+                                           "1000 (raise with --limit incbin-bytes=N)";
+    QTest::addRow("bytes limit") << QByteArray(".text\ns_nop 0\n.space 100\n") << with(listing, {"--limit", "bytes=64"}) << 1
+                                 << "FILE:3:1: error: 100 bytes here pass the limit of 64 bytes (raise with --limit "
+                                    "bytes=N); the rest is not analysed";
     QTest::addRow("include itself") << QByteArray("s_nop 0\n.include \"case.s\"\n") << listing << 1
                                     << "FILE:2:1: error: the includes here nest deeper than the limit of 16 (raise with "
                                        "--limit include-depth=N); the rest is not analysed";
@@ -176,6 +204,7 @@ void TestBadInput::cli()
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(content);
     file.close();
+    QVERIFY(writeSidecars(QDir(dir.filePath(QStringLiteral("src")))));
     QFile outside(dir.filePath(QStringLiteral("outside.s")));
     QVERIFY(outside.open(QIODevice::WriteOnly));
     outside.write("s_nop 0\n");
@@ -233,6 +262,31 @@ void TestBadInput::window_data()
         << "the program passes the limit of 3 instructions and data entries here (raise with --limit instructions=N); the "
            "rest is not analysed"
         << QByteArray("s_nop 0\ns_nop 0\ns_nop 0\ns_nop 0\ns_nop 0\n") << false;
+    QTest::addRow("bytes limit from the window") << QByteArray(".text\ns_nop 0\n.space 100\n") << "limit bytes=64"
+                                                 << "100 bytes here pass the limit of 64 bytes (raise with --limit bytes=N)"
+                                                 << QByteArray(".text\ns_nop 0\n.space 100\n") << false;
+    QTest::addRow("include-depth limit from the window")
+        << QByteArray("s_nop 0\n.include \"inc1.inc\"\n") << "limit include-depth=1"
+        << "the includes here nest deeper than the limit of 1 (raise with --limit include-depth=N)"
+        << QByteArray("s_nop 0\n.include \"inc1.inc\"\n") << false;
+    QTest::addRow("incbin-bytes limit from the window")
+        << QByteArray(".text\n.incbin \"blob.bin\"\ns_nop 0\n") << "limit incbin-bytes=1000"
+        << ".incbin \"blob.bin\" is refused: 4096 bytes, over the limit of 1000 (raise with --limit incbin-bytes=N)"
+        << QByteArray(".text\n.incbin \"blob.bin\"\ns_nop 0\n") << false;
+    // Opened as they are: the window shows the CLI's message and keeps the text.
+    const QByteArray crash = ".amdgpu_metadata\n*/\n.end_amdgpu_metadata\n";
+    QTest::addRow("LLVM crash in the window") << crash << "open" << "the assembler crashed" << crash << false;
+    QTest::addRow("unknown mnemonic in the window") << QByteArray("v_frobnicate_b32 v0, v1\n") << "open"
+                                                    << "invalid instruction" << QByteArray("v_frobnicate_b32 v0, v1\n") << false;
+    QTest::addRow("include outside in the window")
+        << QByteArray(".include \"/etc/passwd\"\n") << "open"
+        << ".include \"/etc/passwd\" is refused: outside the source's folder and the include paths (allow with "
+           "--allow-any-include)"
+        << QByteArray(".include \"/etc/passwd\"\n") << false;
+    QTest::addRow(".rept over the limit in the window")
+        << QByteArray(".rept 100000000\ns_nop 0\n.endr\n") << "open"
+        << "`.rept 100000000` would produce about 100000000 statements, over the limit of 4000000 instructions"
+        << QByteArray(".rept 100000000\ns_nop 0\n.endr\n") << false;
     QTest::addRow("time limit from the window")
         << QByteArray("s_nop 0\n.set n, 1 << 30\n.rept n\ns_nop 0\n.endr\n") << "limit time=0.5" << "stopped after 0.5 s at line"
         << QByteArray("s_nop 0\n.set n, 1 << 30\n.rept n\ns_nop 0\n.endr\n") << false;
@@ -255,6 +309,7 @@ void TestBadInput::window()
         return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
     };
     QVERIFY(write(content));
+    QVERIFY(writeSidecars(QDir(dir.path())));
     gcnlens::ui::MainWindow w;
     w.setRecoveryStore(std::make_unique<gcnlens::ui::RecoveryStore>(dir.filePath(QStringLiteral("recovery"))));
     w.bridge()->setDebounceInterval(0);
@@ -309,6 +364,9 @@ void TestBadInput::window()
                                    setting.section(QLatin1Char('='), 1).toStdString(), nullptr));
         QVERIFY(w.setFileOptions(options));
         QCOMPARE(gcnlens::ui::FileOptions::load(path), options); // remembered for this file
+        QTRY_VERIFY_WITH_TIMEOUT(diagnostics().contains(message), 20000);
+        seen = diagnostics();
+    } else if (action == QLatin1String("open")) {
         QTRY_VERIFY_WITH_TIMEOUT(diagnostics().contains(message), 20000);
         seen = diagnostics();
     } else if (action == QLatin1String("cancel")) {

@@ -242,6 +242,12 @@ struct FrontEnd::State {
         for (std::size_t i = 0; i < oldLines.size(); ++i)
             if (!scan.plain[prefix + i] || mentionsAny(oldLines[i], scan.assignedSymbols))
                 return false;
+        // A label on a replaced line (LLVM makes one for a '.' in an expression, "x-.") goes only
+        // with a full run (fuzz_frontend df019e5b).
+        const int firstOld = int(prefix) + 1, lastOld = int(prefix) + oldCount;
+        if (std::any_of(program.labels.begin(), program.labels.end(),
+                        [&](const Label& l) { return l.line >= firstOld && l.line <= lastOld; }))
+            return false;
         // A pure insertion must land outside macro/.rept/.if regions: a plain neighbour proves it.
         if (oldLines.empty()) {
             const bool beforePlain = prefix == 0 || scan.plain[prefix - 1];

@@ -11,10 +11,16 @@
 
 namespace gcnlens::detail {
 
-bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$'; }
+bool isWordChar(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$';
+}
 
 // One set of comment rules for the scan and the source map (SourceMap::code).
-std::string_view codeOf(std::string_view line) { return SourceMap::code(line); }
+std::string_view codeOf(std::string_view line)
+{
+    return SourceMap::code(line);
+}
 
 std::string_view trimmedFront(std::string_view text)
 {
@@ -64,17 +70,24 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
     // A kernel descriptor or metadata block: LLVM parses it to its end on its own terms.
     std::string_view blockEnd;
     static constexpr std::pair<std::string_view, std::string_view> blocks[] = {
-        {".amdhsa_kernel", ".end_amdhsa_kernel"}, {".amd_kernel_code_t", ".end_amd_kernel_code_t"},
-        {".amdgpu_metadata", ".end_amdgpu_metadata"}, {".amdgpu_pal_metadata", ".end_amdgpu_pal_metadata"}};
+        {".amdhsa_kernel", ".end_amdhsa_kernel"},
+        {".amd_kernel_code_t", ".end_amd_kernel_code_t"},
+        {".amdgpu_metadata", ".end_amdgpu_metadata"},
+        {".amdgpu_pal_metadata", ".end_amdgpu_pal_metadata"}};
     // A symbol assigned under a name a macro builds (".set \\name, 1") is not known by name. (A
     // label's name does not matter: the shape pass never reuses a line that refers to a symbol.)
     const auto addName = [&](std::vector<std::string>& list, std::string_view name) {
-        if (&list == &scan.assignedSymbols && (name.find('\\') != std::string_view::npos || name.find('%') != std::string_view::npos))
+        if (&list == &scan.assignedSymbols
+            && (name.find('\\') != std::string_view::npos || name.find('%') != std::string_view::npos))
             scan.computedNames = true;
         list.emplace_back(name);
     };
     bool inString = false, inComment = false; // a string or C comment open at the line's start
-    bool afterSpill = false; // the line before may make LLVM skip this one (below)
+    bool afterSpill = false;                  // the line before may make LLVM skip this one (below)
+    // Lines after a switch to a section other than .text: LLVM places what they make there (an
+    // instruction in .rodata is no instruction of the program), which a re-assembled line alone,
+    // in .text, would not know (fuzz_frontend d81bb3bb, 5b6935db, 8efdb5d3).
+    bool otherSection = false;
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const bool startsOpen = inString || inComment;
         carryOpenSpans(lines[i], inString, inComment);
@@ -94,8 +107,8 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
             first = code.substr(0, end);
             const std::string_view rest = trimmedFront(code.substr(end));
             std::size_t secondEnd = 0;
-            while (secondEnd < rest.size() && !std::isspace(static_cast<unsigned char>(rest[secondEnd]))
-                   && rest[secondEnd] != ',' && rest[secondEnd] != '=')
+            while (secondEnd < rest.size() && !std::isspace(static_cast<unsigned char>(rest[secondEnd])) && rest[secondEnd] != ','
+                   && rest[secondEnd] != '=')
                 ++secondEnd;
             second = rest.substr(0, secondEnd);
         }
@@ -109,12 +122,22 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
         const std::string_view trimmedCode = code.substr(0, code.find_last_not_of(" \t\r") + 1);
         const bool refused = code.find_first_of("'`") != std::string_view::npos;
         const std::size_t openBracket = code.rfind('['), closeBracket = code.rfind(']');
-        const bool spills = refused || (openBracket != std::string_view::npos && (closeBracket == std::string_view::npos || closeBracket < openBracket))
+        const bool spills = refused
+            || (openBracket != std::string_view::npos && (closeBracket == std::string_view::npos || closeBracket < openBracket))
             || (!trimmedCode.empty() && std::string_view("({\\").find(trimmedCode.back()) != std::string_view::npos);
         if (refused && i > 0)
             scan.plain[i - 1] = false;
-        bool plain = macroDepth == 0 && repeatDepth == 0 && conditionalDepth == 0 && !spansLines && !controls
-            && blockEnd.empty() && !spills && !afterSpill;
+        bool plain = macroDepth == 0 && repeatDepth == 0 && conditionalDepth == 0 && !spansLines && !controls && blockEnd.empty()
+            && !spills && !afterSpill && !otherSection;
+        {
+            static constexpr std::string_view sectionDirectives[] = {
+                ".section", ".pushsection", ".popsection", ".previous", ".subsection", ".data", ".rodata", ".bss", ".text"};
+            std::string lower(first);
+            std::transform(lower.begin(), lower.end(), lower.begin(),
+                           [](char c) { return char(std::tolower(static_cast<unsigned char>(c))); });
+            if (std::find(std::begin(sectionDirectives), std::end(sectionDirectives), lower) != std::end(sectionDirectives))
+                otherSection = !(lower == ".text" || (lower == ".section" && (second == ".text" || second == "\".text\"")));
+        }
         afterSpill = spills;
         if (blockEnd.empty()) {
             for (const auto& [open, close] : blocks)
@@ -138,8 +161,8 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
         } else if (first == ".endif") {
             conditionalDepth = std::max(0, conditionalDepth - 1);
         }
-        static constexpr std::string_view barriers[] = {".align", ".p2align", ".balign", ".p2alignw", ".p2alignl",
-                                                        ".balignw", ".balignl", ".org", ".include", ".incbin"};
+        static constexpr std::string_view barriers[] = {".align",   ".p2align", ".balign", ".p2alignw", ".p2alignl",
+                                                        ".balignw", ".balignl", ".org",    ".include",  ".incbin"};
         if (std::find(std::begin(barriers), std::end(barriers), first) != std::end(barriers))
             scan.lastBarrier = std::max(scan.lastBarrier, int(i));
         if (first == ".include" || first == ".incbin")
@@ -205,7 +228,6 @@ std::vector<std::string_view> splitLines(std::string_view text)
         start = end + 1;
     }
 }
-
 
 // Newlines in a text, eight bytes at a time (an exact count of zero bytes of x ^ '\n'…).
 std::size_t countNewlines(std::string_view text)

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // FrontEnd's incremental path (issue #2 section 6) must give what a fresh assemble() gives:
 // every one-line edit of real kernels is replayed both ways and the programs compared.
-#include "testutils.h"
 #include "core/asm/assembler.h"
 #include "describeprogram.h"
 #include "linechange.h"
 #include "lineedits.h"
+#include "testutils.h"
 
 #include <QFile>
 #include <QTest>
@@ -17,11 +17,9 @@ using gcnlens::test::describe;
 
 namespace {
 
-
 } // namespace
 
-class TestIncremental : public QObject
-{
+class TestIncremental : public QObject {
     Q_OBJECT
     static void addKernels()
     {
@@ -101,9 +99,8 @@ private Q_SLOTS:
 
         // Edits per line: delete it, duplicate it, replace it with a different-size instruction,
         // with garbage, and with a blank line.
-        const QStringList replacements = {QStringLiteral("    v_add_f32 v1, 0x12345678, v1"),
-                                          QStringLiteral("    s_nop 0"), QStringLiteral("    qwerty v1"),
-                                          QString()};
+        const QStringList replacements = {QStringLiteral("    v_add_f32 v1, 0x12345678, v1"), QStringLiteral("    s_nop 0"),
+                                          QStringLiteral("    qwerty v1"), QString()};
         int edits = 0;
         for (int l = 0; l < lines.size(); ++l) {
             const QList<QStringList> variants = gcnlens::test::lineEdits(lines, l, replacements);
@@ -125,8 +122,10 @@ private Q_SLOTS:
                     for (int i = 0; i < std::max(a.size(), b.size()); ++i)
                         if (a.value(i) != b.value(i)) {
                             qWarning().noquote() << "edit of line" << l + 1 << "first difference:\n incremental:" << a.value(i)
-                                       << "\n fresh:      " << b.value(i) << "\n--- edited text:\n" << QString::fromStdString(after)
-                                       << "\n--- incremental:\n" << a.join(QLatin1Char('\n')) << "\n--- fresh:\n" << b.join(QLatin1Char('\n'));
+                                                 << "\n fresh:      " << b.value(i) << "\n--- edited text:\n"
+                                                 << QString::fromStdString(after) << "\n--- incremental:\n"
+                                                 << a.join(QLatin1Char('\n')) << "\n--- fresh:\n"
+                                                 << b.join(QLatin1Char('\n'));
                             break;
                         }
                 }
@@ -148,7 +147,8 @@ private Q_SLOTS:
         QTest::addColumn<bool>("byEdits");
         for (const bool byEdits : {false, true}) {
             const char* how = byEdits ? "line edits" : "whole texts";
-            QTest::addRow("saxpy, %s", how) << gcnlens::test::sourcePath("resources/examples/saxpy-gfx6.s") << "tahiti" << byEdits;
+            QTest::addRow("saxpy, %s", how) << gcnlens::test::sourcePath("resources/examples/saxpy-gfx6.s") << "tahiti"
+                                            << byEdits;
             QTest::addRow("macros, %s", how) << gcnlens::test::testData("data/incremental-macros.s") << "gfx900" << byEdits;
         }
     }
@@ -166,7 +166,8 @@ private Q_SLOTS:
         frontEnd.analyze(text, options);
         int steps = 0;
         for (const auto& state : typingWalk(text)) {
-            const Program* edited = byEdits ? frontEnd.edit(gcnlens::test::lineChange(frontEnd.source(), state), options) : nullptr;
+            const Program* edited =
+                byEdits ? frontEnd.edit(gcnlens::test::lineChange(frontEnd.source(), state), options) : nullptr;
             QVERIFY(edited || !byEdits);
             const Program incremental = byEdits ? *edited : frontEnd.analyze(state, options);
             QCOMPARE(frontEnd.source(), state);
@@ -250,22 +251,28 @@ private Q_SLOTS:
         };
         QTest::addRow("quote opened") << kernel << edited(1, QStringLiteral("s_\"nop 0"));
         QTest::addRow("comment opened") << kernel << edited(1, QStringLiteral("s_nop 0 /* half a comment"));
-        QTest::addRow("edit inside a string") << edited(1, QStringLiteral("s_\"nop 0"))
-                                              << edited(1, QStringLiteral("s_\"nop 0")).replace(QStringLiteral("v1"), QStringLiteral("v2"));
+        QTest::addRow("edit inside a string")
+            << edited(1, QStringLiteral("s_\"nop 0"))
+            << edited(1, QStringLiteral("s_\"nop 0")).replace(QStringLiteral("v1"), QStringLiteral("v2"));
         QTest::addRow("quote closed") << edited(1, QStringLiteral("s_\"nop 0")) << kernel;
         QTest::addRow("escaped quote stays open") << kernel << edited(1, QStringLiteral("s_nop \"0\\\""));
         // Control characters (a vertical tab, a NUL from a UTF-16 file) are read differently by LLVM's
         // lexer and the line scan: such lines take the full run (issue #12, fuzz_frontend).
         QTest::addRow("vertical tab typed") << kernel << edited(3, QStringLiteral("\v       v_mov_b32 v0, v1"));
-        QTest::addRow("NUL in the edited line") << edited(2, QStringLiteral("\v") + QChar(0) + QStringLiteral("s_mov_b32 s1, 2"))
-                                                << edited(2, QStringLiteral("\v") + QChar(0) + QStringLiteral("s_mov_b32 s1, 2.done"));
+        QTest::addRow("NUL in the edited line")
+            << edited(2, QStringLiteral("\v") + QChar(0) + QStringLiteral("s_mov_b32 s1, 2"))
+            << edited(2, QStringLiteral("\v") + QChar(0) + QStringLiteral("s_mov_b32 s1, 2.done"));
         // LLVM parses the inside of .amdhsa_kernel (and the other descriptor and metadata blocks) on
         // its own terms, to the block's end: lines in one take the full run (issue #12, fuzz_frontend).
-        const QString block = QStringLiteral("s_nop 0\n.amdhsa_kernel k\n  ds_wri_store_dword v5, v1, s[4:7], 0 offen glc\n  s_endpgm\n");
-        QTest::addRow("unclosed .amdhsa_kernel") << block << QString(block).replace(QStringLiteral("glc\n  s_endpgm\n"), QStringLiteral("g\n"));
-        QTest::addRow("edit in .amdhsa_kernel") << block << QString(block).replace(QStringLiteral("s_endpgm"), QStringLiteral("s_nop 1"));
-        QTest::addRow("comment closer removed") << edited(1, QStringLiteral("/* s_nop 0")).replace(QStringLiteral("v1\n"), QStringLiteral("v1 */\n"))
-                                                << edited(1, QStringLiteral("/* s_nop 0"));
+        const QString block =
+            QStringLiteral("s_nop 0\n.amdhsa_kernel k\n  ds_wri_store_dword v5, v1, s[4:7], 0 offen glc\n  s_endpgm\n");
+        QTest::addRow("unclosed .amdhsa_kernel")
+            << block << QString(block).replace(QStringLiteral("glc\n  s_endpgm\n"), QStringLiteral("g\n"));
+        QTest::addRow("edit in .amdhsa_kernel")
+            << block << QString(block).replace(QStringLiteral("s_endpgm"), QStringLiteral("s_nop 1"));
+        QTest::addRow("comment closer removed")
+            << edited(1, QStringLiteral("/* s_nop 0")).replace(QStringLiteral("v1\n"), QStringLiteral("v1 */\n"))
+            << edited(1, QStringLiteral("/* s_nop 0"));
     }
     void editsAcrossLines()
     {
@@ -287,20 +294,34 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("gpu");
+        QTest::addColumn<bool>("asLines"); // through FrontEnd::edit (the editor's path), else analyze()
         for (const char* name : {"08db3713", "2ca50e0f", "315fad2b", "7faa33a3", "a14f215c", "d2ab2cb6"})
-            QTest::addRow("%s", name) << QStringLiteral("incremental-%1").arg(QLatin1String(name)) << QStringLiteral("tahiti");
+            QTest::addRow("%s", name) << QStringLiteral("incremental-%1").arg(QLatin1String(name)) << QStringLiteral("tahiti")
+                                      << false;
         // The source map's note came first in a fresh run's diagnostics, the spliced line's error
         // went by line order: diagnostics are in line order now.
-        QTest::addRow("8ae3775c") << QStringLiteral("incremental-8ae3775c") << QStringLiteral("gfx90a");
+        QTest::addRow("8ae3775c") << QStringLiteral("incremental-8ae3775c") << QStringLiteral("gfx90a") << false;
         // The edited line alone ("s9, 0x;1000") hangs LLVM 19 as the last line of a text: the
         // re-assembled region ends with a blank line (LLVM's fault, tests/fuzz/llvm-faults).
         // A bad character literal ('…) makes LLVM skip the next line too: both take the full run.
-        QTest::addRow("d12cd6f3") << QStringLiteral("incremental-d12cd6f3") << QStringLiteral("tahiti");
-        QTest::addRow("a93bc7df") << QStringLiteral("incremental-a93bc7df") << QStringLiteral("gfx906"); // a backquote
-        QTest::addRow("2e898d94") << QStringLiteral("incremental-2e898d94") << QStringLiteral("tahiti"); // "v[44:" at a line's end
+        QTest::addRow("d12cd6f3") << QStringLiteral("incremental-d12cd6f3") << QStringLiteral("tahiti") << false;
+        QTest::addRow("a93bc7df") << QStringLiteral("incremental-a93bc7df") << QStringLiteral("gfx906") << false; // a backquote
+        QTest::addRow("2e898d94") << QStringLiteral("incremental-2e898d94") << QStringLiteral("tahiti")
+                                  << false; // "v[44:" at a line's end
         // A '#' line: LLVM may read it as a line marker.
-        QTest::addRow("893963bc") << QStringLiteral("incremental-893963bc") << QStringLiteral("tahiti");
-        QTest::addRow("755ab0eb") << QStringLiteral("incremental-755ab0eb") << QStringLiteral("tahiti");
+        QTest::addRow("893963bc") << QStringLiteral("incremental-893963bc") << QStringLiteral("tahiti") << false;
+        QTest::addRow("755ab0eb") << QStringLiteral("incremental-755ab0eb") << QStringLiteral("tahiti") << false;
+        // Lines after a switch to .rodata: a re-assembled line alone was read in .text.
+        QTest::addRow("d81bb3bb") << QStringLiteral("incremental-d81bb3bb") << QStringLiteral("gfx900") << false;
+        QTest::addRow("5b6935db") << QStringLiteral("incremental-5b6935db") << QStringLiteral("tahiti") << true;
+        QTest::addRow("8efdb5d3") << QStringLiteral("incremental-8efdb5d3") << QStringLiteral("gfx900") << true;
+        // A replaced line held a label ('.' in an expression makes one): the splice kept it.
+        QTest::addRow("df019e5b") << QStringLiteral("incremental-df019e5b") << QStringLiteral("tahiti") << false;
+        // Open (expected to fail below): after `before` on the same FrontEnd, a full run of `after`
+        // (no splice; a '#' line with NUL bytes) puts line 2's placeholder ahead of the empty-named
+        // label LLVM makes there, so the kernel is "(top)"; a new FrontEnd on `after`, or the same
+        // text twice, agrees with a fresh run. Cause not found yet (state kept between runs).
+        QTest::addRow("1229bf61") << QStringLiteral("incremental-1229bf61") << QStringLiteral("tahiti") << false;
     }
     void fuzzFindings()
     {
@@ -314,9 +335,13 @@ private Q_SLOTS:
         QVERIFY(!before.empty() && !after.empty());
         AssembleOptions options;
         options.gpu = gpu.toStdString();
+        QFETCH(bool, asLines);
         FrontEnd frontEnd;
         frontEnd.analyze(before, options);
-        const Program& edited = frontEnd.analyze(after, options);
+        const Program* editedPtr =
+            asLines ? frontEnd.edit(test::lineChange(before, after), options) : &frontEnd.analyze(after, options);
+        QVERIFY(editedPtr);
+        const Program& edited = *editedPtr;
         const Program fresh = assemble(after, options);
         // (As fuzz_frontend: a half-typed line that keeps its size from before the edit is the one
         // designed difference, see halfTypedLineKeepsItsSize; 755ab0eb is about the hang.)
@@ -324,6 +349,8 @@ private Q_SLOTS:
             return i.placeholder && i.operands.find("before this edit") != std::string::npos;
         });
         QCOMPARE(keptSize, name.endsWith(QLatin1String("755ab0eb")));
+        if (name.endsWith(QLatin1String("1229bf61")))
+            QEXPECT_FAIL("", "open finding of fuzz_frontend (issue #12): see its row", Continue);
         if (!keptSize)
             QCOMPARE(describe(edited), describe(fresh));
         // Each placeholder stands on a line with an error.
@@ -349,12 +376,12 @@ private Q_SLOTS:
         for (const auto& text : {typing, typing2}) {
             const Program p = frontEnd.analyze(text, options);
             QVERIFY(p.instructions.at(0).placeholder);
-            QCOMPARE(p.instructions.at(0).size, 8);   // kept from before the edit
+            QCOMPARE(p.instructions.at(0).size, 8);    // kept from before the edit
             QCOMPARE(p.instructions.at(1).offset, 8u); // so s_nop does not move
         }
         const Program finished = frontEnd.analyze(done, options);
         QVERIFY(!finished.instructions.at(0).placeholder);
-        QCOMPARE(finished.instructions.at(0).size, 8); // the real size from the assembler
+        QCOMPARE(finished.instructions.at(0).size, 8);                      // the real size from the assembler
         QCOMPARE(assemble(typing2, options).instructions.at(1).offset, 4u); // a fresh run assumes 4
     }
 };

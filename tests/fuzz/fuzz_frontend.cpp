@@ -151,8 +151,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 break;
             }
         }
-        std::fprintf(stderr, "--- before the edit (%s):\n%s\n--- after:\n%s\n---\n", options.gpu.c_str(), text.c_str(),
-                     after.c_str());
+        std::fprintf(stderr, "--- through FrontEnd::%s; before the edit (%s):\n%s\n--- after:\n%s\n---\n",
+                     asLines ? "edit" : "analyze", options.gpu.c_str(), text.c_str(), after.c_str());
         std::abort();
     }
     return 0;

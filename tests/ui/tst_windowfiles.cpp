@@ -4,14 +4,15 @@
 // per-file assembler options, remembered layout and settings, large files (progress, cancel, the
 // analysis cap) and bad input, which must never crash or lose the text being edited.
 #include "testutils.h"
-#include "ui/editor/codeeditor.h"
-#include "ui/mainwindow.h"
 #include "ui/docks/problemsmodel.h"
-#include "ui/recovery.h"
 #include "ui/docks/summarydock.h"
+#include "ui/editor/codeeditor.h"
+#include "ui/fileoptions.h"
+#include "ui/mainwindow.h"
+#include "ui/recovery.h"
 
 #include <QApplication>
-#include <QScreen>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QDialog>
@@ -28,6 +29,7 @@
 #include <QProcess>
 #include <QProgressDialog>
 #include <QPushButton>
+#include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -260,7 +262,8 @@ private Q_SLOTS:
             BoxAnswerer ok(QMessageBox::Ok);
             gone->trigger();
             QTRY_COMPARE(ok.texts.size(), 1);
-            QVERIFY2(ok.texts[0].contains(QDir::toNativeSeparators(path(names[5]))) && ok.texts[0].contains(QStringLiteral("does not exist")),
+            QVERIFY2(ok.texts[0].contains(QDir::toNativeSeparators(path(names[5])))
+                         && ok.texts[0].contains(QStringLiteral("does not exist")),
                      qPrintable(ok.texts[0]));
         }
         QVERIFY(!recentTexts().contains(names[5]));
@@ -481,7 +484,7 @@ private Q_SLOTS:
         }
         type(w->editor(), QStringLiteral("// typed\n"));
         {
-            BoxAnswerer box{QMessageBox::StandardButton(answer)};
+            BoxAnswerer box {QMessageBox::StandardButton(answer)};
             QCOMPARE(w->close(), closes);
             QCOMPARE(box.texts.size(), 1);
             QVERIFY(box.texts[0].contains(QStringLiteral("close.s")));
@@ -517,13 +520,13 @@ private Q_SLOTS:
         QVERIFY(w->setAssemblerOptions({path(QStringLiteral("inc"))}, {QStringLiteral("EXTRA=0x1")}, &error));
         QTRY_VERIFY_WITH_TIMEOUT(settled(w.get()) && w->bridge()->current()->request.assemble.defsyms.size() == 1, 20000);
         QCOMPARE(w->bridge()->current()->analysis.timing.totals.instructions, 5);
-        QCOMPARE(w->bridge()->current()->request.assemble.defsyms.front(), (std::pair<std::string, std::int64_t>{"EXTRA", 1}));
+        QCOMPARE(w->bridge()->current()->request.assemble.defsyms.front(), (std::pair<std::string, std::int64_t> {"EXTRA", 1}));
 
         // Remembered for a.s in a new window; b.s has none of them (so it cannot find inc.s).
         auto second = makeWindow();
         QVERIFY(second->openFile(a));
-        QCOMPARE(second->defsyms(), QStringList{QStringLiteral("EXTRA=0x1")});
-        QCOMPARE(second->includeDirs(), QStringList{path(QStringLiteral("inc"))});
+        QCOMPARE(second->defsyms(), QStringList {QStringLiteral("EXTRA=0x1")});
+        QCOMPARE(second->includeDirs(), QStringList {path(QStringLiteral("inc"))});
         QTRY_VERIFY_WITH_TIMEOUT(settled(second.get()), 20000);
         QCOMPARE(second->bridge()->current()->analysis.timing.totals.instructions, 5);
         QVERIFY(second->openFile(b));
@@ -533,7 +536,7 @@ private Q_SLOTS:
 
         // Save as: the options follow the text to its new name.
         QVERIFY(w->saveAs(path(QStringLiteral("opt-c.s"))));
-        QCOMPARE(w->defsyms(), QStringList{QStringLiteral("EXTRA=0x1")});
+        QCOMPARE(w->defsyms(), QStringList {QStringLiteral("EXTRA=0x1")});
 
         // The dialog: a bad entry keeps it open with the entry named; a good one is stored.
         QStringList shown;
@@ -546,12 +549,33 @@ private Q_SLOTS:
             shown << (label->isVisible() ? label->text() : QString());
             QVERIFY(dialog->isVisible());
             dialog->findChild<QLineEdit*>(QStringLiteral("defsyms"))->setText(QStringLiteral("A=1 B=2"));
+            // The limits (issue #12), by --limit's rules: a bad value keeps it open too.
+            auto* instructions = dialog->findChild<QLineEdit*>(QStringLiteral("limit-instructions"));
+            QVERIFY(instructions);
+            instructions->setText(QStringLiteral("lots"));
+            dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+            shown << (label->isVisible() ? label->text() : QString());
+            QVERIFY(dialog->isVisible());
+            instructions->setText(QStringLiteral("1000"));
+            dialog->findChild<QLineEdit*>(QStringLiteral("limit-time"))->setText(QStringLiteral("2.5"));
+            dialog->findChild<QCheckBox*>(QStringLiteral("allowAnyInclude"))->setChecked(true);
             dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
         });
         w->editAssemblerOptions();
-        QCOMPARE(shown.size(), 1);
+        QCOMPARE(shown.size(), 2);
         QVERIFY2(shown[0].contains(QStringLiteral("B=x")), qPrintable(shown[0]));
-        QCOMPARE(w->defsyms(), (QStringList{QStringLiteral("A=1"), QStringLiteral("B=2")}));
+        QVERIFY2(shown[1].startsWith(QStringLiteral("Instructions emitted:")), qPrintable(shown[1]));
+        QCOMPARE(w->defsyms(), (QStringList {QStringLiteral("A=1"), QStringLiteral("B=2")}));
+        QCOMPARE(w->fileOptions().limits.instructions, std::uint64_t(1000));
+        QCOMPARE(w->fileOptions().limits.seconds, 2.5);
+        QVERIFY(w->fileOptions().allowAnyInclude);
+        QTRY_VERIFY_WITH_TIMEOUT(w->bridge()->request().assemble.limits.instructions == 1000,
+                                 5000); // what the analysis runs with
+        QVERIFY(w->bridge()->request().assemble.allowAnyInclude);
+        // Remembered for this file in a new window.
+        auto third = makeWindow();
+        QVERIFY(third->openFile(path(QStringLiteral("opt-c.s"))));
+        QCOMPARE(third->fileOptions(), w->fileOptions());
     }
 
     void layoutAndSettingsRemembered()
@@ -642,7 +666,8 @@ private Q_SLOTS:
         const QString example = gcnlens::test::sourcePath("resources/examples/saxpy-gfx6.s");
         QString err;
         const QString tahiti = path(QStringLiteral("tahiti.png")), fiji = path(QStringLiteral("fiji.png"));
-        QCOMPARE(run({example, QStringLiteral("--gpu"), QStringLiteral("tahiti"), QStringLiteral("--screenshot"), tahiti}, &err), 0);
+        QCOMPARE(run({example, QStringLiteral("--gpu"), QStringLiteral("tahiti"), QStringLiteral("--screenshot"), tahiti}, &err),
+                 0);
         QCOMPARE(run({example, QStringLiteral("--gpu"), QStringLiteral("fiji"), QStringLiteral("--screenshot"), fiji}, &err), 0);
         const QImage a(tahiti), b(fiji);
         QVERIFY(!a.isNull() && !b.isNull());
@@ -653,7 +678,10 @@ private Q_SLOTS:
         QCOMPARE(run({missing, QStringLiteral("--screenshot"), path(QStringLiteral("x.png"))}, &err), 1);
         QVERIFY2(err.contains(missing) && err.contains(QStringLiteral("does not exist")), qPrintable(err));
         const QString object = path(QStringLiteral("object.o"));
-        QVERIFY(writeFile(object, QByteArray("\x7f" "ELF\0\0", 6)));
+        QVERIFY(writeFile(object,
+                          QByteArray("\x7f"
+                                     "ELF\0\0",
+                                     6)));
         QCOMPARE(run({object, QStringLiteral("--screenshot"), path(QStringLiteral("x.png"))}, &err), 1);
         QVERIFY2(err.contains(object) && err.contains(QStringLiteral("not a readable ELF file")), qPrintable(err));
         QVERIFY(!QFile::exists(path(QStringLiteral("x.png"))));
@@ -666,10 +694,14 @@ private Q_SLOTS:
         QTest::addColumn<QString>("cause");
         QTest::addRow("missing") << QStringLiteral("missing.s") << QByteArray() << QStringLiteral("does not exist");
         QTest::addRow("folder") << QStringLiteral("folder.s") << QByteArray() << QStringLiteral("folder");
-        QTest::addRow("binary") << QStringLiteral("kernel.o") << QByteArray("\x7f" "ELF\x02\x01\x01\0\0\0", 10)
+        QTest::addRow("binary") << QStringLiteral("kernel.o")
+                                << QByteArray("\x7f"
+                                              "ELF\x02\x01\x01\0\0\0",
+                                              10)
                                 << QStringLiteral("not a readable ELF file");
         QTest::addRow("too large") << QStringLiteral("huge.s") << QByteArray() << QStringLiteral("gcnlens opens files of up to");
-        QTest::addRow("no permission") << QStringLiteral("locked.s") << QByteArray("s_endpgm\n") << QStringLiteral("ermission denied");
+        QTest::addRow("no permission") << QStringLiteral("locked.s") << QByteArray("s_endpgm\n")
+                                       << QStringLiteral("ermission denied");
     }
     void badInputNamesFileAndCause()
     {
@@ -784,7 +816,8 @@ private Q_SLOTS:
         // cancel gives the previous text its own width back.
         QCOMPARE(gutterWidths.size(), size_t(1));
         // (Cycles 4 characters, live registers "99v 99s" 7, the check mark 1: issues #16, #17.)
-        QCOMPARE(*gutterWidths.begin(), GutterLayout(QFontMetricsF(w->editor()->font()).horizontalAdvance(QLatin1Char('0')), 5, 4, 4, 7, 1).width());
+        QCOMPARE(*gutterWidths.begin(),
+                 GutterLayout(QFontMetricsF(w->editor()->font()).horizontalAdvance(QLatin1Char('0')), 5, 4, 4, 7, 1).width());
         QCOMPARE(w->editor()->gutterLayout().width(), previousGutter);
         QCOMPARE(w->editor()->lineCountHint(), 0);
         QVERIFY(maxValue >= 500 && maxValue < 1000);

@@ -317,11 +317,14 @@ private Q_SLOTS:
         QTest::addRow("8efdb5d3") << QStringLiteral("incremental-8efdb5d3") << QStringLiteral("gfx900") << true;
         // A replaced line held a label ('.' in an expression makes one): the splice kept it.
         QTest::addRow("df019e5b") << QStringLiteral("incremental-df019e5b") << QStringLiteral("tahiti") << false;
-        // Open (expected to fail below): after `before` on the same FrontEnd, a full run of `after`
-        // (no splice; a '#' line with NUL bytes) puts line 2's placeholder ahead of the empty-named
-        // label LLVM makes there, so the kernel is "(top)"; a new FrontEnd on `after`, or the same
-        // text twice, agrees with a fresh run. Cause not found yet (state kept between runs).
+        // Open (expected to fail below): after `before` on the same FrontEnd, the run of `after`
+        // (no splice is recorded; '#' lines and binary bytes in both) differs from a fresh one:
+        // 1229bf61 puts line 2's placeholder ahead of the empty-named label LLVM makes there (the
+        // kernel becomes "(top)"), c763633d has an error on line 5, which a fresh run skips after
+        // the bad character literal on line 3. A new FrontEnd on the same (pooled) kit, or the same
+        // text twice, agrees with a fresh run: state kept in the FrontEnd between runs; not found yet.
         QTest::addRow("1229bf61") << QStringLiteral("incremental-1229bf61") << QStringLiteral("tahiti") << false;
+        QTest::addRow("c763633d") << QStringLiteral("incremental-c763633d") << QStringLiteral("tahiti") << false;
     }
     void fuzzFindings()
     {
@@ -349,7 +352,7 @@ private Q_SLOTS:
             return i.placeholder && i.operands.find("before this edit") != std::string::npos;
         });
         QCOMPARE(keptSize, name.endsWith(QLatin1String("755ab0eb")));
-        if (name.endsWith(QLatin1String("1229bf61")))
+        if (name.endsWith(QLatin1String("1229bf61")) || name.endsWith(QLatin1String("c763633d")))
             QEXPECT_FAIL("", "open finding of fuzz_frontend (issue #12): see its row", Continue);
         if (!keptSize)
             QCOMPARE(describe(edited), describe(fresh));

@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <tuple>
 
 using namespace gcnlens;
 using gcnlens::test::describe;
@@ -325,6 +326,15 @@ private Q_SLOTS:
         // text twice, agrees with a fresh run: state kept in the FrontEnd between runs; not found yet.
         QTest::addRow("1229bf61") << QStringLiteral("incremental-1229bf61") << QStringLiteral("tahiti") << false;
         QTest::addRow("c763633d") << QStringLiteral("incremental-c763633d") << QStringLiteral("tahiti") << false;
+        // Open, found by the last long run (fuzz_frontend through both paths, tests/fuzz/README.md)
+        // and not looked into yet: expected to fail below.
+        for (const auto& [name, gpu, asLines] :
+             {std::tuple {"0f58f641", "tahiti", false}, std::tuple {"25be84ca", "gfx90a", false},
+              std::tuple {"2cbaf8bf", "tahiti", true}, std::tuple {"7f6147aa", "tahiti", false},
+              std::tuple {"90232f43", "tahiti", true}, std::tuple {"b98103b3", "tahiti", false},
+              std::tuple {"bce0cf62", "tahiti", false}})
+            QTest::addRow("%s", name) << QStringLiteral("incremental-%1").arg(QLatin1String(name)) << QString::fromLatin1(gpu)
+                                      << asLines;
     }
     void fuzzFindings()
     {
@@ -352,7 +362,10 @@ private Q_SLOTS:
             return i.placeholder && i.operands.find("before this edit") != std::string::npos;
         });
         QCOMPARE(keptSize, name.endsWith(QLatin1String("755ab0eb")));
-        if (name.endsWith(QLatin1String("1229bf61")) || name.endsWith(QLatin1String("c763633d")))
+        static const QStringList open {QStringLiteral("1229bf61"), QStringLiteral("c763633d"), QStringLiteral("0f58f641"),
+                                       QStringLiteral("25be84ca"), QStringLiteral("2cbaf8bf"), QStringLiteral("7f6147aa"),
+                                       QStringLiteral("90232f43"), QStringLiteral("b98103b3"), QStringLiteral("bce0cf62")};
+        if (open.contains(name.section(QLatin1Char('-'), 1)))
             QEXPECT_FAIL("", "open finding of fuzz_frontend (issue #12): see its row", Continue);
         if (!keptSize)
             QCOMPARE(describe(edited), describe(fresh));

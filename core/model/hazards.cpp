@@ -79,6 +79,8 @@ public:
         for (const Instruction& in : p.instructions)
             cls_.push_back(classify(in, gen_, cdna_ == Cdna::Gfx942));
         nopLimit_ = gen_ <= Generation::GFX7 ? 8 : o_.nopLimit;
+        // W-clause: XNACK on is a target ID with xnack+ (core/gpu.h: "+xnack" in the features).
+        xnack_ = gfx8plus() && p.gpu.features.find("+xnack") != std::string::npos;
     }
 
     // Walks every consumer, or (after an edit) only the `affected` ones, taking the others'
@@ -96,16 +98,18 @@ public:
                 while (kept != keptEnd && kept->instruction < c)
                     ++kept;
                 for (; kept != keptEnd && kept->instruction == c; ++kept)
-                    if (kept->rule != "W-icache")
+                    if (kept->rule != "W-icache" && kept->rule != "W-90a-shift64")
                         result.hazards.push_back(*kept);
                 continue;
             }
             if (p_.instructions[c].isData || cfg_.blockOf[c] < 0)
                 continue;
             walk(c, needs, result);
+            clause(c, result);
             ++walked;
         }
         icache(result);
+        shift64(result);
         return walked;
     }
 
@@ -181,17 +185,18 @@ private:
         return view;
     }
 
-    void rules(int pi, int ci, std::vector<Need>& out, const std::vector<RegRange>& rewritten) const
+    // `dgemmAfter`: a DGEMM issues between P and the consumer on this path (W-90a-dgemm).
+    void rules(int pi, int ci, std::vector<Need>& out, const std::vector<RegRange>& rewritten, bool dgemmAfter) const
     {
         const Instruction& P = p_.instructions[pi];
         if (cls_[pi].mfma && !rewritten.empty()) {
-            rules(P, pi, hideRewritten(p_.instructions[ci], rewritten), ci, out);
+            rules(P, pi, hideRewritten(p_.instructions[ci], rewritten), ci, out, dgemmAfter);
             return;
         }
-        rules(P, pi, p_.instructions[ci], ci, out);
+        rules(P, pi, p_.instructions[ci], ci, out, dgemmAfter);
     }
 
-    void rules(const Instruction& P, int pi, const Instruction& C, int ci, std::vector<Need>& out) const
+    void rules(const Instruction& P, int pi, const Instruction& C, int ci, std::vector<Need>& out, bool dgemmAfter) const
     {
         const InstClass& pc = cls_[pi];
         const InstClass& cc = cls_[ci];
@@ -269,6 +274,11 @@ private:
         if ((is90a() || is942()) && pc.mfmaKind == MfmaKind::Dgemm
             && (C.mnemonic.starts_with("v_fma_f64") || C.mnemonic.starts_with("v_fmac_f64")))
             out.push_back({"W-dgemm-fma", 2, false, "v_fma_f64 after a DGEMM"});
+        // gfx90a hardware bug (LLVM checkMAIVALUHazards): a DGEMM between a VALU writing a vector
+        // register and a VMEM/FLAT/DS reading it keeps the SQ from inserting its 2 wait states.
+        if (is90a() && dgemmAfter && pc.valu && !pc.mfma && (cc.vmem || cc.ds)
+            && writesInto(P, C.uses, [](RegKind k) { return isVector(k); }))
+            out.push_back({"W-90a-dgemm", 2, false, "a VALU-written VGPR read by a memory instruction with a DGEMM between"});
         if (cdna_ != Cdna::None)
             maiRules(P, pc, C, cc, out);
     }
@@ -476,6 +486,7 @@ private:
     struct Item {
         int block, pos, all, valu, steps;
         std::vector<RegRange> rewritten;
+        bool dgemm = false; // a DGEMM walked past (W-90a-dgemm)
     };
 
     void walk(int c, std::vector<Need>& needs, CheckResult& result)
@@ -487,7 +498,7 @@ private:
         best.clear();
         stack.clear();
         seen.clear();
-        stack.push_back({cfg_.blockOf[c], c - 1, 0, 0, 0, {}});
+        stack.push_back({cfg_.blockOf[c], c - 1, 0, 0, 0, {}, false});
         const bool valuOnly = is942() && o_.valuOnly;
         while (!stack.empty()) {
             Item it = stack.back();
@@ -496,7 +507,7 @@ private:
             bool stop = false;
             for (int i = it.pos; i >= b.first; --i) {
                 needs.clear();
-                rules(i, c, needs, it.rewritten);
+                rules(i, c, needs, it.rewritten, it.dgemm);
                 for (const Need& n : needs) {
                     const int present = n.mfmaRow && valuOnly ? it.valu : it.all;
                     if (present >= n.states)
@@ -508,6 +519,8 @@ private:
                     else if (n.states - present > pos->required - pos->present)
                         *pos = {n.rule, i, n.states, present, n.what};
                 }
+                if (cls_[i].mfmaKind == MfmaKind::Dgemm)
+                    it.dgemm = true;
                 if (cls_[i].mfma)
                     it.rewritten.insert(it.rewritten.end(), p_.instructions[i].defs.begin(), p_.instructions[i].defs.end());
                 // hazards.md §1 "Fix": one s_nop gives at most 8 states on gfx6/7 and A-nop on gfx8+,
@@ -527,12 +540,12 @@ private:
                 continue;
             for (int pred : b.predecessors) {
                 const bool dominated = std::any_of(seen.begin(), seen.end(), [&](const Item& s) {
-                    return s.block == pred && s.all <= it.all && s.valu <= it.valu;
+                    return s.block == pred && s.all <= it.all && s.valu <= it.valu && (s.dgemm || !it.dgemm);
                 });
                 if (dominated)
                     continue;
-                seen.push_back({pred, 0, it.all, it.valu, 0, {}});
-                stack.push_back({pred, cfg_.blocks[pred].end - 1, it.all, it.valu, it.steps, it.rewritten});
+                seen.push_back({pred, 0, it.all, it.valu, 0, {}, it.dgemm});
+                stack.push_back({pred, cfg_.blocks[pred].end - 1, it.all, it.valu, it.steps, it.rewritten, it.dgemm});
             }
         }
         const Instruction& C = p_.instructions[c];
@@ -573,12 +586,7 @@ private:
                     ++count;
                     continue;
                 }
-                HazardFinding f;
-                f.rule = "W-icache";
-                f.instruction = j;
-                f.line = in.line;
-                f.producer = i;
-                f.producerLine = p_.instructions[i].line;
+                HazardFinding f = findingAt("W-icache", j, i);
                 f.required = 16;
                 f.present = count;
                 for (int k = count; k < 16; ++k)
@@ -591,6 +599,131 @@ private:
         }
     }
 
+    // A finding's rule, consumer and producer with their lines.
+    HazardFinding findingAt(const char* rule, int consumer, int producer) const
+    {
+        HazardFinding f;
+        f.rule = rule;
+        f.instruction = consumer;
+        f.line = p_.instructions[std::size_t(consumer)].line;
+        f.producer = producer;
+        f.producerLine = p_.instructions[std::size_t(producer)].line;
+        return f;
+    }
+
+    // W-clause (LLVM checkSoftClauseHazards): with XNACK on, back-to-back SMEM (or VMEM/FLAT)
+    // instructions form a soft clause whose members may return out of order or be replayed, so
+    // none may write a register a member (itself included) reads, and a store may not join one
+    // that writes registers. Every path into `c` is walked back over the members before it; one
+    // non-member instruction ends the clause (1 wait state). Bounded by kMaxWalk like walk(), so
+    // analyzeChecksAfterEdit's reach covers it.
+    void clause(int c, CheckResult& result) const
+    {
+        const InstClass& cc = cls_[std::size_t(c)];
+        if (!xnack_ || !(cc.smem || cc.vmem))
+            return;
+        const Instruction& C = p_.instructions[std::size_t(c)];
+        auto member = [&](int i) { return !p_.instructions[std::size_t(i)].isData && (cc.smem ? cls_[i].smem : cls_[i].vmem); };
+        const bool store = cc.store || C.mnemonic.find("atomic") != std::string::npos;
+        struct Path {
+            int block, pos;
+            std::vector<int> members; // nearest first
+        };
+        std::vector<Path> stack {{cfg_.blockOf[std::size_t(c)], c - 1, {}}};
+        // Paths multiply at joins inside all-member code; a bound keeps that linear (a clause
+        // spanning so many blocks is not hand-written code).
+        for (int paths = 0; !stack.empty() && paths < 4 * kMaxWalk; ++paths) {
+            Path path = std::move(stack.back());
+            stack.pop_back();
+            const CfgBlock& b = cfg_.blocks[std::size_t(path.block)];
+            int i = path.pos;
+            for (; i >= b.first && member(i) && int(path.members.size()) < kMaxWalk; --i)
+                path.members.push_back(i);
+            if (i < b.first && int(path.members.size()) < kMaxWalk && !b.predecessors.empty()) {
+                for (int pred : b.predecessors)
+                    stack.push_back({pred, cfg_.blocks[std::size_t(pred)].end - 1, path.members});
+                continue;
+            }
+            const int producer = clauseProducer(C, store, path.members);
+            if (producer < 0)
+                continue;
+            const Instruction& P = p_.instructions[std::size_t(producer)];
+            HazardFinding f = findingAt("W-clause", c, producer);
+            f.required = 1;
+            f.present = 0;
+            f.fix = nopFix(1, nopLimit_);
+            f.detail = std::format("{} at line {} and {} in one soft clause (XNACK on): {}; needs 1 instruction "
+                                   "between, 0 present",
+                                   P.mnemonic, P.line, C.mnemonic,
+                                   store ? "a store joins a clause that writes registers"
+                                         : "a register written in the clause is read in it");
+            result.hazards.push_back(std::move(f));
+            return;
+        }
+    }
+
+    // The clause member the hazard is charged to (the nearest one writing a register that the
+    // clause reads, or for a store the nearest member), or -1 when the clause is safe.
+    int clauseProducer(const Instruction& C, bool store, const std::vector<int>& members) const
+    {
+        const bool defs =
+            std::any_of(members.begin(), members.end(), [&](int i) { return !p_.instructions[std::size_t(i)].defs.empty(); });
+        if (!defs)
+            return -1;
+        if (store)
+            return members.front();
+        auto readInClause = [&](const RegRange& d) {
+            auto reads = [&](const Instruction& in) {
+                return std::any_of(in.uses.begin(), in.uses.end(), [&](const RegRange& u) { return overlaps(d, u); });
+            };
+            return reads(C)
+                || std::any_of(members.begin(), members.end(), [&](int j) { return reads(p_.instructions[std::size_t(j)]); });
+        };
+        for (int i : members)
+            for (const RegRange& d : p_.instructions[std::size_t(i)].defs)
+                if (readInClause(d))
+                    return i;
+        for (const RegRange& d : C.defs)
+            if (readInClause(d))
+                return members.front();
+        return -1;
+    }
+
+    // The gfx90a 64-bit shift report (hazards.md §2, LLVM fixShift64HighRegBug): a
+    // v_lshlrev_b64/v_lshrrev_b64/v_ashrrev_i64 whose shift amount is the last VGPR of an
+    // 8-VGPR block while the next VGPR is used nowhere in the kernel. No s_nop fixes it (LLVM
+    // swaps the amount into another register), so the finding has no fix.
+    void shift64(CheckResult& result) const
+    {
+        if (!is90a())
+            return;
+        for (int i = 0; i < int(p_.instructions.size()); ++i) {
+            const Instruction& in = p_.instructions[std::size_t(i)];
+            if (in.isData || in.uses.empty()
+                || !(in.mnemonic.starts_with("v_lshlrev_b64") || in.mnemonic.starts_with("v_lshrrev_b64")
+                     || in.mnemonic.starts_with("v_ashrrev_i64")))
+                continue;
+            const RegRange& amount = in.uses[0];
+            if (amount.kind != RegKind::VGPR || amount.count != 1 || amount.first % 8 != 7)
+                continue;
+            const RegRange next {RegKind::VGPR, amount.first + 1, 1};
+            auto touches = [&](const Instruction& other) {
+                auto hit = [&](const RegRange& r) { return overlaps(r, next); };
+                return std::any_of(other.uses.begin(), other.uses.end(), hit)
+                    || std::any_of(other.defs.begin(), other.defs.end(), hit);
+            };
+            const bool used = std::any_of(p_.instructions.begin(), p_.instructions.end(),
+                                          [&](const Instruction& other) { return other.kernel == in.kernel && touches(other); });
+            if (used && amount.first != 255) // v255 has no next VGPR: always affected
+                continue;
+            HazardFinding f = findingAt("W-90a-shift64", i, i);
+            f.detail = std::format("{}: its shift amount v{} is the last VGPR of an 8-VGPR block and v{} is unused in "
+                                   "the kernel (gfx90a hardware bug; no s_nop fixes it: take the amount from another VGPR)",
+                                   in.mnemonic, amount.first, next.first);
+            result.hazards.push_back(std::move(f));
+        }
+    }
+
     const Program& p_;
     const Cfg& cfg_;
     const CheckOptions& o_;
@@ -598,6 +731,7 @@ private:
     Cdna cdna_;
     std::vector<InstClass> cls_;
     int nopLimit_ = 16;
+    bool xnack_ = false;
     std::vector<Best> best_;
     std::vector<Item> stack_, seen_;
 };
@@ -659,7 +793,7 @@ CheckResult runChecks(const Program& program, const Cfg& cfg, const TimingOption
     detail::analyzeWaitcnts(program, cfg, options, result);
     result.notes.push_back("hazards: a producer counts even when a later write replaced its value, except that the "
                            "nearest MFMA writing a register hides older ones (as LLVM's GCNHazardRecognizer); "
-                           "W-clause (XNACK soft clauses), W-90a-dgemm and the gfx90a shift64 report are not checked");
+                           "W-clause applies only with XNACK on (a target ID with xnack+)");
     return result;
 }
 

@@ -44,7 +44,16 @@ struct Row {
     const char* producer;
     const char* consumer;
     std::vector<std::pair<const char*, int>> gpus; // gpu → wait states required there
+    // Instructions between the s_nops and the consumer that the rule needs (each 1 wait state).
+    const char* between = nullptr;
+    // GPUs where the kernel one wait state short must give no finding (other generations).
+    std::vector<const char*> never = {};
 };
+
+int betweenCount(const Row& row)
+{
+    return row.between ? 1 + int(std::count(row.between, row.between + std::strlen(row.between), '\n')) : 0;
+}
 
 const std::vector<Row>& rows()
 {
@@ -120,6 +129,45 @@ const std::vector<Row>& rows()
          "v_mfma_f64_4x4x4f64 v[0:1], v[2:3], v[4:5], 0",
          "v_fma_f64 v[10:11], v[12:13], v[14:15], v[16:17]",
          {{"gfx90a", 2}, {"gfx942", 2}}},
+        {"W-90a-dgemm",
+         "v_mov_b32 v0, 0",
+         "buffer_store_dword v0, v1, s[0:3], 0 offen",
+         {{"gfx90a", 2}},
+         "v_mfma_f64_4x4x4f64 v[2:3], v[4:5], v[6:7], 0",
+         {"gfx942"}},
+        {"W-90a-dgemm",
+         "v_mov_b32 v0, 0",
+         "ds_write_b32 v1, v0",
+         {{"gfx90a", 2}},
+         "v_mfma_f64_16x16x4f64 v[8:15], v[4:5], v[6:7], 0",
+         {"gfx942"}},
+        // Soft clauses (XNACK on = xnack+ in the target ID): a load reads what the one before wrote.
+        {"W-clause",
+         "s_load_dwordx2 s[4:5], s[0:1], 0x0",
+         "s_load_dword s6, s[4:5], 0x0",
+         {{"carrizo:xnack+", 1}, {"gfx900:xnack+", 1}, {"gfx908:xnack+", 1}, {"gfx90a:xnack+", 1}, {"gfx942:xnack+", 1}},
+         nullptr,
+         {"gfx900", "gfx900:xnack-", "carrizo", "gfx90a:xnack-", "hawaii"}},
+        // A load overwriting its own address in a clause.
+        {"W-clause",
+         "s_load_dword s8, s[2:3], 0x0",
+         "s_load_dwordx2 s[0:1], s[0:1], 0x0",
+         {{"gfx900:xnack+", 1}, {"gfx942:xnack+", 1}},
+         nullptr,
+         {"gfx900:xnack-"}},
+        {"W-clause",
+         "buffer_load_dword v1, v2, s[0:3], 0 offen",
+         "buffer_load_dword v3, v1, s[0:3], 0 offen",
+         {{"carrizo:xnack+", 1}, {"gfx900:xnack+", 1}, {"gfx908:xnack+", 1}, {"gfx90a:xnack+", 1}, {"gfx942:xnack+", 1}},
+         nullptr,
+         {"gfx908", "gfx942:xnack-", "tahiti"}},
+        // A store joins no clause that writes registers, related or not.
+        {"W-clause",
+         "global_load_dword v1, v[2:3], off",
+         "global_store_dword v[4:5], v6, off",
+         {{"gfx900:xnack+", 1}, {"gfx90a:xnack+", 1}},
+         nullptr,
+         {"gfx900:xnack-"}},
         // §2b MFMA rows.
         {"W-mai-valu-vgpr",
          "v_mov_b32 v0, 1.0",
@@ -208,6 +256,8 @@ std::string kernelFor(const Row& row, int states, int* consumerLine)
     add(row.producer);
     for (int i = 0; i < states; ++i)
         add("s_nop 0");
+    if (row.between)
+        add(row.between);
     add(row.consumer);
     *consumerLine = line;
     add("s_endpgm");
@@ -241,6 +291,8 @@ private Q_SLOTS:
     void pathsAreMinimised_data();
     void pathsAreMinimised();
     void nopSplit();
+    void shift64_data();
+    void shift64();
     void options_data();
     void options();
     void waitcnt_data();
@@ -261,11 +313,17 @@ void TestHazards::table_data()
     QTest::addColumn<QString>("gpu");
     QTest::addColumn<int>("required");
     QTest::addColumn<int>("states");
-    for (int r = 0; r < int(rows().size()); ++r)
+    for (int r = 0; r < int(rows().size()); ++r) {
+        const int b = betweenCount(rows()[r]);
         for (const auto& [gpu, w] : rows()[r].gpus) {
-            QTest::addRow("%s %s fires", rows()[r].rule, gpu) << r << QString::fromLatin1(gpu) << w << w - 1;
-            QTest::addRow("%s %s quiet", rows()[r].rule, gpu) << r << QString::fromLatin1(gpu) << w << w;
+            QTest::addRow("%s #%d %s fires", rows()[r].rule, r, gpu) << r << QString::fromLatin1(gpu) << w << w - 1 - b;
+            QTest::addRow("%s #%d %s quiet", rows()[r].rule, r, gpu) << r << QString::fromLatin1(gpu) << w << w - b;
         }
+        // Elsewhere the kernel that fires gives nothing (required 0: no finding expected).
+        const int w = rows()[r].gpus.front().second;
+        for (const char* gpu : rows()[r].never)
+            QTest::addRow("%s #%d %s never", rows()[r].rule, r, gpu) << r << QString::fromLatin1(gpu) << 0 << w - 1 - b;
+    }
 }
 
 void TestHazards::table()
@@ -279,7 +337,7 @@ void TestHazards::table()
     const std::string source = kernelFor(r, states, &consumerLine);
     const Analysis a = analyzeText(source, gpu.toStdString());
     QVERIFY2(!a.program.hasErrors(), errorsOf(a.program).c_str());
-    const int present = states;
+    const int present = states + betweenCount(r);
     const HazardFinding* f = findingOf(a, r.rule, consumerLine);
     if (present < required) {
         QVERIFY2(f, (std::string("no finding; got:\n") + describe(a)).c_str());
@@ -302,7 +360,8 @@ void TestHazards::everyRuleHasARow()
                                  "W-setreg-getreg",  "W-setreg-setreg",  "W-vskip",     "W-rfe",         "W-execz",
                                  "W-m0-msg",         "W-m0-lds",         "W-m0-movrel", "W-dpp-vgpr",    "W-dpp-exec",
                                  "W-store-data",     "W-valu-sgpr-valu", "W-exec-lane", "W-cmpx-exec",   "W-vgpr-readlane",
-                                 "W-trans",          "W-dstsel",         "W-icache",    "W-vintrp-rl",   "W-dgemm-fma"};
+                                 "W-trans",          "W-dstsel",         "W-icache",    "W-vintrp-rl",   "W-dgemm-fma",
+                                 "W-90a-dgemm",      "W-clause"};
     for (const char* rule : implemented)
         QVERIFY2(std::any_of(rows().begin(), rows().end(), [&](const Row& r) { return std::string(r.rule) == rule; }), rule);
 }
@@ -366,6 +425,48 @@ void TestHazards::nopSplit()
     f = findingOf(b, "W-mai-srcab", 3);
     QVERIFY(f);
     QCOMPARE(f->fix, std::string("s_nop 7\ns_nop 7\ns_nop 2"));
+}
+
+// The gfx90a 64-bit shift report (W-90a-shift64): the amount in the last VGPR of an 8-VGPR block
+// with the next VGPR unused in the kernel; a finding without an s_nop fix.
+void TestHazards::shift64_data()
+{
+    QTest::addColumn<std::string>("source");
+    QTest::addColumn<std::string>("gpu");
+    QTest::addColumn<bool>("fires");
+    const std::string lshl = "k:\n  v_lshlrev_b64 v[0:1], v7, v[2:3]\n  s_endpgm\n";
+    QTest::addRow("lshlrev v7 gfx90a") << lshl << std::string("gfx90a") << true;
+    QTest::addRow("lshrrev v15 gfx90a") << std::string("k:\n  v_lshrrev_b64 v[0:1], v15, v[2:3]\n  s_endpgm\n")
+                                        << std::string("gfx90a") << true;
+    QTest::addRow("ashrrev v255 gfx90a") << std::string("k:\n  v_ashrrev_i64 v[0:1], v255, v[2:3]\n  s_endpgm\n")
+                                         << std::string("gfx90a") << true;
+    // One register away: the next VGPR is used, or the amount is not the block's last.
+    QTest::addRow("next used") << std::string("k:\n  v_mov_b32 v8, 0\n  v_lshlrev_b64 v[0:1], v7, v[2:3]\n  s_endpgm\n")
+                               << std::string("gfx90a") << false;
+    QTest::addRow("amount v6") << std::string("k:\n  v_lshlrev_b64 v[0:1], v6, v[2:3]\n  s_endpgm\n") << std::string("gfx90a")
+                               << false;
+    QTest::addRow("scalar amount") << std::string("k:\n  v_lshlrev_b64 v[0:1], s7, v[2:3]\n  s_endpgm\n") << std::string("gfx90a")
+                                   << false;
+    // Other generations.
+    QTest::addRow("gfx942") << lshl << std::string("gfx942") << false;
+    QTest::addRow("gfx908") << lshl << std::string("gfx908") << false;
+    QTest::addRow("gfx900") << lshl << std::string("gfx900") << false;
+}
+
+void TestHazards::shift64()
+{
+    QFETCH(std::string, source);
+    QFETCH(std::string, gpu);
+    QFETCH(bool, fires);
+    const Analysis a = analyzeText(source, gpu);
+    QVERIFY2(!a.program.hasErrors(), errorsOf(a.program).c_str());
+    const int line = source.find("v_mov") == std::string::npos ? 2 : 3;
+    const HazardFinding* f = findingOf(a, "W-90a-shift64", line);
+    QCOMPARE(f != nullptr, fires);
+    if (f) {
+        QCOMPARE(f->fix, std::string()); // report only
+        QCOMPARE(f->producerLine, line);
+    }
 }
 
 void TestHazards::options_data()

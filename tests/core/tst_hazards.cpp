@@ -299,6 +299,8 @@ private Q_SLOTS:
     void waitcnt();
     void llcOutput_data();
     void llcOutput();
+    void llcHazardPass_data();
+    void llcHazardPass();
     void cleanupTestCase();
 
 private:
@@ -771,6 +773,124 @@ void TestHazards::llcOutput()
     ++llcClean_;
     llcNops_ += nops;
     llcWaits_ += waits;
+}
+
+// The independent check for rows the compiler rarely produces from IR (W-90a-dgemm, W-clause,
+// W-90a-shift64): the same instructions as MIR through LLVM's own hazard recognizer (llc
+// -run-pass=post-RA-hazard-rec). The wait states of the S_NOPs it inserts must equal the ones the
+// finding asks for (required - present, 0 without a finding); for the shift report, LLVM rewriting
+// the shift (V_SWAP_B32) must go with a finding.
+void TestHazards::llcHazardPass_data()
+{
+    QTest::addColumn<QString>("cpu");
+    QTest::addColumn<QString>("mattr");
+    QTest::addColumn<std::string>("gpu");
+    QTest::addColumn<std::string>("liveins");
+    QTest::addColumn<std::string>("mir");
+    QTest::addColumn<std::string>("assembly");
+    QTest::addColumn<std::string>("rule");
+    const std::string dgemmIn = "$vgpr1, $vgpr4_vgpr5, $vgpr6_vgpr7, $sgpr0_sgpr1_sgpr2_sgpr3";
+    const std::string dgemmMir = "$vgpr0 = V_MOV_B32_e32 0, implicit $exec\n"
+                                 "$vgpr2_vgpr3 = V_MFMA_F64_4X4X4F64_vgprcd_e64 $vgpr4_vgpr5, $vgpr6_vgpr7, 0, 0, 0, 0, "
+                                 "implicit $mode, implicit $exec\n"
+                                 "BUFFER_STORE_DWORD_OFFEN $vgpr0, $vgpr1, $sgpr0_sgpr1_sgpr2_sgpr3, 0, 0, 0, 0, implicit $exec";
+    const std::string dgemmAsm = "v_mov_b32 v0, 0\nv_mfma_f64_4x4x4f64 v[2:3], v[4:5], v[6:7], 0\n"
+                                 "buffer_store_dword v0, v1, s[0:3], 0 offen";
+    QTest::addRow("dgemm gfx90a") << "gfx90a" << "" << std::string("gfx90a") << dgemmIn << dgemmMir << dgemmAsm
+                                  << std::string("W-90a-dgemm");
+    QTest::addRow("dgemm gfx942") << "gfx942" << "" << std::string("gfx942") << dgemmIn << dgemmMir << dgemmAsm
+                                  << std::string("W-90a-dgemm");
+    // One wait state more: an s_nop between the VALU and the DGEMM.
+    QTest::addRow("dgemm gfx90a one more") << "gfx90a" << "" << std::string("gfx90a") << dgemmIn
+                                           << std::regex_replace(dgemmMir, std::regex("\n"), "\nS_NOP 0\n",
+                                                                 std::regex_constants::format_first_only)
+                                           << std::regex_replace(dgemmAsm, std::regex("\n"), "\ns_nop 0\n",
+                                                                 std::regex_constants::format_first_only)
+                                           << std::string("W-90a-dgemm");
+    const std::string smemIn = "$sgpr0_sgpr1";
+    const std::string smemMir =
+        "$sgpr4_sgpr5 = S_LOAD_DWORDX2_IMM $sgpr0_sgpr1, 0, 0\n$sgpr6 = S_LOAD_DWORD_IMM $sgpr4_sgpr5, 0, 0";
+    const std::string smemAsm = "s_load_dwordx2 s[4:5], s[0:1], 0x0\ns_load_dword s6, s[4:5], 0x0";
+    QTest::addRow("smem clause xnack+") << "gfx900" << "+xnack" << std::string("gfx900:xnack+") << smemIn << smemMir << smemAsm
+                                        << std::string("W-clause");
+    QTest::addRow("smem clause xnack-") << "gfx900" << "-xnack" << std::string("gfx900:xnack-") << smemIn << smemMir << smemAsm
+                                        << std::string("W-clause");
+    const std::string vmemIn = "$vgpr2, $sgpr0_sgpr1_sgpr2_sgpr3";
+    const std::string vmemMir = "$vgpr1 = BUFFER_LOAD_DWORD_OFFEN $vgpr2, $sgpr0_sgpr1_sgpr2_sgpr3, 0, 0, 0, 0, implicit $exec\n"
+                                "$vgpr3 = BUFFER_LOAD_DWORD_OFFEN $vgpr1, $sgpr0_sgpr1_sgpr2_sgpr3, 0, 0, 0, 0, implicit $exec";
+    const std::string vmemAsm = "buffer_load_dword v1, v2, s[0:3], 0 offen\nbuffer_load_dword v3, v1, s[0:3], 0 offen";
+    QTest::addRow("vmem clause xnack+") << "gfx90a" << "+xnack" << std::string("gfx90a:xnack+") << vmemIn << vmemMir << vmemAsm
+                                        << std::string("W-clause");
+    QTest::addRow("vmem clause xnack-") << "gfx90a" << "-xnack" << std::string("gfx90a:xnack-") << vmemIn << vmemMir << vmemAsm
+                                        << std::string("W-clause");
+    const std::string shiftIn = "$vgpr7, $vgpr2_vgpr3";
+    const std::string shiftMir = "$vgpr0_vgpr1 = V_LSHLREV_B64_e64 $vgpr7, $vgpr2_vgpr3, implicit $exec";
+    const std::string shiftAsm = "v_lshlrev_b64 v[0:1], v7, v[2:3]";
+    QTest::addRow("shift64 gfx90a") << "gfx90a" << "" << std::string("gfx90a") << shiftIn << shiftMir << shiftAsm
+                                    << std::string("W-90a-shift64");
+    QTest::addRow("shift64 gfx942") << "gfx942" << "" << std::string("gfx942") << shiftIn << shiftMir << shiftAsm
+                                    << std::string("W-90a-shift64");
+    QTest::addRow("shift64 v8 used") << "gfx90a" << "" << std::string("gfx90a") << shiftIn
+                                     << shiftMir + "\n$vgpr8 = V_MOV_B32_e32 0, implicit $exec" << shiftAsm + "\nv_mov_b32 v8, 0"
+                                     << std::string("W-90a-shift64");
+}
+
+void TestHazards::llcHazardPass()
+{
+    QFETCH(QString, cpu);
+    QFETCH(QString, mattr);
+    QFETCH(std::string, gpu);
+    QFETCH(std::string, liveins);
+    QFETCH(std::string, mir);
+    QFETCH(std::string, assembly);
+    QFETCH(std::string, rule);
+    if (!QFile::exists(QStringLiteral(GCNLENS_LLC)))
+        QSKIP("no llc in the build root");
+    std::string body;
+    std::istringstream lines(mir);
+    for (std::string l; std::getline(lines, l);)
+        body += "    " + l + "\n";
+    QTemporaryDir dir;
+    const QString in = dir.filePath(QStringLiteral("k.mir"));
+    {
+        QFile file(in);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(("---\nname: k\ntracksRegLiveness: true\nbody: |\n  bb.0:\n    liveins: " + liveins + "\n" + body
+                    + "    S_ENDPGM 0\n...\n")
+                       .c_str());
+    }
+    QProcess llc;
+    llc.start(QStringLiteral(GCNLENS_LLC),
+              {QStringLiteral("-mtriple=amdgcn-amd-amdhsa"), QStringLiteral("-mcpu=") + cpu, QStringLiteral("-mattr=") + mattr,
+               QStringLiteral("-run-pass=post-RA-hazard-rec"), QStringLiteral("-o"), QStringLiteral("-"), in});
+    QVERIFY(llc.waitForFinished(60000));
+    QVERIFY2(llc.exitCode() == 0, llc.readAllStandardError().constData());
+    const std::string out = llc.readAllStandardOutput().toStdString();
+    // Wait states of the S_NOPs LLVM inserted: those in its output less those in the input.
+    const std::regex snop(R"(S_NOP (\d+))");
+    auto nopStates = [&](const std::string& text) {
+        int states = 0;
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), snop); it != std::sregex_iterator(); ++it)
+            states += std::stoi((*it)[1]) + 1;
+        return states;
+    };
+    int llvm = nopStates(out) - nopStates(mir);
+    if (rule == "W-90a-shift64")
+        llvm = out.find("V_SWAP_B32") != std::string::npos ? 1 : 0;
+    // The same instructions as assembly.
+    std::string source = "k:\n";
+    std::istringstream asmLines(assembly);
+    for (std::string l; std::getline(asmLines, l);)
+        source += "  " + l + "\n";
+    source += "  s_endpgm\n";
+    const Analysis a = analyzeText(source, gpu);
+    QVERIFY2(!a.program.hasErrors(), errorsOf(a.program).c_str());
+    const HazardFinding* f = nullptr;
+    for (const HazardFinding& h : a.checks.hazards)
+        if (h.rule == rule)
+            f = &h;
+    const int ours = !f ? 0 : rule == "W-90a-shift64" ? 1 : f->required - f->present;
+    QVERIFY2(ours == llvm, (out + describe(a)).c_str());
 }
 
 void TestHazards::cleanupTestCase()

@@ -97,11 +97,16 @@ bool belongsTo(std::string_view name, const GpuTarget& gpu)
     auto endsWith = [&](std::string_view suffix) { return name.ends_with(suffix); };
     const bool matrix = name.find("MFMA") != std::string_view::npos || name.find("ACCVGPR") != std::string_view::npos;
     switch (gpu.generation) {
-    case Generation::GFX6: return endsWith("_si") || endsWith("_gfx6_gfx7");
-    case Generation::GFX7: return endsWith("_si") || endsWith("_ci") || endsWith("_gfx6_gfx7") || endsWith("_gfx7");
-    case Generation::GFX8: return endsWith("_vi") || name.find("_gfx80") != std::string_view::npos;
-    case Generation::GFX9: return !matrix && (endsWith("_vi") || endsWith("_gfx9"));
-    case Generation::CDNA: break;
+    case Generation::GFX6:
+        return endsWith("_si") || endsWith("_gfx6_gfx7");
+    case Generation::GFX7:
+        return endsWith("_si") || endsWith("_ci") || endsWith("_gfx6_gfx7") || endsWith("_gfx7");
+    case Generation::GFX8:
+        return endsWith("_vi") || name.find("_gfx80") != std::string_view::npos;
+    case Generation::GFX9:
+        return !matrix && (endsWith("_vi") || endsWith("_gfx9"));
+    case Generation::CDNA:
+        break;
     }
     if (endsWith("_vi") || endsWith("_gfx9"))
         return true;
@@ -136,6 +141,22 @@ SchedInfo llvmSchedInfo(const GpuTarget& gpu, unsigned opcode)
     if (!slot)
         slot = readSchedInfo(*model.kit, opcode);
     return *slot;
+}
+
+int implicitVcc(const GpuTarget& gpu, unsigned opcode)
+{
+    std::lock_guard lock(modelsMutex());
+    ProcessorModel& model = modelFor(gpu);
+    if (!model.kit->error.empty() || opcode == 0 || opcode >= model.kit->instrInfo->getNumOpcodes())
+        return 0;
+    const llvm::MCInstrDesc& desc = model.kit->instrInfo->get(opcode);
+    auto vcc = [&](llvm::ArrayRef<llvm::MCPhysReg> regs) {
+        return std::any_of(regs.begin(), regs.end(), [&](llvm::MCPhysReg r) {
+            const auto& range = model.kit->reg(r);
+            return range && range->kind == RegKind::VCC;
+        });
+    };
+    return (vcc(desc.implicit_uses()) ? 1 : 0) | (vcc(desc.implicit_defs()) ? 2 : 0);
 }
 
 std::vector<OpcodeInfo> instructionCatalog(const GpuTarget& gpu)
@@ -180,8 +201,8 @@ std::vector<OpcodeInfo> instructionCatalog(const GpuTarget& gpu)
         const std::string_view m = marker(name);
         if (m == "_e64" ? with32.count(name.substr(0, name.find("_e64"))) > 0 : !m.empty())
             mnemonic += m;
-        out.push_back({opcode, name, std::move(mnemonic),
-                       detail::familyFromFlags(kit.instrInfo->get(opcode).TSFlags, gpu.generation)});
+        out.push_back(
+            {opcode, name, std::move(mnemonic), detail::familyFromFlags(kit.instrInfo->get(opcode).TSFlags, gpu.generation)});
     }
     return out;
 }

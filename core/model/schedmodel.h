@@ -14,28 +14,33 @@
 namespace gcnlens {
 
 struct SchedInfo {
-    bool valid = false;        // the processor's model gives the opcode a class with resources
-    std::string className;     // LLVM's scheduling class; an InstRW class (named after the many
-                               // opcodes it covers) is shown as "InstRW(<this opcode>)"
-    std::string opcodeName;    // LLVM's name of the opcode ("V_MFMA_F32_32X32X8F16_vi")
-    int latency = 0;           // in LLVM's unit: one pass of a wave64 through a SIMD (4 cycles)
+    bool valid = false;                             // the processor's model gives the opcode a class with resources
+    std::string className;                          // LLVM's scheduling class; an InstRW class (named after the many
+                                                    // opcodes it covers) is shown as "InstRW(<this opcode>)"
+    std::string opcodeName;                         // LLVM's name of the opcode ("V_MFMA_F32_32X32X8F16_vi")
+    int latency = 0;                                // in LLVM's unit: one pass of a wave64 through a SIMD (4 cycles)
     std::vector<std::pair<std::string, int>> units; // (processor resource, ReleaseAtCycles)
-    bool memoryUnit = false;   // issues to HWVMEM, HWLGKM, HWExport or HWBranch: latency is not issue time
-    int passes = 0;            // largest ReleaseAtCycles on HWXDL/HWVALU: an MFMA's passes
-    int cycles = 0;            // the T-llvm-sched cycles (docs/model.md): 4 × passes on the unit,
-                               // 4 × max(passes, latency) on the ALUs
-    std::string detail() const; // "NullALU_WriteTrans32: HWVALU 1 pass, latency 4"
+    bool memoryUnit = false;                        // issues to HWVMEM, HWLGKM, HWExport or HWBranch: latency is not issue time
+    int passes = 0;                                 // largest ReleaseAtCycles on HWXDL/HWVALU: an MFMA's passes
+    int cycles = 0;                                 // the T-llvm-sched cycles (docs/model.md): 4 × passes on the unit,
+                                                    // 4 × max(passes, latency) on the ALUs
+    std::string detail() const;                     // "NullALU_WriteTrans32: HWVALU 1 pass, latency 4"
 };
 
 // LLVM's model of `gpu.processor` for an MC opcode (Instruction::opcode). Thread-safe.
 SchedInfo llvmSchedInfo(const GpuTarget& gpu, unsigned opcode);
 
+// VCC among an LLVM opcode's implicit operands (bit 0: read, bit 1: written). W-vcc-alias tells
+// VCC "by name" (the implicit VCC of VOPC/VOP2 encodings) from VCC "by SGPR number" (an explicit
+// operand, encoded as SGPR 106/107) with it; the front-end's defs/uses hold both as RegKind::VCC.
+int implicitVcc(const GpuTarget& gpu, unsigned opcode);
+
 // An instruction of LLVM's tables: a real (encodable) opcode, the mnemonic LLVM prints for it
 // and its encoding family.
 struct OpcodeInfo {
     unsigned opcode = 0;
-    std::string name;      // LLVM's opcode name ("V_ADD_F32_e32_vi")
-    std::string mnemonic;  // as the printer spells it ("v_add_f32_e32")
+    std::string name;     // LLVM's opcode name ("V_ADD_F32_e32_vi")
+    std::string mnemonic; // as the printer spells it ("v_add_f32_e32")
     Family family = Family::Unknown;
 };
 

@@ -80,6 +80,9 @@ struct Analyzer::State {
     CheckOptions checks; // the options the last complete run checked with
     int hazardWalks = 0;
     bool flowReused = false;
+    // Liveness's per-block sets of the last complete run, and of this run until it completes (a
+    // cancelled run must leave the sets that match `previous`).
+    LivenessBlocks live, pendingLive;
 
     // analyzeFlow, reusing `previous` (this object's last result) where the edit allows.
     void flow(Analysis& analysis, const AnalysisRequest& request, const Analysis* previous)
@@ -94,7 +97,7 @@ struct Analyzer::State {
             && previous->program.kernels.size() == p.kernels.size() && previous->program.gpu.targetId == p.gpu.targetId
             && previous->program.gpu.generation == p.gpu.generation;
         if (!comparable) {
-            analysis.liveness = analyzeLiveness(p, analysis.cfg);
+            analysis.liveness = analyzeLiveness(p, analysis.cfg, &pendingLive);
             analysis.checks = analyzeChecks(p, analysis.cfg, request.timing, &hazardWalks);
             return;
         }
@@ -102,10 +105,12 @@ struct Analyzer::State {
         if (ends.head == n) {
             analysis.liveness = previous->liveness;
             analysis.checks = previous->checks;
+            pendingLive = live;
             flowReused = true;
             return;
         }
-        analysis.liveness = analyzeLiveness(p, analysis.cfg);
+        pendingLive = live;
+        analysis.liveness = analyzeLivenessAfterEdit(p, analysis.cfg, previous->liveness, pendingLive, ends.head, n - ends.tail);
         analysis.checks =
             analyzeChecksAfterEdit(p, analysis.cfg, request.timing, previous->checks, ends.head, n - ends.tail, &hazardWalks);
     }
@@ -150,6 +155,7 @@ Analysis Analyzer::analyze(const Program& program, const AnalysisRequest& reques
     analysis.lds =
         s.lds.analyze(p, ldsOptions(request), previous ? &previous->program : nullptr, previous ? &previous->lds : nullptr);
     s.checks = request.timing.checks;
+    s.live = std::move(s.pendingLive);
     analysis.serial = s.lastSerial = ++serials;
     return analysis;
 }

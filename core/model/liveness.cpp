@@ -4,6 +4,7 @@
 #include "core/model/classify.h"
 #include "core/support/cancel.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <format>
@@ -13,16 +14,28 @@ namespace gcnlens {
 namespace {
 
 // One bit per register: v0–v255, a0–a255, s0–s127, then the specials.
-constexpr int kAgprBase = 256, kSgprBase = 512, kVcc = 640, kExec = 642, kM0 = 644, kScc = 645,
-              kFlatScratch = 646, kXnack = 648, kTtmp = 650, kBits = 704;
+constexpr int kAgprBase = 256, kSgprBase = 512, kVcc = 640, kExec = 642, kM0 = 644, kScc = 645, kFlatScratch = 646, kXnack = 648,
+              kTtmp = 650, kBits = 704;
 constexpr int kWords = kBits / 64;
+static_assert(kWords == kLiveWords);
 
 struct RegSet {
-    std::array<std::uint64_t, kWords> w {};
+    LiveBits w {};
     void set(int bit) { w[bit >> 6] |= std::uint64_t(1) << (bit & 63); }
     bool test(int bit) const { return (w[bit >> 6] >> (bit & 63)) & 1; }
-    RegSet& operator|=(const RegSet& o) { for (int i = 0; i < kWords; ++i) w[i] |= o.w[i]; return *this; }
-    RegSet minus(const RegSet& o) const { RegSet r; for (int i = 0; i < kWords; ++i) r.w[i] = w[i] & ~o.w[i]; return r; }
+    RegSet& operator|=(const RegSet& o)
+    {
+        for (int i = 0; i < kWords; ++i)
+            w[i] |= o.w[i];
+        return *this;
+    }
+    RegSet minus(const RegSet& o) const
+    {
+        RegSet r;
+        for (int i = 0; i < kWords; ++i)
+            r.w[i] = w[i] & ~o.w[i];
+        return r;
+    }
     bool operator==(const RegSet&) const = default;
     int countRange(int from, int to) const
     { // bits [from, to), both multiples of 64
@@ -41,17 +54,38 @@ void addRange(RegSet& set, const RegRange& r)
                 set.set(base + i);
     };
     switch (r.kind) {
-    case RegKind::VGPR: span(0, 256); break;
-    case RegKind::AGPR: span(kAgprBase, 256); break;
-    case RegKind::SGPR: span(kSgprBase, 128); break;
-    case RegKind::TTMP: span(kTtmp, 16); break;
-    case RegKind::VCC: span(kVcc, 2); break;
-    case RegKind::EXEC: span(kExec, 2); break;
-    case RegKind::M0: set.set(kM0); break;
-    case RegKind::SCC: set.set(kScc); break;
-    case RegKind::FlatScratch: span(kFlatScratch, 2); break;
-    case RegKind::XnackMask: span(kXnack, 2); break;
-    default: break;
+    case RegKind::VGPR:
+        span(0, 256);
+        break;
+    case RegKind::AGPR:
+        span(kAgprBase, 256);
+        break;
+    case RegKind::SGPR:
+        span(kSgprBase, 128);
+        break;
+    case RegKind::TTMP:
+        span(kTtmp, 16);
+        break;
+    case RegKind::VCC:
+        span(kVcc, 2);
+        break;
+    case RegKind::EXEC:
+        span(kExec, 2);
+        break;
+    case RegKind::M0:
+        set.set(kM0);
+        break;
+    case RegKind::SCC:
+        set.set(kScc);
+        break;
+    case RegKind::FlatScratch:
+        span(kFlatScratch, 2);
+        break;
+    case RegKind::XnackMask:
+        span(kXnack, 2);
+        break;
+    default:
+        break;
     }
 }
 
@@ -61,18 +95,32 @@ LiveCounts countsOf(const RegSet& s)
     c.vgpr = std::uint16_t(s.countRange(0, kAgprBase));
     c.agpr = std::uint16_t(s.countRange(kAgprBase, kSgprBase));
     c.sgpr = std::uint16_t(s.countRange(kSgprBase, kVcc));
-    auto any = [&](int bit, int n) { for (int i = 0; i < n; ++i) if (s.test(bit + i)) return true; return false; };
-    if (any(kVcc, 2)) c.special |= LiveVcc;
-    if (any(kExec, 2)) c.special |= LiveExec;
-    if (s.test(kM0)) c.special |= LiveM0;
-    if (s.test(kScc)) c.special |= LiveScc;
-    if (any(kFlatScratch, 2)) c.special |= LiveFlatScratch;
-    if (any(kXnack, 2)) c.special |= LiveXnackMask;
-    if (any(kTtmp, 16)) c.special |= LiveTtmp;
+    auto any = [&](int bit, int n) {
+        for (int i = 0; i < n; ++i)
+            if (s.test(bit + i))
+                return true;
+        return false;
+    };
+    if (any(kVcc, 2))
+        c.special |= LiveVcc;
+    if (any(kExec, 2))
+        c.special |= LiveExec;
+    if (s.test(kM0))
+        c.special |= LiveM0;
+    if (s.test(kScc))
+        c.special |= LiveScc;
+    if (any(kFlatScratch, 2))
+        c.special |= LiveFlatScratch;
+    if (any(kXnack, 2))
+        c.special |= LiveXnackMask;
+    if (any(kTtmp, 16))
+        c.special |= LiveTtmp;
     return c;
 }
 
-struct DefUse { RegSet defs, uses; };
+struct DefUse {
+    RegSet defs, uses;
+};
 
 DefUse defUse(const Instruction& in)
 {
@@ -90,12 +138,15 @@ DefUse defUse(const Instruction& in)
 std::vector<RegRange> rangesOf(const RegSet& s)
 {
     std::vector<RegRange> out;
-    struct File { RegKind kind; int base, count; };
-    static constexpr File files[] = {{RegKind::VGPR, 0, 256}, {RegKind::AGPR, kAgprBase, 256},
+    struct File {
+        RegKind kind;
+        int base, count;
+    };
+    static constexpr File files[] = {{RegKind::VGPR, 0, 256},         {RegKind::AGPR, kAgprBase, 256},
                                      {RegKind::SGPR, kSgprBase, 128}, {RegKind::VCC, kVcc, 2},
-                                     {RegKind::EXEC, kExec, 2}, {RegKind::M0, kM0, 1}, {RegKind::SCC, kScc, 1},
-                                     {RegKind::FlatScratch, kFlatScratch, 2}, {RegKind::XnackMask, kXnack, 2},
-                                     {RegKind::TTMP, kTtmp, 16}};
+                                     {RegKind::EXEC, kExec, 2},       {RegKind::M0, kM0, 1},
+                                     {RegKind::SCC, kScc, 1},         {RegKind::FlatScratch, kFlatScratch, 2},
+                                     {RegKind::XnackMask, kXnack, 2}, {RegKind::TTMP, kTtmp, 16}};
     for (const File& f : files)
         for (int i = 0; i < f.count; ++i) {
             if (!s.test(f.base + i))
@@ -108,34 +159,27 @@ std::vector<RegRange> rangesOf(const RegSet& s)
     return out;
 }
 
-} // namespace
-
-LivenessResult analyzeLiveness(const Program& program, const Cfg& cfg)
+// Gen (read before written in the block) and kill (written) of one block.
+void genKill(const Program& program, const CfgBlock& block, RegSet& gen, RegSet& kill)
 {
-    LivenessResult result;
-    const auto& insts = program.instructions;
-    result.instructions.resize(insts.size());
-    result.kernels.resize(program.kernels.size());
-    result.notes.push_back("EXEC masks are not modelled: every write kills what it writes, even in lanes EXEC "
-                           "switches off, and a register live in some lanes counts as live");
-    const int nb = int(cfg.blocks.size());
-    // Per block: gen (read before written in the block) and kill (written).
-    std::vector<RegSet> gen(nb), kill(nb), liveIn(nb), liveOut(nb);
-    for (int b = 0; b < nb; ++b) {
-        checkCancelled(b, 64); // a superseded analysis stops here (core/support/cancel.h)
-        for (int i = cfg.blocks[b].end - 1; i >= cfg.blocks[b].first; --i) {
-            const DefUse du = defUse(insts[i]);
-            gen[b] = gen[b].minus(du.defs);
-            gen[b] |= du.uses;
-            kill[b] |= du.defs;
-        }
-        liveIn[b] = gen[b];
+    gen = {};
+    kill = {};
+    for (int i = block.end - 1; i >= block.first; --i) {
+        const DefUse du = defUse(program.instructions[i]);
+        gen = gen.minus(du.defs);
+        gen |= du.uses;
+        kill |= du.defs;
     }
-    // Backward worklist to the fixpoint, seeded in reverse block order (fast for forward code).
-    std::vector<int> work;
-    std::vector<char> queued(nb, 1);
-    for (int b = 0; b < nb; ++b)
-        work.push_back(b);
+}
+
+// Backward worklist over `work` (blocks whose live-in starts at gen) to the fixpoint; blocks not
+// queued keep their live-in.
+void solve(const Cfg& cfg, std::vector<int> work, const std::vector<RegSet>& gen, const std::vector<RegSet>& kill,
+           std::vector<RegSet>& liveIn)
+{
+    std::vector<char> queued(cfg.blocks.size(), 0);
+    for (int b : work)
+        queued[b] = 1;
     for (int round = 0; !work.empty(); ++round) {
         checkCancelled(round, 256);
         const int b = work.back();
@@ -144,7 +188,6 @@ LivenessResult analyzeLiveness(const Program& program, const Cfg& cfg)
         RegSet out;
         for (int s : cfg.blocks[b].successors)
             out |= liveIn[s];
-        liveOut[b] = out;
         RegSet in = out.minus(kill[b]);
         in |= gen[b];
         if (in == liveIn[b])
@@ -156,22 +199,35 @@ LivenessResult analyzeLiveness(const Program& program, const Cfg& cfg)
                 work.push_back(p);
             }
     }
-    // Final pass: per-instruction counts.
-    for (int b = 0; b < nb; ++b) {
-        checkCancelled(b, 64);
-        RegSet live;
-        for (int s : cfg.blocks[b].successors)
-            live |= liveIn[s];
-        for (int i = cfg.blocks[b].end - 1; i >= cfg.blocks[b].first; --i) {
-            const DefUse du = defUse(insts[i]);
-            RegSet in = live.minus(du.defs);
-            in |= du.uses;
-            RegSet held = in;
-            held |= du.defs;
-            result.instructions[i] = countsOf(held);
-            live = in;
-        }
+}
+
+RegSet liveOutOf(const Cfg& cfg, int b, const std::vector<RegSet>& liveIn)
+{
+    RegSet out;
+    for (int s : cfg.blocks[b].successors)
+        out |= liveIn[s];
+    return out;
+}
+
+// Per-instruction counts of one block from its live-out.
+void countBlock(const Program& program, const CfgBlock& block, RegSet live, LivenessResult& result)
+{
+    for (int i = block.end - 1; i >= block.first; --i) {
+        const DefUse du = defUse(program.instructions[i]);
+        RegSet in = live.minus(du.defs);
+        in |= du.uses;
+        RegSet held = in;
+        held |= du.defs;
+        result.instructions[i] = countsOf(held);
+        live = in;
     }
+}
+
+// Each kernel's entry set and peaks from the per-instruction counts.
+void kernelPressure(const Program& program, const Cfg& cfg, const std::vector<RegSet>& liveIn, LivenessResult& result)
+{
+    const auto& insts = program.instructions;
+    result.kernels.assign(program.kernels.size(), {});
     for (const CfgRegion& region : cfg.regions) {
         if (region.kernel < 0 || region.kernel >= int(result.kernels.size()) || region.firstBlock == region.endBlock)
             continue;
@@ -188,6 +244,113 @@ LivenessResult analyzeLiveness(const Program& program, const Cfg& cfg)
             peak(k.agpr, c.agpr);
         }
     }
+}
+
+std::vector<RegSet> toSets(const std::vector<LiveBits>& bits)
+{
+    std::vector<RegSet> out(bits.size());
+    for (std::size_t i = 0; i < bits.size(); ++i)
+        out[i].w = bits[i];
+    return out;
+}
+
+std::vector<LiveBits> toBits(const std::vector<RegSet>& sets)
+{
+    std::vector<LiveBits> out(sets.size());
+    for (std::size_t i = 0; i < sets.size(); ++i)
+        out[i] = sets[i].w;
+    return out;
+}
+
+void keepBlocks(const Cfg& cfg, const std::vector<RegSet>& gen, const std::vector<RegSet>& kill,
+                const std::vector<RegSet>& liveIn, LivenessBlocks& keep)
+{
+    std::vector<RegSet> out(cfg.blocks.size());
+    for (int b = 0; b < int(cfg.blocks.size()); ++b)
+        out[b] = liveOutOf(cfg, b, liveIn);
+    keep = {toBits(gen), toBits(kill), toBits(liveIn), toBits(out)};
+}
+
+const char* kExecNote = "EXEC masks are not modelled: every write kills what it writes, even in lanes EXEC "
+                        "switches off, and a register live in some lanes counts as live";
+
+} // namespace
+
+LivenessResult analyzeLiveness(const Program& program, const Cfg& cfg, LivenessBlocks* keep)
+{
+    LivenessResult result;
+    result.instructions.resize(program.instructions.size());
+    result.notes.push_back(kExecNote);
+    const int nb = int(cfg.blocks.size());
+    std::vector<RegSet> gen(nb), kill(nb), liveIn(nb);
+    for (int b = 0; b < nb; ++b) {
+        checkCancelled(b, 64); // a superseded analysis stops here (core/support/cancel.h)
+        genKill(program, cfg.blocks[b], gen[b], kill[b]);
+        liveIn[b] = gen[b];
+    }
+    // Seeded in reverse block order (fast for forward code).
+    std::vector<int> work(nb);
+    for (int b = 0; b < nb; ++b)
+        work[b] = b;
+    solve(cfg, std::move(work), gen, kill, liveIn);
+    for (int b = 0; b < nb; ++b) {
+        checkCancelled(b, 64);
+        countBlock(program, cfg.blocks[b], liveOutOf(cfg, b, liveIn), result);
+    }
+    kernelPressure(program, cfg, liveIn, result);
+    if (keep)
+        keepBlocks(cfg, gen, kill, liveIn, *keep);
+    return result;
+}
+
+LivenessResult analyzeLivenessAfterEdit(const Program& program, const Cfg& cfg, const LivenessResult& previous,
+                                        LivenessBlocks& blocks, int first, int end, int* recounted)
+{
+    const int nb = int(cfg.blocks.size());
+    if (int(blocks.in.size()) != nb || previous.instructions.size() != program.instructions.size())
+        return analyzeLiveness(program, cfg, &blocks);
+    LivenessResult result = previous;
+    std::vector<RegSet> gen = toSets(blocks.gen), kill = toSets(blocks.kill), liveIn = toSets(blocks.in);
+    const std::vector<RegSet> oldOut = toSets(blocks.out);
+    std::vector<char> edited(nb, 0), reaches(nb, 0);
+    std::vector<int> work;
+    for (int i = std::max(first, 0); i < end && i < int(program.instructions.size()); ++i) {
+        const int b = cfg.blockOf[std::size_t(i)];
+        if (b >= 0 && !edited[b]) {
+            edited[b] = 1;
+            genKill(program, cfg.blocks[b], gen[b], kill[b]);
+            work.push_back(b);
+        }
+    }
+    // The blocks that reach an edited one: their live-in may grow or shrink. Restarting them from
+    // gen (not from the old sets) keeps the result the least fixpoint when a use went away in a loop.
+    for (std::size_t k = 0; k < work.size(); ++k) {
+        checkCancelled(int(k), 256);
+        reaches[work[k]] = 1;
+        for (int p : cfg.blocks[work[k]].predecessors)
+            if (!reaches[p] && !edited[p]) {
+                reaches[p] = 1;
+                work.push_back(p);
+            }
+    }
+    for (int b : work)
+        liveIn[b] = gen[b];
+    std::sort(work.begin(), work.end());
+    solve(cfg, work, gen, kill, liveIn);
+    int count = 0;
+    std::vector<RegSet> out = oldOut;
+    for (int b : work) {
+        checkCancelled(b, 64);
+        out[b] = liveOutOf(cfg, b, liveIn);
+        if (edited[b] || !(out[b] == oldOut[b])) {
+            countBlock(program, cfg.blocks[b], out[b], result);
+            ++count;
+        }
+    }
+    kernelPressure(program, cfg, liveIn, result);
+    blocks = {toBits(gen), toBits(kill), toBits(liveIn), toBits(out)};
+    if (recounted)
+        *recounted = count;
     return result;
 }
 
@@ -195,7 +358,12 @@ std::vector<PressureCost> pressureCosts(const GpuTarget& gpu, const OccupancyInp
                                         const TimingOptions& options)
 {
     std::vector<PressureCost> out;
-    struct File { const char* name; const char* upper; const PressurePeak* peak; int OccupancyInput::*field; };
+    struct File {
+        const char* name;
+        const char* upper;
+        const PressurePeak* peak;
+        int OccupancyInput::* field;
+    };
     const File files[] = {{"vgpr", "VGPRs", &peak.vgpr, &OccupancyInput::vgprs},
                           {"agpr", "AGPRs", &peak.agpr, &OccupancyInput::agprs},
                           {"sgpr", "SGPRs", &peak.sgpr, &OccupancyInput::sgprs}};
@@ -221,11 +389,10 @@ std::vector<PressureCost> pressureCosts(const GpuTarget& gpu, const OccupancyInp
                 break;
             }
         }
-        cost.text = cost.fewer
-            ? std::format("the peak at line {} holds {} {}: {} fewer would give {} waves", cost.line, cost.peak,
-                          f.upper, cost.fewer, cost.better)
-            : std::format("the peak at line {} holds {} {} ({} waves); fewer would not raise occupancy", cost.line,
-                          cost.peak, f.upper, cost.waves);
+        cost.text = cost.fewer ? std::format("the peak at line {} holds {} {}: {} fewer would give {} waves", cost.line,
+                                             cost.peak, f.upper, cost.fewer, cost.better)
+                               : std::format("the peak at line {} holds {} {} ({} waves); fewer would not raise occupancy",
+                                             cost.line, cost.peak, f.upper, cost.waves);
         out.push_back(std::move(cost));
     }
     return out;

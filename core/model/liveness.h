@@ -7,6 +7,7 @@
 #include "core/model/cfg.h"
 #include "core/model/occupancy.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,7 +16,13 @@ namespace gcnlens {
 
 // Special registers, reported apart from the numbered files (bits of LiveCounts::special).
 enum SpecialLive : std::uint16_t {
-    LiveVcc = 1, LiveExec = 2, LiveM0 = 4, LiveScc = 8, LiveFlatScratch = 16, LiveXnackMask = 32, LiveTtmp = 64
+    LiveVcc = 1,
+    LiveExec = 2,
+    LiveM0 = 4,
+    LiveScc = 8,
+    LiveFlatScratch = 16,
+    LiveXnackMask = 32,
+    LiveTtmp = 64
 };
 
 // The registers that must be allocated while an instruction executes: |live into it ∪ written by it|.
@@ -39,23 +46,42 @@ struct KernelPressure {
 };
 
 struct LivenessResult {
-    std::vector<LiveCounts> instructions;   // parallel to Program::instructions
-    std::vector<KernelPressure> kernels;    // parallel to Program::kernels
-    std::vector<std::string> notes;         // readings the numbers rest on
+    std::vector<LiveCounts> instructions; // parallel to Program::instructions
+    std::vector<KernelPressure> kernels;  // parallel to Program::kernels
+    std::vector<std::string> notes;       // readings the numbers rest on
     bool operator==(const LivenessResult&) const = default;
 };
 
-LivenessResult analyzeLiveness(const Program& program, const Cfg& cfg);
+// Per-block sets of a run (one bit per register, see liveness.cpp), kept so that a run after an
+// edit can resume from them.
+inline constexpr int kLiveWords = 11;
+using LiveBits = std::array<std::uint64_t, kLiveWords>;
+struct LivenessBlocks {
+    std::vector<LiveBits> gen, kill, in, out; // per CFG block
+};
+
+// `keep`, when given, receives the per-block sets for analyzeLivenessAfterEdit.
+LivenessResult analyzeLiveness(const Program& program, const Cfg& cfg, LivenessBlocks* keep = nullptr);
+
+// analyzeLiveness after an edit, equal to it: `previous` and `blocks` are the result and sets of
+// a program with the same CFG and number of instructions that differed from this one only in
+// [first, end). An incremental backward dataflow: the edited blocks get new gen/kill sets; the
+// blocks that can reach them (the only ones whose live-in can change) restart from gen and iterate
+// to the fixpoint with the others' live-in fixed; per-instruction counts are derived again only in
+// the edited blocks and those whose live-out changed. `blocks` is updated; `recounted`: how many
+// blocks were counted again.
+LivenessResult analyzeLivenessAfterEdit(const Program& program, const Cfg& cfg, const LivenessResult& previous,
+                                        LivenessBlocks& blocks, int first, int end, int* recounted = nullptr);
 
 // "What the peak costs" for one register file: the peak's occupancy and how many fewer
 // registers would give one more wave (computeOccupancy with the peak as the allocation).
 struct PressureCost {
-    std::string file;     // vgpr, sgpr, agpr
+    std::string file; // vgpr, sgpr, agpr
     int peak = 0, line = 0;
-    int waves = 0;        // waves per SIMD with the peak as the allocation
-    int fewer = 0;        // registers fewer for `better` waves; 0 when no reduction helps
+    int waves = 0; // waves per SIMD with the peak as the allocation
+    int fewer = 0; // registers fewer for `better` waves; 0 when no reduction helps
     int better = 0;
-    std::string text;     // "the peak at line 812 holds 84 VGPRs: 2 fewer would give 6 waves"
+    std::string text; // "the peak at line 812 holds 84 VGPRs: 2 fewer would give 6 waves"
 };
 std::vector<PressureCost> pressureCosts(const GpuTarget& gpu, const OccupancyInput& input, const KernelPressure& peak,
                                         const TimingOptions& options = {});

@@ -68,7 +68,78 @@ private Q_SLOTS:
     void partialTupleKillsOnlyItsRegister();
     void entryLiveAndNotes();
     void pressureCost();
+    void afterEdit_data();
+    void afterEdit();
 };
+
+// analyzeLivenessAfterEdit (the editor's path) equals a fresh run: one line of a kernel with a
+// loop and a diamond replaced by another of the same shape (same CFG and instruction count).
+// "loop use gone" is the case a resumed fixpoint gets wrong unless the blocks reaching the edit
+// restart: v1 is live around the loop only through the use that goes away.
+void TestLiveness::afterEdit_data()
+{
+    QTest::addColumn<int>("line"); // 1-based line of `base` replaced
+    QTest::addColumn<std::string>("text");
+    QTest::addRow("loop use gone") << 6 << std::string("  v_add_f32 v2, v3, v3");
+    QTest::addRow("loop use added") << 6 << std::string("  v_add_f32 v2, v5, v9");
+    QTest::addRow("def before loop") << 2 << std::string("  v_mov_b32 v4, 0");
+    QTest::addRow("def in branch") << 10 << std::string("  v_mov_b32 v7, 1.0");
+    QTest::addRow("use after join") << 14 << std::string("  v_add_f32 v6, v8, v1");
+    QTest::addRow("sgpr in exit") << 15 << std::string("  s_mov_b32 s9, s4");
+    QTest::addRow("same text") << 6 << std::string("  v_add_f32 v2, v1, v3");
+}
+
+void TestLiveness::afterEdit()
+{
+    QFETCH(int, line);
+    QFETCH(std::string, text);
+    const std::string base = R"(k:
+  v_mov_b32 v1, 0
+  s_mov_b32 s4, 8
+loop:
+  v_mov_b32 v3, 1.0
+  v_add_f32 v2, v1, v3
+  s_sub_u32 s4, s4, 1
+  s_cmp_eq_u32 s4, 0
+  s_cbranch_scc0 loop
+  v_mov_b32 v7, v2
+  s_cbranch_vccz join
+  v_mov_b32 v8, v7
+join:
+  v_add_f32 v6, v7, v2
+  s_mov_b32 s9, 0
+  s_endpgm
+)";
+    std::vector<std::string> lines;
+    std::istringstream in(base);
+    for (std::string l; std::getline(in, l);)
+        lines.push_back(l);
+    std::string edited;
+    for (int i = 0; i < int(lines.size()); ++i)
+        edited += (i + 1 == line ? text : lines[std::size_t(i)]) + "\n";
+    for (const char* gpu : {"tahiti", "gfx900", "gfx90a"}) {
+        const Analysis before = analyzeText(base, gpu), after = analyzeText(edited, gpu);
+        QVERIFY(!before.program.hasErrors() && !after.program.hasErrors());
+        QVERIFY(before.cfg == after.cfg);
+        LivenessBlocks blocks;
+        const LivenessResult old = analyzeLiveness(before.program, before.cfg, &blocks);
+        // The edited instruction: the one on `line`.
+        int first = -1;
+        for (int i = 0; i < int(after.program.instructions.size()); ++i)
+            if (after.program.instructions[std::size_t(i)].line == line)
+                first = i;
+        QVERIFY(first >= 0);
+        int recounted = -1;
+        const LivenessResult resumed =
+            analyzeLivenessAfterEdit(after.program, after.cfg, old, blocks, first, first + 1, &recounted);
+        QCOMPARE(resumed, analyzeLiveness(after.program, after.cfg));
+        QVERIFY(recounted >= 1 && recounted <= int(after.cfg.blocks.size()));
+        // The kept sets are those of a fresh run, so a second edit resumes from them as well.
+        LivenessBlocks fresh;
+        analyzeLiveness(after.program, after.cfg, &fresh);
+        QVERIFY(blocks.in == fresh.in && blocks.out == fresh.out && blocks.gen == fresh.gen && blocks.kill == fresh.kill);
+    }
+}
 
 void TestLiveness::kernels_data()
 {

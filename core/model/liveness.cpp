@@ -172,10 +172,10 @@ void genKill(const Program& program, const CfgBlock& block, RegSet& gen, RegSet&
     }
 }
 
-// Backward worklist over `work` (blocks whose live-in starts at gen) to the fixpoint; blocks not
-// queued keep their live-in.
+// Backward worklist from `work` to the fixpoint; blocks never queued keep their live-in.
+// `visited` (when given) marks every block processed.
 void solve(const Cfg& cfg, std::vector<int> work, const std::vector<RegSet>& gen, const std::vector<RegSet>& kill,
-           std::vector<RegSet>& liveIn)
+           std::vector<RegSet>& liveIn, std::vector<char>* visited = nullptr)
 {
     std::vector<char> queued(cfg.blocks.size(), 0);
     for (int b : work)
@@ -185,6 +185,8 @@ void solve(const Cfg& cfg, std::vector<int> work, const std::vector<RegSet>& gen
         const int b = work.back();
         work.pop_back();
         queued[b] = 0;
+        if (visited)
+            (*visited)[b] = 1;
         RegSet out;
         for (int s : cfg.blocks[b].successors)
             out |= liveIn[s];
@@ -312,34 +314,43 @@ LivenessResult analyzeLivenessAfterEdit(const Program& program, const Cfg& cfg, 
     LivenessResult result = previous;
     std::vector<RegSet> gen = toSets(blocks.gen), kill = toSets(blocks.kill), liveIn = toSets(blocks.in);
     const std::vector<RegSet> oldOut = toSets(blocks.out);
-    std::vector<char> edited(nb, 0), reaches(nb, 0);
+    std::vector<char> edited(nb, 0), visited(nb, 0);
     std::vector<int> work;
+    bool grows = true; // every edited block reads at least what it read and kills at most what it killed
     for (int i = std::max(first, 0); i < end && i < int(program.instructions.size()); ++i) {
         const int b = cfg.blockOf[std::size_t(i)];
         if (b >= 0 && !edited[b]) {
             edited[b] = 1;
+            const RegSet oldGen = gen[b], oldKill = kill[b];
             genKill(program, cfg.blocks[b], gen[b], kill[b]);
+            grows = grows && oldGen.minus(gen[b]) == RegSet {} && kill[b].minus(oldKill) == RegSet {};
             work.push_back(b);
         }
     }
-    // The blocks that reach an edited one: their live-in may grow or shrink. Restarting them from
-    // gen (not from the old sets) keeps the result the least fixpoint when a use went away in a loop.
-    for (std::size_t k = 0; k < work.size(); ++k) {
-        checkCancelled(int(k), 256);
-        reaches[work[k]] = 1;
-        for (int p : cfg.blocks[work[k]].predecessors)
-            if (!reaches[p] && !edited[p]) {
-                reaches[p] = 1;
-                work.push_back(p);
-            }
+    if (!grows) {
+        // Live-in sets may shrink: the blocks that reach an edited one restart from gen (resuming
+        // from the old sets would keep a register live around a loop through a use that went away).
+        for (std::size_t k = 0; k < work.size(); ++k) {
+            checkCancelled(int(k), 256);
+            visited[work[k]] = 1;
+            for (int p : cfg.blocks[work[k]].predecessors)
+                if (!visited[p]) {
+                    visited[p] = 1;
+                    work.push_back(p);
+                }
+        }
+        for (int b : work)
+            liveIn[b] = gen[b];
+        std::sort(work.begin(), work.end());
     }
-    for (int b : work)
-        liveIn[b] = gen[b];
-    std::sort(work.begin(), work.end());
-    solve(cfg, work, gen, kill, liveIn);
+    // Growing sets resume from the old solution (below the new least fixpoint): only the edited
+    // blocks are queued, and predecessors only while live-in sets change.
+    solve(cfg, work, gen, kill, liveIn, &visited);
     int count = 0;
     std::vector<RegSet> out = oldOut;
-    for (int b : work) {
+    for (int b = 0; b < nb; ++b) {
+        if (!visited[b])
+            continue;
         checkCancelled(b, 64);
         out[b] = liveOutOf(cfg, b, liveIn);
         if (edited[b] || !(out[b] == oldOut[b])) {

@@ -82,6 +82,8 @@ void TestLiveness::afterEdit_data()
     QTest::addColumn<std::string>("text");
     QTest::addRow("loop use gone") << 6 << std::string("  v_add_f32 v2, v3, v3");
     QTest::addRow("loop use added") << 6 << std::string("  v_add_f32 v2, v5, v9");
+    // Only growing sets (a read added, nothing else): resumed from the old solution.
+    QTest::addRow("loop read grows") << 6 << std::string("  v_add_f32 v2, v1, v9");
     QTest::addRow("def before loop") << 2 << std::string("  v_mov_b32 v4, 0");
     QTest::addRow("def in branch") << 10 << std::string("  v_mov_b32 v7, 1.0");
     QTest::addRow("use after join") << 14 << std::string("  v_add_f32 v6, v8, v1");

@@ -31,7 +31,7 @@ struct Analysis {
     std::vector<ResourceUsage> resources;        // per kernel
     std::vector<OccupancyInput> occupancyInputs; // per kernel (from declared/used resources)
     std::vector<OccupancyResult> occupancy;      // per kernel
-    std::map<int, LdsAccessResult> lds;          // instruction index → DS access
+    LdsResults lds;                              // instruction index → DS access (equal ones shared)
     Cfg cfg;                                     // the one control-flow graph (liveness, checks)
     LivenessResult liveness;                     // issue #16
     CheckResult checks;                          // issue #17: wait-state hazards, s_waitcnt

@@ -4,6 +4,7 @@
 // nothing here depends on LLVM or Qt.
 #pragma once
 
+#include "core/compact.h"
 #include "core/gpu.h"
 
 #include <cstdint>
@@ -15,7 +16,7 @@
 namespace gcnlens {
 
 // Encoding family, as issue #2 lists them. Data marks raw words (.long) in the code.
-enum class Family {
+enum class Family : std::uint8_t {
     SOP1, SOP2, SOPK, SOPC, SOPP, SMRD, SMEM,
     VOP1, VOP2, VOPC, VOP3, VOP3P, SDWA, DPP, VINTRP,
     DS, MUBUF, MTBUF, MIMG, EXP, FLAT, GLOBAL, SCRATCH,
@@ -35,7 +36,10 @@ struct RegRange {
     bool operator==(const RegRange&) const = default;
 };
 
-enum class BranchKind {
+// A register list, interned: instructions repeat the same few lists.
+using RegList = InternedArray<RegRange>;
+
+enum class BranchKind : std::uint8_t {
     None,
     Unconditional, // s_branch
     Conditional,   // s_cbranch_*
@@ -51,9 +55,11 @@ struct Instruction {
     std::uint64_t offset = 0; // bytes from the start of its kernel (the kernel entry is 256-byte aligned)
     std::uint64_t sectionOffset = 0; // bytes from the start of the code section
     int size = 0;             // encoded bytes, from the assembler
-    std::vector<std::uint8_t> encoding;
-    std::string mnemonic;     // canonical, as LLVM prints it ("v_add_f32_e32", "s_load_dwordx2")
-    std::string operands;     // operand text as LLVM prints it
+    // The per-instruction texts and lists are interned (core/compact.h, issue #18): 8 bytes each,
+    // stored once per distinct value; they read like the std::string / std::vector they were.
+    InternedArray<std::uint8_t> encoding;
+    InternedString mnemonic;  // canonical, as LLVM prints it ("v_add_f32_e32", "s_load_dwordx2")
+    InternedString operands;  // operand text as LLVM prints it
     Family family = Family::Unknown;
     unsigned opcode = 0;      // LLVM's MC opcode (this LLVM build's numbering, 0 for data and
                               // placeholders): the timing model reads LLVM's scheduling class from it
@@ -64,14 +70,14 @@ struct Instruction {
     bool fromExpansion = false; // produced by a macro, .rept/.irp or an included file
 
     BranchKind branch = BranchKind::None;
-    std::string targetLabel;        // branch target symbol, when any
+    InternedString targetLabel;     // branch target symbol, when any
     int targetIndex = -1;           // index of the target instruction, -1 when unknown
     std::optional<std::uint64_t> targetOffset; // kernel-relative offset of the target
     bool backward = false;          // target at or before this instruction
 
     int kernel = -1;                // index into Program::kernels, -1 outside any kernel
-    std::vector<RegRange> defs;     // registers written (explicit and implicit, e.g. VCC, SCC)
-    std::vector<RegRange> uses;     // registers read (explicit and implicit)
+    RegList defs;                   // registers written (explicit and implicit, e.g. VCC, SCC)
+    RegList uses;                   // registers read (explicit and implicit)
 };
 
 struct Label {
@@ -126,30 +132,8 @@ public:
         int first;                  // the line
         std::span<const int> second; // its instructions
     };
-    class const_iterator {
-    public:
-        using iterator_category = std::forward_iterator_tag;
-        using value_type = Entry;
-        using difference_type = std::ptrdiff_t;
-        using pointer = void;
-        using reference = Entry;
-        const_iterator() = default;
-        const_iterator(const LineIndex* index, std::size_t at) : index_(index), at_(at) {}
-        Entry operator*() const { return index_->entry(at_); }
-        // Points into the iterator itself, so `for (int i : it->second)` is safe while `it` lives.
-        const Entry* operator->() const
-        {
-            current_ = index_->entry(at_);
-            return &current_;
-        }
-        const_iterator& operator++() { ++at_; return *this; }
-        const_iterator operator++(int) { auto old = *this; ++at_; return old; }
-        bool operator==(const const_iterator& other) const { return at_ == other.at_; }
-    private:
-        const LineIndex* index_ = nullptr;
-        std::size_t at_ = 0;
-        mutable Entry current_ {0, {}};
-    };
+    using const_iterator = IndexedIterator<LineIndex, Entry>;
+    friend const_iterator;
 
     const_iterator begin() const { return {this, 0}; }
     const_iterator end() const { return {this, lines_.size()}; }

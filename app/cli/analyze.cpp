@@ -141,7 +141,7 @@ int analyzeCommand(const QStringList& args)
         std::map<std::string, int> bySource; // docs/model.md: where the cycles came from
         for (std::size_t i = 0; i < program.instructions.size(); ++i)
             if (!program.instructions[i].isData && !program.instructions[i].placeholder)
-                ++bySource[timing.instructions[i].base.rule.empty() ? "none" : timing.instructions[i].base.rule];
+                ++bySource[timing.instructions[i].base->rule.empty() ? "none" : timing.instructions[i].base->rule];
         out << "timing sources:";
         for (const auto& [rule, count] : bySource)
             out << " " << QString::fromStdString(rule) << " " << count;

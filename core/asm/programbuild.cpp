@@ -69,8 +69,10 @@ void resolveBranches(Program& program, const std::unordered_map<std::string, std
             const std::int64_t target = std::int64_t(label->sectionOffset) + addend;
             const std::int64_t delta = (target - std::int64_t(inst.sectionOffset + 4)) / 4;
             if (inst.encoding.size() >= 2) {
-                inst.encoding[0] = std::uint8_t(delta & 0xff);
-                inst.encoding[1] = std::uint8_t((delta >> 8) & 0xff);
+                std::vector<std::uint8_t> encoding = inst.encoding.toVector();
+                encoding[0] = std::uint8_t(delta & 0xff);
+                encoding[1] = std::uint8_t((delta >> 8) & 0xff);
+                inst.encoding = encoding;
             }
             if (!jump)
                 continue;

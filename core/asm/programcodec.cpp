@@ -4,14 +4,17 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <type_traits>
+#include <unordered_map>
 #include <utility>
+#include <vector>
 
 namespace gcnlens::codec {
 
 namespace {
 
 // "GLP" + format version: a worker from another build is refused rather than misread.
-constexpr char kMagic[4] = {'G', 'L', 'P', 2};
+constexpr char kMagic[4] = {'G', 'L', 'P', 3};
 constexpr char kRequestMagic[4] = {'G', 'L', 'R', 3};
 
 class Writer {
@@ -50,9 +53,33 @@ public:
             v |= unsigned(bit) << i++;
         out_.push_back(char(v));
     }
+    // An interned value (core/compact.h) as the program holds it: each distinct one is written
+    // once, later uses refer to it (issue #18: the wire carries the compact form, and the reader
+    // interns each distinct value once). 0: empty, 1: a new value follows, n + 2: value n again.
+    template <typename Value>
+    void interned(const Value& value)
+    {
+        if (value.empty())
+            return u(0);
+        const auto [it, added] = refs_.try_emplace(static_cast<const void*>(value.data()), refs_.size());
+        if (!added)
+            return u(it->second + 2);
+        u(1);
+        u(value.size());
+        if constexpr (std::is_same_v<Value, RegList>) {
+            for (const RegRange& reg : value) {
+                u(unsigned(reg.kind));
+                s(reg.first);
+                s(reg.count);
+            }
+        } else {
+            raw(reinterpret_cast<const char*>(value.data()), value.size());
+        }
+    }
 
 private:
     std::string& out_;
+    std::unordered_map<const void*, std::uint64_t> refs_; // pools keep distinct values at distinct addresses
 };
 
 class Reader {
@@ -119,6 +146,11 @@ public:
             std::memcpy(&v, raw.data(), 8);
         return v;
     }
+    // The values of Writer::interned, in the order they came.
+    std::vector<InternedString> texts;
+    std::vector<RegList> regLists;
+    std::vector<InternedArray<std::uint8_t>> byteLists;
+    std::vector<std::pair<int, std::size_t>> refs; // (kind, index in its vector), by id
     template <typename Enum>
     Enum enumeration(Enum last)
     {
@@ -170,25 +202,42 @@ void get(Reader& r, GpuTarget& g)
     g.fixedSgprs = r.b();
 }
 
-void put(Writer& w, const std::vector<RegRange>& regs)
+// Reads what Writer::interned wrote; kind 0 text, 1 bytes, 2 register list.
+template <typename Value>
+void getInterned(Reader& r, Value& value, std::vector<Value>& seen, int kind)
 {
-    w.u(regs.size());
-    for (const auto& reg : regs) {
-        w.u(unsigned(reg.kind));
-        w.s(reg.first);
-        w.s(reg.count);
+    const std::uint64_t tag = r.u();
+    if (tag == 0) {
+        value = Value();
+    } else if (tag == 1) {
+        if constexpr (std::is_same_v<Value, RegList>) {
+            std::vector<RegRange> regs(r.count(3));
+            for (auto& reg : regs) {
+                reg.kind = r.enumeration(RegKind::Other);
+                reg.first = r.i();
+                reg.count = r.i();
+            }
+            value = regs;
+        } else {
+            const std::string_view bytes = r.bytes(r.count());
+            if constexpr (std::is_same_v<Value, InternedString>)
+                value = bytes;
+            else
+                value.assign(reinterpret_cast<const std::uint8_t*>(bytes.data()),
+                             reinterpret_cast<const std::uint8_t*>(bytes.data() + bytes.size()));
+        }
+        r.refs.emplace_back(kind, seen.size());
+        seen.push_back(value);
+    } else if (tag - 2 < r.refs.size() && r.refs[tag - 2].first == kind) {
+        value = seen[r.refs[tag - 2].second];
+    } else {
+        value = Value();
+        r.bytes(std::size_t(-1)); // a reference to nothing: corrupt, fail the read
     }
 }
-
-void get(Reader& r, std::vector<RegRange>& regs)
-{
-    regs.resize(r.count(3));
-    for (auto& reg : regs) {
-        reg.kind = r.enumeration(RegKind::Other);
-        reg.first = r.i();
-        reg.count = r.i();
-    }
-}
+void getText(Reader& r, InternedString& text) { getInterned(r, text, r.texts, 0); }
+void get(Reader& r, InternedArray<std::uint8_t>& bytes) { getInterned(r, bytes, r.byteLists, 1); }
+void get(Reader& r, RegList& list) { getInterned(r, list, r.regLists, 2); }
 
 void put(Writer& w, const Instruction& i)
 {
@@ -198,21 +247,20 @@ void put(Writer& w, const Instruction& i)
     w.u(i.offset);
     w.u(i.sectionOffset);
     w.s(i.size);
-    w.u(i.encoding.size());
-    w.raw(reinterpret_cast<const char*>(i.encoding.data()), i.encoding.size());
-    w.str(i.mnemonic);
-    w.str(i.operands);
+    w.interned(i.encoding);
+    w.interned(i.mnemonic);
+    w.interned(i.operands);
     w.u(unsigned(i.family));
     w.u(i.opcode);
     w.flags({i.hasLiteral, i.glc, i.isData, i.placeholder, i.fromExpansion, i.backward, i.targetOffset.has_value()});
     w.u(unsigned(i.branch));
-    w.str(i.targetLabel);
+    w.interned(i.targetLabel);
     w.s(i.targetIndex);
     if (i.targetOffset)
         w.u(*i.targetOffset);
     w.s(i.kernel);
-    put(w, i.defs);
-    put(w, i.uses);
+    w.interned(i.defs);
+    w.interned(i.uses);
 }
 
 void get(Reader& r, Instruction& i)
@@ -223,10 +271,9 @@ void get(Reader& r, Instruction& i)
     i.offset = r.u();
     i.sectionOffset = r.u();
     i.size = r.i();
-    const std::string_view encoding = r.bytes(r.count());
-    i.encoding.assign(encoding.begin(), encoding.end());
-    r.str(i.mnemonic);
-    r.str(i.operands);
+    get(r, i.encoding);
+    getText(r, i.mnemonic);
+    getText(r, i.operands);
     i.family = r.enumeration(Family::Unknown);
     i.opcode = unsigned(r.u());
     const unsigned flags = r.byte();
@@ -237,7 +284,7 @@ void get(Reader& r, Instruction& i)
     i.fromExpansion = flags & 16;
     i.backward = flags & 32;
     i.branch = r.enumeration(BranchKind::Return);
-    r.str(i.targetLabel);
+    getText(r, i.targetLabel);
     i.targetIndex = r.i();
     if (flags & 64)
         i.targetOffset = r.u();

@@ -3603,7 +3603,9 @@ void mapProgramToClrx(Program& program, const ClrxTranslation& translation)
                 continue;
             char hex[24];
             std::snprintf(hex, sizeof hex, "0x%x", unsigned(std::uint32_t(it->second)));
-            inst.operands.replace(at, end - at, hex);
+            std::string operands = inst.operands;
+            operands.replace(at, end - at, hex);
+            inst.operands = operands;
         }
     }
     // A label±N branch target reads as written, not as the symbol that carried it to LLVM.

@@ -134,7 +134,7 @@ void finishDecodedProgram(Program& program)
     registers.store(program);
 }
 
-std::string encodingWords(const std::vector<std::uint8_t>& encoding)
+std::string encodingWords(std::span<const std::uint8_t> encoding)
 {
     std::string out;
     char word[16];

@@ -56,6 +56,6 @@ void nameBranchTarget(DecodedInstruction& decoded, std::uint64_t address, const 
 void finishDecodedProgram(Program& program);
 
 // "C0060002 00000000": an encoding as little-endian dwords, the way llvm-objdump prints it.
-std::string encodingWords(const std::vector<std::uint8_t>& encoding);
+std::string encodingWords(std::span<const std::uint8_t> encoding);
 
 } // namespace gcnlens::input

@@ -75,7 +75,7 @@ Cfg buildCfg(const Program& program)
                 b.successors.push_back(cfg.blockOf[in.targetIndex]);
             } else {
                 b.exit = true;
-                note(last, "branch target " + (in.targetLabel.empty() ? std::string("unknown") : in.targetLabel)
+                note(last, "branch target " + (in.targetLabel.empty() ? std::string("unknown") : in.targetLabel.str())
                                + " is outside this kernel: treated as an exit");
             }
         };

@@ -10,6 +10,7 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <span>
 #include <sstream>
 #include <tuple>
 
@@ -39,8 +40,14 @@ Lines splitLines(const std::string& text)
     return out;
 }
 
-bool isFetchRule(const std::string& rule) { return rule == "fetch-align" || rule == "fetch-straddle"; }
-bool isHazardRule(const std::string& rule) { return rule.rfind("W-", 0) == 0; }
+bool isFetchRule(const std::string& rule)
+{
+    return rule == "fetch-align" || rule == "fetch-straddle";
+}
+bool isHazardRule(const std::string& rule)
+{
+    return rule.rfind("W-", 0) == 0;
+}
 
 // A candidate: the edits, and where each original line lands after them (index = old line).
 struct Candidate {
@@ -121,7 +128,7 @@ bool overlaps(const RegRange& a, const RegRange& b)
     return a.first < b.first + b.count && b.first < a.first + a.count;
 }
 
-bool anyOverlap(const std::vector<RegRange>& a, const std::vector<RegRange>& b)
+bool anyOverlap(std::span<const RegRange> a, std::span<const RegRange> b)
 {
     for (const RegRange& x : a)
         for (const RegRange& y : b)
@@ -148,17 +155,25 @@ bool mnemonicHasAny(const std::string& m, std::initializer_list<const char*> par
 // scheduler, messages, traps, memory ordering.
 bool isPlaceSensitive(const std::string& m)
 {
-    return mnemonicHasAny(m, {"getpc", "setpc", "swappc", "rfe", "setreg", "getreg", "gpr_idx", "setprio", "sethalt",
-                              "sleep", "trap", "icache", "waitcnt", "barrier", "sendmsg", "cbranch", "call", "endpgm",
-                              "setkill", "ttrace", "perflevel", "s_set_", "s_denorm", "s_round"});
+    return mnemonicHasAny(m, {"getpc",   "setpc",  "swappc",  "rfe",    "setreg",    "getreg",  "gpr_idx",  "setprio",
+                              "sethalt", "sleep",  "trap",    "icache", "waitcnt",   "barrier", "sendmsg",  "cbranch",
+                              "call",    "endpgm", "setkill", "ttrace", "perflevel", "s_set_",  "s_denorm", "s_round"});
 }
 
 bool aluFamily(Family f)
 {
     switch (f) {
-    case Family::SOP1: case Family::SOP2: case Family::SOPK: case Family::SOPC:
-    case Family::VOP1: case Family::VOP2: case Family::VOPC: case Family::VOP3: case Family::VOP3P:
-    case Family::SDWA: case Family::DPP:
+    case Family::SOP1:
+    case Family::SOP2:
+    case Family::SOPK:
+    case Family::SOPC:
+    case Family::VOP1:
+    case Family::VOP2:
+    case Family::VOPC:
+    case Family::VOP3:
+    case Family::VOP3P:
+    case Family::SDWA:
+    case Family::DPP:
         return true;
     default:
         return false;
@@ -244,7 +259,7 @@ bool deadAtTarget(const Context& ctx, const Instruction& branch, const Instructi
     const auto& ins = ctx.analysis.program.instructions;
     if (branch.targetIndex < 0)
         return false;
-    std::vector<RegRange> pending = j.defs;
+    std::vector<RegRange> pending = j.defs.toVector();
     for (int i = branch.targetIndex; i < int(ins.size()) && i < branch.targetIndex + 64; ++i) {
         const Instruction& x = ins[i];
         if (x.kernel != branch.kernel)
@@ -271,7 +286,10 @@ std::string statementText(const Context& ctx, const Instruction& in)
     return in.columnBegin < end ? line.substr(in.columnBegin, end - in.columnBegin) : std::string();
 }
 
-std::string shortName(const Instruction& in) { return in.mnemonic + (in.operands.empty() ? "" : " " + in.operands); }
+std::string shortName(const Instruction& in)
+{
+    return in.mnemonic + (in.operands.empty() ? "" : " " + in.operands);
+}
 
 // 1-dword spellings of a 2-dword instruction for LLVM's encoder to judge: the mnemonic without an
 // explicit _e64 (LLVM picks the shortest encoding that holds the operands), and a `lit(x)` written
@@ -368,7 +386,8 @@ std::optional<FixIt> evaluate(const Context& ctx, const Candidate& c)
                 return std::nullopt;
             const Instruction& now = after.program.instructions[it->second.front()];
             const bool sameOperation = now.mnemonic == e32Name(old.mnemonic) || now.mnemonic == old.mnemonic;
-            if (now.size != 4 || !sameOperation || !sameRegisters(old.defs, now.defs) || !sameRegisters(old.uses, now.uses))
+            if (now.size != 4 || !sameOperation || !sameRegisters(old.defs.toVector(), now.defs.toVector())
+                || !sameRegisters(old.uses.toVector(), now.uses.toVector()))
                 return std::nullopt;
         }
     }
@@ -424,9 +443,7 @@ std::vector<Candidate> candidates(const Context& ctx)
     const int nlines = int(ctx.src.lines.size());
     if (target.line <= 0 || target.line > nlines)
         return out;
-    const auto lineName = [&](const Instruction& in) {
-        return "line " + std::to_string(in.line) + " (" + shortName(in) + ")";
-    };
+    const auto lineName = [&](const Instruction& in) { return "line " + std::to_string(in.line) + " (" + shortName(in) + ")"; };
 
     if (isHazardRule(f.rule)) {
         for (const HazardFinding& h : ctx.analysis.checks.hazards) {
@@ -439,8 +456,8 @@ std::vector<Candidate> candidates(const Context& ctx)
             std::string joined;
             for (const std::string& n : nops)
                 joined += (joined.empty() ? "" : ", ") + n;
-            out.push_back(insertBefore(ctx.src, target.line, nops, "insert-nop", "insert " + joined + " before line "
-                                                                                     + std::to_string(target.line)));
+            out.push_back(insertBefore(ctx.src, target.line, nops, "insert-nop",
+                                       "insert " + joined + " before line " + std::to_string(target.line)));
             break;
         }
         return out;
@@ -502,9 +519,9 @@ std::vector<Candidate> candidates(const Context& ctx)
         // Or s_nops push the branch into the next fetch block's first half.
         const int slot = ctx.analysis.timing.instructions[f.instruction].slot;
         if (slot >= 4)
-            out.push_back(insertBefore(ctx.src, target.line, std::vector<std::string>(8 - slot, "s_nop 0"), "insert-nop",
-                                       "insert " + std::to_string(8 - slot) + " s_nop 0 before line "
-                                           + std::to_string(target.line)));
+            out.push_back(
+                insertBefore(ctx.src, target.line, std::vector<std::string>(8 - slot, "s_nop 0"), "insert-nop",
+                             "insert " + std::to_string(8 - slot) + " s_nop 0 before line " + std::to_string(target.line)));
     }
     return out;
 }
@@ -621,8 +638,7 @@ std::string unifiedDiff(const std::string& path, const std::string& text, const 
         while (prefix < oldN && prefix < newN && old.lines[prefix] == now.lines[prefix])
             ++prefix;
         int suffix = 0;
-        while (suffix < oldN - prefix && suffix < newN - prefix
-               && old.lines[oldN - 1 - suffix] == now.lines[newN - 1 - suffix])
+        while (suffix < oldN - prefix && suffix < newN - prefix && old.lines[oldN - 1 - suffix] == now.lines[newN - 1 - suffix])
             ++suffix;
         // Keep the last line in the changed region when only its final newline differs.
         if (suffix > 0 && old.finalNewline != now.finalNewline)
@@ -640,7 +656,7 @@ std::string unifiedDiff(const std::string& path, const std::string& text, const 
         for (int i = n - 1; i >= 0; --i)
             for (int j = m - 1; j >= 0; --j)
                 lcs[i][j] = old.lines[prefix + i] == now.lines[prefix + j] ? lcs[i + 1][j + 1] + 1
-                                                                            : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+                                                                           : std::max(lcs[i + 1][j], lcs[i][j + 1]);
         std::ostringstream body;
         const auto emit = [&](char mark, const std::string& line, bool oldLast, bool newLast) {
             body << mark << line << "\n";
@@ -669,8 +685,8 @@ std::string unifiedDiff(const std::string& path, const std::string& text, const 
         const auto range = [](int first, int count) {
             return std::to_string(count == 0 ? first : first + 1) + "," + std::to_string(count);
         };
-        out << "@@ -" << range(start, oldCount) << " +" << range(start + shift, newCount) << " @@ " << f->finding.rule
-            << " line " << f->finding.line << ": " << deltaText(f->delta()) << ", " << f->summary << "\n"
+        out << "@@ -" << range(start, oldCount) << " +" << range(start + shift, newCount) << " @@ " << f->finding.rule << " line "
+            << f->finding.line << ": " << deltaText(f->delta()) << ", " << f->summary << "\n"
             << body.str();
         shift += newCount - oldCount;
         previousEnd = oldStop;

@@ -132,7 +132,7 @@ private:
     }
 
     // P's defs (filtered) overlap one of `ranges`.
-    template <typename F> static bool writesInto(const Instruction& p, const std::vector<RegRange>& ranges, F filter)
+    template <typename F> static bool writesInto(const Instruction& p, std::span<const RegRange> ranges, F filter)
     {
         for (const RegRange& d : p.defs)
             if (filter(d.kind))
@@ -176,7 +176,8 @@ private:
         view.mnemonic = C.mnemonic;
         view.operands = C.operands;
         view.family = C.family;
-        auto trim = [&](const std::vector<RegRange>& from, std::vector<RegRange>& to) {
+        auto trim = [&](std::span<const RegRange> from, RegList& into) {
+            std::vector<RegRange> to;
             for (const RegRange& r : from) {
                 int left = 0;
                 for (int i = r.first; i < r.first + r.count; ++i) {
@@ -185,6 +186,7 @@ private:
                 }
                 to.push_back(left ? r : RegRange {RegKind::Other, 0, 0});
             }
+            into = to;
         };
         trim(C.uses, view.uses);
         trim(C.defs, view.defs);
@@ -450,7 +452,7 @@ private:
         }
         // gfx90a / gfx942
         if (pc.mfma && !cc.mfma) {
-            auto into = [&](const std::vector<RegRange>& rs) { return writesInto(P, rs, [](RegKind k) { return isVector(k); }); };
+            auto into = [&](std::span<const RegRange> rs) { return writesInto(P, rs, [](RegKind k) { return isVector(k); }); };
             if (cc.valu && (into(C.uses) || into(C.defs)))
                 add("W-mai-vgpr-valu", srcAbStates(pc), "an MFMA result read or written by a VALU");
             if ((cc.vmem || cc.ds || cc.exp) && into(C.uses)) {
@@ -468,7 +470,7 @@ private:
             }
         }
         if (pc.dot && cc.valu) {
-            auto into = [&](const std::vector<RegRange>& rs) {
+            auto into = [&](std::span<const RegRange> rs) {
                 return writesInto(P, rs, [](RegKind k) { return k == RegKind::VGPR; });
             };
             if (P.mnemonic == C.mnemonic) {
@@ -596,8 +598,10 @@ private:
                 HazardFinding f = findingAt("W-icache", j, i);
                 f.required = 16;
                 f.present = count;
+                std::string fix;
                 for (int k = count; k < 16; ++k)
-                    f.fix += (f.fix.empty() ? "" : "\n") + std::string("s_nop 0");
+                    fix += (fix.empty() ? "" : "\n") + std::string("s_nop 0");
+                f.fix = fix;
                 f.detail = std::format("s_icache_inv at line {} needs 16 separate s_nop or a branch before {}, {} present",
                                        f.producerLine, in.mnemonic, count);
                 result.hazards.push_back(std::move(f));

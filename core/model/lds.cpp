@@ -847,7 +847,7 @@ public:
 
     // One instruction of the kernel starting at `first`: its DS result (without the loop note),
     // then its effect on the registers.
-    void evaluate(int first, int i, const std::vector<char>& loops, std::map<int, LdsAccessResult>& out)
+    void evaluate(int first, int i, const std::vector<char>& loops, LdsResults& out)
     {
         if (checkpoints_ && interval_ > 0 && (i - first) % interval_ == 0
             && (checkpoints_->empty() || checkpoints_->back().index != i || checkpoints_->back().first != first))
@@ -862,13 +862,13 @@ public:
             if (auto result = analyzeDs(in, ops)) {
                 if (loops[static_cast<std::size_t>(i - first)])
                     appendNote(*result, kLoopNote);
-                out.insert_or_assign(out.end(), i, std::move(*result));
+                out.add(i, std::move(*result));
             }
         }
         step(in, info, ops);
     }
 
-    void run(int first, int end, std::map<int, LdsAccessResult>& out)
+    void run(int first, int end, LdsResults& out)
     {
         reset();
         const std::vector<char> loops = loopMask(program_, first, end);
@@ -1245,14 +1245,15 @@ void setLoopNote(LdsAccessResult& r, bool had, bool has)
 
 } // namespace
 
-std::map<int, LdsAccessResult> analyzeLdsInProgram(const Program& program, const LdsKernelOptions& options)
+LdsResults analyzeLdsInProgram(const Program& program, const LdsKernelOptions& options)
 {
-    std::map<int, LdsAccessResult> out;
+    LdsResults out;
     std::unordered_map<std::string, MnemonicInfo> mnemonics;
     std::unordered_map<std::string, LdsOp> ops;
     KernelEvaluator evaluator(program, options, mnemonics, ops);
     for (const auto& [first, end] : kernelRanges(program))
         evaluator.run(first, end, out);
+    out.seal();
     return out;
 }
 
@@ -1280,9 +1281,8 @@ int LdsProgramAnalyzer::evaluatedInstructions() const
     return cache_->evaluated;
 }
 
-std::map<int, LdsAccessResult> LdsProgramAnalyzer::analyze(const Program& program, const LdsKernelOptions& options,
-                                                           const Program* previous,
-                                                           const std::map<int, LdsAccessResult>* previousResult)
+LdsResults LdsProgramAnalyzer::analyze(const Program& program, const LdsKernelOptions& options, const Program* previous,
+                                      const LdsResults* previousResult)
 {
     Cache& c = *cache_;
     const auto sameOptions = [&](const LdsKernelOptions& a) {
@@ -1294,7 +1294,7 @@ std::map<int, LdsAccessResult> LdsProgramAnalyzer::analyze(const Program& progra
         && previous->gpu.generation == program.gpu.generation && previous->gpu.processor == program.gpu.processor
         && c.instructions == previous->instructions.size() && c.results == previousResult->size();
 
-    std::map<int, LdsAccessResult> out;
+    LdsResults out;
     std::vector<Checkpoint> checkpoints;
     KernelEvaluator evaluator(program, options, c.mnemonics, c.ops);
     evaluator.setCheckpoints(&checkpoints, Cache::kInterval);
@@ -1320,10 +1320,15 @@ std::map<int, LdsAccessResult> LdsProgramAnalyzer::analyze(const Program& progra
             // moved to index + shift, with the loop notes of the new program.
             auto reuse = [&](int from, int to, int shift) {
                 for (auto it = previousResult->lower_bound(from); it != previousResult->end() && it->first < to; ++it) {
+                    const bool had = oldLoops[static_cast<std::size_t>(it->first - oldFirst)];
+                    const bool has = loops[static_cast<std::size_t>(it->first + shift - first)];
+                    if (had == has) {
+                        out.add(it->first + shift, previousResult->shared(it));
+                        continue;
+                    }
                     LdsAccessResult r = it->second;
-                    setLoopNote(r, oldLoops[static_cast<std::size_t>(it->first - oldFirst)],
-                                loops[static_cast<std::size_t>(it->first + shift - first)]);
-                    out.insert_or_assign(out.end(), it->first + shift, std::move(r));
+                    setLoopNote(r, had, has);
+                    out.add(it->first + shift, std::move(r));
                 }
                 for (auto cp = std::lower_bound(old.begin(), old.end(), from, byIndex); cp != old.end() && cp->index < to; ++cp)
                     if (cp->first == oldFirst)
@@ -1379,6 +1384,7 @@ std::map<int, LdsAccessResult> LdsProgramAnalyzer::analyze(const Program& progra
     c.processor = program.gpu.processor;
     c.instructions = program.instructions.size();
     c.results = out.size();
+    out.seal();
     // Kernels come in program order, so this is sorted; the searches above rely on it.
     if (!std::is_sorted(checkpoints.begin(), checkpoints.end(), [](const Checkpoint& a, const Checkpoint& b) { return a.index < b.index; }))
         checkpoints.clear(); // overlapping kernel ranges: no checkpoints, the next run is a full one

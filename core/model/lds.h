@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace gcnlens {
@@ -22,6 +23,7 @@ struct LaneAccess {
     int bank = 0;              // (address >> 2) & 31
     std::int64_t row = 0;      // address >> 7
     int dwords = 1;            // dwords this lane touches (b64: 2, b128: 4)
+    bool operator==(const LaneAccess&) const = default;
 };
 
 struct LaneGroup {
@@ -30,6 +32,7 @@ struct LaneGroup {
     int degree = 1;            // largest count of distinct rows one bank serves
     std::vector<int> members;  // the lanes served together; firstLane … firstLane+lanes-1 unless
                                // the phase table interleaves them (CDNA ds_read_b128)
+    bool operator==(const LaneGroup&) const = default;
 };
 
 // docs/model.md L-phases: which lanes the LDS serves together, per generation. Gcn: consecutive
@@ -61,6 +64,48 @@ struct LdsAccessResult {
     bool twoAccesses = false;  // read2/write2 forms
     std::vector<LaneAccess> secondLanes;    // read2/write2: the access at offset1
     int groupsPerAccess = 0;   // groups of `lanes` come first, then those of `secondLanes`
+    bool operator==(const LdsAccessResult&) const = default;
+};
+
+// The DS results of a program by instruction index; reads like std::map<int, LdsAccessResult>.
+// A kernel's DS instructions repeat a few access shapes, and one result holds 64 lanes and its
+// groups (about 4 KB): equal results are stored once and shared (issue #18). Filled in ascending
+// index order by the LDS pass.
+class LdsResults {
+public:
+    struct Entry {
+        int first;
+        const LdsAccessResult& second;
+    };
+    using const_iterator = IndexedIterator<LdsResults, Entry>;
+    friend const_iterator;
+
+    const_iterator begin() const { return {this, 0}; }
+    const_iterator end() const { return {this, indices_.size()}; }
+    const_iterator find(int index) const;
+    const_iterator lower_bound(int index) const;
+    std::size_t size() const { return indices_.size(); }
+    bool empty() const { return indices_.empty(); }
+    std::size_t count(int index) const { return find(index) == end() ? 0 : 1; }
+    const LdsAccessResult& at(int index) const;
+    // The stored result at an iterator, to share it in another LdsResults.
+    const std::shared_ptr<const LdsAccessResult>& shared(const_iterator it) const { return results_[it.position()]; }
+    // Distinct results held (for the benchmarks).
+    std::size_t distinct() const;
+
+    // For the LDS pass: `index` above every index added so far.
+    void add(int index, LdsAccessResult result);
+    void add(int index, std::shared_ptr<const LdsAccessResult> result);
+    // Ends filling: drops the lookup of equal results.
+    void seal() { lookup_.clear(); }
+
+    bool operator==(const LdsResults& other) const;
+
+private:
+    Entry entry(std::size_t at) const { return {indices_[at], *results_[at]}; }
+    std::vector<int> indices_;
+    std::vector<std::shared_ptr<const LdsAccessResult>> results_;
+    std::unordered_multimap<std::size_t, std::size_t> lookup_; // hash → a position holding it
 };
 
 struct PatternError { std::string message; int column = 0; }; // column: 0-based into the pattern
@@ -108,7 +153,7 @@ struct LdsKernelOptions {
     int groupDwords = 32;
     std::string phases = "auto"; // lds-phases, resolved with the program's generation (ldsPhasesFor)
 };
-std::map<int, LdsAccessResult> analyzeLdsInProgram(const Program& program, const LdsKernelOptions& options = {});
+LdsResults analyzeLdsInProgram(const Program& program, const LdsKernelOptions& options = {});
 
 // analyzeLdsInProgram over a sequence of edited programs (the editor's path): the evaluator's
 // registers are kept at checkpoints of the last program; the next program is evaluated from the
@@ -124,9 +169,8 @@ public:
 
     // `previous` and `previousResult` must be the program and the result of this object's last
     // call (or nullptr: a full run, as after any change of options or GPU).
-    std::map<int, LdsAccessResult> analyze(const Program& program, const LdsKernelOptions& options,
-                                           const Program* previous = nullptr,
-                                           const std::map<int, LdsAccessResult>* previousResult = nullptr);
+    LdsResults analyze(const Program& program, const LdsKernelOptions& options, const Program* previous = nullptr,
+                       const LdsResults* previousResult = nullptr);
     // Instructions the last analyze() evaluated; the others' results were the previous ones.
     int evaluatedInstructions() const;
 

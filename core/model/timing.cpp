@@ -13,7 +13,9 @@
 #include <array>
 #include <cctype>
 #include <charconv>
+#include <deque>
 #include <format>
+#include <mutex>
 #include <unordered_map>
 #include <utility>
 
@@ -282,7 +284,7 @@ CycleCount timeOf(const Normalized& n, Family family, const GpuTarget& gpu, bool
         out.source = std::to_string(sched.cycles);
         out.ruleDetail = "LLVM " + gpu.processor + " model, " + sched.detail();
         if (row >= 0)
-            out.ruleDetail += "; GcnTimings.md " + table.table + " " + table.matched + " says '" + table.source + "'";
+            out.ruleDetail = out.ruleDetail + "; GcnTimings.md " + table.table + " " + table.matched + " says '" + table.source + "'";
     }
     out.matched = sched.className;
     return out;
@@ -573,11 +575,11 @@ std::string cyclesText(const Instruction& instruction, const InstructionTiming& 
     if (instruction.isData || instruction.placeholder || instruction.family == Family::Data)
         return {};
     std::string text = std::to_string(t.cycles);
-    if (t.base.high != t.base.low && t.direction == Direction::NotABranch)
-        text += '-' + std::to_string(t.base.high);
-    if (t.base.unknown || t.base.noData)
+    if (t.base->high != t.base->low && t.direction == Direction::NotABranch)
+        text += '-' + std::to_string(t.base->high);
+    if (t.base->unknown || t.base->noData)
         text += '?';
-    else if (t.base.uncertain)
+    else if (t.base->uncertain)
         text += '~';
     return text;
 }
@@ -600,6 +602,7 @@ public:
     }
     Text& operator<<(const char* text) { return *this << std::string_view(text); }
     Text& operator<<(const std::string& text) { return *this << std::string_view(text); }
+    Text& operator<<(const InternedString& text) { return *this << text.view(); }
     Text& operator<<(long long value) { return number(value, 10); }
     Text& operator<<(int value) { return number(value, 10); }
     Text& operator<<(Hex hex)
@@ -662,7 +665,7 @@ private:
     bool gfx67_ = false, straddleRule_ = false;
     int takenRow_ = -1;
     // Lookups repeat per mnemonic: cache the row by (mnemonic, family).
-    struct Cached { CycleCount count; std::string canonical; };
+    struct Cached { CycleRef count; std::string canonical; };
     std::unordered_map<std::string, Cached> rowCache_;
     std::string key_;
 };
@@ -691,9 +694,10 @@ void Pass::step(std::size_t i, PassState& s)
     // Data words and placeholders take no cycles and pay no penalty: they are not executed
     // (data is jumped over) or not known (a line that did not assemble).
     if (in.isData || in.placeholder) {
-        t.base = CycleCount {};
-        t.base.low = t.base.high = 0;
-        t.base.table = in.isData ? "data" : "placeholder";
+        CycleCount none;
+        none.low = none.high = 0;
+        none.table = in.isData ? "data" : "placeholder";
+        t.base = none;
         t.cycles = 0;
         return;
     }
@@ -708,13 +712,13 @@ void Pass::step(std::size_t i, PassState& s)
     if (cached == rowCache_.end()) {
         Normalized n = normalize(in.mnemonic, program_.gpu.generation);
         CycleCount count = timeOf(n, in.family, program_.gpu, in.glc, in.opcode);
-        cached = rowCache_.emplace(key_, Cached {std::move(count), std::move(n.name)}).first;
+        cached = rowCache_.emplace(key_, Cached {CycleRef(count), std::move(n.name)}).first;
     }
     const std::string& canonical = cached->second.canonical;
     t.base = cached->second.count;
     if (canonical == "S_NOP")
         t.base = nopCycles(in.operands, program_.gpu.generation, options_.checks.nopLimit);
-    t.cycles = t.base.low;
+    t.cycles = t.base->low;
     t.vectorIssue = isVectorIssue(in.family);
 
     // Section 3: direction and B-cost. The taken cost is the option, the not-taken cost the row.
@@ -890,17 +894,17 @@ void Pass::step(std::size_t i, PassState& s)
 // Per-rule sums of a basic block, kept in a small list while the block is summed (a handful of
 // rules occur) and turned into the Totals maps once per block.
 struct RuleSums {
-    struct Entry { const std::string* rule; long long cycles; int count; };
+    struct Entry { InternedString rule; long long cycles; int count; };
     std::vector<Entry> entries;
     void add(const Penalty& p)
     {
         for (Entry& e : entries)
-            if (*e.rule == p.rule) {
+            if (e.rule == p.rule) {
                 e.cycles += p.cycles;
                 ++e.count;
                 return;
             }
-        entries.push_back({&p.rule, p.cycles, 1});
+        entries.push_back({p.rule, p.cycles, 1});
     }
 };
 
@@ -921,7 +925,7 @@ void sumBlock(const Program& program, const std::vector<InstructionTiming>& timi
         totals.baseCycles += t.cycles;
         if (t.vectorIssue)
             totals.hiddenCycles += t.cycles;
-        if (t.base.unknown || t.base.noData) {
+        if (t.base->unknown || t.base->noData) {
             ++totals.unknownTimings;
             ++totals.unknownMnemonics[in.mnemonic];
         }
@@ -931,8 +935,8 @@ void sumBlock(const Program& program, const std::vector<InstructionTiming>& timi
         }
     }
     for (const auto& e : rules.entries) {
-        totals.byRule[*e.rule] += e.cycles;
-        totals.countByRule[*e.rule] += e.count;
+        totals.byRule[e.rule.str()] += e.cycles;
+        totals.countByRule[e.rule.str()] += e.count;
     }
 }
 
@@ -1165,5 +1169,40 @@ TimingResult TimingAnalyzer::analyze(const Program& program, const TimingOptions
     c.checkpoints = std::move(checkpoints);
     return result;
 }
+
+// The process's CycleCounts, each stored once (never freed: handles live in every result).
+namespace {
+struct CyclePool {
+    std::mutex mutex;
+    std::deque<CycleCount> counts;
+    std::unordered_multimap<std::size_t, const CycleCount*> byHash;
+};
+CyclePool& cyclePool()
+{
+    static CyclePool* pool = new CyclePool; // leaked on purpose, like the string pools
+    return *pool;
+}
+const CycleCount* internCycles(const CycleCount& c)
+{
+    const auto h = std::hash<std::string_view> {}(c.ruleDetail) ^ std::hash<std::string_view> {}(c.source)
+        ^ (std::size_t(c.low) << 8) ^ (std::size_t(c.high) << 20) ^ (std::size_t(c.unknown + 2 * c.noData + 4 * c.uncertain) << 40);
+    CyclePool& p = cyclePool();
+    std::lock_guard lock(p.mutex);
+    const auto [first, last] = p.byHash.equal_range(h);
+    for (auto it = first; it != last; ++it)
+        if (*it->second == c)
+            return it->second;
+    const CycleCount* stored = &p.counts.emplace_back(c);
+    p.byHash.emplace(h, stored);
+    return stored;
+}
+} // namespace
+
+CycleRef::CycleRef()
+{
+    static const CycleCount* const none = internCycles(CycleCount {});
+    count_ = none;
+}
+CycleRef::CycleRef(const CycleCount& count) : count_(internCycles(count)) {}
 
 } // namespace gcnlens

@@ -39,22 +39,37 @@ struct TimingOptions {
     std::vector<std::pair<std::string, std::string>> nonDefaultValues() const;
 };
 
-// One row of the timing tables as the source states it.
+// One row of the timing tables as the source states it. Its texts come from a few hundred rows and
+// LLVM classes: interned (core/compact.h, issue #18).
 struct CycleCount {
     int low = 4;            // used in totals
     int high = 4;           // == low unless the source gives a range ("16-24")
     bool unknown = false;   // "?" in the source: counted as 4, flagged
     bool noData = false;    // no row at all: default 4, flagged "no timing data"
     bool uncertain = false; // the source doubts the value ("18?", the taken-jump 20 "(???)")
-    std::string matched;    // the row's mnemonic or class ("V_ADD_I32", "<VOP2>"), empty when none
-    std::string throughput; // DS table throughput as written ("1/4", "?"), else empty
-    std::string source;     // the table cell as written ("DPFACTOR*4", "16+GLC1", "16-24", "?")
-    std::string table;      // which table or prose rule it came from ("VOP1", "SOP2 (all)")
+    InternedString matched; // the row's mnemonic or class ("V_ADD_I32", "<VOP2>"), empty when none
+    InternedString throughput; // DS table throughput as written ("1/4", "?"), else empty
+    InternedString source;  // the table cell as written ("DPFACTOR*4", "16+GLC1", "16-24", "?")
+    InternedString table;   // which table or prose rule it came from ("VOP1", "SOP2 (all)")
     // docs/model.md: where the number comes from. T-table (a GcnTimings.md row), T-mfma (LLVM's
     // passes of a matrix instruction × 4), T-llvm-sched (LLVM's scheduling model); empty when
     // there is no timing (noData or unknown).
-    std::string rule;
-    std::string ruleDetail; // the row ("VOP1 V_EXP_F32 = 16") or LLVM's class and units
+    InternedString rule;
+    InternedString ruleDetail; // the row ("VOP1 V_EXP_F32 = 16") or LLVM's class and units
+    bool operator==(const CycleCount&) const = default;
+};
+
+// A CycleCount stored once per distinct value for the process (issue #18): every instruction of a
+// mnemonic shares its row, so a timing holds an 8-byte handle; read it through -> and *.
+class CycleRef {
+public:
+    CycleRef();                       // the default CycleCount {}
+    CycleRef(const CycleCount& count); // interns it
+    const CycleCount& operator*() const { return *count_; }
+    const CycleCount* operator->() const { return count_; }
+    bool operator==(const CycleRef& other) const { return count_ == other.count_; }
+private:
+    const CycleCount* count_;
 };
 
 // What kind of cost a rule id charges (timing-model.md section 8): the fetch rules of section 2,
@@ -64,25 +79,25 @@ struct CycleCount {
 enum class PenaltyClass { None, Fetch, Branch, Hazard };
 
 struct Penalty {
-    std::string rule;       // fetch-align, fetch-straddle, branch-target, branch-position,
+    InternedString rule;    // fetch-align, fetch-straddle, branch-target, branch-position,
                             // valu-salu, vcc-exec-branch, scc-branch
     int cycles = 0;
     std::string detail;     // one line naming the slot, sizes and the rule
 };
 
-enum class Direction { NotABranch, Taken, NotTaken };
+enum class Direction : std::uint8_t { NotABranch, Taken, NotTaken };
 
 struct InstructionTiming {
-    CycleCount base;                 // C(I), DPFACTOR/GLC applied
+    CycleRef base;                   // C(I), DPFACTOR/GLC applied
     int cycles = 4;                  // base cycles used in totals (branches: 4 or taken cycles)
     Direction direction = Direction::NotABranch;
     bool directionOverridden = false;
+    bool vectorIssue = false;        // counts toward latency-hidden cycles (VALU, DS, VMEM issue)
     int slot = 0;                    // p(I) = (offset >> 2) & 7
     std::uint64_t block = 0;         // offset & ~31
-    std::vector<Penalty> penalties;
-    std::string freedBy;             // R-first16 / R-long / R-pair when that saved a 2-dword instruction
-    std::string freedDetail;
-    bool vectorIssue = false;        // counts toward latency-hidden cycles (VALU, DS, VMEM issue)
+    SparseList<Penalty> penalties;   // most instructions pay none: one null pointer (issue #18)
+    InternedString freedBy;          // R-first16 / R-long / R-pair when that saved a 2-dword instruction
+    OwnedString freedDetail;         // empty for most: one null pointer (issue #18)
     int penaltyCycles() const;
     // The class a view marks the instruction with: hazard over branch over fetch (section 8).
     PenaltyClass markClass() const;

@@ -281,7 +281,7 @@ private:
                 has[c] = true;
             }
         };
-        std::vector<RegRange> uses = in.uses;
+        std::vector<RegRange> uses = in.uses.toVector();
         if (readsOwnDestination(in))
             uses.insert(uses.end(), in.defs.begin(), in.defs.end());
         for (const RegRange& r : uses)
@@ -377,7 +377,7 @@ private:
             s = State {}; // LLVM's convention: the callee waits at entry and before it returns
             return;
         }
-        auto record = [&](int c, std::uint8_t kind, const std::vector<RegRange>& regs, bool vectorOnly) {
+        auto record = [&](int c, std::uint8_t kind, std::span<const RegRange> regs, bool vectorOnly) {
             event(s, c, kind);
             for (const RegRange& r : regs)
                 if (!vectorOnly || isVector(r.kind))

@@ -6,6 +6,7 @@
 #include <rapidjson/filewritestream.h>
 #include <rapidjson/prettywriter.h>
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -106,7 +107,7 @@ void writeGpu(Document& d, const GpuTarget& gpu)
     d.endObject();
 }
 
-void writeRanges(Document& d, std::string_view name, const std::vector<RegRange>& ranges)
+void writeRanges(Document& d, std::string_view name, std::span<const RegRange> ranges)
 {
     d.key(name);
     d.beginArray();
@@ -225,17 +226,17 @@ void writeTimingFields(Document& d, const InstructionTiming& t)
     d.member("slot", t.slot);
     d.member("block", t.block);
     d.member("cycles", t.cycles);
-    d.member("cycles_high", t.direction == Direction::NotABranch ? t.base.high : t.cycles);
-    d.member("cycles_source", t.base.source);
-    d.member("timing_table", t.base.table);
-    d.member("timing_row", t.base.matched);
-    d.member("timing_rule", t.base.rule);          // docs/model.md: T-table, T-mfma, T-llvm-sched, "" (none)
-    d.member("timing_rule_detail", t.base.ruleDetail);
-    if (!t.base.throughput.empty())
-        d.member("throughput", t.base.throughput);
-    d.member("unknown_timing", t.base.unknown);
-    d.member("no_timing_data", t.base.noData);
-    d.member("uncertain_timing", t.base.uncertain);
+    d.member("cycles_high", t.direction == Direction::NotABranch ? t.base->high : t.cycles);
+    d.member("cycles_source", t.base->source);
+    d.member("timing_table", t.base->table);
+    d.member("timing_row", t.base->matched);
+    d.member("timing_rule", t.base->rule);          // docs/model.md: T-table, T-mfma, T-llvm-sched, "" (none)
+    d.member("timing_rule_detail", t.base->ruleDetail);
+    if (!t.base->throughput.empty())
+        d.member("throughput", t.base->throughput);
+    d.member("unknown_timing", t.base->unknown);
+    d.member("no_timing_data", t.base->noData);
+    d.member("uncertain_timing", t.base->uncertain);
     d.member("vector_issue", t.vectorIssue);
     if (t.direction != Direction::NotABranch) {
         d.member("taken", t.direction == Direction::Taken);

@@ -16,6 +16,8 @@
 #include "ui/mainwindow.h"
 #include "ui/docks/occupancydock.h"
 
+#include "benchmemory.h"
+
 #include <QApplication>
 #include <QChartView>
 #include <QElapsedTimer>
@@ -232,6 +234,7 @@ int main(int argc, char** argv)
     }
     std::printf("slider drag → readout + chart repainted (VGPR axis) median %7.2f ms  (n=%zu)\n", median(dragVgpr), dragVgpr.size());
     std::printf("slider drag → readout + chart repainted (SGPR axis) median %7.2f ms  (n=%zu)\n", median(dragSgpr), dragSgpr.size());
+    std::printf("peak resident memory %.0f MB\n", gcnlens::bench::megabytes(gcnlens::bench::peakRssBytes()));
     editor->document()->setModified(false);
     return 0;
 }

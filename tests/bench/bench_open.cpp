@@ -9,6 +9,8 @@
 #include "ui/mainwindow.h"
 #include "ui/recovery.h"
 
+#include "benchmemory.h"
+
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QProgressDialog>
@@ -106,9 +108,7 @@ static double ms(const QElapsedTimer& t)
 
 static long peakRssMb()
 {
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return u.ru_maxrss / 1024;
+    return long(gcnlens::bench::megabytes(gcnlens::bench::peakRssBytes()));
 }
 
 int main(int argc, char** argv)

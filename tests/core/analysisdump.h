@@ -5,13 +5,14 @@
 
 #include "core/analysis.h"
 
+#include <span>
 #include <format>
 #include <string>
 #include <vector>
 
 namespace gcnlens::testing {
 
-inline std::string dumpRegs(const std::vector<RegRange>& regs)
+inline std::string dumpRegs(std::span<const RegRange> regs)
 {
     std::string out;
     for (const RegRange& r : regs)
@@ -137,7 +138,7 @@ inline std::vector<std::string> dumpAnalysis(const Analysis& a)
     const TimingResult& t = a.timing;
     for (std::size_t i = 0; i < t.instructions.size(); ++i) {
         const InstructionTiming& it = t.instructions[i];
-        std::string s = std::format("timing {} {} cyc{} dir{}{} slot{} block{} freed[{}|{}] vec{}", i, dumpCount(it.base),
+        std::string s = std::format("timing {} {} cyc{} dir{}{} slot{} block{} freed[{}|{}] vec{}", i, dumpCount(*it.base),
                                     it.cycles, int(it.direction), it.directionOverridden ? "!" : "", it.slot, it.block,
                                     it.freedBy, it.freedDetail, it.vectorIssue);
         for (const Penalty& pen : it.penalties)

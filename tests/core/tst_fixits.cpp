@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <map>
+#include <span>
 #include <sstream>
 
 using namespace gcnlens;
@@ -87,7 +88,7 @@ std::vector<std::string> instructionLines(const Program& p, const std::string& t
     return lines;
 }
 
-bool touches(const std::vector<RegRange>& a, const std::vector<RegRange>& b)
+bool touches(std::span<const RegRange> a, std::span<const RegRange> b)
 {
     for (const RegRange& x : a)
         for (const RegRange& y : b) {

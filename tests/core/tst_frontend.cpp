@@ -9,6 +9,7 @@
 
 #include "describeprogram.h"
 
+#include <span>
 #include <QDir>
 #include <QFileInfo>
 #include <QProcess>
@@ -162,7 +163,7 @@ void assembleOne(const QString& gpu, const QByteArray& source, Program& program,
     QCOMPARE(program.instructions[0].offset, std::uint64_t(0));
 }
 
-bool hasRange(const std::vector<RegRange>& ranges, RegKind kind, int first = -1, int count = -1)
+bool hasRange(std::span<const RegRange> ranges, RegKind kind, int first = -1, int count = -1)
 {
     for (const auto& r : ranges)
         if (r.kind == kind && (first < 0 || r.first == first) && (count < 0 || r.count == count))

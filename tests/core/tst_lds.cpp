@@ -397,7 +397,10 @@ private Q_SLOTS:
             QVERIFY2(r.allKnown, r.note.c_str());
             QCOMPARE(r.degree, expected[n++].toInt());
         }
-        const LdsAccessResult& last = all.rbegin()->second;
+        int lastIndex = -1;
+        for (const auto& entry : all)
+            lastIndex = entry.first;
+        const LdsAccessResult& last = all.at(lastIndex);
         QCOMPARE(last.lanes[lane].address, std::int64_t(lastAddress));
         if (last.twoAccesses)
             QCOMPARE(last.secondLanes[lane].address, std::int64_t(lastAddress + 512));

@@ -398,7 +398,7 @@ private Q_SLOTS:
         QCOMPARE(r.instructions[std::size_t(load)].penaltyCycles(), 0);
         QCOMPARE(r.instructions[std::size_t(nop)].penaltyCycles(), 0);
         QCOMPARE(rulesOf(r.instructions[std::size_t(salu)]), QStringLiteral("valu-salu:8"));
-        QCOMPARE(r.instructions[std::size_t(nop)].base.rule, std::string("T-nop"));
+        QCOMPARE(r.instructions[std::size_t(nop)].base->rule, std::string("T-nop"));
     }
 
     // T-nop (docs/model.md): s_nop N takes N+1 issue slots of 4 cycles (hazards.md §1: N+1 wait
@@ -436,8 +436,8 @@ private Q_SLOTS:
         const TimingResult r = analyzeTiming(b.build(), options);
         const InstructionTiming& t = r.instructions[std::size_t(nop)];
         QTEST(t.cycles, "cycles");
-        QCOMPARE(t.base.rule, std::string("T-nop"));
-        QVERIFY(!t.base.noData && !t.base.unknown);
+        QCOMPARE(t.base->rule, std::string("T-nop"));
+        QVERIFY(!t.base->noData && !t.base->unknown);
         QTEST(ruleCycles(r.instructions[std::size_t(salu)], "valu-salu"), "valuSalu");
     }
 
@@ -789,10 +789,10 @@ private Q_SLOTS:
         const TimingResult r = analyzeTiming(b.build());
         const InstructionTiming& t = r.instructions[std::size_t(i)];
         QTEST(t.cycles, "cycles");
-        QTEST(t.base.high, "high");
+        QTEST(t.base->high, "high");
         QTEST(t.penaltyCycles(), "penalty");
         QCOMPARE(r.totals.baseCycles, 4 * 4 + t.cycles); // 4 fillers of 4 + the low end
-        QCOMPARE(r.totals.unknownTimings, t.base.unknown ? 1 : 0);
+        QCOMPARE(r.totals.unknownTimings, t.base->unknown ? 1 : 0);
     }
 
     // ---- data words, placeholders, blocks, kernels, overrides ----

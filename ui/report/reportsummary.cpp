@@ -9,8 +9,8 @@ QString ReportBuilder::timingSources() const
     std::map<std::string, int> bySource;
     for (std::size_t i = 0; i < a_.program.instructions.size() && i < a_.timing.instructions.size(); ++i) {
         const Instruction& in = a_.program.instructions[i];
-        if (!in.isData && !in.placeholder && !a_.timing.instructions[i].base.rule.empty())
-            ++bySource[a_.timing.instructions[i].base.rule];
+        if (!in.isData && !in.placeholder && !a_.timing.instructions[i].base->rule.empty())
+            ++bySource[a_.timing.instructions[i].base->rule];
     }
     QStringList parts;
     for (const auto& [rule, count] : bySource)

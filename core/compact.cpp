@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+#include "core/compact.h"
+
+#include <cstdlib>
+#include <mutex>
+
+namespace gcnlens::intern {
+
+namespace {
+
+// One pool: entries packed into large chunks (a count, the items, a 0 for text), found again
+// through an open-addressing table of pointers. Never shrinks: handles must outlive every result.
+class Pool {
+public:
+    const void* store(const void* bytes, std::size_t count, std::size_t elementSize)
+    {
+        const std::size_t length = count * elementSize;
+        const std::string_view key(static_cast<const char*>(bytes), length);
+        const std::size_t hash = std::hash<std::string_view> {}(key);
+        std::lock_guard lock(mutex_);
+        if ((used_ + 1) * 2 > table_.size())
+            grow();
+        std::size_t at = hash & (table_.size() - 1);
+        while (const char* entry = table_[at]) {
+            if (countOf(entry) == count && std::memcmp(entry, bytes, length) == 0)
+                return entry;
+            at = (at + 1) & (table_.size() - 1);
+        }
+        char* entry = allocate(length + 1);
+        const auto count32 = std::uint32_t(count);
+        std::memcpy(entry - 4, &count32, 4);
+        std::memcpy(entry, bytes, length);
+        entry[length] = 0;
+        table_[at] = entry;
+        ++used_;
+        return entry;
+    }
+    std::size_t bytes() const
+    {
+        std::lock_guard lock(mutex_);
+        return held_ + table_.size() * sizeof(const char*);
+    }
+
+private:
+    static std::uint32_t countOf(const char* entry)
+    {
+        std::uint32_t count;
+        std::memcpy(&count, entry - 4, 4);
+        return count;
+    }
+    static std::size_t hashOf(const char* entry, std::size_t elementSize)
+    {
+        return std::hash<std::string_view> {}(std::string_view(entry, countOf(entry) * elementSize));
+    }
+    // `length` bytes after a 4-byte count, 4-byte aligned (register lists hold ints).
+    char* allocate(std::size_t length)
+    {
+        const std::size_t need = (4 + length + 3) & ~std::size_t {3};
+        if (chunkLeft_ < need) {
+            const std::size_t size = std::max<std::size_t>(need, 256 * 1024);
+            chunks_.push_back(std::make_unique<char[]>(size));
+            chunk_ = chunks_.back().get();
+            chunkLeft_ = size;
+            held_ += size;
+        }
+        char* entry = chunk_ + 4;
+        chunk_ += need;
+        chunkLeft_ -= need;
+        return entry;
+    }
+    void grow()
+    {
+        std::vector<const char*> old = std::move(table_);
+        table_.assign(std::max<std::size_t>(1024, old.size() * 2), nullptr);
+        for (const char* entry : old) {
+            if (!entry)
+                continue;
+            std::size_t at = hashOf(entry, elementSize_) & (table_.size() - 1);
+            while (table_[at])
+                at = (at + 1) & (table_.size() - 1);
+            table_[at] = entry;
+        }
+    }
+
+public:
+    std::size_t elementSize_ = 1;
+
+private:
+    mutable std::mutex mutex_;
+    std::vector<const char*> table_;
+    std::size_t used_ = 0;
+    std::vector<std::unique_ptr<char[]>> chunks_;
+    char* chunk_ = nullptr;
+    std::size_t chunkLeft_ = 0;
+    std::size_t held_ = 0;
+};
+
+constexpr int kPools = 2 + 16 + 1;
+
+Pool& pool(int index)
+{
+    // Leaked on purpose: handles in static objects may be read during exit.
+    static Pool* pools = new Pool[kPools];
+    return pools[index];
+}
+
+} // namespace
+
+const void* store(int index, const void* bytes, std::size_t count, std::size_t elementSize)
+{
+    Pool& p = pool(index);
+    p.elementSize_ = elementSize;
+    return p.store(bytes, count, elementSize);
+}
+
+std::size_t poolBytes()
+{
+    std::size_t total = 0;
+    for (int i = 0; i < kPools; ++i)
+        total += pool(i).bytes();
+    return total;
+}
+
+} // namespace gcnlens::intern

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+// Memory figures the benchmarks print beside their times (issue #18): the process's peak resident
+// size (VmHWM) and the heap in use now (glibc's mallinfo2), so a benchmark can say what a result
+// costs per instruction and what a run peaked at.
+#pragma once
+
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <malloc.h>
+#include <string>
+
+namespace gcnlens::bench {
+
+// Peak resident set of this process so far, in bytes (VmHWM of /proc/self/status; 0 if unreadable).
+inline std::size_t peakRssBytes()
+{
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmHWM:", 0) == 0)
+            return std::size_t(std::strtoull(line.c_str() + 6, nullptr, 10)) * 1024;
+    return 0;
+}
+
+// Resets the peak so the next phase's own peak can be read (Linux ≥ 4.0: "5" to clear_refs).
+inline void resetPeakRss()
+{
+    if (std::FILE* f = std::fopen("/proc/self/clear_refs", "w")) {
+        std::fputs("5", f);
+        std::fclose(f);
+    }
+}
+
+// Bytes the heap holds in live allocations now (what a value that is still alive costs).
+inline std::size_t heapInUseBytes()
+{
+    const struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+}
+
+inline double megabytes(std::size_t bytes) { return double(bytes) / (1024.0 * 1024.0); }
+
+} // namespace gcnlens::bench

@@ -1,55 +1,131 @@
 // SPDX-License-Identifier: MIT
-// Bytes per analysed instruction (issue #18), by part: the Program the front-end returns and each
-// result of the Analysis (timing, LDS, CFG, liveness, checks), measured as the heap each value
-// holds, on the shared generated kernel at 10k/100k/1M instructions, with the run's peak.
-// Prints its figures; not part of ctest.  Usage: bench_memory [max instructions = 1000000]
+// Bytes per analysed instruction (issue #18: at most 120 on average), two ways, printed:
+// (1) in this process, the heap each part of the Analysis holds (Program, timing, LDS, CFG,
+//     liveness, checks) and the run's peak resident growth, per instruction, for the shared
+//     generated kernel and its variant with distinct literals/offsets/registers;
+// (2) `gcnlens-cli analyze` (text output) run as a child on the same files, its peak resident size
+//     above that of a 10-instruction kernel, per instruction, for this build and, with --before, for
+//     another build's gcnlens-cli (e.g. main's), in the same run, as a ratio after/before.
+// Not part of ctest.
+// Usage: bench_memory [--before PATH-TO-OLD-gcnlens-cli] [sizes… = 100000 1000000]
 #include "core/analysis.h"
 
 #include "benchmemory.h"
 #include "generatedkernel.h"
 
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
 
 using namespace gcnlens;
 using namespace gcnlens::bench;
 
+namespace {
+
+void inProcess(const char* kind, const std::string& text)
+{
+    AnalysisRequest request;
+    request.assemble.gpu = "tahiti";
+    Analysis analysis;
+    const std::size_t rssBefore = rssBytes();
+    resetPeakRss();
+    auto measure = [](const std::function<void()>& run) {
+        const std::size_t before = heapInUseBytes();
+        run();
+        return double(heapInUseBytes()) - double(before);
+    };
+    const double program = measure([&] { analysis.program = assemble(text, request.assemble); });
+    const Program& p = analysis.program;
+    const double timing = measure([&] { analysis.timing = analyzeTiming(p, request.timing, request.branches); });
+    const double lds = measure([&] { analysis.lds = analyzeLdsInProgram(p, request.lds); });
+    const double cfg = measure([&] { analysis.cfg = buildCfg(p); });
+    const double live = measure([&] { analysis.liveness = analyzeLiveness(p, analysis.cfg); });
+    const double checks = measure([&] { analysis.checks = analyzeChecks(p, analysis.cfg, request.timing); });
+    const double n = double(p.instructions.size());
+    const double total = program + timing + lds + cfg + live + checks;
+    const double peak = double(peakRssBytes()) - double(rssBefore);
+    std::printf("%-9s %9zu %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %10.1f %9.0f\n", kind, p.instructions.size(), program / n,
+                timing / n, lds / n, cfg / n, live / n, checks / n, total / n, peak / n, megabytes(std::size_t(peak)));
+}
+
+// Peak resident bytes of `cli analyze file` run as a child (ru_maxrss of that child alone).
+std::size_t childPeak(const std::string& cli, const std::string& file)
+{
+    const pid_t pid = fork();
+    if (pid == 0) {
+        const int null = ::open("/dev/null", 1);
+        dup2(null, 1);
+        dup2(null, 2);
+        execl(cli.c_str(), cli.c_str(), "analyze", "--gpu", "tahiti", file.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    int status = 0;
+    rusage usage {};
+    if (wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) || WEXITSTATUS(status) == 127)
+        return 0;
+    return std::size_t(usage.ru_maxrss) * 1024;
+}
+
+} // namespace
+
 int main(int argc, char** argv)
 {
-    const int max = argc > 1 ? std::atoi(argv[1]) : 1000000;
-    std::printf("%9s %9s %9s %9s %9s %9s %9s %9s %10s %10s\n", "instr", "program", "timing", "lds", "cfg", "liveness",
-                "checks", "total", "B/instr", "peak MB");
-    for (int n = 10000; n <= max; n *= 10) {
-        AnalysisRequest request;
-        request.assemble.gpu = "tahiti";
-        std::size_t program = 0;
-        Analysis analysis;
-        {
-            const std::string text = generateKernel(n);
-            resetPeakRss();
-            const std::size_t before = heapInUseBytes();
-            Program p = assemble(text, request.assemble);
-            program = heapInUseBytes() - before;
-            analysis.program = std::move(p);
-        }
-        const Program& p = analysis.program;
-        auto measure = [](auto&& run) {
-            const std::size_t before = heapInUseBytes();
-            run();
-            return double(heapInUseBytes() - before);
-        };
-        const double timing = measure([&] { analysis.timing = analyzeTiming(p, request.timing, request.branches); });
-        LdsKernelOptions ldsOptions = request.lds;
-        const double lds = measure([&] { analysis.lds = analyzeLdsInProgram(p, ldsOptions); });
-        const double cfg = measure([&] { analysis.cfg = buildCfg(p); });
-        const double live = measure([&] { analysis.liveness = analyzeLiveness(p, analysis.cfg); });
-        const double checks = measure([&] { analysis.checks = analyzeChecks(p, analysis.cfg, request.timing); });
-        const double count = double(p.instructions.size());
-        const double total = double(program) + timing + lds + cfg + live + checks;
-        std::printf("%9zu %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %10.1f %10.1f\n", p.instructions.size(),
-                    double(program) / count, timing / count, lds / count, cfg / count, live / count, checks / count,
-                    total / count, total / count, megabytes(peakRssBytes()));
+    std::string before;
+    std::vector<int> sizes;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--before") == 0 && i + 1 < argc)
+            before = argv[++i];
+        else
+            sizes.push_back(std::atoi(argv[i]));
     }
-    std::printf("(columns program … total: heap bytes per instruction each value holds)\n");
+    if (sizes.empty())
+        sizes = {100000, 1000000};
+    const std::string after = (std::filesystem::path(argv[0]).parent_path() / "gcnlens-cli").string();
+
+    std::printf("(1) in process: heap bytes per instruction each part holds; peak: resident growth of the run\n");
+    std::printf("%-9s %9s %8s %8s %8s %8s %8s %8s %8s %10s %9s\n", "kernel", "instr", "program", "timing", "lds", "cfg",
+                "liveness", "checks", "total", "peak B/in", "peak MB");
+    for (const int n : sizes) {
+        inProcess("repeated", generateKernel(n));
+        inProcess("distinct", generateDistinctKernel(n));
+    }
+    std::printf("    interned pools: %.1f MB\n", megabytes(intern::poolBytes()));
+
+    std::printf(
+        "\n(2) gcnlens-cli analyze --gpu tahiti FILE: peak resident bytes per instruction above a 10-instruction kernel\n");
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("bench_memory." + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    auto write = [&](const std::string& name, const std::string& text) {
+        const std::string path = (dir / name).string();
+        std::ofstream(path) << text;
+        return path;
+    };
+    const std::string tiny = write("tiny.s", generateKernel(10));
+    const std::size_t tinyAfter = childPeak(after, tiny);
+    const std::size_t tinyBefore = before.empty() ? 0 : childPeak(before, tiny);
+    std::printf("%-9s %9s %12s %12s %8s %12s %12s\n", "kernel", "instr", "before B/in", "after B/in", "ratio", "before MB",
+                "after MB");
+    for (const int n : sizes) {
+        for (const bool distinct : {false, true}) {
+            const std::string file = write("k.s", distinct ? generateDistinctKernel(n) : generateKernel(n));
+            const std::size_t a = childPeak(after, file);
+            const std::size_t b = before.empty() ? 0 : childPeak(before, file);
+            const double perA = (double(a) - double(tinyAfter)) / n;
+            const double perB = before.empty() ? 0 : (double(b) - double(tinyBefore)) / n;
+            std::printf("%-9s %9d %12.0f %12.0f %8.2f %12.0f %12.0f\n", distinct ? "distinct" : "repeated", n, perB, perA,
+                        perB > 0 ? perA / perB : 0.0, megabytes(b), megabytes(a));
+        }
+    }
+    std::filesystem::remove_all(dir);
     return 0;
 }

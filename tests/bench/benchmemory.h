@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <malloc.h>
@@ -13,15 +14,27 @@
 
 namespace gcnlens::bench {
 
-// Peak resident set of this process so far, in bytes (VmHWM of /proc/self/status; 0 if unreadable).
-inline std::size_t peakRssBytes()
+// A size field of /proc/self/status ("VmHWM:", "VmRSS:") in bytes (0 if unreadable).
+inline std::size_t statusBytes(const char* field)
 {
     std::ifstream status("/proc/self/status");
     std::string line;
+    const std::size_t length = std::strlen(field);
     while (std::getline(status, line))
-        if (line.rfind("VmHWM:", 0) == 0)
-            return std::size_t(std::strtoull(line.c_str() + 6, nullptr, 10)) * 1024;
+        if (line.compare(0, length, field) == 0)
+            return std::size_t(std::strtoull(line.c_str() + length, nullptr, 10)) * 1024;
     return 0;
+}
+
+// Peak resident set of this process so far, in bytes.
+inline std::size_t peakRssBytes()
+{
+    return statusBytes("VmHWM:");
+}
+// Resident set of this process now, in bytes.
+inline std::size_t rssBytes()
+{
+    return statusBytes("VmRSS:");
 }
 
 // Resets the peak so the next phase's own peak can be read (Linux ≥ 4.0: "5" to clear_refs).
@@ -40,6 +53,9 @@ inline std::size_t heapInUseBytes()
     return info.uordblks + info.hblkhd;
 }
 
-inline double megabytes(std::size_t bytes) { return double(bytes) / (1024.0 * 1024.0); }
+inline double megabytes(std::size_t bytes)
+{
+    return double(bytes) / (1024.0 * 1024.0);
+}
 
 } // namespace gcnlens::bench

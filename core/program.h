@@ -47,38 +47,38 @@ enum class BranchKind : std::uint8_t {
     Return,        // s_endpgm (ends the wave)
 };
 
+// Fields ordered by size so the struct has no padding (120 bytes; issue #18).
 struct Instruction {
     int line = 0;             // 1-based line of the main file; for macro/rept/include output, the
                               // line that invoked it
     int columnBegin = 0;      // 0-based span of the statement on that line
     int columnEnd = 0;
+    int size = 0;             // encoded bytes, from the assembler
     std::uint64_t offset = 0; // bytes from the start of its kernel (the kernel entry is 256-byte aligned)
     std::uint64_t sectionOffset = 0; // bytes from the start of the code section
-    int size = 0;             // encoded bytes, from the assembler
     // The per-instruction texts and lists are interned (core/compact.h, issue #18): 8 bytes each,
     // stored once per distinct value; they read like the std::string / std::vector they were.
     InternedArray<std::uint8_t> encoding;
     InternedString mnemonic;  // canonical, as LLVM prints it ("v_add_f32_e32", "s_load_dwordx2")
     InternedString operands;  // operand text as LLVM prints it
-    Family family = Family::Unknown;
+    InternedString targetLabel;     // branch target symbol, when any
+    RegList defs;                   // registers written (explicit and implicit, e.g. VCC, SCC)
+    RegList uses;                   // registers read (explicit and implicit)
+    std::optional<std::uint64_t> targetOffset; // kernel-relative offset of the target
     unsigned opcode = 0;      // LLVM's MC opcode (this LLVM build's numbering, 0 for data and
                               // placeholders): the timing model reads LLVM's scheduling class from it
+    int targetIndex = -1;           // index of the target instruction, -1 when unknown
+    int kernel = -1;                // index into Program::kernels, -1 outside any kernel
+    Family family = Family::Unknown;
+    BranchKind branch = BranchKind::None;
     bool hasLiteral = false;  // carries a 32-bit literal constant
     bool glc = false;         // the glc cache-policy bit is set (MUBUF +GLCn timing)
     bool isData = false;      // a raw data word (.long/.int/.byte) in the code section
     bool placeholder = false; // the line did not assemble; laid out with an assumed size
     bool fromExpansion = false; // produced by a macro, .rept/.irp or an included file
-
-    BranchKind branch = BranchKind::None;
-    InternedString targetLabel;     // branch target symbol, when any
-    int targetIndex = -1;           // index of the target instruction, -1 when unknown
-    std::optional<std::uint64_t> targetOffset; // kernel-relative offset of the target
     bool backward = false;          // target at or before this instruction
-
-    int kernel = -1;                // index into Program::kernels, -1 outside any kernel
-    RegList defs;                   // registers written (explicit and implicit, e.g. VCC, SCC)
-    RegList uses;                   // registers read (explicit and implicit)
 };
+static_assert(sizeof(void*) != 8 || sizeof(Instruction) <= 120, "Instruction grew: issue #18 counts its bytes");
 
 struct Label {
     std::string name;

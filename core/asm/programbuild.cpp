@@ -231,6 +231,7 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
 
     std::vector<std::pair<int, int>> byLine; // (line, instruction)
     byLine.reserve(emissions.size());
+    program.instructions.reserve(emissions.size()); // exact but for labels: no growth slack (issue #18)
     for (auto& e : emissions) {
         bool fromExpansion = false;
         const int line = e.kind == Emission::Placeholder ? program.diagnostics[firstRaw + std::size_t(e.diagnostic)].line

@@ -82,7 +82,7 @@ struct Penalty {
     InternedString rule;    // fetch-align, fetch-straddle, branch-target, branch-position,
                             // valu-salu, vcc-exec-branch, scc-branch
     int cycles = 0;
-    std::string detail;     // one line naming the slot, sizes and the rule
+    OwnedString detail;     // one line naming the slot, sizes and the rule (8 bytes, issue #18)
 };
 
 enum class Direction : std::uint8_t { NotABranch, Taken, NotTaken };

@@ -100,7 +100,12 @@ constexpr int kPools = 2 + 16 + 1;
 Pool& pool(int index)
 {
     // Leaked on purpose: handles in static objects may be read during exit.
-    static Pool* pools = new Pool[kPools];
+    static Pool* pools = [] {
+        auto* all = new Pool[kPools];
+        for (int i = 2; i < kPools; ++i)
+            all[i].elementSize_ = std::size_t(i - 2); // pool 2 + sizeof(T), see InternedArray::pool
+        return all;
+    }();
     return pools[index];
 }
 
@@ -108,9 +113,9 @@ Pool& pool(int index)
 
 const void* store(int index, const void* bytes, std::size_t count, std::size_t elementSize)
 {
-    Pool& p = pool(index);
-    p.elementSize_ = elementSize;
-    return p.store(bytes, count, elementSize);
+    if (index < 0 || index >= kPools || (index >= 2 && std::size_t(index - 2) != elementSize))
+        std::abort(); // an element type the pools were not laid out for
+    return pool(index).store(bytes, count, elementSize);
 }
 
 std::size_t poolBytes()

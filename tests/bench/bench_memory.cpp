@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Bytes per analysed instruction (issue #18: at most 120 on average), two ways, printed:
-// (1) in this process, the heap each part of the Analysis holds (Program, timing, LDS, CFG,
+// (1) `gcnlens-cli analyze` (text output) run as a child on generated files: its peak resident
+//     size above that of a 10-instruction kernel, per instruction, for this build and, with
+//     --before, for another build's gcnlens-cli (e.g. main's), in the same run, as a ratio. Run
+//     first, while this process is small: a forked child's peak counts the parent's pages.
+// (2) in this process, the heap each part of the Analysis holds (Program, timing, LDS, CFG,
 //     liveness, checks) and the run's peak resident growth, per instruction, for the shared
-//     generated kernel and its variant with distinct literals/offsets/registers;
-// (2) `gcnlens-cli analyze` (text output) run as a child on the same files, its peak resident size
-//     above that of a 10-instruction kernel, per instruction, for this build and, with --before, for
-//     another build's gcnlens-cli (e.g. main's), in the same run, as a ratio after/before.
+//     generated kernel and its variant with distinct literals/offsets/registers.
 // Not part of ctest.
 // Usage: bench_memory [--before PATH-TO-OLD-gcnlens-cli] [sizes… = 100000 1000000]
 #include "core/analysis.h"
@@ -92,17 +93,7 @@ int main(int argc, char** argv)
         sizes = {100000, 1000000};
     const std::string after = (std::filesystem::path(argv[0]).parent_path() / "gcnlens-cli").string();
 
-    std::printf("(1) in process: heap bytes per instruction each part holds; peak: resident growth of the run\n");
-    std::printf("%-9s %9s %8s %8s %8s %8s %8s %8s %8s %10s %9s\n", "kernel", "instr", "program", "timing", "lds", "cfg",
-                "liveness", "checks", "total", "peak B/in", "peak MB");
-    for (const int n : sizes) {
-        inProcess("repeated", generateKernel(n));
-        inProcess("distinct", generateDistinctKernel(n));
-    }
-    std::printf("    interned pools: %.1f MB\n", megabytes(intern::poolBytes()));
-
-    std::printf(
-        "\n(2) gcnlens-cli analyze --gpu tahiti FILE: peak resident bytes per instruction above a 10-instruction kernel\n");
+    std::printf("(1) gcnlens-cli analyze --gpu tahiti FILE: peak resident bytes per instruction above a 10-instruction kernel\n");
     const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("bench_memory." + std::to_string(getpid()));
     std::filesystem::create_directories(dir);
     auto write = [&](const std::string& name, const std::string& text) {
@@ -127,5 +118,13 @@ int main(int argc, char** argv)
         }
     }
     std::filesystem::remove_all(dir);
+    std::printf("\n(2) in process: heap bytes per instruction each part holds; peak: resident growth of the run\n");
+    std::printf("%-9s %9s %8s %8s %8s %8s %8s %8s %8s %10s %9s\n", "kernel", "instr", "program", "timing", "lds", "cfg",
+                "liveness", "checks", "total", "peak B/in", "peak MB");
+    for (const int n : sizes) {
+        inProcess("repeated", generateKernel(n));
+        inProcess("distinct", generateDistinctKernel(n));
+    }
+    std::printf("    interned pools: %.1f MB\n", megabytes(intern::poolBytes()));
     return 0;
 }

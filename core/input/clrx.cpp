@@ -3617,8 +3617,11 @@ void mapProgramToClrx(Program& program, const ClrxTranslation& translation)
             std::size_t k = 0; // .Lgcnlens_brK is branchTargets[K]
             std::from_chars(inst.operands.data() + at + 12, inst.operands.data() + end, k);
             if (end > at + 12 && k < translation.branchTargets.size()
-                && translation.branchTargets[k].first == std::string_view(inst.operands).substr(at, end - at))
-                inst.operands.replace(at, end - at, translation.branchTargets[k].second);
+                && translation.branchTargets[k].first == std::string_view(inst.operands).substr(at, end - at)) {
+                std::string operands = inst.operands;
+                operands.replace(at, end - at, translation.branchTargets[k].second);
+                inst.operands = operands;
+            }
         }
     for (auto& label : program.labels)
         label.line = translation.sourceLine(label.line);

@@ -615,7 +615,7 @@ private:
     // one LLVM's descriptor lists are explicit operands.
     int vccForm(const Instruction& in) const
     {
-        auto count = [](const std::vector<RegRange>& rs) {
+        auto count = [](std::span<const RegRange> rs) {
             return int(std::count_if(rs.begin(), rs.end(), [](const RegRange& r) { return r.kind == RegKind::VCC; }));
         };
         const int reads = count(in.uses), writes = count(in.defs);

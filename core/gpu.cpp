@@ -17,54 +17,34 @@ namespace {
 struct ProcessorFacts {
     const char* name;
     Generation generation;
-    int maxWaves;      // timing-model.md section 6
-    bool fixedSgprs;   // Iceland/Tonga: 96 SGPRs allocated whatever the kernel uses
-    bool hasXnack;     // accepts the xnack target-ID feature
+    int maxWaves;    // timing-model.md section 6
+    bool fixedSgprs; // Iceland/Tonga: 96 SGPRs allocated whatever the kernel uses
+    bool hasXnack;   // accepts the xnack target-ID feature
     bool hasSramecc;
 };
 
 // Every GCN processor LLVM 19 knows from tahiti to gfx906, plus the CDNA parts gcnlens models.
 constexpr ProcessorFacts kProcessors[] = {
-    {"gfx600", Generation::GFX6, 10, false, false, false},
-    {"tahiti", Generation::GFX6, 10, false, false, false},
-    {"gfx601", Generation::GFX6, 10, false, false, false},
-    {"pitcairn", Generation::GFX6, 10, false, false, false},
-    {"verde", Generation::GFX6, 10, false, false, false},
-    {"gfx602", Generation::GFX6, 10, false, false, false},
-    {"hainan", Generation::GFX6, 10, false, false, false},
-    {"oland", Generation::GFX6, 10, false, false, false},
-    {"gfx700", Generation::GFX7, 10, false, false, false},
-    {"kaveri", Generation::GFX7, 10, false, false, false},
-    {"gfx701", Generation::GFX7, 10, false, false, false},
-    {"hawaii", Generation::GFX7, 10, false, false, false},
-    {"gfx702", Generation::GFX7, 10, false, false, false},
-    {"gfx703", Generation::GFX7, 10, false, false, false},
-    {"kabini", Generation::GFX7, 10, false, false, false},
-    {"mullins", Generation::GFX7, 10, false, false, false},
-    {"gfx704", Generation::GFX7, 10, false, false, false},
-    {"bonaire", Generation::GFX7, 10, false, false, false},
-    {"gfx705", Generation::GFX7, 10, false, false, false},
-    {"gfx801", Generation::GFX8, 10, false, true, false},
-    {"carrizo", Generation::GFX8, 10, false, true, false},
-    {"gfx802", Generation::GFX8, 8, true, false, false},
-    {"iceland", Generation::GFX8, 8, true, false, false},
-    {"tonga", Generation::GFX8, 8, true, false, false},
-    {"gfx803", Generation::GFX8, 10, false, false, false},
-    {"fiji", Generation::GFX8, 10, false, false, false},
-    {"polaris10", Generation::GFX8, 8, false, false, false},
-    {"polaris11", Generation::GFX8, 8, false, false, false},
-    {"gfx805", Generation::GFX8, 8, true, false, false},
-    {"tongapro", Generation::GFX8, 8, true, false, false},
-    {"gfx810", Generation::GFX8, 10, false, true, false},
-    {"stoney", Generation::GFX8, 10, false, true, false},
-    {"gfx900", Generation::GFX9, 10, false, true, false},
-    {"gfx902", Generation::GFX9, 10, false, true, false},
-    {"gfx904", Generation::GFX9, 10, false, true, false},
-    {"gfx906", Generation::GFX9, 10, false, true, true},
-    {"gfx909", Generation::GFX9, 10, false, true, false},
-    {"gfx90c", Generation::GFX9, 10, false, true, false},
-    {"gfx908", Generation::CDNA, 10, false, true, true},
-    {"gfx90a", Generation::CDNA, 8, false, true, true},
+    {"gfx600", Generation::GFX6, 10, false, false, false},   {"tahiti", Generation::GFX6, 10, false, false, false},
+    {"gfx601", Generation::GFX6, 10, false, false, false},   {"pitcairn", Generation::GFX6, 10, false, false, false},
+    {"verde", Generation::GFX6, 10, false, false, false},    {"gfx602", Generation::GFX6, 10, false, false, false},
+    {"hainan", Generation::GFX6, 10, false, false, false},   {"oland", Generation::GFX6, 10, false, false, false},
+    {"gfx700", Generation::GFX7, 10, false, false, false},   {"kaveri", Generation::GFX7, 10, false, false, false},
+    {"gfx701", Generation::GFX7, 10, false, false, false},   {"hawaii", Generation::GFX7, 10, false, false, false},
+    {"gfx702", Generation::GFX7, 10, false, false, false},   {"gfx703", Generation::GFX7, 10, false, false, false},
+    {"kabini", Generation::GFX7, 10, false, false, false},   {"mullins", Generation::GFX7, 10, false, false, false},
+    {"gfx704", Generation::GFX7, 10, false, false, false},   {"bonaire", Generation::GFX7, 10, false, false, false},
+    {"gfx705", Generation::GFX7, 10, false, false, false},   {"gfx801", Generation::GFX8, 10, false, true, false},
+    {"carrizo", Generation::GFX8, 10, false, true, false},   {"gfx802", Generation::GFX8, 8, true, false, false},
+    {"iceland", Generation::GFX8, 8, true, false, false},    {"tonga", Generation::GFX8, 8, true, false, false},
+    {"gfx803", Generation::GFX8, 10, false, false, false},   {"fiji", Generation::GFX8, 10, false, false, false},
+    {"polaris10", Generation::GFX8, 8, false, false, false}, {"polaris11", Generation::GFX8, 8, false, false, false},
+    {"gfx805", Generation::GFX8, 8, true, false, false},     {"tongapro", Generation::GFX8, 8, true, false, false},
+    {"gfx810", Generation::GFX8, 10, false, true, false},    {"stoney", Generation::GFX8, 10, false, true, false},
+    {"gfx900", Generation::GFX9, 10, false, true, false},    {"gfx902", Generation::GFX9, 10, false, true, false},
+    {"gfx904", Generation::GFX9, 10, false, true, false},    {"gfx906", Generation::GFX9, 10, false, true, true},
+    {"gfx909", Generation::GFX9, 10, false, true, false},    {"gfx90c", Generation::GFX9, 10, false, true, false},
+    {"gfx908", Generation::CDNA, 10, false, true, true},     {"gfx90a", Generation::CDNA, 8, false, true, true},
     {"gfx942", Generation::CDNA, 8, false, true, true},
 };
 
@@ -78,10 +58,13 @@ struct DpFacts {
 };
 const DpFacts kDpFactors[] = {
     {{"gfx600", "tahiti"}, 2, "every product has DP 1/4 (HD 7970/7950, R9 280/280X, FirePro W8000/W9000/S9000)"},
-    {{"gfx601", "pitcairn", "verde"}, 8, "every product has DP 1/16 (HD 7870/7850, HD 7770/7750, R7 250/265, FirePro W5000/W7000)"},
+    {{"gfx601", "pitcairn", "verde"},
+     8,
+     "every product has DP 1/16 (HD 7870/7850, HD 7770/7750, R7 250/265, FirePro W5000/W7000)"},
     {{"gfx602", "hainan", "oland"}, 8, "every product has DP 1/16 (HD 8570, R7 240/250, HD 8750M and other mobile parts)"},
     {{"gfx700", "kaveri"}, 8, "every product has DP 1/16 (Kaveri APUs, A10-7850K …)"},
-    {{"gfx701", "hawaii"}, 4,
+    {{"gfx701", "hawaii"},
+     4,
      "most common part: Radeon R9 290/290X/390/390X have DP 1/8; FirePro W8100/W9100/S9150 have DP 1/2 "
      "(choose the FirePro W9100 or S9150 preset)"},
     {{"gfx702"}, 4, "every product has DP 1/8 (Radeon R9 290/290X/390/390X)"},
@@ -90,14 +73,14 @@ const DpFacts kDpFactors[] = {
     {{"gfx705"}, 8, "every product has DP 1/16 (Kaveri-family APUs)"},
     {{"gfx801", "carrizo"}, 8, "every product has DP 1/16 (Carrizo APUs)"},
     {{"gfx802", "iceland", "tonga"}, 8, "every product has DP 1/16 (R9 285/380/380X, R7 M260 …)"},
-    {{"gfx803", "fiji", "polaris10", "polaris11"}, 8,
-     "every product has DP 1/16 (R9 Fury/Nano, RX 460–590, FirePro S9300 x2)"},
+    {{"gfx803", "fiji", "polaris10", "polaris11"}, 8, "every product has DP 1/16 (R9 Fury/Nano, RX 460–590, FirePro S9300 x2)"},
     {{"gfx805", "tongapro"}, 8, "every product has DP 1/16 (Tonga Pro)"},
     {{"gfx810", "stoney"}, 8, "every product has DP 1/16 (Stoney Ridge APUs)"},
     {{"gfx900"}, 8, "every product has DP 1/16 (RX Vega 56/64, Vega Frontier Edition, Instinct MI25)"},
     {{"gfx902", "gfx909", "gfx90c"}, 8, "every product has DP 1/16 (Raven, Picasso, Renoir-family APUs)"},
     {{"gfx904"}, 8, "every product has DP 1/16 (Vega 12: Radeon Pro Vega 16/20)"},
-    {{"gfx906"}, 1,
+    {{"gfx906"},
+     1,
      "most common part: Instinct MI50/MI60 and Radeon Pro VII have DP 1/2; Radeon VII has DP 1/4 "
      "(choose the Radeon VII preset)"},
     {{"gfx908"}, 1, "CDNA: every product has DP 1/2 (Instinct MI100)"},
@@ -178,11 +161,16 @@ GpuTarget targetFor(const ProcessorFacts& facts)
 std::string_view generationName(Generation generation)
 {
     switch (generation) {
-    case Generation::GFX6: return "GFX6";
-    case Generation::GFX7: return "GFX7";
-    case Generation::GFX8: return "GFX8";
-    case Generation::GFX9: return "GFX9";
-    case Generation::CDNA: return "CDNA";
+    case Generation::GFX6:
+        return "GFX6";
+    case Generation::GFX7:
+        return "GFX7";
+    case Generation::GFX8:
+        return "GFX8";
+    case Generation::GFX9:
+        return "GFX9";
+    case Generation::CDNA:
+        return "CDNA";
     }
     return "?";
 }
@@ -237,8 +225,7 @@ std::optional<GpuTarget> resolveGpu(std::string_view name, std::string* error)
         target.dpfactor = preset.dpfactor;
         static constexpr const char* kRates[] = {"", "1/2", "1/4", "", "1/8", "", "", "", "1/16"};
         const char* rate = preset.dpfactor >= 1 && preset.dpfactor <= 8 ? kRates[preset.dpfactor] : "";
-        target.dpfactorSource = preset.name + ": the product has DP " + (*rate ? rate : "?")
-            + " (resources/gpus.tsv)";
+        target.dpfactorSource = preset.name + ": the product has DP " + (*rate ? rate : "?") + " (resources/gpus.tsv)";
         target.computeUnits = preset.computeUnits;
         // Polaris products are gfx803 like Fiji, but section 6 gives them 8 waves.
         if (lower(preset.name).find("rx 4") != std::string::npos || preset.processor.starts_with("polaris"))
@@ -253,8 +240,9 @@ std::optional<GpuTarget> resolveGpu(std::string_view name, std::string* error)
     const ProcessorFacts* facts = findProcessor(processor);
     if (!facts) {
         if (error)
-            *error = "unknown GPU '" + wanted + "': give a product preset (e.g. \"Radeon HD 7970\") or an LLVM "
-                     "processor from tahiti to gfx906, gfx908, gfx90a or gfx942";
+            *error = "unknown GPU '" + wanted
+                + "': give a product preset (e.g. \"Radeon HD 7970\") or an LLVM "
+                  "processor from tahiti to gfx906, gfx908, gfx90a or gfx942";
         return std::nullopt;
     }
     GpuTarget target = targetFor(*facts);
@@ -270,15 +258,14 @@ std::optional<GpuTarget> resolveGpu(std::string_view name, std::string* error)
             if (feature.size() < 2 || (feature.back() != '+' && feature.back() != '-')) {
                 if (error)
                     *error = "bad target-ID feature '" + std::string(feature) + "' in '" + wanted
-                             + "': write xnack+, xnack-, sramecc+ or sramecc-";
+                        + "': write xnack+, xnack-, sramecc+ or sramecc-";
                 return std::nullopt;
             }
             const std::string base(feature.substr(0, feature.size() - 1));
             const bool supported = (base == "xnack" && facts->hasXnack) || (base == "sramecc" && facts->hasSramecc);
             if (!supported) {
                 if (error)
-                    *error = "'" + std::string(feature) + "' in '" + wanted + "': " + processor
-                             + " has no " + base + " setting";
+                    *error = "'" + std::string(feature) + "' in '" + wanted + "': " + processor + " has no " + base + " setting";
                 return std::nullopt;
             }
             if (!features.empty())

@@ -16,19 +16,19 @@ std::string_view generationName(Generation generation); // "GFX6" … "CDNA"
 
 // A resolved target: what the assembler gets and what the models need.
 struct GpuTarget {
-    std::string name;        // as the user gave it ("Radeon VII", "gfx906:xnack-")
-    std::string product;     // preset name, or empty when a processor name was given
-    std::string processor;   // LLVM processor ("tahiti", "gfx906")
-    std::string features;    // LLVM feature string from a target ID ("-xnack,+sramecc"), may be empty
-    std::string targetId;    // canonical ROCm target ID ("gfx906:xnack-"), processor when no features
+    std::string name;      // as the user gave it ("Radeon VII", "gfx906:xnack-")
+    std::string product;   // preset name, or empty when a processor name was given
+    std::string processor; // LLVM processor ("tahiti", "gfx906")
+    std::string features;  // LLVM feature string from a target ID ("-xnack,+sramecc"), may be empty
+    std::string targetId;  // canonical ROCm target ID ("gfx906:xnack-"), processor when no features
     Generation generation = Generation::GFX6;
-    int dpfactor = 8;        // timing-model.md section 1 (DP rate 1/2 → 1 … 1/16 → 8)
+    int dpfactor = 8; // timing-model.md section 1 (DP rate 1/2 → 1 … 1/16 → 8)
     // Why this DPFACTOR: the preset's DP rate, or for a bare processor the rate its products
     // share or its most common part ("tahiti: every product has DP 1/4 (HD 7970/7950, …)").
     std::string dpfactorSource;
-    int computeUnits = 0;    // 0 when unknown (a bare processor name)
-    int maxWavesPerSimd = 10;// timing-model.md section 6 (8 on Iceland/Tonga/Polaris, gfx90a/gfx942)
-    bool fixedSgprs = false; // Iceland/Tonga: 96 SGPRs always allocated (section 6)
+    int computeUnits = 0;     // 0 when unknown (a bare processor name)
+    int maxWavesPerSimd = 10; // timing-model.md section 6 (8 on Iceland/Tonga/Polaris, gfx90a/gfx942)
+    bool fixedSgprs = false;  // Iceland/Tonga: 96 SGPRs always allocated (section 6)
 };
 
 struct GpuPreset {

@@ -18,8 +18,14 @@ std::string_view trimmed(std::string_view text)
     return text;
 }
 
-bool symbolStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$'; }
-bool symbolChar(char c) { return symbolStart(c) || std::isdigit(static_cast<unsigned char>(c)); }
+bool symbolStart(char c)
+{
+    return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$';
+}
+bool symbolChar(char c)
+{
+    return symbolStart(c) || std::isdigit(static_cast<unsigned char>(c));
+}
 
 } // namespace
 

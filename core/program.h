@@ -17,10 +17,31 @@ namespace gcnlens {
 
 // Encoding family, as issue #2 lists them. Data marks raw words (.long) in the code.
 enum class Family : std::uint8_t {
-    SOP1, SOP2, SOPK, SOPC, SOPP, SMRD, SMEM,
-    VOP1, VOP2, VOPC, VOP3, VOP3P, SDWA, DPP, VINTRP,
-    DS, MUBUF, MTBUF, MIMG, EXP, FLAT, GLOBAL, SCRATCH,
-    Data, Unknown
+    SOP1,
+    SOP2,
+    SOPK,
+    SOPC,
+    SOPP,
+    SMRD,
+    SMEM,
+    VOP1,
+    VOP2,
+    VOPC,
+    VOP3,
+    VOP3P,
+    SDWA,
+    DPP,
+    VINTRP,
+    DS,
+    MUBUF,
+    MTBUF,
+    MIMG,
+    EXP,
+    FLAT,
+    GLOBAL,
+    SCRATCH,
+    Data,
+    Unknown
 };
 std::string_view familyName(Family family); // "SOP1", …, "FLAT", "GLOBAL", "SCRATCH", "data"
 
@@ -49,48 +70,48 @@ enum class BranchKind : std::uint8_t {
 
 // Fields ordered by size so the struct has no padding (120 bytes; issue #18).
 struct Instruction {
-    int line = 0;             // 1-based line of the main file; for macro/rept/include output, the
-                              // line that invoked it
-    int columnBegin = 0;      // 0-based span of the statement on that line
+    int line = 0;        // 1-based line of the main file; for macro/rept/include output, the
+                         // line that invoked it
+    int columnBegin = 0; // 0-based span of the statement on that line
     int columnEnd = 0;
-    int size = 0;             // encoded bytes, from the assembler
-    std::uint64_t offset = 0; // bytes from the start of its kernel (the kernel entry is 256-byte aligned)
+    int size = 0;                    // encoded bytes, from the assembler
+    std::uint64_t offset = 0;        // bytes from the start of its kernel (the kernel entry is 256-byte aligned)
     std::uint64_t sectionOffset = 0; // bytes from the start of the code section
     // The per-instruction texts and lists are interned (core/compact.h, issue #18): 8 bytes each,
     // stored once per distinct value; they read like the std::string / std::vector they were.
     InternedArray<std::uint8_t> encoding;
-    InternedString mnemonic;  // canonical, as LLVM prints it ("v_add_f32_e32", "s_load_dwordx2")
-    InternedString operands;  // operand text as LLVM prints it
-    InternedString targetLabel;     // branch target symbol, when any
-    RegList defs;                   // registers written (explicit and implicit, e.g. VCC, SCC)
-    RegList uses;                   // registers read (explicit and implicit)
+    InternedString mnemonic;                   // canonical, as LLVM prints it ("v_add_f32_e32", "s_load_dwordx2")
+    InternedString operands;                   // operand text as LLVM prints it
+    InternedString targetLabel;                // branch target symbol, when any
+    RegList defs;                              // registers written (explicit and implicit, e.g. VCC, SCC)
+    RegList uses;                              // registers read (explicit and implicit)
     std::optional<std::uint64_t> targetOffset; // kernel-relative offset of the target
-    unsigned opcode = 0;      // LLVM's MC opcode (this LLVM build's numbering, 0 for data and
-                              // placeholders): the timing model reads LLVM's scheduling class from it
-    int targetIndex = -1;           // index of the target instruction, -1 when unknown
-    int kernel = -1;                // index into Program::kernels, -1 outside any kernel
+    unsigned opcode = 0;                       // LLVM's MC opcode (this LLVM build's numbering, 0 for data and
+                                               // placeholders): the timing model reads LLVM's scheduling class from it
+    int targetIndex = -1;                      // index of the target instruction, -1 when unknown
+    int kernel = -1;                           // index into Program::kernels, -1 outside any kernel
     Family family = Family::Unknown;
     BranchKind branch = BranchKind::None;
-    bool hasLiteral = false;  // carries a 32-bit literal constant
-    bool glc = false;         // the glc cache-policy bit is set (MUBUF +GLCn timing)
-    bool isData = false;      // a raw data word (.long/.int/.byte) in the code section
-    bool placeholder = false; // the line did not assemble; laid out with an assumed size
+    bool hasLiteral = false;    // carries a 32-bit literal constant
+    bool glc = false;           // the glc cache-policy bit is set (MUBUF +GLCn timing)
+    bool isData = false;        // a raw data word (.long/.int/.byte) in the code section
+    bool placeholder = false;   // the line did not assemble; laid out with an assumed size
     bool fromExpansion = false; // produced by a macro, .rept/.irp or an included file
-    bool backward = false;          // target at or before this instruction
+    bool backward = false;      // target at or before this instruction
 };
 static_assert(sizeof(void*) != 8 || sizeof(Instruction) <= 120, "Instruction grew: issue #18 counts its bytes");
 
 struct Label {
     std::string name;
-    std::uint64_t offset = 0;        // kernel-relative
+    std::uint64_t offset = 0; // kernel-relative
     std::uint64_t sectionOffset = 0;
     int line = 0;
-    int instruction = -1;            // the first instruction at or after the label
+    int instruction = -1; // the first instruction at or after the label
 };
 
 // A resource directive found in the source (.amdhsa_next_free_vgpr, .vgprsnum, …).
 struct ResourceDirective {
-    std::string name;   // as written, e.g. ".amdhsa_next_free_vgpr", "workitem_vgpr_count", ".vgprsnum"
+    std::string name; // as written, e.g. ".amdhsa_next_free_vgpr", "workitem_vgpr_count", ".vgprsnum"
     std::int64_t value = 0;
     int line = 0;
     int kernel = -1;
@@ -98,10 +119,10 @@ struct ResourceDirective {
 
 struct Kernel {
     std::string name;
-    int firstInstruction = 0;  // [first, end) into Program::instructions
+    int firstInstruction = 0; // [first, end) into Program::instructions
     int endInstruction = 0;
     std::uint64_t sectionOffset = 0;
-    int line = 0;              // line of the entry label
+    int line = 0; // line of the entry label
 };
 
 struct RegisterUsage {
@@ -116,8 +137,8 @@ std::string_view severityName(Severity severity);
 
 struct Diagnostic {
     Severity severity = Severity::Error;
-    int line = 0;       // 1-based line of the main file (the invoking line for expansions)
-    int column = 0;     // 0-based column on that line
+    int line = 0;   // 1-based line of the main file (the invoking line for expansions)
+    int column = 0; // 0-based column on that line
     std::string message;
     std::string origin; // where it really arose when not the main file ("inc.s:12", "macro foo")
 };
@@ -129,7 +150,7 @@ struct Diagnostic {
 class LineIndex {
 public:
     struct Entry {
-        int first;                  // the line
+        int first;                   // the line
         std::span<const int> second; // its instructions
     };
     using const_iterator = IndexedIterator<LineIndex, Entry>;
@@ -156,8 +177,8 @@ private:
     {
         return {lines_[at], std::span<const int>(indices_).subspan(starts_[at], starts_[at + 1] - starts_[at])};
     }
-    std::vector<int> lines_;        // ascending
-    std::vector<int> starts_ {0};   // entry i's indices are indices_[starts_[i], starts_[i + 1])
+    std::vector<int> lines_;      // ascending
+    std::vector<int> starts_ {0}; // entry i's indices are indices_[starts_[i], starts_[i + 1])
     std::vector<int> indices_;
 };
 
@@ -170,7 +191,7 @@ struct Program {
     std::vector<Diagnostic> diagnostics;
     std::vector<RegisterUsage> kernelRegisters; // per kernel, same order as kernels
     RegisterUsage registers;                    // whole file
-    LineIndex lineToInstructions; // line → instruction indices
+    LineIndex lineToInstructions;               // line → instruction indices
     int shapeReused = 0; // instructions encoded from their shape's assembler run (AssembleOptions::reuseShapes)
 
     bool hasErrors() const;

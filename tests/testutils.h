@@ -26,7 +26,10 @@ inline QString sourcePath(const char* relative)
 }
 
 // The bundled example kernel.
-inline QString exampleKernel() { return sourcePath("resources/examples/saxpy-gfx6.s"); }
+inline QString exampleKernel()
+{
+    return sourcePath("resources/examples/saxpy-gfx6.s");
+}
 
 // A file's bytes, or an empty array when it cannot be read (the test's comparison then fails
 // with the path in its message).
@@ -37,7 +40,10 @@ inline QByteArray readBytes(const QString& path)
 }
 
 // A UTF-8 text file.
-inline QString readFile(const QString& path) { return QString::fromUtf8(readBytes(path)); }
+inline QString readFile(const QString& path)
+{
+    return QString::fromUtf8(readBytes(path));
+}
 
 // One run of the built gcnlens-cli, as a user runs it. exitCode: -1 when it did not start or did not
 // end within the time, -2 when a signal ended it (a test compares it with the status it expects).

@@ -28,7 +28,10 @@ QString word(AssembleOptions::Dialect d)
 } // namespace
 
 DialectSwitch::DialectSwitch(AnalysisBridge* bridge, QSyntaxHighlighter* highlighter, QWidget* parent)
-    : QLabel(parent), m_bridge(bridge), m_highlighter(highlighter), m_menu(new QMenu(this))
+    : QLabel(parent)
+    , m_bridge(bridge)
+    , m_highlighter(highlighter)
+    , m_menu(new QMenu(this))
 {
     setObjectName(QStringLiteral("dialectSwitch"));
     setTextFormat(Qt::RichText);

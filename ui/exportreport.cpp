@@ -55,9 +55,8 @@ ExportReportDialog::ExportReportDialog(const QString& path, QWidget* parent)
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Export"));
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(m_path, &QLineEdit::textChanged, this, [this, buttons] {
-        buttons->button(QDialogButtonBox::Ok)->setEnabled(!m_path->text().trimmed().isEmpty());
-    });
+    connect(m_path, &QLineEdit::textChanged, this,
+            [this, buttons] { buttons->button(QDialogButtonBox::Ok)->setEnabled(!m_path->text().trimmed().isEmpty()); });
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(note);
@@ -78,7 +77,7 @@ ReportOptions ReportExport::optionsFrom(const MainWindow* window)
 {
     ReportOptions options;
     options.sourceName = window->currentFile();
-    options.occupancy = ReportOptions::OccupancyValues{window->occupancy()->kernel(), window->occupancy()->input()};
+    options.occupancy = ReportOptions::OccupancyValues {window->occupancy()->kernel(), window->occupancy()->input()};
     if (const auto pattern = window->lds()->typedPattern()) {
         options.patternText = pattern->text;
         options.patternOp = pattern->op;
@@ -141,13 +140,11 @@ ReportExport* ReportExport::start(MainWindow* window, const QString& path, const
         if (!snapshot) {
             const QByteArray utf8 = text.toUtf8();
             IsolatedFrontEnd assembler; // LLVM in a worker process: a crash there must not take the window (issue #12)
-            fresh = analyzeProgram(assembler.assemble(std::string_view(utf8.constData(), std::size_t(utf8.size())),
-                                                      request.assemble),
-                                   request);
+            fresh = analyzeProgram(
+                assembler.assemble(std::string_view(utf8.constData(), std::size_t(utf8.size())), request.assemble), request);
         }
         QString error;
-        const bool ok = !promise.isCanceled()
-            && writeReport(path, snapshot ? snapshot->analysis : fresh, text, options, &error);
+        const bool ok = !promise.isCanceled() && writeReport(path, snapshot ? snapshot->analysis : fresh, text, options, &error);
         promise.addResult(ok ? QString() : error.isEmpty() ? QStringLiteral("cancelled") : error);
     }));
     return self;

@@ -19,7 +19,9 @@ QString FindingView::tooltip() const
     if (notGuaranteed)
         text += QStringLiteral(" (not guaranteed: the order of returns does not prove it)");
     if (!fix.isEmpty())
-        text += QStringLiteral("\nfix: %1 before line %2").arg(QString(fix).replace(QLatin1Char('\n'), QStringLiteral("; "))).arg(line);
+        text += QStringLiteral("\nfix: %1 before line %2")
+                    .arg(QString(fix).replace(QLatin1Char('\n'), QStringLiteral("; ")))
+                    .arg(line);
     return text;
 }
 
@@ -56,8 +58,7 @@ std::vector<FindingView> findingViews(const CheckResult& checks)
     return out;
 }
 
-template<typename Finding>
-static const Finding* find(const std::vector<Finding>& findings, const FindingKey& key)
+template <typename Finding> static const Finding* find(const std::vector<Finding>& findings, const FindingKey& key)
 {
     for (const Finding& f : findings)
         if (f.instruction == key.instruction && f.producer == key.producer && qs(f.rule) == key.rule)
@@ -91,7 +92,8 @@ int pressureChars(const LiveCounts& maximum, bool withAgprs)
 QStringList pressureSentences(const Analysis& analysis, int kernel, bool relevantOnly)
 {
     QStringList out;
-    if (kernel < 0 || std::size_t(kernel) >= analysis.liveness.kernels.size() || std::size_t(kernel) >= analysis.occupancyInputs.size())
+    if (kernel < 0 || std::size_t(kernel) >= analysis.liveness.kernels.size()
+        || std::size_t(kernel) >= analysis.occupancyInputs.size())
         return out;
     for (const PressureCost& cost : pressureCosts(analysis.program.gpu, analysis.occupancyInputs[std::size_t(kernel)],
                                                   analysis.liveness.kernels[std::size_t(kernel)], analysis.timing.options)) {

@@ -31,14 +31,14 @@ struct FindingKey {
 
 struct FindingView {
     FindingKey key;
-    int index = -1;        // into CheckResult::hazards or ::waits (by key.kind)
-    int line = 0;          // the consumer's line
+    int index = -1; // into CheckResult::hazards or ::waits (by key.kind)
+    int line = 0;   // the consumer's line
     int producerLine = 0;
     bool notGuaranteed = false; // an s_waitcnt finding the order of returns makes unprovable
-    QString message;       // core's one-line detail
-    QString waits;         // hazards: "0 of 4 wait states"; s_waitcnt: "needs lgkmcnt(0)"
-    QString fix;           // "s_nop 3" / "s_waitcnt lgkmcnt(0)" (several lines for several s_nops)
-    QString tooltip() const; // rule, producer line, waits required/present, fix
+    QString message;            // core's one-line detail
+    QString waits;              // hazards: "0 of 4 wait states"; s_waitcnt: "needs lgkmcnt(0)"
+    QString fix;                // "s_nop 3" / "s_waitcnt lgkmcnt(0)" (several lines for several s_nops)
+    QString tooltip() const;    // rule, producer line, waits required/present, fix
 };
 
 // Every finding, by consumer line (hazards before s_waitcnt findings on a line).

@@ -82,8 +82,7 @@ void applyFixIt(QPlainTextEdit* editor, const FixIt& fix)
     QTextDocument* document = editor->document();
     std::vector<std::pair<std::pair<int, int>, const TextEdit*>> spans;
     for (const TextEdit& e : fix.edits)
-        spans.push_back({{documentPosition(document, e.line, e.column), documentPosition(document, e.endLine, e.endColumn)},
-                         &e});
+        spans.push_back({{documentPosition(document, e.line, e.column), documentPosition(document, e.endLine, e.endColumn)}, &e});
     // From the end backwards, so that each edit's positions are still the original text's.
     std::stable_sort(spans.begin(), spans.end(), [](const auto& a, const auto& b) { return a.first.first > b.first.first; });
     QTextCursor cursor(document);
@@ -129,33 +128,41 @@ FixItPreview::FixItPreview(SnapshotPtr snapshot, FindingRef finding, QPlainTextE
         m_fix = m_watcher.result();
         showResult();
     });
-    m_watcher.setFuture(QtConcurrent::run([snapshot = m_snapshot, finding = m_finding, cancelled = m_cancelled,
-                                           text = m_text]() -> std::optional<FixIt> {
-        if (!snapshot || snapshot->assemblerFailed || text.isNull())
-            return std::nullopt;
-        const QByteArray utf8 = text.toUtf8();
-        const std::string source(utf8.constData(), std::size_t(utf8.size()));
-        if (input::looksLikeListing(source))
-            return std::nullopt; // a listing's encodings are given, not assembled: nothing to edit
-        IsolatedFrontEnd frontEnd;
-        const AssembleOptions options = snapshot->request.assemble;
-        return findFixIt(source, snapshot->analysis, snapshot->request, finding,
-                         [&](const std::string& text) {
-                             if (*cancelled) { // the dialog is gone: fail the candidate at once
-                                 Program none;
-                                 none.diagnostics.push_back({Severity::Error, 1, 0, "cancelled", {}});
-                                 return none;
-                             }
-                             return frontEnd.assemble(text, options);
-                         });
-    }));
+    m_watcher.setFuture(QtConcurrent::run(
+        [snapshot = m_snapshot, finding = m_finding, cancelled = m_cancelled, text = m_text]() -> std::optional<FixIt> {
+            if (!snapshot || snapshot->assemblerFailed || text.isNull())
+                return std::nullopt;
+            const QByteArray utf8 = text.toUtf8();
+            const std::string source(utf8.constData(), std::size_t(utf8.size()));
+            if (input::looksLikeListing(source))
+                return std::nullopt; // a listing's encodings are given, not assembled: nothing to edit
+            IsolatedFrontEnd frontEnd;
+            const AssembleOptions options = snapshot->request.assemble;
+            return findFixIt(source, snapshot->analysis, snapshot->request, finding, [&](const std::string& text) {
+                if (*cancelled) { // the dialog is gone: fail the candidate at once
+                    Program none;
+                    none.diagnostics.push_back({Severity::Error, 1, 0, "cancelled", {}});
+                    return none;
+                }
+                return frontEnd.assemble(text, options);
+            });
+        }));
 }
 
-FixItPreview::~FixItPreview() { *m_cancelled = true; }
+FixItPreview::~FixItPreview()
+{
+    *m_cancelled = true;
+}
 
-QString FixItPreview::diffText() const { return m_diff->toPlainText(); }
+QString FixItPreview::diffText() const
+{
+    return m_diff->toPlainText();
+}
 
-QString FixItPreview::summaryText() const { return m_summary->text(); }
+QString FixItPreview::summaryText() const
+{
+    return m_summary->text();
+}
 
 void FixItPreview::showResult()
 {
@@ -165,7 +172,8 @@ void FixItPreview::showResult()
                                .arg(findingTitle(m_finding)));
     } else {
         const QByteArray utf8 = m_text.toUtf8();
-        const std::string diff = unifiedDiff(diffPath(m_snapshot), std::string(utf8.constData(), std::size_t(utf8.size())), {*m_fix});
+        const std::string diff =
+            unifiedDiff(diffPath(m_snapshot), std::string(utf8.constData(), std::size_t(utf8.size())), {*m_fix});
         m_diff->setPlainText(QString::fromStdString(diff));
         m_summary->setText(tr("%1: %2 (single-wave %3 → %4 cycles, measured on the edited text): %5")
                                .arg(findingTitle(m_finding), QString::fromStdString(deltaText(m_fix->delta())))
@@ -234,17 +242,18 @@ void installFixItMenus(QPlainTextEdit* editor, QAbstractItemView* problems, Anal
     if (auto* view = qobject_cast<ProblemsView*>(problems)) {
         // The Problems dock's own finding menu ("Go to producer") takes the entries through its
         // hook (ProblemsView::findingMenuRequested), for the finding's line.
-        QObject::connect(view, &ProblemsView::findingMenuRequested, view, [view, bridge, addActions](const FindingKey& key, QMenu* menu) {
-            const SnapshotPtr snapshot = bridge->current();
-            if (!snapshot)
-                return;
-            for (const FindingView& f : snapshot->lines.findings())
-                if (f.key == key) {
-                    menu->addSeparator();
-                    addActions(menu, f.line, view->window());
-                    return;
-                }
-        });
+        QObject::connect(view, &ProblemsView::findingMenuRequested, view,
+                         [view, bridge, addActions](const FindingKey& key, QMenu* menu) {
+                             const SnapshotPtr snapshot = bridge->current();
+                             if (!snapshot)
+                                 return;
+                             for (const FindingView& f : snapshot->lines.findings())
+                                 if (f.key == key) {
+                                     menu->addSeparator();
+                                     addActions(menu, f.line, view->window());
+                                     return;
+                                 }
+                         });
     } else if (problems) {
         problems->setContextMenuPolicy(Qt::CustomContextMenu);
         QObject::connect(problems, &QWidget::customContextMenuRequested, problems, [problems, addActions](const QPoint& pos) {

@@ -30,13 +30,11 @@ FetchPosition FetchPosition::of(const InstructionTiming& timing, int size)
     return p;
 }
 
-GutterLayout::GutterLayout(double charWidth, int lineDigits, int offsetDigits, int cyclesChars, int pressureChars,
-                           int checkChars)
+GutterLayout::GutterLayout(double charWidth, int lineDigits, int offsetDigits, int cyclesChars, int pressureChars, int checkChars)
 {
     // Widths in characters: line number, "0x" + offset, slot "7", size "8", cycles "9999",
     // pressure "84v 30s", marker, check mark.
-    const int chars[COLUMN_COUNT] = {std::max(lineDigits, 2), offsetDigits + 2, 1, 1, cyclesChars, pressureChars, 2,
-                                     checkChars};
+    const int chars[COLUMN_COUNT] = {std::max(lineDigits, 2), offsetDigits + 2, 1, 1, cyclesChars, pressureChars, 2, checkChars};
     m_gap = charWidth;
     m_x[0] = charWidth / 2;
     for (int c = 0; c < COLUMN_COUNT; ++c)
@@ -98,8 +96,8 @@ HeatmapGeometry::HeatmapGeometry(QRectF area, int lanes, int banks, double heade
     : m_lanes(std::max(lanes, 1))
     , m_banks(std::max(banks, 1))
 {
-    m_grid = QRectF(area.left() + headerWidth, area.top() + headerHeight,
-                    std::max(0.0, area.width() - headerWidth), std::max(0.0, area.height() - headerHeight));
+    m_grid = QRectF(area.left() + headerWidth, area.top() + headerHeight, std::max(0.0, area.width() - headerWidth),
+                    std::max(0.0, area.height() - headerHeight));
     m_cellW = m_grid.width() / m_banks;
     m_cellH = m_grid.height() / m_lanes;
 }
@@ -115,7 +113,7 @@ std::optional<HeatmapGeometry::Cell> HeatmapGeometry::cellAt(QPointF point) cons
         return std::nullopt;
     const int bank = std::min(m_banks - 1, int(std::floor((point.x() - m_grid.left()) / m_cellW)));
     const int lane = std::min(m_lanes - 1, int(std::floor((point.y() - m_grid.top()) / m_cellH)));
-    return Cell{lane, bank};
+    return Cell {lane, bank};
 }
 
 std::vector<StepPoint> compressSteps(const std::vector<StepPoint>& points)
@@ -144,12 +142,11 @@ std::vector<QPointF> stepPolyline(const std::vector<StepPoint>& steps)
 std::optional<StepRegion> regionAround(const std::vector<StepPoint>& points, int x)
 {
     // points are sorted by x; find the last point at or before x.
-    auto it = std::upper_bound(points.begin(), points.end(), x,
-                               [](int value, const StepPoint& p) { return value < p.x; });
+    auto it = std::upper_bound(points.begin(), points.end(), x, [](int value, const StepPoint& p) { return value < p.x; });
     if (it == points.begin())
         return std::nullopt;
     const auto at = size_t(std::distance(points.begin(), it) - 1);
-    StepRegion r{points[at].x, points[at].x, points[at].waves};
+    StepRegion r {points[at].x, points[at].x, points[at].waves};
     size_t lo = at, hi = at;
     while (lo > 0 && points[lo - 1].waves == r.waves)
         --lo;

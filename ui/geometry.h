@@ -45,7 +45,10 @@ public:
 
     double width() const { return m_x[COLUMN_COUNT]; }
     double left(Column column) const { return m_x[column]; }
-    double columnWidth(Column column) const { return m_x[column + 1] > m_x[column] ? m_x[column + 1] - m_x[column] - m_gap : 0.0; }
+    double columnWidth(Column column) const
+    {
+        return m_x[column + 1] > m_x[column] ? m_x[column + 1] - m_x[column] - m_gap : 0.0;
+    }
     // The column under an x coordinate (the gaps belong to the column on their left).
     std::optional<Column> columnAt(double x) const;
     // Digits a column needs for a value (at least `minimum`).
@@ -62,11 +65,11 @@ private:
 class StripGeometry {
 public:
     StripGeometry(int lineCount, QRectF area, int maxCount);
-    int rows() const { return m_rows; }      // whole pixel rows
-    int rowOfLine(int line) const;           // 1-based line → row
-    int lineAtY(double y) const;             // → 1-based line at that y (clamped to the text)
-    double yOfLine(int line) const;          // centre of the line's row
-    double xOfCount(int count) const;        // left edge + the count's share of the width
+    int rows() const { return m_rows; } // whole pixel rows
+    int rowOfLine(int line) const;      // 1-based line → row
+    int lineAtY(double y) const;        // → 1-based line at that y (clamped to the text)
+    double yOfLine(int line) const;     // centre of the line's row
+    double xOfCount(int count) const;   // left edge + the count's share of the width
     bool operator==(const StripGeometry&) const = default;
 
 private:
@@ -77,7 +80,11 @@ private:
 // lanes × 32 banks cells, with a header band on top (bank numbers) and left (lane numbers).
 class HeatmapGeometry {
 public:
-    struct Cell { int lane = 0; int bank = 0; bool operator==(const Cell&) const = default; };
+    struct Cell {
+        int lane = 0;
+        int bank = 0;
+        bool operator==(const Cell&) const = default;
+    };
     HeatmapGeometry(QRectF area, int lanes, int banks, double headerWidth, double headerHeight);
 
     QRectF cellRect(int lane, int bank) const;
@@ -93,12 +100,21 @@ private:
 };
 
 // An occupancy curve reduced to its steps: one point wherever the wave count changes, plus the ends.
-struct StepPoint { int x = 0; int waves = 0; bool operator==(const StepPoint&) const = default; };
+struct StepPoint {
+    int x = 0;
+    int waves = 0;
+    bool operator==(const StepPoint&) const = default;
+};
 std::vector<StepPoint> compressSteps(const std::vector<StepPoint>& points);
 // The polyline of a step function (a vertical edge at each change), for a line series.
 std::vector<QPointF> stepPolyline(const std::vector<StepPoint>& steps);
 // The x range [first, last] of the step containing x (same waves as at x), on the uncompressed curve.
-struct StepRegion { int first = 0; int last = 0; int waves = 0; bool operator==(const StepRegion&) const = default; };
+struct StepRegion {
+    int first = 0;
+    int last = 0;
+    int waves = 0;
+    bool operator==(const StepRegion&) const = default;
+};
 std::optional<StepRegion> regionAround(const std::vector<StepPoint>& points, int x);
 
 } // namespace gcnlens::ui

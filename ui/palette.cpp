@@ -19,10 +19,14 @@ static QColor mix(const QColor& a, const QColor& b, double t)
 QColor AnalysisColors::mark(PenaltyClass penalty)
 {
     switch (penalty) {
-    case PenaltyClass::Fetch: return QColor(0xf0, 0x90, 0x20);  // amber: alignment, straddle (section 2)
-    case PenaltyClass::Branch: return QColor(0x40, 0x80, 0xf0); // blue: branch placement (section 3)
-    case PenaltyClass::Hazard: return QColor(0xe0, 0x30, 0x40); // red: scheduling hazards (section 4)
-    case PenaltyClass::None: break;
+    case PenaltyClass::Fetch:
+        return QColor(0xf0, 0x90, 0x20); // amber: alignment, straddle (section 2)
+    case PenaltyClass::Branch:
+        return QColor(0x40, 0x80, 0xf0); // blue: branch placement (section 3)
+    case PenaltyClass::Hazard:
+        return QColor(0xe0, 0x30, 0x40); // red: scheduling hazards (section 4)
+    case PenaltyClass::None:
+        break;
     }
     return {};
 }
@@ -30,10 +34,14 @@ QColor AnalysisColors::mark(PenaltyClass penalty)
 QColor AnalysisColors::shade(PenaltyClass penalty) const
 {
     switch (penalty) {
-    case PenaltyClass::Fetch: return fetch;
-    case PenaltyClass::Branch: return branch;
-    case PenaltyClass::Hazard: return hazard;
-    case PenaltyClass::None: break;
+    case PenaltyClass::Fetch:
+        return fetch;
+    case PenaltyClass::Branch:
+        return branch;
+    case PenaltyClass::Hazard:
+        return hazard;
+    case PenaltyClass::None:
+        break;
     }
     return {};
 }
@@ -89,7 +97,8 @@ void paintMark(QPainter& painter, const QRectF& m, const LineMark& mark, const A
         }
         path.closeSubpath();
         painter.setPen(markColor.isValid() ? QPen(Qt::white, 1) : QPen(colors.gutterText, 1));
-        painter.setBrush(mark.overridden ? (markColor.isValid() ? QColor(Qt::white) : colors.gutterCurrent) : QBrush(Qt::NoBrush));
+        painter.setBrush(mark.overridden ? (markColor.isValid() ? QColor(Qt::white) : colors.gutterCurrent)
+                                         : QBrush(Qt::NoBrush));
         painter.drawPath(path);
     } else if (showFreed && mark.freed) {
         painter.setPen(QPen(colors.freed, 1.5));
@@ -103,9 +112,12 @@ void paintMark(QPainter& painter, const QRectF& m, const LineMark& mark, const A
 QColor pressureColor(RegisterFile file)
 {
     switch (file) {
-    case RegisterFile::Vgpr: return QColor(0x3a, 0x7c, 0xc8); // blue, drawn filled
-    case RegisterFile::Sgpr: return QColor(0x2e, 0xa0, 0x6a); // green line
-    case RegisterFile::Agpr: return QColor(0xa0, 0x50, 0xc8); // violet line
+    case RegisterFile::Vgpr:
+        return QColor(0x3a, 0x7c, 0xc8); // blue, drawn filled
+    case RegisterFile::Sgpr:
+        return QColor(0x2e, 0xa0, 0x6a); // green line
+    case RegisterFile::Agpr:
+        return QColor(0xa0, 0x50, 0xc8); // violet line
     }
     return {};
 }

@@ -20,9 +20,9 @@ namespace gcnlens::ui {
 
 struct AnalysisColors {
     QColor background, text, muted;
-    QColor bandEven, bandOdd;            // alternate 32-byte fetch blocks
-    QColor fetch, branch, hazard;        // shading behind a line, by penalty class
-    QColor freed;                        // saved by R-first16 / R-long / R-pair
+    QColor bandEven, bandOdd;     // alternate 32-byte fetch blocks
+    QColor fetch, branch, hazard; // shading behind a line, by penalty class
+    QColor freed;                 // saved by R-first16 / R-long / R-pair
     QColor diagnostic, warning;
     QColor gutterBg, gutterText, gutterCurrent, separator, currentLine;
 

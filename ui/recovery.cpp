@@ -25,9 +25,11 @@ QString RecoveryStore::defaultDirectory()
 
 QString RecoveryStore::recoveryFileFor(const QString& originalFile) const
 {
-    const QByteArray key = originalFile.isEmpty() ? QByteArrayLiteral("untitled")
-                                                  : QCryptographicHash::hash(QFileInfo(originalFile).absoluteFilePath().toUtf8(),
-                                                                             QCryptographicHash::Sha1).toHex().left(16);
+    const QByteArray key = originalFile.isEmpty()
+        ? QByteArrayLiteral("untitled")
+        : QCryptographicHash::hash(QFileInfo(originalFile).absoluteFilePath().toUtf8(), QCryptographicHash::Sha1)
+              .toHex()
+              .left(16);
     return m_directory + QLatin1Char('/') + QString::fromLatin1(key) + QStringLiteral(".s.recover");
 }
 

@@ -13,8 +13,8 @@ namespace gcnlens::ui {
 class RecoveryStore {
 public:
     struct Entry {
-        QString recoveryFile;   // where the text was kept
-        QString originalFile;   // the file being edited, empty for an untitled buffer
+        QString recoveryFile; // where the text was kept
+        QString originalFile; // the file being edited, empty for an untitled buffer
         QDateTime saved;
         QString text;
     };

@@ -35,8 +35,7 @@ const CommandInfo kCommands[] = {
      "FILE [--gpu NAME] [-I DIR]... [--defsym N=V]... [--option N=V]... [--taken LINE]... [--not-taken LINE]... "
      "[--json]",
      "cycles, fetch-alignment, branch and hazard penalties (timing-model.md)", analyzeCommand},
-    {"occupancy",
-     "--vgprs N --sgprs N [--gpu NAME] [--agprs N] [--lds BYTES] [--workgroup N] [...] [--json]",
+    {"occupancy", "--vgprs N --sgprs N [--gpu NAME] [--agprs N] [--lds BYTES] [--workgroup N] [...] [--json]",
      "waves per SIMD and per CU, the limiting resource, next-step hints", occupancyCommand},
     {"check", "FILE [--gpu NAME] [-I DIR]... [--defsym N=V]... [--option N=V]... [--json] [--fix-its]",
      "wait-state hazards and s_waitcnt misuse (hazards.md); exit status 3 when any is found", checkCommand},
@@ -199,8 +198,8 @@ int printDiagnostics(const SourceArgs& source, const Program& program)
     const std::string name = inputName(source).toStdString();
     int errors = 0;
     for (const auto& diagnostic : program.diagnostics) {
-        std::cerr << name << ":" << diagnostic.line << ":" << diagnostic.column + 1 << ": "
-                  << severityName(diagnostic.severity) << ": " << diagnostic.message << "\n";
+        std::cerr << name << ":" << diagnostic.line << ":" << diagnostic.column + 1 << ": " << severityName(diagnostic.severity)
+                  << ": " << diagnostic.message << "\n";
         errors += diagnostic.severity == Severity::Error ? 1 : 0;
     }
     return errors;

@@ -81,15 +81,17 @@ int ldsCommand(const QStringList& args)
         return *status;
 
     // Without a GPU, lds-phases=auto is the GCN grouping (docs/model.md L-phases).
-    const LdsAccessResult result = analyzeLdsPattern(pattern.toStdString(), op.toStdString(), parameters,
-                                                     options.ldsGroupDwords, ldsPhasesFor(Generation::GFX9, options.ldsPhases));
+    const LdsAccessResult result = analyzeLdsPattern(pattern.toStdString(), op.toStdString(), parameters, options.ldsGroupDwords,
+                                                     ldsPhasesFor(Generation::GFX9, options.ldsPhases));
     if (asJson) {
         json::writeLdsAccess(stdout, result);
         return result.error.empty() ? ExitOk : ExitUsage;
     }
     if (!result.error.empty()) {
         if (result.errorColumn >= 0) {
-            printError(QStringLiteral("lds: pattern column %1: %2").arg(result.errorColumn + 1).arg(QString::fromStdString(result.error)));
+            printError(QStringLiteral("lds: pattern column %1: %2")
+                           .arg(result.errorColumn + 1)
+                           .arg(QString::fromStdString(result.error)));
             QTextStream err(stderr);
             err << "  " << pattern << "\n  " << QString(result.errorColumn, QLatin1Char(' ')) << "^\n";
         } else {

@@ -23,17 +23,14 @@ int occupancyCommand(const QStringList& args)
     parser.addInt({QStringLiteral("--agprs")}, QStringLiteral("N"), QStringLiteral("AGPRs per lane (GFX90A and later)"),
                   &input.agprs);
     parser.addInt({QStringLiteral("--sgprs")}, QStringLiteral("N"),
-                  QStringLiteral("SGPRs the kernel uses (the VCC, FLAT_SCRATCH and XNACK extras are added)"),
-                  &input.sgprs);
-    parser.addInt({QStringLiteral("--lds")}, QStringLiteral("BYTES"), QStringLiteral("LDS bytes per workgroup"),
-                  &input.ldsBytes);
-    parser.addInt({QStringLiteral("--workgroup")}, QStringLiteral("N"),
-                  QStringLiteral("work-items per workgroup (default 64)"), &input.workgroupSize);
+                  QStringLiteral("SGPRs the kernel uses (the VCC, FLAT_SCRATCH and XNACK extras are added)"), &input.sgprs);
+    parser.addInt({QStringLiteral("--lds")}, QStringLiteral("BYTES"), QStringLiteral("LDS bytes per workgroup"), &input.ldsBytes);
+    parser.addInt({QStringLiteral("--workgroup")}, QStringLiteral("N"), QStringLiteral("work-items per workgroup (default 64)"),
+                  &input.workgroupSize);
     parser.addFlag({QStringLiteral("--scratch")}, QStringLiteral("the kernel uses scratch memory"), &input.scratch);
     parser.addFlag({QStringLiteral("--trap")}, QStringLiteral("a trap handler is enabled"), &input.trapHandler);
     parser.addFlag({QStringLiteral("--no-vcc")}, QStringLiteral("the kernel does not use VCC"), &noVcc);
-    parser.addFlag({QStringLiteral("--flat-scratch")}, QStringLiteral("the kernel uses FLAT_SCRATCH"),
-                   &input.usesFlatScratch);
+    parser.addFlag({QStringLiteral("--flat-scratch")}, QStringLiteral("the kernel uses FLAT_SCRATCH"), &input.usesFlatScratch);
     parser.addFlag({QStringLiteral("--xnack")}, QStringLiteral("the kernel uses XNACK_MASK"), &input.usesXnack);
     parser.addTimingOptions(options);
     parser.addJson(&asJson);
@@ -55,8 +52,8 @@ int occupancyCommand(const QStringList& args)
         return ExitUsage;
     }
     QTextStream out(stdout);
-    out << QString::fromStdString(gpu->targetId) << " (" << QString::fromLatin1(generationName(gpu->generation))
-        << "), at most " << result.maxWaves << " waves/SIMD\n";
+    out << QString::fromStdString(gpu->targetId) << " (" << QString::fromLatin1(generationName(gpu->generation)) << "), at most "
+        << result.maxWaves << " waves/SIMD\n";
     out << "waves per SIMD: " << result.wavesPerSimd << "\n";
     out << "waves per CU:   " << result.wavesPerCu << "\n";
     QStringList limiters;

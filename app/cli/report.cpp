@@ -68,8 +68,11 @@ int reportCommand(const QStringList& args)
     std::optional<int> panel[5]; // vgprs, agprs, sgprs, lds, workgroup: the occupancy panel's values
     parser.addString({QStringLiteral("--kernel")}, QStringLiteral("NAME"),
                      QStringLiteral("the kernel the occupancy values below are for (default: the first)"), &kernel);
-    const char* const panelNames[5][2] = {{"--vgprs", "VGPRs per lane"}, {"--agprs", "AGPRs per lane"}, {"--sgprs", "SGPRs per wave"},
-                                          {"--lds", "LDS bytes per workgroup"}, {"--workgroup", "work-items per workgroup"}};
+    const char* const panelNames[5][2] = {{"--vgprs", "VGPRs per lane"},
+                                          {"--agprs", "AGPRs per lane"},
+                                          {"--sgprs", "SGPRs per wave"},
+                                          {"--lds", "LDS bytes per workgroup"},
+                                          {"--workgroup", "work-items per workgroup"}};
     for (int i = 0; i < 5; ++i)
         parser.addValue({QLatin1String(panelNames[i][0])}, i == 3 ? QStringLiteral("BYTES") : QStringLiteral("N"),
                         QStringLiteral("occupancy at this many %1 instead of the kernel's").arg(QLatin1String(panelNames[i][1])),
@@ -83,12 +86,12 @@ int reportCommand(const QStringList& args)
                         });
     ReportOptions options;
     parser.addString({QStringLiteral("--pattern")}, QStringLiteral("EXPR"),
-                     QStringLiteral("also show the LDS heatmap of this lane address pattern (as `lds --pattern`)"), &options.patternText);
+                     QStringLiteral("also show the LDS heatmap of this lane address pattern (as `lds --pattern`)"),
+                     &options.patternText);
     parser.addString({QStringLiteral("--op"), QStringLiteral("--width")}, QStringLiteral("BYTES|NAME"),
                      QStringLiteral("the pattern's access width or DS op name (default b32)"), &options.patternOp);
     parser.addPatternParameters(options.patternParameters);
-    parser.addRefused(QStringLiteral("--json"),
-                      QStringLiteral("does not apply; the report is a PDF (use analyze --json)"));
+    parser.addRefused(QStringLiteral("--json"), QStringLiteral("does not apply; the report is a PDF (use analyze --json)"));
     parser.setRequired(QStringLiteral("-o"));
     if (const auto status = parser.parse(args))
         return *status;
@@ -108,7 +111,8 @@ int reportCommand(const QStringList& args)
     const auto app = ensureGuiApplication();
     if (std::any_of(std::begin(panel), std::end(panel), [](const auto& v) { return v.has_value(); })) {
         int k = 0;
-        while (!kernel.isEmpty() && k < int(analysis.program.kernels.size()) && analysis.program.kernels[std::size_t(k)].name != kernel.toStdString())
+        while (!kernel.isEmpty() && k < int(analysis.program.kernels.size())
+               && analysis.program.kernels[std::size_t(k)].name != kernel.toStdString())
             ++k;
         if (k >= int(analysis.occupancyInputs.size())) {
             printError(kernel.isEmpty() ? QStringLiteral("report: no kernel for the occupancy values")
@@ -120,7 +124,7 @@ int reportCommand(const QStringList& args)
         for (int i = 0; i < 5; ++i)
             if (panel[i])
                 *fields[i] = *panel[i];
-        options.occupancy = ReportOptions::OccupancyValues{k, in};
+        options.occupancy = ReportOptions::OccupancyValues {k, in};
     }
     options.pageSize = pageSize;
     options.sourceName = inputName(source);

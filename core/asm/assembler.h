@@ -19,11 +19,11 @@ namespace gcnlens {
 // that crosses it, naming the limit and how to raise it (--limit NAME=VALUE). The defaults are far
 // above any real kernel: a million instructions are about 8 MiB of code.
 struct AssembleLimits {
-    std::uint64_t instructions = 4'000'000;    // instructions and data entries emitted (macro/.rept/.irp output included)
-    std::uint64_t bytes = 64ull << 20;         // code bytes, .space/.fill/.skip and .incbin included
-    int includeDepth = 16;                     // nested .include
-    std::uint64_t incbinBytes = 16ull << 20;   // one .incbin file
-    double seconds = 10;                       // wall clock of one run in the worker (IsolatedFrontEnd)
+    std::uint64_t instructions = 4'000'000;  // instructions and data entries emitted (macro/.rept/.irp output included)
+    std::uint64_t bytes = 64ull << 20;       // code bytes, .space/.fill/.skip and .incbin included
+    int includeDepth = 16;                   // nested .include
+    std::uint64_t incbinBytes = 16ull << 20; // one .incbin file
+    double seconds = 10;                     // wall clock of one run in the worker (IsolatedFrontEnd)
 
     // NAME=VALUE as the CLI's --limit takes it: instructions, bytes, include-depth, incbin-bytes, time.
     // False with the reason (without the option's name) in *error for an unknown name or a bad value.
@@ -33,10 +33,10 @@ struct AssembleLimits {
 };
 
 struct AssembleOptions {
-    std::string gpu = "tahiti";            // preset, LLVM processor or ROCm target ID
-    std::vector<std::string> includeDirs;  // for .include / .incbin
+    std::string gpu = "tahiti";                                // preset, LLVM processor or ROCm target ID
+    std::vector<std::string> includeDirs;                      // for .include / .incbin
     std::vector<std::pair<std::string, std::int64_t>> defsyms; // --defsym NAME=VALUE
-    std::string fileName = "<input>";      // for messages and relative .include
+    std::string fileName = "<input>";                          // for messages and relative .include
     // LLVM triple; empty: the one the source's own build would use (llvmkit.cpp tripleFor).
     std::string triple;
     // Lines that differ only in register numbers are encoded from one assembler run of their
@@ -46,8 +46,8 @@ struct AssembleOptions {
     // translator in core/input/clrx.h first. (The loader of core/input picks this once it exists.)
     enum class Dialect { Llvm, Clrx, Auto };
     Dialect dialect = Dialect::Auto;
-    ClrxOptions clrx;            // clrxasm's -b/-6/-t; its processor is set from `gpu`
-    bool gpuFromSource = false;  // a CLRX .gpu/.arch replaces `gpu` (the user gave no --gpu)
+    ClrxOptions clrx;           // clrxasm's -b/-6/-t; its processor is set from `gpu`
+    bool gpuFromSource = false; // a CLRX .gpu/.arch replaces `gpu` (the user gave no --gpu)
     AssembleLimits limits;
     // .include/.incbin resolve only in the source's folder and includeDirs, and never name a
     // device; true lifts that for this source (the user's choice, --allow-any-include).

@@ -179,8 +179,8 @@ bool guardText(std::string_view text, const AssembleOptions& options, std::strin
             if (comma != std::string_view::npos)
                 if (const auto v = countOf(operands.substr(comma + 1), symbols); v != kUnknown)
                     symbols[std::string(trim(operands.substr(0, comma)))] = std::int64_t(std::min<std::uint64_t>(v, INT64_MAX));
-        } else if (const auto eq = code.find('='); !code.empty() && code[0] != '.' && eq != std::string_view::npos
-                   && code.substr(eq + 1, 1) != "=") {
+        } else if (const auto eq = code.find('=');
+                   !code.empty() && code[0] != '.' && eq != std::string_view::npos && code.substr(eq + 1, 1) != "=") {
             // NAME = VALUE
             const std::string_view name = trim(code.substr(0, eq));
             if (!name.empty() && name.find_first_of(" \t,") == std::string_view::npos)
@@ -206,7 +206,9 @@ bool guardText(std::string_view text, const AssembleOptions& options, std::strin
             const std::uint64_t times = count == kUnknown ? 1 : saturatingProduct(repeat.back(), count);
             const std::uint64_t produced = saturatingProduct(times, std::max<std::uint64_t>(body, 1));
             if (count != kUnknown && produced > options.limits.instructions) {
-                errors.push_back({Severity::Error, line, int(code.data() - lines[i].data()),
+                errors.push_back({Severity::Error,
+                                  line,
+                                  int(code.data() - lines[i].data()),
                                   "`.rept " + std::string(operands) + "` would produce about " + std::to_string(produced)
                                       + " statements, over the limit of " + std::to_string(options.limits.instructions)
                                       + " instructions (raise with --limit instructions=N); it is not expanded",
@@ -238,8 +240,11 @@ bool guardText(std::string_view text, const AssembleOptions& options, std::strin
             const std::string why = refusal(directive == ".incbin", name, options, roots);
             if (why.empty())
                 continue;
-            errors.push_back({Severity::Error, line, int(code.data() - lines[i].data()),
-                              directive + " \"" + name + "\" is refused: " + why, {}});
+            errors.push_back({Severity::Error,
+                              line,
+                              int(code.data() - lines[i].data()),
+                              directive + " \"" + name + "\" is refused: " + why,
+                              {}});
             blank(code);
         }
     }

@@ -16,7 +16,6 @@ namespace gcnlens::detail {
 
 // False when the text needs no change; otherwise `guarded` is the text to assemble. Errors are
 // appended either way.
-bool guardText(std::string_view text, const AssembleOptions& options, std::string& guarded,
-               std::vector<Diagnostic>& errors);
+bool guardText(std::string_view text, const AssembleOptions& options, std::string& guarded, std::vector<Diagnostic>& errors);
 
 } // namespace gcnlens::detail

@@ -13,8 +13,7 @@ namespace gcnlens::detail {
 bool isWordChar(char c);
 
 // Calls f(word) for each word of a text, in order, until f returns false.
-template <typename F>
-void forEachWord(std::string_view text, F&& f)
+template <typename F> void forEachWord(std::string_view text, F&& f)
 {
     std::size_t i = 0;
     while (i < text.size()) {
@@ -43,11 +42,10 @@ struct LineScan {
     std::vector<std::string> macroNames;
     std::vector<std::string> assignedSymbols;
     std::vector<std::string> labels;
-    bool includes = false;          // .include/.incbin: text the scan does not see
-    bool computedNames = false;     // an assignment whose name is built by a macro (\name)
+    bool includes = false;           // .include/.incbin: text the scan does not see
+    bool computedNames = false;      // an assignment whose name is built by a macro (\name)
     bool kernelScopeSymbols = false; // .kernel.vgpr_count & co., which count registers as they are parsed
 };
-
 
 // The code of a line: one set of comment rules for the scan and the source map (SourceMap::code).
 std::string_view codeOf(std::string_view line);

@@ -11,29 +11,50 @@ namespace gcnlens::detail {
 Family familyFromFlags(std::uint64_t flags, Generation generation)
 {
     using namespace SIFlags;
-    if (flags & SDWA) return Family::SDWA;
-    if (flags & DPP) return Family::DPP;
-    if (flags & VOP3P) return Family::VOP3P;
-    if (flags & VOP3) return Family::VOP3;
-    if (flags & VOPC) return Family::VOPC;
-    if (flags & VOP1) return Family::VOP1;
-    if (flags & VOP2) return Family::VOP2;
-    if (flags & VINTRP) return Family::VINTRP;
-    if (flags & SOP1) return Family::SOP1;
-    if (flags & SOP2) return Family::SOP2;
-    if (flags & SOPC) return Family::SOPC;
-    if (flags & SOPK) return Family::SOPK;
-    if (flags & SOPP) return Family::SOPP;
+    if (flags & SDWA)
+        return Family::SDWA;
+    if (flags & DPP)
+        return Family::DPP;
+    if (flags & VOP3P)
+        return Family::VOP3P;
+    if (flags & VOP3)
+        return Family::VOP3;
+    if (flags & VOPC)
+        return Family::VOPC;
+    if (flags & VOP1)
+        return Family::VOP1;
+    if (flags & VOP2)
+        return Family::VOP2;
+    if (flags & VINTRP)
+        return Family::VINTRP;
+    if (flags & SOP1)
+        return Family::SOP1;
+    if (flags & SOP2)
+        return Family::SOP2;
+    if (flags & SOPC)
+        return Family::SOPC;
+    if (flags & SOPK)
+        return Family::SOPK;
+    if (flags & SOPP)
+        return Family::SOPP;
     // GFX6/7 scalar memory is SMRD; GFX8 onwards it is the SMEM encoding.
-    if (flags & SMRD) return generation <= Generation::GFX7 ? Family::SMRD : Family::SMEM;
-    if (flags & DS) return Family::DS;
-    if (flags & MUBUF) return Family::MUBUF;
-    if (flags & MTBUF) return Family::MTBUF;
-    if (flags & MIMG) return Family::MIMG;
-    if (flags & EXP) return Family::EXP;
+    if (flags & SMRD)
+        return generation <= Generation::GFX7 ? Family::SMRD : Family::SMEM;
+    if (flags & DS)
+        return Family::DS;
+    if (flags & MUBUF)
+        return Family::MUBUF;
+    if (flags & MTBUF)
+        return Family::MTBUF;
+    if (flags & MIMG)
+        return Family::MIMG;
+    if (flags & EXP)
+        return Family::EXP;
     if (flags & FLAT) {
-        if (flags & FlatGlobal) return Family::GLOBAL;
-        if (flags & FlatScratch) return Family::SCRATCH;
+        if (flags & FlatGlobal)
+            return Family::GLOBAL;
+        if (flags & FlatScratch)
+            return Family::SCRATCH;
         return Family::FLAT;
     }
     return Family::Unknown;
@@ -43,8 +64,16 @@ Family familyFromFlags(std::uint64_t flags, Generation generation)
 int nativeSize(Family family)
 {
     switch (family) {
-    case Family::SOP1: case Family::SOP2: case Family::SOPK: case Family::SOPC: case Family::SOPP:
-    case Family::SMRD: case Family::VOP1: case Family::VOP2: case Family::VOPC: case Family::VINTRP:
+    case Family::SOP1:
+    case Family::SOP2:
+    case Family::SOPK:
+    case Family::SOPC:
+    case Family::SOPP:
+    case Family::SMRD:
+    case Family::VOP1:
+    case Family::VOP2:
+    case Family::VOPC:
+    case Family::VINTRP:
         return 4;
     default:
         return 8;
@@ -53,7 +82,8 @@ int nativeSize(Family family)
 
 BranchKind branchKind(std::string_view mnemonic)
 {
-    if (mnemonic == "s_branch") return BranchKind::Unconditional;
+    if (mnemonic == "s_branch")
+        return BranchKind::Unconditional;
     if (mnemonic.starts_with("s_cbranch_")) {
         if (mnemonic == "s_cbranch_join" || mnemonic == "s_cbranch_g_fork" || mnemonic == "s_cbranch_i_fork")
             return BranchKind::Indirect;
@@ -61,14 +91,18 @@ BranchKind branchKind(std::string_view mnemonic)
     }
     if (mnemonic == "s_setpc_b64" || mnemonic == "s_swappc_b64" || mnemonic == "s_rfe_b64")
         return BranchKind::Indirect;
-    if (mnemonic.starts_with("s_endpgm")) return BranchKind::Return;
+    if (mnemonic.starts_with("s_endpgm"))
+        return BranchKind::Return;
     return BranchKind::None;
 }
 
 // Parses LLVM register names such as "VGPR4_VGPR5", "SGPR0_SGPR1_gfx…", "VCC_LO", "FLAT_SCR_vi".
 std::optional<RegRange> classifyRegister(std::string_view name)
 {
-    struct Prefix { std::string_view text; RegKind kind; };
+    struct Prefix {
+        std::string_view text;
+        RegKind kind;
+    };
     static constexpr Prefix tuples[] = {
         {"VGPR", RegKind::VGPR}, {"SGPR", RegKind::SGPR}, {"AGPR", RegKind::AGPR}, {"TTMP", RegKind::TTMP}};
     for (const auto& prefix : tuples) {
@@ -95,16 +129,26 @@ std::optional<RegRange> classifyRegister(std::string_view name)
     }
     const auto is = [&](std::string_view full) { return name == full || name.starts_with(std::string(full) + "_"); };
     // The 32-bit halves: _LO is the pair's first register, _HI its second (liveness and hazards tell them apart).
-    if (name.starts_with("VCC_LO") || name.starts_with("VCC_HI")) return RegRange {RegKind::VCC, name[4] == 'H', 1};
-    if (is("VCC")) return RegRange {RegKind::VCC, 0, 2};
-    if (name.starts_with("EXEC_LO") || name.starts_with("EXEC_HI")) return RegRange {RegKind::EXEC, name[5] == 'H', 1};
-    if (is("EXEC")) return RegRange {RegKind::EXEC, 0, 2};
-    if (is("M0")) return RegRange {RegKind::M0, 0, 1};
-    if (is("SCC")) return RegRange {RegKind::SCC, 0, 1};
-    if (name.starts_with("FLAT_SCR_LO") || name.starts_with("FLAT_SCR_HI")) return RegRange {RegKind::FlatScratch, name[9] == 'H', 1};
-    if (is("FLAT_SCR")) return RegRange {RegKind::FlatScratch, 0, 2};
-    if (name.starts_with("XNACK_MASK_LO") || name.starts_with("XNACK_MASK_HI")) return RegRange {RegKind::XnackMask, name[11] == 'H', 1};
-    if (is("XNACK_MASK")) return RegRange {RegKind::XnackMask, 0, 2};
+    if (name.starts_with("VCC_LO") || name.starts_with("VCC_HI"))
+        return RegRange {RegKind::VCC, name[4] == 'H', 1};
+    if (is("VCC"))
+        return RegRange {RegKind::VCC, 0, 2};
+    if (name.starts_with("EXEC_LO") || name.starts_with("EXEC_HI"))
+        return RegRange {RegKind::EXEC, name[5] == 'H', 1};
+    if (is("EXEC"))
+        return RegRange {RegKind::EXEC, 0, 2};
+    if (is("M0"))
+        return RegRange {RegKind::M0, 0, 1};
+    if (is("SCC"))
+        return RegRange {RegKind::SCC, 0, 1};
+    if (name.starts_with("FLAT_SCR_LO") || name.starts_with("FLAT_SCR_HI"))
+        return RegRange {RegKind::FlatScratch, name[9] == 'H', 1};
+    if (is("FLAT_SCR"))
+        return RegRange {RegKind::FlatScratch, 0, 2};
+    if (name.starts_with("XNACK_MASK_LO") || name.starts_with("XNACK_MASK_HI"))
+        return RegRange {RegKind::XnackMask, name[11] == 'H', 1};
+    if (is("XNACK_MASK"))
+        return RegRange {RegKind::XnackMask, 0, 2};
     return std::nullopt;
 }
 
@@ -151,6 +195,5 @@ std::unique_ptr<TargetKit> makeTargetKit(const GpuTarget& gpu, const std::string
         kit->error = "LLVM could not set up the AMDGPU target for " + gpu.targetId;
     return kit;
 }
-
 
 } // namespace gcnlens::detail

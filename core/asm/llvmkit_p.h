@@ -70,7 +70,10 @@ struct TargetKit {
     std::unordered_map<unsigned, std::optional<RegRange>> registerCache;
     // Printed text by encoding: the same bytes (and branch symbol) always print the same, and
     // kernels repeat instructions a lot, so each distinct encoding is printed once.
-    struct Printed { std::string mnemonic, operands; bool glc = false; };
+    struct Printed {
+        std::string mnemonic, operands;
+        bool glc = false;
+    };
     std::unordered_map<std::string, Printed> printCache;
     std::string error;
 
@@ -83,7 +86,10 @@ struct TargetKit {
         if (registerByName.empty())
             for (unsigned id = 1; id < registerInfo->getNumRegs(); ++id)
                 registerByName.emplace(registerInfo->getName(id), id);
-        const char* prefix = kind == RegKind::VGPR ? "VGPR" : kind == RegKind::SGPR ? "SGPR" : kind == RegKind::AGPR ? "AGPR" : nullptr;
+        const char* prefix = kind == RegKind::VGPR ? "VGPR"
+            : kind == RegKind::SGPR                ? "SGPR"
+            : kind == RegKind::AGPR                ? "AGPR"
+                                                   : nullptr;
         unsigned id = 0;
         if (prefix) {
             std::string name;

@@ -18,8 +18,8 @@ namespace gcnlens::detail {
 
 // Branch targets, and their simm16 now that label offsets are known, for instructions
 // [from, to) (a splice that moved nothing re-resolves only the lines it replaced).
-void resolveBranches(Program& program, const std::unordered_map<std::string, std::size_t>& labelIndex,
-                     std::size_t from = 0, std::size_t to = std::size_t(-1));
+void resolveBranches(Program& program, const std::unordered_map<std::string, std::size_t>& labelIndex, std::size_t from = 0,
+                     std::size_t to = std::size_t(-1));
 
 // Counts of register references per kernel and for the file. The usage is the highest count that
 // is not zero, so a splice can take an edited instruction's registers out again without
@@ -74,16 +74,36 @@ private:
         void add(const RegRange& range, int sign)
         {
             switch (range.kind) {
-            case RegKind::VGPR: count(vgpr, range, sign); break;
-            case RegKind::SGPR: count(sgpr, range, sign); break;
-            case RegKind::AGPR: count(agpr, range, sign); break;
-            case RegKind::VCC: vcc += sign; break;
-            case RegKind::EXEC: exec += sign; break;
-            case RegKind::M0: m0 += sign; break;
-            case RegKind::SCC: scc += sign; break;
-            case RegKind::FlatScratch: flatScratch += sign; break;
-            case RegKind::XnackMask: xnackMask += sign; break;
-            case RegKind::TTMP: case RegKind::Other: break;
+            case RegKind::VGPR:
+                count(vgpr, range, sign);
+                break;
+            case RegKind::SGPR:
+                count(sgpr, range, sign);
+                break;
+            case RegKind::AGPR:
+                count(agpr, range, sign);
+                break;
+            case RegKind::VCC:
+                vcc += sign;
+                break;
+            case RegKind::EXEC:
+                exec += sign;
+                break;
+            case RegKind::M0:
+                m0 += sign;
+                break;
+            case RegKind::SCC:
+                scc += sign;
+                break;
+            case RegKind::FlatScratch:
+                flatScratch += sign;
+                break;
+            case RegKind::XnackMask:
+                xnackMask += sign;
+                break;
+            case RegKind::TTMP:
+            case RegKind::Other:
+                break;
             }
         }
         RegisterUsage usage() const
@@ -104,7 +124,6 @@ private:
     Counts file_;
     std::vector<Counts> kernels_;
 };
-
 
 // Turns the streamer's emissions into the Program: lines, kernels, labels, branch targets.
 void buildProgram(Program& program, std::vector<Emission>& emissions, const std::vector<RawDiagnostic>& rawDiagnostics,

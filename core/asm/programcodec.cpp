@@ -19,7 +19,10 @@ constexpr char kRequestMagic[4] = {'G', 'L', 'R', 3};
 
 class Writer {
 public:
-    explicit Writer(std::string& out) : out_(out) {}
+    explicit Writer(std::string& out)
+        : out_(out)
+    {
+    }
     void u(std::uint64_t v)
     {
         char buf[10];
@@ -56,8 +59,7 @@ public:
     // An interned value (core/compact.h) as the program holds it: each distinct one is written
     // once, later uses refer to it (issue #18: the wire carries the compact form, and the reader
     // interns each distinct value once). 0: empty, 1: a new value follows, n + 2: value n again.
-    template <typename Value>
-    void interned(const Value& value)
+    template <typename Value> void interned(const Value& value)
     {
         if (value.empty())
             return u(0);
@@ -84,7 +86,11 @@ private:
 
 class Reader {
 public:
-    explicit Reader(std::string_view in) : p_(in.data()), end_(in.data() + in.size()) {}
+    explicit Reader(std::string_view in)
+        : p_(in.data())
+        , end_(in.data() + in.size())
+    {
+    }
     bool ok() const { return ok_; }
     bool atEnd() const { return p_ == end_; }
     std::uint64_t u()
@@ -151,8 +157,7 @@ public:
     std::vector<RegList> regLists;
     std::vector<InternedArray<std::uint8_t>> byteLists;
     std::vector<std::pair<int, std::size_t>> refs; // (kind, index in its vector), by id
-    template <typename Enum>
-    Enum enumeration(Enum last)
+    template <typename Enum> Enum enumeration(Enum last)
     {
         const std::uint64_t v = u();
         if (v > std::uint64_t(last))
@@ -203,8 +208,7 @@ void get(Reader& r, GpuTarget& g)
 }
 
 // Reads what Writer::interned wrote; kind 0 text, 1 bytes, 2 register list.
-template <typename Value>
-void getInterned(Reader& r, Value& value, std::vector<Value>& seen, int kind)
+template <typename Value> void getInterned(Reader& r, Value& value, std::vector<Value>& seen, int kind)
 {
     const std::uint64_t tag = r.u();
     if (tag == 0) {
@@ -235,9 +239,18 @@ void getInterned(Reader& r, Value& value, std::vector<Value>& seen, int kind)
         r.bytes(std::size_t(-1)); // a reference to nothing: corrupt, fail the read
     }
 }
-void getText(Reader& r, InternedString& text) { getInterned(r, text, r.texts, 0); }
-void get(Reader& r, InternedArray<std::uint8_t>& bytes) { getInterned(r, bytes, r.byteLists, 1); }
-void get(Reader& r, RegList& list) { getInterned(r, list, r.regLists, 2); }
+void getText(Reader& r, InternedString& text)
+{
+    getInterned(r, text, r.texts, 0);
+}
+void get(Reader& r, InternedArray<std::uint8_t>& bytes)
+{
+    getInterned(r, bytes, r.byteLists, 1);
+}
+void get(Reader& r, RegList& list)
+{
+    getInterned(r, list, r.regLists, 2);
+}
 
 void put(Writer& w, const Instruction& i)
 {

@@ -79,11 +79,12 @@ bool mayBeInline(std::uint64_t v)
     const auto inline16 = [](std::uint32_t h) {
         static constexpr std::uint16_t kPatterns[] = {0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400,
                                                       0x3118, 0x3f00, 0xbf00, 0x3f80, 0xbf80, 0x4080, 0xc080, 0x3e22};
-        return h <= 64 || (h >= 0xfff0 && h <= 0xffff) || std::find(std::begin(kPatterns), std::end(kPatterns), h) != std::end(kPatterns);
+        return h <= 64 || (h >= 0xfff0 && h <= 0xffff)
+            || std::find(std::begin(kPatterns), std::end(kPatterns), h) != std::end(kPatterns);
     };
-    static constexpr std::uint32_t kPatterns32[] = {0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000,
-                                                    0xc0000000, 0x40800000, 0xc0800000, 0x3e22f983, 0x3fe00000,
-                                                    0xbfe00000, 0x3ff00000, 0xbff00000, 0x40100000, 0xc0100000, 0x3fc45f30};
+    static constexpr std::uint32_t kPatterns32[] = {0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000, 0xc0000000,
+                                                    0x40800000, 0xc0800000, 0x3e22f983, 0x3fe00000, 0xbfe00000, 0x3ff00000,
+                                                    0xbff00000, 0x40100000, 0xc0100000, 0x3fc45f30};
     if (v > 0xffffffffu)
         return true; // (64-bit values are not substituted at all)
     const auto lo = std::uint32_t(v & 0xffff), hi = std::uint32_t(v >> 16);
@@ -106,7 +107,8 @@ bool valueToken(std::string_view code, std::size_t at, std::size_t end, std::uin
     if (word.size() > 2 && word[0] == '0' && (word[1] == 'x' || word[1] == 'X')) {
         word.remove_prefix(2);
         base = 16;
-    } else if (word.empty() || word[0] == '0' || !std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    } else if (word.empty() || word[0] == '0'
+               || !std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; })) {
         return false;
     }
     const auto [last, ec] = std::from_chars(word.data(), word.data() + word.size(), value, base);
@@ -210,8 +212,12 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
         std::size_t firstCandidate; // that line, whose registers the template run saw
         std::unique_ptr<llvm::MCInst> inst;
         const llvm::MCSubtargetInfo* subtarget = nullptr;
-        struct Slot { unsigned operand; std::size_t token; int count; };
-        std::vector<Slot> slots; // register operands that come from the line's own registers
+        struct Slot {
+            unsigned operand;
+            std::size_t token;
+            int count;
+        };
+        std::vector<Slot> slots;                                  // register operands that come from the line's own registers
         std::vector<std::pair<unsigned, std::size_t>> valueSlots; // (operand, value token): immediates from the line
         bool usable = false;
     };
@@ -295,7 +301,8 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
                 if (usable)
                     shape.slots.push_back({i, std::size_t(match - own.begin()), range->count});
                 for (std::size_t t = 0; t < own.size(); ++t)
-                    used[t] = used[t] || (own[t].kind == range->kind && own[t].first == range->first && own[t].count == range->count);
+                    used[t] =
+                        used[t] || (own[t].kind == range->kind && own[t].first == range->first && own[t].count == range->count);
             }
         }
         // And the other way round: each register-looking word must be an operand. (In

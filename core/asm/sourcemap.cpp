@@ -9,8 +9,14 @@ namespace gcnlens {
 
 namespace {
 
-bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$'; }
+bool isBlank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
+bool isIdentChar(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$';
+}
 
 std::string_view trimmed(std::string_view text)
 {
@@ -80,14 +86,59 @@ std::optional<std::int64_t> parseInteger(std::string_view text)
 
 // CLRX directives LLVM does not know. They are blanked in the text LLVM sees; the ones that
 // declare resources are kept as ResourceDirectives.
-constexpr std::string_view kClrxDirectives[] = {
-    ".kernel", ".config", ".dims", ".vgprsnum", ".sgprsnum", ".localsize", ".userdata", ".pgmrsrc1", ".pgmrsrc2",
-    ".floatmode", ".ieeemode", ".scratchbuffer", ".priority", ".debugmode", ".dx10clamp", ".exceptions",
-    ".privmode", ".tgsize", ".uavid", ".uavprivate", ".hwregion", ".hwlocal", ".useargs", ".usesetup",
-    ".usesizes", ".arg", ".cws", ".reqd_work_group_size", ".gpu", ".arch", ".amd", ".amdcl2", ".gallium",
-    ".rocm", ".rawcode", ".64bit", ".32bit", ".driver_version", ".llvm_version", ".call_convention",
-    ".codeversion", ".machine", ".default_hsa_features", ".use_dynamic_call_stack", ".kcode", ".kcodeend",
-    ".spilledvgprs", ".spilledsgprs", ".inner", ".globaldata", ".md_version", ".cf_start", ".end_config"};
+constexpr std::string_view kClrxDirectives[] = {".kernel",
+                                                ".config",
+                                                ".dims",
+                                                ".vgprsnum",
+                                                ".sgprsnum",
+                                                ".localsize",
+                                                ".userdata",
+                                                ".pgmrsrc1",
+                                                ".pgmrsrc2",
+                                                ".floatmode",
+                                                ".ieeemode",
+                                                ".scratchbuffer",
+                                                ".priority",
+                                                ".debugmode",
+                                                ".dx10clamp",
+                                                ".exceptions",
+                                                ".privmode",
+                                                ".tgsize",
+                                                ".uavid",
+                                                ".uavprivate",
+                                                ".hwregion",
+                                                ".hwlocal",
+                                                ".useargs",
+                                                ".usesetup",
+                                                ".usesizes",
+                                                ".arg",
+                                                ".cws",
+                                                ".reqd_work_group_size",
+                                                ".gpu",
+                                                ".arch",
+                                                ".amd",
+                                                ".amdcl2",
+                                                ".gallium",
+                                                ".rocm",
+                                                ".rawcode",
+                                                ".64bit",
+                                                ".32bit",
+                                                ".driver_version",
+                                                ".llvm_version",
+                                                ".call_convention",
+                                                ".codeversion",
+                                                ".machine",
+                                                ".default_hsa_features",
+                                                ".use_dynamic_call_stack",
+                                                ".kcode",
+                                                ".kcodeend",
+                                                ".spilledvgprs",
+                                                ".spilledsgprs",
+                                                ".inner",
+                                                ".globaldata",
+                                                ".md_version",
+                                                ".cf_start",
+                                                ".end_config"};
 
 constexpr std::string_view kClrxResourceDirectives[] = {".vgprsnum", ".sgprsnum", ".localsize"};
 
@@ -149,18 +200,18 @@ SourceMap::SourceMap(std::string_view source)
 
     assemblerText_.assign(source);
     std::size_t lineStart = 0;
-    std::string currentAmdhsa;      // inside .amdhsa_kernel NAME … .end_amdhsa_kernel
+    std::string currentAmdhsa; // inside .amdhsa_kernel NAME … .end_amdhsa_kernel
     int amdhsaStart = 0;
-    bool inCodeT = false;           // inside .amd_kernel_code_t … .end_amd_kernel_code_t
-    bool inOldMetadata = false;     // inside .amd_amdgpu_hsa_metadata … .end_amd_amdgpu_hsa_metadata
+    bool inCodeT = false;       // inside .amd_kernel_code_t … .end_amd_kernel_code_t
+    bool inOldMetadata = false; // inside .amd_amdgpu_hsa_metadata … .end_amd_amdgpu_hsa_metadata
     std::string lastKernel;
     for (std::size_t index = 0; index < lines_.size(); ++index) {
         const int lineNo = int(index) + 1;
         const std::string_view raw = lines_[index];
         std::string_view code = trimmed(raw.substr(0, codeEnd(raw)));
         // A leading label ("name:") is not part of the statement.
-        if (const auto colon = code.find(':'); colon != std::string_view::npos
-            && firstWord(code).size() == colon && colon > 0 && code[0] != '.') {
+        if (const auto colon = code.find(':');
+            colon != std::string_view::npos && firstWord(code).size() == colon && colon > 0 && code[0] != '.') {
             labels_.emplace_back(lineNo, std::string(code.substr(0, colon)));
             code = trimmed(code.substr(colon + 1));
         } else if (colon != std::string_view::npos && firstWord(code).size() == colon && colon > 0) {
@@ -190,8 +241,9 @@ SourceMap::SourceMap(std::string_view source)
             for (std::size_t i = 0; i < end; ++i) {
                 if (fixed[i] == '"')
                     inString = !inString;
-                else if (!inString && (static_cast<unsigned char>(fixed[i]) >= 0x80
-                                       || (static_cast<unsigned char>(fixed[i]) < 0x20 && fixed[i] != '\t' && fixed[i] != '\r')))
+                else if (!inString
+                         && (static_cast<unsigned char>(fixed[i]) >= 0x80
+                             || (static_cast<unsigned char>(fixed[i]) < 0x20 && fixed[i] != '\t' && fixed[i] != '\r')))
                     fixed[i] = '?'; // and control characters, which it loops on after a '?' ("s_endpgm ? \a")
             }
             if (fixed != raw)
@@ -221,8 +273,9 @@ SourceMap::SourceMap(std::string_view source)
             if (const auto eq = code.find('='); eq != std::string_view::npos)
                 if (const auto value = parseInteger(code.substr(eq + 1)))
                     directives_.push_back({std::string(trimmed(code.substr(0, eq))), *value, lineNo, -1});
-        } else if (inOldMetadata || std::any_of(std::begin(kOldDirectives), std::end(kOldDirectives),
-                                                 [&](const OldDirective& d) { return d.name == word; })) {
+        } else if (inOldMetadata || std::any_of(std::begin(kOldDirectives), std::end(kOldDirectives), [&](const OldDirective& d) {
+                       return d.name == word;
+                   })) {
             // The whole statement, a leading "Name:" of the YAML metadata included.
             const std::string_view whole = trimmed(raw.substr(0, codeEnd(raw)));
             const std::size_t column = std::size_t(whole.data() - raw.data());
@@ -231,16 +284,19 @@ SourceMap::SourceMap(std::string_view source)
             if (!inOldMetadata) {
                 const auto* old = std::find_if(std::begin(kOldDirectives), std::end(kOldDirectives),
                                                [&](const OldDirective& d) { return d.name == word; });
-                std::string message = "code object v2 directive " + word + " is not known to LLVM 19; gcnlens leaves it "
-                    "out of the assembly (it emits no code) and takes " + std::string(old->takes);
+                std::string message = "code object v2 directive " + word
+                    + " is not known to LLVM 19; gcnlens leaves it "
+                      "out of the assembly (it emits no code) and takes "
+                    + std::string(old->takes);
                 if (word == ".hsa_code_object_isa" || word == ".amd_amdgpu_isa") {
                     const std::string processor = isaProcessor(argument);
                     if (!processor.empty()) {
                         message += " (" + processor + ")";
                         declaredIsa_ = {lineNo, processor};
                     } else {
-                        message = "code object v2 directive " + word + " is not known to LLVM 19; gcnlens leaves it out of "
-                            "the assembly (it emits no code)";
+                        message = "code object v2 directive " + word
+                            + " is not known to LLVM 19; gcnlens leaves it out of "
+                              "the assembly (it emits no code)";
                     }
                 }
                 notes_.push_back({Severity::Warning, lineNo, int(column), std::move(message), {}});
@@ -260,9 +316,13 @@ SourceMap::SourceMap(std::string_view source)
             const std::size_t column = std::size_t(code.data() - raw.data());
             for (std::size_t i = column; i < column + code.size(); ++i)
                 assemblerText_[lineStart + i] = ' ';
-            notes_.push_back({Severity::Note, lineNo, int(column),
-                              "CLRX directive " + word + " is not understood by the LLVM assembler; gcnlens records "
-                              "it and leaves it out of the assembly", {}});
+            notes_.push_back({Severity::Note,
+                              lineNo,
+                              int(column),
+                              "CLRX directive " + word
+                                  + " is not understood by the LLVM assembler; gcnlens records "
+                                    "it and leaves it out of the assembly",
+                              {}});
         }
         lineStart += raw.size() + 1;
     }

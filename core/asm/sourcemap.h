@@ -50,7 +50,11 @@ private:
     std::vector<std::string> kernelNames_;
     std::vector<ResourceDirective> directives_;
     std::pair<int, std::string> declaredIsa_ {0, {}};
-    struct KernelScope { std::string name; int firstLine; int lastLine; };
+    struct KernelScope {
+        std::string name;
+        int firstLine;
+        int lastLine;
+    };
     std::vector<KernelScope> scopes_;
     std::vector<std::pair<int, std::string>> labels_; // line → label name
 };

@@ -78,8 +78,8 @@ LineEdit diffLines(std::string_view before, std::string_view after)
 // [first, first + oldCount) there. Returns false, having changed nothing, when the edit needs a
 // full run after all. Work is proportional to the edit, plus one pass over later instructions
 // when the edit moves them (a different size or line count).
-bool splice(Program& program, Program& mini, int first, int oldCount, int newCount,
-            const std::vector<std::string_view>& newLines, bool layoutBarrierAfter, RegisterTally& registers)
+bool splice(Program& program, Program& mini, int first, int oldCount, int newCount, const std::vector<std::string_view>& newLines,
+            bool layoutBarrierAfter, RegisterTally& registers)
 {
     auto& insts = program.instructions;
     auto& byLine = program.lineToInstructions;
@@ -104,8 +104,8 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
         return false;
 
     const std::uint64_t at = begin < insts.size() ? insts[begin].sectionOffset
-        : insts.empty()                          ? 0
-                                                 : insts.back().sectionOffset + std::uint64_t(insts.back().size);
+        : insts.empty()                           ? 0
+                                                  : insts.back().sectionOffset + std::uint64_t(insts.back().size);
     std::uint64_t oldBytes = 0;
     for (std::size_t i = begin; i < end; ++i)
         oldBytes += std::uint64_t(insts[i].size);
@@ -144,8 +144,10 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
     if (kernel < 0)
         return false;
     // An unlabelled kernel exists only while it has instructions.
-    if (unlabelled(kernel) && program.kernels[std::size_t(kernel)].endInstruction
-                                      - program.kernels[std::size_t(kernel)].firstInstruction + deltaCount <= 0)
+    if (unlabelled(kernel)
+        && program.kernels[std::size_t(kernel)].endInstruction - program.kernels[std::size_t(kernel)].firstInstruction
+                + deltaCount
+            <= 0)
         return false;
     const std::uint64_t kernelStart = program.kernels[std::size_t(kernel)].sectionOffset;
     for (auto& inst : added) {
@@ -217,8 +219,9 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
     if (deltaBytes != 0 || deltaCount != 0)
         for (auto& label : program.labels) {
             // The first instruction at or after the label (instructions are in offset order).
-            const auto next = std::lower_bound(insts.begin(), insts.end(), label.sectionOffset,
-                                               [](const Instruction& i, std::uint64_t offset) { return i.sectionOffset < offset; });
+            const auto next =
+                std::lower_bound(insts.begin(), insts.end(), label.sectionOffset,
+                                 [](const Instruction& i, std::uint64_t offset) { return i.sectionOffset < offset; });
             label.instruction = next == insts.end() ? -1 : int(next - insts.begin());
             // Kernel-relative offset: against the last kernel that starts at or before the label.
             for (auto it = program.kernels.rbegin(); it != program.kernels.rend(); ++it)
@@ -307,8 +310,7 @@ bool SpliceStep::apply(Program& program, RegisterTally& registers) const
     if (!text.empty() && text.back() == '\n')
         text.remove_suffix(1);
     const std::vector<std::string_view> newLines = newCount ? splitLines(text) : std::vector<std::string_view> {};
-    if (int(newLines.size()) != newCount
-        || !splice(program, lines, first, oldCount, newCount, newLines, barrierAfter, registers))
+    if (int(newLines.size()) != newCount || !splice(program, lines, first, oldCount, newCount, newLines, barrierAfter, registers))
         return false;
     return programDigest(program) == digest;
 }

@@ -27,14 +27,14 @@ LineEdit diffLines(std::string_view before, std::string_view after);
 // [first, first + oldCount) there. Returns false, having changed nothing, when the edit needs a
 // full run after all. Work is proportional to the edit, plus one pass over later instructions
 // when the edit moves them (a different size or line count).
-bool splice(Program& program, Program& mini, int first, int oldCount, int newCount,
-            const std::vector<std::string_view>& newLines, bool layoutBarrierAfter, RegisterTally& registers);
+bool splice(Program& program, Program& mini, int first, int oldCount, int newCount, const std::vector<std::string_view>& newLines,
+            bool layoutBarrierAfter, RegisterTally& registers);
 
 // One splice as the FrontEnd made it: enough for another copy of the previous Program (the
 // window's, across the worker's socket) to make the same splice and reach the same Program
 // (issue #11 item 6: a one-line edit sends these few lines, not the whole program).
 struct SpliceStep {
-    int first = 0;            // 1-based, as splice() takes it
+    int first = 0; // 1-based, as splice() takes it
     int oldCount = 0, newCount = 0;
     bool barrierAfter = false;
     std::string region;       // the new lines, each ended by '\n' (the text the mini program came from)

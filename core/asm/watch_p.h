@@ -31,7 +31,7 @@ struct RunWatch {
     llvm::MCAsmParser* parser = nullptr;
     const char* begin = nullptr; // the parsed main text
     const char* end = nullptr;
-    int lineBase = 0;            // lines before the parsed text (the incremental path parses a region)
+    int lineBase = 0; // lines before the parsed text (the incremental path parses a region)
     // Set by the worker: sends a program built mid-run (a limit crossed) and ends the process.
     void (*finish)(const Program& program) = nullptr; // does not return
 

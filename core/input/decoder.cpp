@@ -20,7 +20,8 @@ struct Decoder::Impl {
     std::string error;
 };
 
-Decoder::Decoder(const GpuTarget& gpu) : impl_(std::make_unique<Impl>())
+Decoder::Decoder(const GpuTarget& gpu)
+    : impl_(std::make_unique<Impl>())
 {
     Impl& d = *impl_;
     d.gpu = gpu;
@@ -38,8 +39,8 @@ Decoder::Decoder(const GpuTarget& gpu) : impl_(std::make_unique<Impl>())
     static std::once_flag initialised;
     std::call_once(initialised, [] { LLVMInitializeAMDGPUDisassembler(); });
     detail::TargetKit& kit = *d.kit;
-    d.context = std::make_unique<llvm::MCContext>(kit.triple, kit.asmInfo.get(), kit.registerInfo.get(),
-                                                  kit.subtargetInfo.get(), nullptr, &kit.targetOptions);
+    d.context = std::make_unique<llvm::MCContext>(kit.triple, kit.asmInfo.get(), kit.registerInfo.get(), kit.subtargetInfo.get(),
+                                                  nullptr, &kit.targetOptions);
     d.disassembler.reset(kit.target->createMCDisassembler(*kit.subtargetInfo, *d.context));
     d.printer.reset(kit.target->createMCInstPrinter(kit.triple, 0, *kit.asmInfo, *kit.instrInfo, *kit.registerInfo));
     if (!d.disassembler || !d.printer)
@@ -48,7 +49,10 @@ Decoder::Decoder(const GpuTarget& gpu) : impl_(std::make_unique<Impl>())
 
 Decoder::~Decoder() = default;
 
-const std::string& Decoder::error() const { return impl_->error; }
+const std::string& Decoder::error() const
+{
+    return impl_->error;
+}
 
 DecodedInstruction Decoder::decode(std::span<const std::uint8_t> bytes, std::uint64_t address)
 {

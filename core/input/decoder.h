@@ -16,7 +16,7 @@
 namespace gcnlens::input {
 
 struct DecodedInstruction {
-    Instruction inst;                           // size, encoding, text, family, registers, branch kind
+    Instruction inst;                            // size, encoding, text, family, registers, branch kind
     std::optional<std::int64_t> branchImmediate; // simm16 of a direct branch: target = pc + 4 + 4·simm
 };
 

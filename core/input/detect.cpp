@@ -7,7 +7,9 @@ namespace gcnlens::input {
 
 bool looksLikeCodeObject(std::string_view bytes)
 {
-    return bytes.starts_with("\x7f" "ELF") || bytes.starts_with("__CLANG_OFFLOAD_BUNDLE__") || bytes.starts_with("CCOB");
+    return bytes.starts_with("\x7f"
+                             "ELF")
+        || bytes.starts_with("__CLANG_OFFLOAD_BUNDLE__") || bytes.starts_with("CCOB");
 }
 
 bool looksLikeListing(std::string_view text)
@@ -30,6 +32,5 @@ bool looksLikeListing(std::string_view text)
     // Source comments may hold an odd address: most statements must be marked.
     return marked > 0 && marked * 2 >= statements;
 }
-
 
 } // namespace gcnlens::input

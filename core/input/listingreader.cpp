@@ -10,14 +10,17 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <map>
 #include <cstdio>
+#include <map>
 
 namespace gcnlens::input {
 
 namespace {
 
-bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+bool isBlank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
 
 std::string_view trim(std::string_view s)
 {
@@ -194,7 +197,8 @@ ListingLine parseListingLine(std::string_view raw)
             const std::string_view head = s.substr(0, colon);
             const auto after = tokens(s.substr(colon + 1));
             const bool encodingFollows = !after.empty() && allHex(after[0]) && (after[0].size() == 2 || after[0].size() == 8);
-            const bool hexAddress = (head.starts_with("0x") && head.size() > 2) || (allHex(head) && (head.size() >= 4 || encodingFollows));
+            const bool hexAddress =
+                (head.starts_with("0x") && head.size() > 2) || (allHex(head) && (head.size() >= 4 || encodingFollows));
             if (hexAddress && colon + 1 < s.size() && isBlank(s[colon + 1])) {
                 line.address = parseHex(head);
                 line.marked = true;
@@ -322,7 +326,9 @@ Program readListing(std::string_view text, const AssembleOptions& options)
                 continue;
             const Instruction& inst = assembled.instructions[std::size_t(at->second.front())];
             if (lines[i].address && expected && *lines[i].address != *expected)
-                assembled.diagnostics.push_back({Severity::Warning, int(i) + 1, 0,
+                assembled.diagnostics.push_back({Severity::Warning,
+                                                 int(i) + 1,
+                                                 0,
                                                  "the listing puts this instruction at 0x" + hexText(*lines[i].address)
                                                      + " but the assembled sizes before it put it at 0x" + hexText(*expected),
                                                  {}});
@@ -436,8 +442,8 @@ Program readListing(std::string_view text, const AssembleOptions& options)
         if (program.kernels.empty())
             startKernel("(top)", lineNo);
         const auto at = assembled.lineToInstructions.find(lineNo);
-        const Instruction* fromText = at == assembled.lineToInstructions.end() ? nullptr
-                                                                               : &assembled.instructions[std::size_t(at->second.front())];
+        const Instruction* fromText =
+            at == assembled.lineToInstructions.end() ? nullptr : &assembled.instructions[std::size_t(at->second.front())];
         Instruction inst;
         if (!line.bytes.empty() && canDecode) {
             DecodedInstruction decoded = decoder.decode(line.bytes, address);
@@ -448,18 +454,24 @@ Program readListing(std::string_view text, const AssembleOptions& options)
             if (std::size_t(inst.size) != line.bytes.size()) {
                 // The listing's word count is the size: what the decoder did not take is data.
                 if (std::size_t(inst.size) < line.bytes.size())
-                    program.diagnostics.push_back({Severity::Warning, lineNo, 0,
-                                                   "the listing gives " + std::to_string(line.bytes.size()) + " bytes here but they decode as a "
-                                                       + std::to_string(inst.size) + "-byte " + inst.mnemonic + "; gcnlens takes the listing's size",
+                    program.diagnostics.push_back({Severity::Warning,
+                                                   lineNo,
+                                                   0,
+                                                   "the listing gives " + std::to_string(line.bytes.size())
+                                                       + " bytes here but they decode as a " + std::to_string(inst.size)
+                                                       + "-byte " + inst.mnemonic + "; gcnlens takes the listing's size",
                                                    {}});
                 inst.size = int(line.bytes.size());
                 inst.encoding = line.bytes;
             }
             const std::string given = encodingWords(line.bytes);
             if (!assemblyErrors[i + 1].empty()) {
-                program.diagnostics.push_back({Severity::Warning, lineNo, 0,
-                                               "the text does not assemble (" + assemblyErrors[i + 1] + "); gcnlens uses the listing's encoding "
-                                                   + given + " (" + inst.mnemonic + " " + inst.operands + ")",
+                program.diagnostics.push_back({Severity::Warning,
+                                               lineNo,
+                                               0,
+                                               "the text does not assemble (" + assemblyErrors[i + 1]
+                                                   + "); gcnlens uses the listing's encoding " + given + " (" + inst.mnemonic
+                                                   + " " + inst.operands + ")",
                                                {}});
             } else if (fromText && !fromText->placeholder) {
                 // A branch's offset depends on where the assembler put its label: compare its opcode only.
@@ -468,11 +480,14 @@ Program readListing(std::string_view text, const AssembleOptions& options)
                         && std::equal(fromText->encoding.begin() + 2, fromText->encoding.begin() + 4, line.bytes.begin() + 2)
                                          : fromText->encoding == line.bytes;
                 if (!same)
-                    program.diagnostics.push_back({Severity::Warning, lineNo, 0,
-                                                   "the listing's encoding " + given + " is not what the assembler makes of the text ("
-                                                       + encodingWords(fromText->encoding) + "); gcnlens uses the listing's encoding, which decodes as "
-                                                       + inst.mnemonic + (inst.operands.empty() ? "" : " " + inst.operands),
-                                                   {}});
+                    program.diagnostics.push_back(
+                        {Severity::Warning,
+                         lineNo,
+                         0,
+                         "the listing's encoding " + given + " is not what the assembler makes of the text ("
+                             + encodingWords(fromText->encoding) + "); gcnlens uses the listing's encoding, which decodes as "
+                             + inst.mnemonic + (inst.operands.empty() ? "" : " " + inst.operands),
+                         {}});
             }
         } else if (fromText) {
             inst = *fromText; // no encoding on this line (or none LLVM decodes): the assembler's
@@ -480,11 +495,14 @@ Program readListing(std::string_view text, const AssembleOptions& options)
             if (inst.targetOffset)
                 inst.targetOffset.reset(); // re-derived from labels below only for decoded branches
             if (!line.bytes.empty() && (fromText->placeholder || fromText->encoding != line.bytes)) {
-                program.diagnostics.push_back({Severity::Warning, lineNo, 0,
-                                               "the listing's encoding " + encodingWords(line.bytes) + " is not what the assembler makes of the text ("
-                                                   + (fromText->placeholder ? std::string("it does not assemble") : encodingWords(fromText->encoding))
-                                                   + "); " + decoder.error() + ", so gcnlens keeps the text and the listing's size",
-                                               {}});
+                program.diagnostics.push_back(
+                    {Severity::Warning,
+                     lineNo,
+                     0,
+                     "the listing's encoding " + encodingWords(line.bytes) + " is not what the assembler makes of the text ("
+                         + (fromText->placeholder ? std::string("it does not assemble") : encodingWords(fromText->encoding))
+                         + "); " + decoder.error() + ", so gcnlens keeps the text and the listing's size",
+                     {}});
                 inst.size = int(line.bytes.size());
                 inst.encoding = line.bytes;
             }

@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cstddef>
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <sys/stat.h>
@@ -16,7 +16,6 @@
 namespace gcnlens::input {
 
 namespace {
-
 
 void appendUtf8(std::string& out, std::uint32_t cp)
 {
@@ -108,11 +107,16 @@ int unitSize(Encoding e)
 std::string_view inputKindName(InputKind kind)
 {
     switch (kind) {
-    case InputKind::Auto: return "auto";
-    case InputKind::Llvm: return "llvm";
-    case InputKind::Clrx: return "clrx";
-    case InputKind::Binary: return "binary";
-    case InputKind::Listing: return "listing";
+    case InputKind::Auto:
+        return "auto";
+    case InputKind::Llvm:
+        return "llvm";
+    case InputKind::Clrx:
+        return "clrx";
+    case InputKind::Binary:
+        return "binary";
+    case InputKind::Listing:
+        return "listing";
     }
     return "auto";
 }
@@ -130,12 +134,18 @@ bool parseInputKind(std::string_view name, InputKind& kind)
 std::string_view encodingName(Encoding encoding)
 {
     switch (encoding) {
-    case Encoding::Utf8: return "UTF-8";
-    case Encoding::Utf16LE: return "UTF-16LE";
-    case Encoding::Utf16BE: return "UTF-16BE";
-    case Encoding::Utf32LE: return "UTF-32LE";
-    case Encoding::Utf32BE: return "UTF-32BE";
-    case Encoding::Latin1: return "Latin-1";
+    case Encoding::Utf8:
+        return "UTF-8";
+    case Encoding::Utf16LE:
+        return "UTF-16LE";
+    case Encoding::Utf16BE:
+        return "UTF-16BE";
+    case Encoding::Utf32LE:
+        return "UTF-32LE";
+    case Encoding::Utf32BE:
+        return "UTF-32BE";
+    case Encoding::Latin1:
+        return "Latin-1";
     }
     return "UTF-8";
 }
@@ -148,7 +158,10 @@ bool SourceDecoder::feed(std::string_view chunk)
         // The BOM decides; it may arrive split over the first chunks (at most 4 bytes).
         pending_.append(chunk);
         const std::string_view head = pending_;
-        struct Bom { std::string_view bytes; Encoding encoding; };
+        struct Bom {
+            std::string_view bytes;
+            Encoding encoding;
+        };
         // (Literals with their length: the UTF-32 marks hold NUL bytes.)
         static constexpr std::array<Bom, 5> boms {{{{"\xff\xfe\0\0", 4}, Encoding::Utf32LE},
                                                    {{"\0\0\xfe\xff", 4}, Encoding::Utf32BE},
@@ -331,8 +344,8 @@ std::string checkPath(const std::string& path, std::uint64_t maxBytes)
     if (S_ISDIR(info.st_mode))
         return "is a directory, not a kernel source";
     if (S_ISREG(info.st_mode) && std::uint64_t(info.st_size) > maxBytes)
-        return std::to_string(std::uint64_t(info.st_size) >> 20) + " MiB is larger than the "
-            + std::to_string(maxBytes >> 20) + " MiB gcnlens reads";
+        return std::to_string(std::uint64_t(info.st_size) >> 20) + " MiB is larger than the " + std::to_string(maxBytes >> 20)
+            + " MiB gcnlens reads";
     return {};
 }
 

@@ -53,8 +53,8 @@ public:
 
 private:
     bool decodeWide(std::string_view bytes);
-    std::string raw_;          // 8-bit input kept until finish() knows whether it is UTF-8
-    std::string pending_;      // a partial wide code unit or BOM prefix carried to the next chunk
+    std::string raw_;     // 8-bit input kept until finish() knows whether it is UTF-8
+    std::string pending_; // a partial wide code unit or BOM prefix carried to the next chunk
     std::string text_;
     SourceFormat format_;
     std::uint64_t bytesRead_ = 0;
@@ -72,11 +72,11 @@ std::string encodeSource(std::string_view text, const SourceFormat& format, bool
 InputKind detectInputKind(std::string_view bytes);
 
 struct Loaded {
-    std::string text;       // UTF-8, LF (empty for Binary)
-    std::string bytes;      // the raw bytes, kept for Binary inputs
+    std::string text;  // UTF-8, LF (empty for Binary)
+    std::string bytes; // the raw bytes, kept for Binary inputs
     SourceFormat format;
     InputKind kind = InputKind::Llvm;
-    std::string error;      // non-empty: not loadable; the cause without the file's name
+    std::string error; // non-empty: not loadable; the cause without the file's name
 };
 
 // Bytes (all of them) to a loaded source. `forced` overrides detection (--input).

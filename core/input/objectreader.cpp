@@ -5,8 +5,8 @@
 // amd_kernel_code_t); declared resources from the metadata note, else the descriptor.
 #include "core/input/objectreader.h"
 
-#include "core/input/decoder.h"
 #include "core/gpu.h"
+#include "core/input/decoder.h"
 
 #include <llvm/BinaryFormat/ELF.h>
 #include <llvm/BinaryFormat/MsgPackDocument.h>
@@ -26,7 +26,7 @@ namespace {
 
 constexpr std::string_view kBundleMagic = "__CLANG_OFFLOAD_BUNDLE__";
 constexpr std::string_view kCompressedBundleMagic = "CCOB";
-constexpr unsigned kSttAmdgpuHsaKernel = 10; // code object v2 kernel symbol type
+constexpr unsigned kSttAmdgpuHsaKernel = 10;    // code object v2 kernel symbol type
 constexpr std::uint64_t kKernelCodeTSize = 256; // amd_kernel_code_t, before a v2 kernel's code
 constexpr std::uint64_t kKernelDescriptorSize = 64;
 
@@ -65,7 +65,8 @@ std::string readBundle(std::string_view bytes, std::vector<BundleEntry>& entries
         return "corrupted clang offload bundle: " + std::to_string(count) + " entries";
     for (std::uint64_t i = 0; i < count; ++i) {
         if (bytes.size() < at + 24)
-            return "truncated clang offload bundle: entry " + std::to_string(i + 1) + " of " + std::to_string(count) + " is cut off";
+            return "truncated clang offload bundle: entry " + std::to_string(i + 1) + " of " + std::to_string(count)
+                + " is cut off";
         const std::uint64_t offset = readLE(bytes, at, 8), size = readLE(bytes, at + 8, 8), idLength = readLE(bytes, at + 16, 8);
         at += 24;
         if (idLength > 4096 || bytes.size() - at < idLength)
@@ -100,20 +101,32 @@ std::string targetIdFeatures(unsigned flags, unsigned abiVersion)
 {
     std::string out;
     if (abiVersion == llvm::ELF::ELFABIVERSION_AMDGPU_HSA_V3) {
-        if (flags & llvm::ELF::EF_AMDGPU_FEATURE_SRAMECC_V3) out += ":sramecc+";
-        if (flags & llvm::ELF::EF_AMDGPU_FEATURE_XNACK_V3) out += ":xnack+";
+        if (flags & llvm::ELF::EF_AMDGPU_FEATURE_SRAMECC_V3)
+            out += ":sramecc+";
+        if (flags & llvm::ELF::EF_AMDGPU_FEATURE_XNACK_V3)
+            out += ":xnack+";
         return out;
     }
     if (abiVersion >= llvm::ELF::ELFABIVERSION_AMDGPU_HSA_V4) {
         switch (flags & llvm::ELF::EF_AMDGPU_FEATURE_SRAMECC_V4) {
-        case llvm::ELF::EF_AMDGPU_FEATURE_SRAMECC_ON_V4: out += ":sramecc+"; break;
-        case llvm::ELF::EF_AMDGPU_FEATURE_SRAMECC_OFF_V4: out += ":sramecc-"; break;
-        default: break;
+        case llvm::ELF::EF_AMDGPU_FEATURE_SRAMECC_ON_V4:
+            out += ":sramecc+";
+            break;
+        case llvm::ELF::EF_AMDGPU_FEATURE_SRAMECC_OFF_V4:
+            out += ":sramecc-";
+            break;
+        default:
+            break;
         }
         switch (flags & llvm::ELF::EF_AMDGPU_FEATURE_XNACK_V4) {
-        case llvm::ELF::EF_AMDGPU_FEATURE_XNACK_ON_V4: out += ":xnack+"; break;
-        case llvm::ELF::EF_AMDGPU_FEATURE_XNACK_OFF_V4: out += ":xnack-"; break;
-        default: break;
+        case llvm::ELF::EF_AMDGPU_FEATURE_XNACK_ON_V4:
+            out += ":xnack+";
+            break;
+        case llvm::ELF::EF_AMDGPU_FEATURE_XNACK_OFF_V4:
+            out += ":xnack-";
+            break;
+        default:
+            break;
         }
     }
     return out;
@@ -121,16 +134,21 @@ std::string targetIdFeatures(unsigned flags, unsigned abiVersion)
 
 std::string codeObjectVersion(unsigned osAbi, unsigned abiVersion)
 {
-    if (osAbi == llvm::ELF::ELFOSABI_AMDGPU_PAL) return "PAL";
-    if (osAbi == llvm::ELF::ELFOSABI_AMDGPU_MESA3D) return "Mesa";
-    if (osAbi != llvm::ELF::ELFOSABI_AMDGPU_HSA) return "no HSA ABI";
+    if (osAbi == llvm::ELF::ELFOSABI_AMDGPU_PAL)
+        return "PAL";
+    if (osAbi == llvm::ELF::ELFOSABI_AMDGPU_MESA3D)
+        return "Mesa";
+    if (osAbi != llvm::ELF::ELFOSABI_AMDGPU_HSA)
+        return "no HSA ABI";
     return "v" + std::to_string(abiVersion + 2); // ABI version 0 is code object v2, … 4 is v6
 }
 
 std::optional<std::int64_t> integer(const llvm::msgpack::DocNode& node)
 {
-    if (node.getKind() == llvm::msgpack::Type::UInt) return std::int64_t(node.getUInt());
-    if (node.getKind() == llvm::msgpack::Type::Int) return node.getInt();
+    if (node.getKind() == llvm::msgpack::Type::UInt)
+        return std::int64_t(node.getUInt());
+    if (node.getKind() == llvm::msgpack::Type::Int)
+        return node.getInt();
     return std::nullopt;
 }
 
@@ -152,7 +170,11 @@ struct KernelInfo {
 bool wellFormedMsgpack(llvm::StringRef blob)
 {
     llvm::msgpack::Reader reader(blob);
-    struct Level { std::uint64_t left; bool map; bool key; };
+    struct Level {
+        std::uint64_t left;
+        bool map;
+        bool key;
+    };
     std::vector<Level> stack {{1, false, false}};
     llvm::msgpack::Object object;
     while (!stack.empty()) {
@@ -237,10 +259,13 @@ void readKernelDescriptor(std::string_view kd, const GpuTarget& gpu, KernelInfo&
 {
     const auto rsrc1 = std::uint32_t(readLE(kd, 48, 4)), rsrc2 = std::uint32_t(readLE(kd, 52, 4));
     const auto rsrc3 = std::uint32_t(readLE(kd, 44, 4));
-    info.declared.push_back({"workgroup_group_segment_byte_size", std::int64_t(readLE(kd, 0, 4)), "descriptor group_segment_fixed_size"});
-    info.declared.push_back({"workitem_private_segment_byte_size", std::int64_t(readLE(kd, 4, 4)), "descriptor private_segment_fixed_size"});
+    info.declared.push_back(
+        {"workgroup_group_segment_byte_size", std::int64_t(readLE(kd, 0, 4)), "descriptor group_segment_fixed_size"});
+    info.declared.push_back(
+        {"workitem_private_segment_byte_size", std::int64_t(readLE(kd, 4, 4)), "descriptor private_segment_fixed_size"});
     info.declared.push_back({"granulated_workitem_vgpr_count", std::int64_t(rsrc1 & 0x3f), "descriptor COMPUTE_PGM_RSRC1"});
-    info.declared.push_back({"granulated_wavefront_sgpr_count", std::int64_t((rsrc1 >> 6) & 0xf), "descriptor COMPUTE_PGM_RSRC1"});
+    info.declared.push_back(
+        {"granulated_wavefront_sgpr_count", std::int64_t((rsrc1 >> 6) & 0xf), "descriptor COMPUTE_PGM_RSRC1"});
     if (gpu.processor == "gfx90a" || gpu.processor.starts_with("gfx94"))
         info.declared.push_back({"accum_offset", std::int64_t(((rsrc3 & 0x3f) + 1) * 4), "descriptor COMPUTE_PGM_RSRC3"});
     if (rsrc2 & 1)
@@ -269,7 +294,10 @@ struct Symbol {
 
 class Reader {
 public:
-    Reader(const ObjectReadOptions& options) : options_(options) {}
+    Reader(const ObjectReadOptions& options)
+        : options_(options)
+    {
+    }
 
     ObjectListing read(std::string_view bytes, int depth = 0)
     {
@@ -278,7 +306,8 @@ public:
         if (bytes.starts_with(kCompressedBundleMagic))
             return fail("a compressed clang offload bundle (CCOB); gcnlens reads uncompressed ones: unpack it with "
                         "clang-offload-bundler --unbundle first");
-        if (!bytes.starts_with("\x7f" "ELF"))
+        if (!bytes.starts_with("\x7f"
+                               "ELF"))
             return fail("not an ELF code object or clang offload bundle (no ELF magic)");
         return readElf(bytes, depth);
     }
@@ -309,7 +338,9 @@ private:
             if (target.empty() || entry.bytes.empty())
                 continue;
             const std::string processor = target.substr(0, target.find(':'));
-            if (!chosen || (!wanted.empty() && processor == wanted && bundleTarget(chosen->id).substr(0, bundleTarget(chosen->id).find(':')) != wanted))
+            if (!chosen
+                || (!wanted.empty() && processor == wanted
+                    && bundleTarget(chosen->id).substr(0, bundleTarget(chosen->id).find(':')) != wanted))
                 chosen = &entry;
         }
         if (!chosen)
@@ -322,7 +353,9 @@ private:
             : processor == wanted              ? "it matches --gpu " + options_.gpu
                                                : "none matches --gpu " + options_.gpu + ": the first amdgcn one";
         out.program.diagnostics.insert(out.program.diagnostics.begin(),
-                                       {Severity::Note, 0, 0,
+                                       {Severity::Note,
+                                        0,
+                                        0,
                                         "clang offload bundle with " + std::to_string(entries.size()) + " entries (" + names
                                             + "); showing " + chosen->id + " (" + why + ")",
                                         {}});
@@ -409,7 +442,8 @@ private:
                 }
             }
             if (error)
-                program.diagnostics.push_back({Severity::Warning, 0, 0, "a note section is corrupted: " + llvm::toString(std::move(error)), {}});
+                program.diagnostics.push_back(
+                    {Severity::Warning, 0, 0, "a note section is corrupted: " + llvm::toString(std::move(error)), {}});
         }
 
         // The target: the user's GPU if given, else the processor the header (or v2 note) names.
@@ -421,8 +455,12 @@ private:
         if (!options_.gpu.empty()) {
             gpu = resolveGpu(options_.gpu, &error);
             if (gpu && !processor.empty() && gpu->processor != processor)
-                program.diagnostics.push_back({Severity::Warning, 0, 0,
-                                               "the code object is for " + fileTarget + "; decoded for " + gpu->targetId + " as asked", {}});
+                program.diagnostics.push_back(
+                    {Severity::Warning,
+                     0,
+                     0,
+                     "the code object is for " + fileTarget + "; decoded for " + gpu->targetId + " as asked",
+                     {}});
         } else if (processor.empty()) {
             return fail("the ELF header names no AMD GPU processor (e_flags 0x" + hex(flags, 0)
                         + ") and there is no ISA note: give the GPU with --gpu");
@@ -430,7 +468,8 @@ private:
             gpu = resolveGpu(fileTarget, &error);
         }
         if (!gpu)
-            return fail("the code object is for " + (fileTarget.empty() ? options_.gpu : fileTarget) + ", which gcnlens does not know: " + error);
+            return fail("the code object is for " + (fileTarget.empty() ? options_.gpu : fileTarget)
+                        + ", which gcnlens does not know: " + error);
         program.gpu = *gpu;
 
         Decoder decoder(*gpu);
@@ -439,15 +478,18 @@ private:
 
         // Symbols by section.
         std::map<std::uint64_t, std::vector<Symbol>> bySection; // section index → symbols
-        std::map<std::string, std::string_view> descriptors;     // kernel name → its 64-byte descriptor
+        std::map<std::string, std::string_view> descriptors;    // kernel name → its 64-byte descriptor
         for (const auto& symbol : elf.symbols()) {
             auto name = symbol.getName();
             auto address = symbol.getAddress();
             auto section = symbol.getSection();
             if (!name || !address || !section) {
-                if (!name) llvm::consumeError(name.takeError());
-                if (!address) llvm::consumeError(address.takeError());
-                if (!section) llvm::consumeError(section.takeError());
+                if (!name)
+                    llvm::consumeError(name.takeError());
+                if (!address)
+                    llvm::consumeError(address.takeError());
+                if (!section)
+                    llvm::consumeError(section.takeError());
                 continue;
             }
             if (*section == elf.section_end() || name->empty())
@@ -478,7 +520,9 @@ private:
             return ++line;
         };
         put("; " + options_.fileName + ": code object " + codeObjectVersion(osAbi, abiVersion) + ", "
-            + (header.e_type == llvm::ELF::ET_REL ? "relocatable" : header.e_type == llvm::ELF::ET_DYN ? "shared object" : "executable")
+            + (header.e_type == llvm::ELF::ET_REL       ? "relocatable"
+                   : header.e_type == llvm::ELF::ET_DYN ? "shared object"
+                                                        : "executable")
             + (fileTarget.empty() ? std::string() : ", for " + fileTarget) + " (e_flags 0x" + hex(flags, 0) + ")");
         put("; read-only listing disassembled by gcnlens for " + gpu->targetId + "; addresses are in the file's sections");
 
@@ -488,7 +532,8 @@ private:
                 continue;
             auto contents = section.getContents();
             if (!contents) {
-                program.diagnostics.push_back({Severity::Warning, 0, 0, "a code section cannot be read: " + llvm::toString(contents.takeError()), {}});
+                program.diagnostics.push_back(
+                    {Severity::Warning, 0, 0, "a code section cannot be read: " + llvm::toString(contents.takeError()), {}});
                 continue;
             }
             const std::string_view code(contents->data(), contents->size());
@@ -498,7 +543,11 @@ private:
                 return a.address != b.address ? a.address < b.address : a.type > b.type; // kernels before labels at one address
             });
             // Regions: one per kernel or function symbol; the whole section when there is none.
-            struct Region { std::string name; std::uint64_t begin, end; unsigned type; };
+            struct Region {
+                std::string name;
+                std::uint64_t begin, end;
+                unsigned type;
+            };
             std::vector<Region> regions;
             for (std::size_t i = 0; i < symbols.size(); ++i) {
                 const Symbol& s = symbols[i];
@@ -506,7 +555,8 @@ private:
                     continue;
                 std::uint64_t end = sectionAddress + code.size();
                 for (std::size_t j = i + 1; j < symbols.size(); ++j)
-                    if ((symbols[j].type == llvm::ELF::STT_FUNC || symbols[j].type == kSttAmdgpuHsaKernel) && symbols[j].address > s.address) {
+                    if ((symbols[j].type == llvm::ELF::STT_FUNC || symbols[j].type == kSttAmdgpuHsaKernel)
+                        && symbols[j].address > s.address) {
                         end = symbols[j].address;
                         break;
                     }

@@ -13,14 +13,14 @@
 namespace gcnlens::input {
 
 struct ObjectReadOptions {
-    std::string gpu;                 // empty: the processor and features the ELF header names
+    std::string gpu; // empty: the processor and features the ELF header names
     std::string fileName = "<input>";
 };
 
 struct ObjectListing {
-    Program program;      // Instruction::line, Kernel::line, Label::line, directives: lines of `listing`
-    std::string listing;  // one instruction per line: text, then "// ADDRESS: WORDS"
-    std::string error;    // non-empty: nothing readable; the cause, without the file's name
+    Program program;     // Instruction::line, Kernel::line, Label::line, directives: lines of `listing`
+    std::string listing; // one instruction per line: text, then "// ADDRESS: WORDS"
+    std::string error;   // non-empty: nothing readable; the cause, without the file's name
 };
 
 ObjectListing readCodeObject(std::string_view bytes, const ObjectReadOptions& options);

@@ -11,11 +11,11 @@
 namespace gcnlens::input {
 
 struct ReadInput {
-    bool assembled = false;  // source text: the caller assembles or analyses `text` itself (the editor path)
-    Program program;         // code objects and listings
-    std::string text;        // what to show: the source, the listing, or the code object's generated listing
-    bool readOnly = false;   // a code object's listing is generated, not the user's file
-    std::string error;       // non-empty: nothing readable; the cause, without the file's name
+    bool assembled = false; // source text: the caller assembles or analyses `text` itself (the editor path)
+    Program program;        // code objects and listings
+    std::string text;       // what to show: the source, the listing, or the code object's generated listing
+    bool readOnly = false;  // a code object's listing is generated, not the user's file
+    std::string error;      // non-empty: nothing readable; the cause, without the file's name
 };
 
 // gpuChosen: options.gpu is the user's choice; otherwise a code object names its own processor.

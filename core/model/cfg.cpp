@@ -75,8 +75,9 @@ Cfg buildCfg(const Program& program)
                 b.successors.push_back(cfg.blockOf[in.targetIndex]);
             } else {
                 b.exit = true;
-                note(last, "branch target " + (in.targetLabel.empty() ? std::string("unknown") : in.targetLabel.str())
-                               + " is outside this kernel: treated as an exit");
+                note(last,
+                     "branch target " + (in.targetLabel.empty() ? std::string("unknown") : in.targetLabel.str())
+                         + " is outside this kernel: treated as an exit");
             }
         };
         auto fallThrough = [&] {
@@ -86,17 +87,25 @@ Cfg buildCfg(const Program& program)
                 b.exit = true;
         };
         switch (in.branch) {
-        case BranchKind::None: fallThrough(); break;
-        case BranchKind::Unconditional: addTarget(); break;
+        case BranchKind::None:
+            fallThrough();
+            break;
+        case BranchKind::Unconditional:
+            addTarget();
+            break;
         case BranchKind::Conditional:
             addTarget();
             fallThrough();
             break;
-        case BranchKind::Return: b.exit = true; break;
+        case BranchKind::Return:
+            b.exit = true;
+            break;
         case BranchKind::Indirect:
             if (isCall(in)) {
-                note(last, in.mnemonic + ": call; the callee is not analysed (assumed to return here, to read "
-                               "and write no register and to wait for its own memory operations)");
+                note(last,
+                     in.mnemonic
+                         + ": call; the callee is not analysed (assumed to return here, to read "
+                           "and write no register and to wait for its own memory operations)");
                 fallThrough();
             } else {
                 b.exit = true;

@@ -107,23 +107,49 @@ InstClass classify(const Instruction& inst, Generation, bool gfx942)
     InstClass c;
     const std::string_view m = inst.mnemonic;
     switch (inst.family) {
-    case Family::VOP1: case Family::VOP2: case Family::VOPC: case Family::VOP3: case Family::VOP3P:
+    case Family::VOP1:
+    case Family::VOP2:
+    case Family::VOPC:
+    case Family::VOP3:
+    case Family::VOP3P:
     case Family::VINTRP:
         c.valu = true;
         break;
-    case Family::SDWA: c.valu = c.sdwa = true; break;
-    case Family::DPP: c.valu = c.dpp = true; break;
-    case Family::SOP1: case Family::SOP2: case Family::SOPK: case Family::SOPC: case Family::SOPP:
+    case Family::SDWA:
+        c.valu = c.sdwa = true;
+        break;
+    case Family::DPP:
+        c.valu = c.dpp = true;
+        break;
+    case Family::SOP1:
+    case Family::SOP2:
+    case Family::SOPK:
+    case Family::SOPC:
+    case Family::SOPP:
         c.salu = true;
         break;
-    case Family::SMRD: case Family::SMEM: c.smem = true; break;
-    case Family::MUBUF: case Family::MTBUF: case Family::MIMG: case Family::GLOBAL: case Family::SCRATCH:
+    case Family::SMRD:
+    case Family::SMEM:
+        c.smem = true;
+        break;
+    case Family::MUBUF:
+    case Family::MTBUF:
+    case Family::MIMG:
+    case Family::GLOBAL:
+    case Family::SCRATCH:
         c.vmem = true;
         break;
-    case Family::FLAT: c.vmem = c.flat = true; break;
-    case Family::DS: c.ds = true; break;
-    case Family::EXP: c.exp = true; break;
-    default: break;
+    case Family::FLAT:
+        c.vmem = c.flat = true;
+        break;
+    case Family::DS:
+        c.ds = true;
+        break;
+    case Family::EXP:
+        c.exp = true;
+        break;
+    default:
+        break;
     }
     // The printer's suffixes say the encoding when the family does not (VOP3-encoded DPP is rare).
     if (c.valu && m.ends_with("_dpp"))
@@ -154,8 +180,8 @@ InstClass classify(const Instruction& inst, Generation, bool gfx942)
         c.sampler = inst.family == Family::MIMG && startsWithAny(m, {"image_sample", "image_gather"});
     }
     if (c.ds)
-        c.gds = m.starts_with("ds_gws") || m.starts_with("ds_ordered_count")
-            || inst.operands.find(" gds") != std::string::npos || inst.operands.starts_with("gds");
+        c.gds = m.starts_with("ds_gws") || m.starts_with("ds_ordered_count") || inst.operands.find(" gds") != std::string::npos
+            || inst.operands.starts_with("gds");
     return c;
 }
 
@@ -191,8 +217,13 @@ bool isVector(RegKind kind)
 bool isScalar(RegKind kind)
 {
     switch (kind) {
-    case RegKind::SGPR: case RegKind::VCC: case RegKind::EXEC: case RegKind::M0: case RegKind::TTMP:
-    case RegKind::FlatScratch: case RegKind::XnackMask:
+    case RegKind::SGPR:
+    case RegKind::VCC:
+    case RegKind::EXEC:
+    case RegKind::M0:
+    case RegKind::TTMP:
+    case RegKind::FlatScratch:
+    case RegKind::XnackMask:
         return true;
     default:
         return false;

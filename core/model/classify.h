@@ -14,23 +14,23 @@ enum class MfmaKind : unsigned char { None, Xdl, Sgemm, Dgemm };
 
 struct InstClass {
     bool valu = false, salu = false, smem = false, vmem = false, ds = false, exp = false;
-    bool flat = false;        // FLAT segment (not GLOBAL/SCRATCH)
-    bool store = false;       // memory op whose data is only read (stores, no-return atomics)
-    bool load = false;        // memory op writing registers
-    bool mfma = false;        // v_mfma_* (MAI)
+    bool flat = false;  // FLAT segment (not GLOBAL/SCRATCH)
+    bool store = false; // memory op whose data is only read (stores, no-return atomics)
+    bool load = false;  // memory op writing registers
+    bool mfma = false;  // v_mfma_* (MAI)
     MfmaKind mfmaKind = MfmaKind::None;
-    int passes = 0;           // MFMA passes N (hazards.md §1), 0 otherwise
+    int passes = 0; // MFMA passes N (hazards.md §1), 0 otherwise
     bool accvgprRead = false, accvgprWrite = false;
-    bool dot = false;         // v_dot*
-    bool trans = false;       // CDNA3 Table 12 transcendental
+    bool dot = false;   // v_dot*
+    bool trans = false; // CDNA3 Table 12 transcendental
     bool dpp = false, sdwa = false;
-    bool laneRead = false;    // v_readlane / v_readfirstlane
-    bool laneWrite = false;   // v_writelane
-    bool cmpx = false;        // v_cmpx*
+    bool laneRead = false;  // v_readlane / v_readfirstlane
+    bool laneWrite = false; // v_writelane
+    bool cmpx = false;      // v_cmpx*
     bool nop = false;
-    int nopStates = 0;        // wait states an s_nop gives (N+1)
+    int nopStates = 0; // wait states an s_nop gives (N+1)
     bool gds = false;
-    bool sampler = false;     // MIMG sample/gather (a different VmemType from plain loads)
+    bool sampler = false; // MIMG sample/gather (a different VmemType from plain loads)
 };
 
 InstClass classify(const Instruction& inst, Generation generation, bool gfx942);

@@ -15,8 +15,7 @@ struct CommonEnds {
     int shift = 0; // n - m: how far the tail moved
 };
 
-template <typename T, typename Same>
-CommonEnds commonEnds(const std::vector<T>& now, const std::vector<T>& before, Same same)
+template <typename T, typename Same> CommonEnds commonEnds(const std::vector<T>& now, const std::vector<T>& before, Same same)
 {
     CommonEnds ends;
     const int n = static_cast<int>(now.size()), m = static_cast<int>(before.size());

@@ -40,8 +40,8 @@ struct FindingRef {
 
 struct FixIt {
     FindingRef finding;
-    std::string kind;      // insert-nop, move, short-encoding
-    std::string summary;   // "move line 7 (s_nop 0) after line 9"
+    std::string kind;            // insert-nop, move, short-encoding
+    std::string summary;         // "move line 7 (s_nop 0) after line 9"
     std::vector<TextEdit> edits; // disjoint, in the original text's coordinates
     long long cyclesBefore = 0;  // single-wave cycles of the whole file (timing-model.md §5)
     long long cyclesAfter = 0;   // the same, measured on the edited text
@@ -73,8 +73,8 @@ std::string applyEdits(const std::string& text, const std::vector<TextEdit>& edi
 // hunk per fix whose header carries the rule, the line and the delta ("@@ … @@ fetch-align line 12:
 // -4 cycles, move …"). A fix whose hunk would overlap an earlier one is left out and counted in
 // `leftOut`.
-std::string unifiedDiff(const std::string& path, const std::string& text, const std::vector<FixIt>& fixits,
-                        int context = 2, int* leftOut = nullptr);
+std::string unifiedDiff(const std::string& path, const std::string& text, const std::vector<FixIt>& fixits, int context = 2,
+                        int* leftOut = nullptr);
 
 // "-4 cycles", "+8 cycles": the delta as every presenter prints it.
 std::string deltaText(long long delta);

@@ -18,30 +18,30 @@ namespace gcnlens {
 
 // The short texts of a finding (rule, counter, register, fix) repeat: interned (issue #18).
 struct HazardFinding {
-    InternedString rule;     // W-… id
-    int instruction = -1;    // the consumer
+    InternedString rule;  // W-… id
+    int instruction = -1; // the consumer
     int line = 0;
     int producer = -1;
     int producerLine = 0;
-    int required = 0;        // wait states the rule requires
-    int present = 0;         // the fewest there are on any path
-    InternedString fix;      // "s_nop 3" (several, one per line, when one s_nop cannot give enough)
+    int required = 0;   // wait states the rule requires
+    int present = 0;    // the fewest there are on any path
+    InternedString fix; // "s_nop 3" (several, one per line, when one s_nop cannot give enough)
     std::string detail;
     bool operator==(const HazardFinding&) const = default;
 };
 
 struct WaitcntFinding {
-    InternedString rule;     // W-waitcnt-vmcnt / -lgkmcnt / -expcnt (docs/model.md)
-    int instruction = -1;    // the consumer
+    InternedString rule;  // W-waitcnt-vmcnt / -lgkmcnt / -expcnt (docs/model.md)
+    int instruction = -1; // the consumer
     int line = 0;
     int producer = -1;
     int producerLine = 0;
-    InternedString counter;  // vmcnt, lgkmcnt, expcnt
-    InternedString access;   // RAW, WAW, WAR
-    InternedString reg;      // the register, "v4", "s[2:3]"
+    InternedString counter;     // vmcnt, lgkmcnt, expcnt
+    InternedString access;      // RAW, WAW, WAR
+    InternedString reg;         // the register, "v4", "s[2:3]"
     bool notGuaranteed = false; // out-of-order returns: no count but 0 proves completion
-    int count = 0;           // the wait that would cover it: counter(count)
-    InternedString fix;      // "s_waitcnt lgkmcnt(0)"
+    int count = 0;              // the wait that would cover it: counter(count)
+    InternedString fix;         // "s_waitcnt lgkmcnt(0)"
     std::string detail;
     bool operator==(const WaitcntFinding&) const = default;
 };

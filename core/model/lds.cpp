@@ -26,7 +26,10 @@ namespace {
 class PatternParser {
 public:
     PatternParser(const std::string& text, const std::map<std::string, std::int64_t>& params)
-        : text_(text), params_(params) {}
+        : text_(text)
+        , params_(params)
+    {
+    }
 
     std::optional<PatternError> evaluate(std::int64_t lane, std::int64_t& out)
     {
@@ -43,9 +46,12 @@ public:
     }
 
 private:
-    struct Op { const char* text; int level; };
+    struct Op {
+        const char* text;
+        int level;
+    };
     static constexpr Op kOps[] = {{"<<", 3}, {">>", 3}, {"|", 0}, {"^", 1}, {"&", 2},
-                                  {"+", 4}, {"-", 4}, {"*", 5}, {"/", 5}, {"%", 5}};
+                                  {"+", 4},  {"-", 4},  {"*", 5}, {"/", 5}, {"%", 5}};
 
     void skipSpace()
     {
@@ -90,17 +96,28 @@ private:
             }
             // Results beyond 64 bits are an error, not a wrapped address (signed overflow is UB).
             bool overflow = false;
-            if (o == "+") overflow = __builtin_add_overflow(left, right, &left);
-            else if (o == "-") overflow = __builtin_sub_overflow(left, right, &left);
-            else if (o == "*") overflow = __builtin_mul_overflow(left, right, &left);
-            else if ((o == "/" || o == "%") && left == std::numeric_limits<std::int64_t>::min() && right == -1) overflow = true;
-            else if (o == "/") left /= right;
-            else if (o == "%") left %= right;
-            else if (o == "<<") left <<= right;
-            else if (o == ">>") left >>= right;
-            else if (o == "&") left &= right;
-            else if (o == "|") left |= right;
-            else left ^= right;
+            if (o == "+")
+                overflow = __builtin_add_overflow(left, right, &left);
+            else if (o == "-")
+                overflow = __builtin_sub_overflow(left, right, &left);
+            else if (o == "*")
+                overflow = __builtin_mul_overflow(left, right, &left);
+            else if ((o == "/" || o == "%") && left == std::numeric_limits<std::int64_t>::min() && right == -1)
+                overflow = true;
+            else if (o == "/")
+                left /= right;
+            else if (o == "%")
+                left %= right;
+            else if (o == "<<")
+                left <<= right;
+            else if (o == ">>")
+                left >>= right;
+            else if (o == "&")
+                left &= right;
+            else if (o == "|")
+                left |= right;
+            else
+                left ^= right;
             if (overflow) {
                 fail("the value overflows 64 bits", at);
                 break;
@@ -187,7 +204,10 @@ private:
     std::optional<PatternError> error_;
 };
 
-bool startsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+bool startsWith(const std::string& s, const char* prefix)
+{
+    return s.rfind(prefix, 0) == 0;
+}
 
 std::optional<std::int64_t> parseInteger(std::string_view text)
 {
@@ -258,12 +278,18 @@ LdsOp parseLdsOp(const std::string& text)
     std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
     op.name = name;
     auto widthFromBits = [](const std::string& s) -> int {
-        if (s == "8") return 1;
-        if (s == "16") return 2;
-        if (s == "32") return 4;
-        if (s == "64") return 8;
-        if (s == "96") return 12;
-        if (s == "128") return 16;
+        if (s == "8")
+            return 1;
+        if (s == "16")
+            return 2;
+        if (s == "32")
+            return 4;
+        if (s == "64")
+            return 8;
+        if (s == "96")
+            return 12;
+        if (s == "128")
+            return 16;
         return 0;
     };
     if (!startsWith(name, "ds_")) {
@@ -322,9 +348,12 @@ LdsOp parseLdsOp(const std::string& text)
             }
             continue; // other modifiers do not move the address
         }
-        if (key == "offset") op.offset = *value;
-        else if (key == "offset0") op.offset0 = *value;
-        else op.offset1 = *value;
+        if (key == "offset")
+            op.offset = *value;
+        else if (key == "offset0")
+            op.offset0 = *value;
+        else
+            op.offset1 = *value;
     }
     return op;
 }
@@ -366,8 +395,8 @@ std::string_view ldsPhasesName(LdsPhases phases)
 std::vector<std::vector<int>> ldsLaneGroups(const LdsOp& op, int groupDwords, LdsPhases phases)
 {
     std::vector<std::vector<int>> groups;
-    const bool read128 = op.dwords == 4 && op.widthBytes == 16 && !op.twoAccesses && !op.addressFirst
-        && op.name.starts_with("ds_read");
+    const bool read128 =
+        op.dwords == 4 && op.widthBytes == 16 && !op.twoAccesses && !op.addressFirst && op.name.starts_with("ds_read");
     if (phases == LdsPhases::Cdna && read128 && groupDwords == 32) {
         // Quads q of each 32-lane half, paired (0,5), (1,4), (2,7), (3,6) (docs/model.md L-phases).
         static constexpr int kPairs[4][2] = {{0, 5}, {1, 4}, {2, 7}, {3, 6}};
@@ -499,8 +528,7 @@ LdsAccessResult analyzeLdsAddresses(const LdsOp& op, const std::vector<std::opti
 }
 
 LdsAccessResult analyzeLdsPattern(const std::string& pattern, const std::string& opOrWidth,
-                                  const std::map<std::string, std::int64_t>& parameters, int groupDwords,
-                                  LdsPhases phases)
+                                  const std::map<std::string, std::int64_t>& parameters, int groupDwords, LdsPhases phases)
 {
     const LdsOp op = parseLdsOp(opOrWidth);
     if (!op.error.empty()) {
@@ -565,9 +593,15 @@ bool isUniform(const Reg& r)
     return true;
 }
 
-bool isUniformKnown(const Reg& r) { return isUniform(r) && r.lanes[0].state == State::Known; }
+bool isUniformKnown(const Reg& r)
+{
+    return isUniform(r) && r.lanes[0].state == State::Known;
+}
 
-std::uint32_t u32(std::int64_t v) { return static_cast<std::uint32_t>(v); }
+std::uint32_t u32(std::int64_t v)
+{
+    return static_cast<std::uint32_t>(v);
+}
 
 const Reg& unknownReg()
 {
@@ -647,7 +681,8 @@ Operand parseOperand(std::string_view text)
         const auto v = parseInteger(digits);
         return v ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
     };
-    if ((text[0] == 'v' || text[0] == 's') && text.size() > 1 && (std::isdigit(static_cast<unsigned char>(text[1])) || text[1] == '[')) {
+    if ((text[0] == 'v' || text[0] == 's') && text.size() > 1
+        && (std::isdigit(static_cast<unsigned char>(text[1])) || text[1] == '[')) {
         if (const auto i = regIndex(1)) {
             op.kind = text[0] == 'v' ? Operand::Vgpr : Operand::Sgpr;
             op.index = *i;
@@ -676,8 +711,10 @@ Operands splitOperands(std::string_view text)
         std::size_t begin = std::string_view::npos, end = p.size();
         for (std::size_t i = 0; i < p.size(); ++i) {
             const char c = p[i];
-            if (c == '[' || c == '(') ++d;
-            if (c == ']' || c == ')') --d;
+            if (c == '[' || c == '(')
+                ++d;
+            if (c == ']' || c == ')')
+                --d;
             if (std::isspace(static_cast<unsigned char>(c)) && d == 0) {
                 if (begin != std::string_view::npos) {
                     end = i;
@@ -694,8 +731,10 @@ Operands splitOperands(std::string_view text)
     std::size_t start = 0;
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
-        if (c == '[' || c == '(') ++depth;
-        if (c == ']' || c == ')') --depth;
+        if (c == '[' || c == '(')
+            ++depth;
+        if (c == ']' || c == ')')
+            --depth;
         if (c == ',' && depth == 0) {
             part(text.substr(start, i - start));
             start = i + 1;
@@ -708,18 +747,42 @@ Operands splitOperands(std::string_view text)
 // What step() does with a mnemonic, decided once per distinct mnemonic. Each rule matches by
 // prefix (the encoding suffixes _e32/_e64/… follow); no two rules' prefixes overlap.
 enum class Rule : std::uint8_t {
-    None, Mov, Add, Sub, SubRev, Add3, LshlRev, Lshl, LshrRev, Lshr, AshrRev, Ashr, And, Or, Xor, MulLo, Mul24, Mad24,
-    LshlAdd, AddLshl, LshlOr, AndOr, Or3, Bfe, Mbcnt, ReadFirstLane
+    None,
+    Mov,
+    Add,
+    Sub,
+    SubRev,
+    Add3,
+    LshlRev,
+    Lshl,
+    LshrRev,
+    Lshr,
+    AshrRev,
+    Ashr,
+    And,
+    Or,
+    Xor,
+    MulLo,
+    Mul24,
+    Mad24,
+    LshlAdd,
+    AddLshl,
+    LshlOr,
+    AndOr,
+    Or3,
+    Bfe,
+    Mbcnt,
+    ReadFirstLane
 };
 
 struct MnemonicInfo {
     Rule rule = Rule::None;
-    bool carryOut = false;  // VOP2 carry adds: the VCC/SGPR carry-out operand comes first
-    bool movk = false;      // s_movk_i32: a 16-bit signed immediate
-    bool isSigned = false;  // v_mul_i32_i24, v_mad_i32_i24, v_bfe_i32
+    bool carryOut = false; // VOP2 carry adds: the VCC/SGPR carry-out operand comes first
+    bool movk = false;     // s_movk_i32: a 16-bit signed immediate
+    bool isSigned = false; // v_mul_i32_i24, v_mad_i32_i24, v_bfe_i32
     bool mbcntHi = false;
-    bool ds = false;        // ds_*
-    bool dsStore = false;   // a ds_* whose first operand is the address (writes, atomics without return)
+    bool ds = false;      // ds_*
+    bool dsStore = false; // a ds_* whose first operand is the address (writes, atomics without return)
 };
 
 MnemonicInfo classify(const std::string& m)
@@ -729,7 +792,10 @@ MnemonicInfo classify(const std::string& m)
     auto any = [&](std::initializer_list<const char*> prefixes) {
         return std::any_of(prefixes.begin(), prefixes.end(), [&](const char* p) { return base(p); });
     };
-    struct Entry { Rule rule; std::initializer_list<const char*> prefixes; };
+    struct Entry {
+        Rule rule;
+        std::initializer_list<const char*> prefixes;
+    };
     const Entry table[] = {
         {Rule::Mov, {"v_mov_b32", "s_mov_b32", "s_movk_i32"}},
         {Rule::Add, {"v_add_i32", "v_add_u32", "v_add_co_u32", "s_add_u32", "s_add_i32"}},
@@ -762,8 +828,8 @@ MnemonicInfo classify(const std::string& m)
             info.rule = e.rule;
             break;
         }
-    info.carryOut = any({"v_add_i32", "v_add_u32", "v_add_co_u32", "v_sub_i32", "v_sub_u32", "v_sub_co_u32",
-                         "v_subrev_i32", "v_subrev_u32", "v_subrev_co_u32"});
+    info.carryOut = any({"v_add_i32", "v_add_u32", "v_add_co_u32", "v_sub_i32", "v_sub_u32", "v_sub_co_u32", "v_subrev_i32",
+                         "v_subrev_u32", "v_subrev_co_u32"});
     info.movk = base("s_movk_i32");
     info.isSigned = any({"v_mul_i32_i24", "v_mad_i32_i24", "v_bfe_i32"});
     info.mbcntHi = base("v_mbcnt_hi");
@@ -813,7 +879,12 @@ class KernelEvaluator {
 public:
     KernelEvaluator(const Program& program, const LdsKernelOptions& options,
                     std::unordered_map<std::string, MnemonicInfo>& mnemonics, std::unordered_map<std::string, LdsOp>& ops)
-        : program_(program), options_(options), mnemonics_(mnemonics), ops_(ops) {}
+        : program_(program)
+        , options_(options)
+        , mnemonics_(mnemonics)
+        , ops_(ops)
+    {
+    }
 
     // Every `interval` instructions from the kernel's first (0: never) the state is saved.
     void setCheckpoints(std::vector<Checkpoint>* out, int interval)
@@ -839,8 +910,10 @@ public:
             vz.lanes[lane] = {z, State::Known};
         }
         RegFile::set(regs_.vgprs, 0, std::move(vx));
-        if (!packed && Y > 1) RegFile::set(regs_.vgprs, 1, std::move(vy));
-        if (!packed && Z > 1) RegFile::set(regs_.vgprs, 2, std::move(vz));
+        if (!packed && Y > 1)
+            RegFile::set(regs_.vgprs, 1, std::move(vy));
+        if (!packed && Z > 1)
+            RegFile::set(regs_.vgprs, 2, std::move(vz));
     }
     void restore(const RegFile& state) { regs_ = state; }
     const RegFile& state() const { return regs_; }
@@ -912,8 +985,7 @@ private:
     // Applies f lane by lane. `kind` says how uniform unknowns propagate through the operation.
     enum class Kind { Additive, Scale, Other };
     using Inputs = std::array<const Reg*, 3>;
-    template <typename F>
-    Reg apply(const Inputs& in, std::size_t count, Kind kind, F f, int scaledOperand = 0)
+    template <typename F> Reg apply(const Inputs& in, std::size_t count, Kind kind, F f, int scaledOperand = 0)
     {
         Reg out;
         for (std::size_t j = 0; j < count; ++j)
@@ -1008,7 +1080,8 @@ private:
         std::array<Reg, 3> scratch;
         Inputs v {};
         for (int j = 0; j < n; ++j)
-            v[static_cast<std::size_t>(j)] = &value(ops.op[static_cast<std::size_t>(firstSrc + j)], scratch[static_cast<std::size_t>(j)]);
+            v[static_cast<std::size_t>(j)] =
+                &value(ops.op[static_cast<std::size_t>(firstSrc + j)], scratch[static_cast<std::size_t>(j)]);
         const Operand& src0 = ops.op[static_cast<std::size_t>(firstSrc)];
         const std::size_t count = static_cast<std::size_t>(n);
         using K = std::array<std::int64_t, 4>;
@@ -1027,45 +1100,60 @@ private:
             }
             break;
         case Rule::Add:
-            if (n == 2) result = apply(v, count, Kind::Additive, [](K k) { return k[0] + k[1]; });
+            if (n == 2)
+                result = apply(v, count, Kind::Additive, [](K k) { return k[0] + k[1]; });
             break;
         case Rule::Sub:
-            if (n == 2) result = apply(v, count, Kind::Additive, [](K k) { return k[0] - k[1]; });
+            if (n == 2)
+                result = apply(v, count, Kind::Additive, [](K k) { return k[0] - k[1]; });
             break;
         case Rule::SubRev:
-            if (n == 2) result = apply(v, count, Kind::Additive, [](K k) { return k[1] - k[0]; });
+            if (n == 2)
+                result = apply(v, count, Kind::Additive, [](K k) { return k[1] - k[0]; });
             break;
         case Rule::Add3:
-            if (n == 3) result = apply(v, count, Kind::Additive, [](K k) { return k[0] + k[1] + k[2]; });
+            if (n == 3)
+                result = apply(v, count, Kind::Additive, [](K k) { return k[0] + k[1] + k[2]; });
             break;
         case Rule::LshlRev:
-            if (n == 2) result = apply(v, count, Kind::Scale, [](K k) { return static_cast<std::int64_t>(u32(k[1]) << (k[0] & 31)); }, 1);
+            if (n == 2)
+                result = apply(v, count, Kind::Scale, [](K k) { return static_cast<std::int64_t>(u32(k[1]) << (k[0] & 31)); }, 1);
             break;
         case Rule::Lshl:
-            if (n == 2) result = apply(v, count, Kind::Scale, [](K k) { return static_cast<std::int64_t>(u32(k[0]) << (k[1] & 31)); }, 0);
+            if (n == 2)
+                result = apply(v, count, Kind::Scale, [](K k) { return static_cast<std::int64_t>(u32(k[0]) << (k[1] & 31)); }, 0);
             break;
         case Rule::LshrRev:
-            if (n == 2) result = apply(v, count, Kind::Other, [](K k) { return static_cast<std::int64_t>(u32(k[1]) >> (k[0] & 31)); });
+            if (n == 2)
+                result = apply(v, count, Kind::Other, [](K k) { return static_cast<std::int64_t>(u32(k[1]) >> (k[0] & 31)); });
             break;
         case Rule::Lshr:
-            if (n == 2) result = apply(v, count, Kind::Other, [](K k) { return static_cast<std::int64_t>(u32(k[0]) >> (k[1] & 31)); });
+            if (n == 2)
+                result = apply(v, count, Kind::Other, [](K k) { return static_cast<std::int64_t>(u32(k[0]) >> (k[1] & 31)); });
             break;
         case Rule::AshrRev:
             if (n == 2)
-                result = apply(v, count, Kind::Other, [](K k) { return static_cast<std::int64_t>(static_cast<std::int32_t>(u32(k[1])) >> (k[0] & 31)); });
+                result = apply(v, count, Kind::Other, [](K k) {
+                    return static_cast<std::int64_t>(static_cast<std::int32_t>(u32(k[1])) >> (k[0] & 31));
+                });
             break;
         case Rule::Ashr:
             if (n == 2)
-                result = apply(v, count, Kind::Other, [](K k) { return static_cast<std::int64_t>(static_cast<std::int32_t>(u32(k[0])) >> (k[1] & 31)); });
+                result = apply(v, count, Kind::Other, [](K k) {
+                    return static_cast<std::int64_t>(static_cast<std::int32_t>(u32(k[0])) >> (k[1] & 31));
+                });
             break;
         case Rule::And:
-            if (n == 2) result = apply(v, count, Kind::Other, [](K k) { return k[0] & k[1]; });
+            if (n == 2)
+                result = apply(v, count, Kind::Other, [](K k) { return k[0] & k[1]; });
             break;
         case Rule::Or:
-            if (n == 2) result = apply(v, count, Kind::Other, [](K k) { return k[0] | k[1]; });
+            if (n == 2)
+                result = apply(v, count, Kind::Other, [](K k) { return k[0] | k[1]; });
             break;
         case Rule::Xor:
-            if (n == 2) result = apply(v, count, Kind::Other, [](K k) { return k[0] ^ k[1]; });
+            if (n == 2)
+                result = apply(v, count, Kind::Other, [](K k) { return k[0] ^ k[1]; });
             break;
         case Rule::MulLo:
             if (n == 2) {
@@ -1075,34 +1163,42 @@ private:
             }
             break;
         case Rule::Mul24:
-            if (n == 2) result = apply(v, count, Kind::Other, [&](K k) { return sign ? i24(k[0]) * i24(k[1]) : u24(k[0]) * u24(k[1]); });
+            if (n == 2)
+                result = apply(v, count, Kind::Other, [&](K k) { return sign ? i24(k[0]) * i24(k[1]) : u24(k[0]) * u24(k[1]); });
             break;
         case Rule::Mad24:
             if (n == 3) {
-                const Reg product = apply(v, 2, Kind::Other, [&](K k) { return sign ? i24(k[0]) * i24(k[1]) : u24(k[0]) * u24(k[1]); });
+                const Reg product =
+                    apply(v, 2, Kind::Other, [&](K k) { return sign ? i24(k[0]) * i24(k[1]) : u24(k[0]) * u24(k[1]); });
                 result = apply({&product, v[2]}, 2, Kind::Additive, [](K k) { return k[0] + k[1]; });
             }
             break;
         case Rule::LshlAdd:
             if (n == 3) {
-                const Reg shifted = apply(v, 2, Kind::Scale, [](K k) { return static_cast<std::int64_t>(u32(k[0]) << (k[1] & 31)); }, 0);
+                const Reg shifted =
+                    apply(v, 2, Kind::Scale, [](K k) { return static_cast<std::int64_t>(u32(k[0]) << (k[1] & 31)); }, 0);
                 result = apply({&shifted, v[2]}, 2, Kind::Additive, [](K k) { return k[0] + k[1]; });
             }
             break;
         case Rule::AddLshl:
             if (n == 3) {
                 const Reg sum = apply(v, 2, Kind::Additive, [](K k) { return k[0] + k[1]; });
-                result = apply({&sum, v[2]}, 2, Kind::Scale, [](K k) { return static_cast<std::int64_t>(u32(k[0]) << (k[1] & 31)); }, 0);
+                result = apply(
+                    {&sum, v[2]}, 2, Kind::Scale, [](K k) { return static_cast<std::int64_t>(u32(k[0]) << (k[1] & 31)); }, 0);
             }
             break;
         case Rule::LshlOr:
-            if (n == 3) result = apply(v, count, Kind::Other, [](K k) { return static_cast<std::int64_t>(u32(k[0]) << (k[1] & 31)) | k[2]; });
+            if (n == 3)
+                result =
+                    apply(v, count, Kind::Other, [](K k) { return static_cast<std::int64_t>(u32(k[0]) << (k[1] & 31)) | k[2]; });
             break;
         case Rule::AndOr:
-            if (n == 3) result = apply(v, count, Kind::Other, [](K k) { return (k[0] & k[1]) | k[2]; });
+            if (n == 3)
+                result = apply(v, count, Kind::Other, [](K k) { return (k[0] & k[1]) | k[2]; });
             break;
         case Rule::Or3:
-            if (n == 3) result = apply(v, count, Kind::Other, [](K k) { return k[0] | k[1] | k[2]; });
+            if (n == 3)
+                result = apply(v, count, Kind::Other, [](K k) { return k[0] | k[1] | k[2]; });
             break;
         case Rule::Bfe:
             if (n == 3)
@@ -1134,7 +1230,8 @@ private:
         case Rule::ReadFirstLane:
             if (n == 1) {
                 const Val first = v[0]->lanes[0];
-                result = uniform(first.state == State::Unknown ? State::Offset : first.state, first.state == State::Unknown ? 0 : first.k,
+                result = uniform(first.state == State::Unknown ? State::Offset : first.state,
+                                 first.state == State::Unknown ? 0 : first.k,
                                  "s" + std::to_string(dst.index) + " (v_readfirstlane_b32)");
             }
             break;
@@ -1184,12 +1281,14 @@ private:
                 anyOffset = anyOffset || v.state == State::Offset;
             }
         }
-        LdsAccessResult result = analyzeLdsAddresses(op, base, options_.groupDwords,
-                                                     ldsPhasesFor(program_.gpu.generation, options_.phases));
+        LdsAccessResult result =
+            analyzeLdsAddresses(op, base, options_.groupDwords, ldsPhasesFor(program_.gpu.generation, options_.phases));
         result.op = in.mnemonic;
         if (anyOffset)
-            appendNote(result, (origin.empty() ? std::string("a uniform unknown") : origin) +
-                                   " treated as a common offset 0 (a uniform, dword-aligned offset does not change which lanes conflict)");
+            appendNote(
+                result,
+                (origin.empty() ? std::string("a uniform unknown") : origin)
+                    + " treated as a common offset 0 (a uniform, dword-aligned offset does not change which lanes conflict)");
         if (!result.allKnown)
             appendNote(result, "some lanes' addresses depend on unknown per-lane data: degree counts known lanes only");
         return result;
@@ -1273,7 +1372,10 @@ struct LdsProgramAnalyzer::Cache {
     std::unordered_map<std::string, LdsOp> ops;
 };
 
-LdsProgramAnalyzer::LdsProgramAnalyzer() : cache_(std::make_unique<Cache>()) {}
+LdsProgramAnalyzer::LdsProgramAnalyzer()
+    : cache_(std::make_unique<Cache>())
+{
+}
 LdsProgramAnalyzer::~LdsProgramAnalyzer() = default;
 
 int LdsProgramAnalyzer::evaluatedInstructions() const
@@ -1282,7 +1384,7 @@ int LdsProgramAnalyzer::evaluatedInstructions() const
 }
 
 LdsResults LdsProgramAnalyzer::analyze(const Program& program, const LdsKernelOptions& options, const Program* previous,
-                                      const LdsResults* previousResult)
+                                       const LdsResults* previousResult)
 {
     Cache& c = *cache_;
     const auto sameOptions = [&](const LdsKernelOptions& a) {
@@ -1348,7 +1450,8 @@ LdsResults LdsProgramAnalyzer::analyze(const Program& program, const LdsKernelOp
             evaluator.reset();
             if (first == oldFirst) {
                 const int limit = std::min({p, end, oldEnd});
-                auto cp = std::upper_bound(old.begin(), old.end(), limit, [](int at, const Checkpoint& k) { return at < k.index; });
+                auto cp =
+                    std::upper_bound(old.begin(), old.end(), limit, [](int at, const Checkpoint& k) { return at < k.index; });
                 if (cp != old.begin() && std::prev(cp)->first == oldFirst && std::prev(cp)->index >= first
                     && std::prev(cp)->index <= limit) {
                     const Checkpoint& resume = *std::prev(cp);
@@ -1386,7 +1489,8 @@ LdsResults LdsProgramAnalyzer::analyze(const Program& program, const LdsKernelOp
     c.results = out.size();
     out.seal();
     // Kernels come in program order, so this is sorted; the searches above rely on it.
-    if (!std::is_sorted(checkpoints.begin(), checkpoints.end(), [](const Checkpoint& a, const Checkpoint& b) { return a.index < b.index; }))
+    if (!std::is_sorted(checkpoints.begin(), checkpoints.end(),
+                        [](const Checkpoint& a, const Checkpoint& b) { return a.index < b.index; }))
         checkpoints.clear(); // overlapping kernel ranges: no checkpoints, the next run is a full one
     c.checkpoints = std::move(checkpoints);
     return out;

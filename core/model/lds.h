@@ -19,19 +19,19 @@ namespace gcnlens {
 struct LaneAccess {
     int lane = 0;
     bool known = false;
-    std::int64_t address = 0;  // bytes (the first dword of the lane's access)
-    int bank = 0;              // (address >> 2) & 31
-    std::int64_t row = 0;      // address >> 7
-    int dwords = 1;            // dwords this lane touches (b64: 2, b128: 4)
+    std::int64_t address = 0; // bytes (the first dword of the lane's access)
+    int bank = 0;             // (address >> 2) & 31
+    std::int64_t row = 0;     // address >> 7
+    int dwords = 1;           // dwords this lane touches (b64: 2, b128: 4)
     bool operator==(const LaneAccess&) const = default;
 };
 
 struct LaneGroup {
     int firstLane = 0;
     int lanes = 0;
-    int degree = 1;            // largest count of distinct rows one bank serves
-    std::vector<int> members;  // the lanes served together; firstLane … firstLane+lanes-1 unless
-                               // the phase table interleaves them (CDNA ds_read_b128)
+    int degree = 1;           // largest count of distinct rows one bank serves
+    std::vector<int> members; // the lanes served together; firstLane … firstLane+lanes-1 unless
+                              // the phase table interleaves them (CDNA ds_read_b128)
     bool operator==(const LaneGroup&) const = default;
 };
 
@@ -48,22 +48,22 @@ LdsPhases ldsPhasesFor(Generation generation, const std::string& option = "auto"
 std::string_view ldsPhasesName(LdsPhases phases); // "gcn", "cdna"
 
 struct LdsAccessResult {
-    std::string error;         // non-empty: no numbers (bad pattern, unknown op)
-    std::string op;            // ds_read_b64, or "b32" for a width
+    std::string error; // non-empty: no numbers (bad pattern, unknown op)
+    std::string op;    // ds_read_b64, or "b32" for a width
     int widthBytes = 4;
-    std::vector<LaneAccess> lanes;          // 64 lanes (for read2/write2: the first access)
+    std::vector<LaneAccess> lanes; // 64 lanes (for read2/write2: the first access)
     std::vector<LaneGroup> groups;
     std::vector<std::vector<int>> bankRows; // per group: 32 banks → distinct rows hit
     std::vector<int> bankLoad;              // 32: dword requests per bank over the wave
-    int degree = 1;            // the worst group's
-    int cycles = 0;            // sum of group degrees (×2 for two-access read2/write2 forms)
+    int degree = 1;                         // the worst group's
+    int cycles = 0;                         // sum of group degrees (×2 for two-access read2/write2 forms)
     int conflictFreeCycles = 0;
     bool allKnown = true;
-    std::string note;          // e.g. "s4 treated as a uniform offset"
-    int errorColumn = -1;      // pattern errors: 0-based column of the bad character
-    bool twoAccesses = false;  // read2/write2 forms
-    std::vector<LaneAccess> secondLanes;    // read2/write2: the access at offset1
-    int groupsPerAccess = 0;   // groups of `lanes` come first, then those of `secondLanes`
+    std::string note;                    // e.g. "s4 treated as a uniform offset"
+    int errorColumn = -1;                // pattern errors: 0-based column of the bad character
+    bool twoAccesses = false;            // read2/write2 forms
+    std::vector<LaneAccess> secondLanes; // read2/write2: the access at offset1
+    int groupsPerAccess = 0;             // groups of `lanes` come first, then those of `secondLanes`
     bool operator==(const LdsAccessResult&) const = default;
 };
 
@@ -108,44 +108,45 @@ private:
     std::unordered_multimap<std::size_t, std::size_t> lookup_; // hash → a position holding it
 };
 
-struct PatternError { std::string message; int column = 0; }; // column: 0-based into the pattern
+struct PatternError {
+    std::string message;
+    int column = 0;
+}; // column: 0-based into the pattern
 
 // A DS access shape: from an op name ("ds_read2st64_b64", optionally followed by "offset:N" or
 // "offset0:N offset1:N" as LLVM prints them), a width ("b64") or a byte count ("8").
 struct LdsOp {
     std::string error;
-    std::string name;          // the op name or "b32"
-    int widthBytes = 4;        // bytes per element (read2/write2: per each of the two)
-    int dwords = 1;            // dwords one lane touches per access (sub-dword: 1)
-    bool twoAccesses = false;  // read2/write2/wrxchg2
-    bool st64 = false;         // offsets scaled ×64 elements
-    std::int64_t offset = 0;   // single forms: byte offset
+    std::string name;                      // the op name or "b32"
+    int widthBytes = 4;                    // bytes per element (read2/write2: per each of the two)
+    int dwords = 1;                        // dwords one lane touches per access (sub-dword: 1)
+    bool twoAccesses = false;              // read2/write2/wrxchg2
+    bool st64 = false;                     // offsets scaled ×64 elements
+    std::int64_t offset = 0;               // single forms: byte offset
     std::int64_t offset0 = 0, offset1 = 0; // read2/write2: in elements
-    bool addressFirst = false; // the address is the first operand (writes, atomics without return)
+    bool addressFirst = false;             // the address is the first operand (writes, atomics without return)
 };
 LdsOp parseLdsOp(const std::string& opOrWidth);
 
 // The lane groups of an access (each ascending), in the order they are served.
-std::vector<std::vector<int>> ldsLaneGroups(const LdsOp& op, int groupDwords = 32,
-                                           LdsPhases phases = LdsPhases::Gcn);
+std::vector<std::vector<int>> ldsLaneGroups(const LdsOp& op, int groupDwords = 32, LdsPhases phases = LdsPhases::Gcn);
 
 // Lanes served together per LDS cycle (section 7, option lds-group): groupDwords / dwords, with 3-
 // and 4-dword accesses both counted as 4.
 int ldsLanesPerGroup(int dwords, int groupDwords = 32);
 
 // Evaluates a pattern for lanes 0…63. On error returns it and leaves `values` unspecified.
-std::optional<PatternError> evaluateLdsPattern(const std::string& pattern,
-                                               const std::map<std::string, std::int64_t>& parameters,
+std::optional<PatternError> evaluateLdsPattern(const std::string& pattern, const std::map<std::string, std::int64_t>& parameters,
                                                std::vector<std::int64_t>& values);
 
 // The bank/row/degree computation for given base addresses (nullopt: unknown lane), 64 entries.
-LdsAccessResult analyzeLdsAddresses(const LdsOp& op, const std::vector<std::optional<std::int64_t>>& base,
-                                    int groupDwords = 32, LdsPhases phases = LdsPhases::Gcn);
+LdsAccessResult analyzeLdsAddresses(const LdsOp& op, const std::vector<std::optional<std::int64_t>>& base, int groupDwords = 32,
+                                    LdsPhases phases = LdsPhases::Gcn);
 
 // pattern over `lane` and named parameters; width in bytes (1,2,4,8,12,16) or an op name.
 LdsAccessResult analyzeLdsPattern(const std::string& pattern, const std::string& opOrWidth,
-                                  const std::map<std::string, std::int64_t>& parameters,
-                                  int groupDwords = 32, LdsPhases phases = LdsPhases::Gcn);
+                                  const std::map<std::string, std::int64_t>& parameters, int groupDwords = 32,
+                                  LdsPhases phases = LdsPhases::Gcn);
 
 // Per DS instruction of the program: addresses derived from the kernel's VALU code.
 struct LdsKernelOptions {

@@ -13,9 +13,18 @@ namespace {
 
 constexpr int kUnlimited = INT_MAX;
 
-int alignUp(int value, int granule) { return (value + granule - 1) / granule * granule; }
-int alignDown(int value, int granule) { return value / granule * granule; }
-int ceilDiv(long long a, long long b) { return static_cast<int>((a + b - 1) / b); }
+int alignUp(int value, int granule)
+{
+    return (value + granule - 1) / granule * granule;
+}
+int alignDown(int value, int granule)
+{
+    return value / granule * granule;
+}
+int ceilDiv(long long a, long long b)
+{
+    return static_cast<int>((a + b - 1) / b);
+}
 
 // Terms of section 6, before taking the minimum. "raw" values are not capped at W_max so that a
 // resource which merely allows the maximum is not mistaken for the one that sets it.
@@ -24,12 +33,12 @@ struct Terms {
     OccupancyLimits limits;
     int maxWaves = 10;
     int vgpr = kUnlimited, agpr = kUnlimited;
-    int sgpr = kUnlimited;          // user SGPRs + declared extras (+ trap)
-    int scratch = kUnlimited;       // the SGPR term again with scratch's flat-scratch reservation
-    bool scratchCosts = false;      // scratch's reservation lowered the SGPR term
+    int sgpr = kUnlimited;     // user SGPRs + declared extras (+ trap)
+    int scratch = kUnlimited;  // the SGPR term again with scratch's flat-scratch reservation
+    bool scratchCosts = false; // scratch's reservation lowered the SGPR term
     int lds = kUnlimited;
     int workgroup = kUnlimited;
-    bool workgroupSets = false;     // the workgroup term is below the register terms or hits the 16 cap
+    bool workgroupSets = false; // the workgroup term is below the register terms or hits the 16 cap
     int waves = 0;
     int wavesPerWorkgroup = 1;
     int workgroupsPerCu = 0;
@@ -37,7 +46,10 @@ struct Terms {
     std::vector<std::string> notes;
 };
 
-std::string str(int v) { return std::to_string(v); }
+std::string str(int v)
+{
+    return std::to_string(v);
+}
 
 Terms evaluate(const GpuTarget& gpu, const OccupancyInput& in, const TimingOptions& options)
 {
@@ -53,13 +65,16 @@ Terms evaluate(const GpuTarget& gpu, const OccupancyInput& in, const TimingOptio
     else if (in.vgprs > L.maxVgprs)
         t.error = str(in.vgprs) + " VGPRs: a wave addresses at most " + str(L.maxVgprs) + " (v0…v" + str(L.maxVgprs - 1) + ")";
     else if (in.agprs > 0 && !L.hasAgprs)
-        t.error = std::string(generationName(gpu.generation)) + " (" + gpu.processor + ") has no AGPRs (only gfx908, gfx90a, gfx942)";
+        t.error =
+            std::string(generationName(gpu.generation)) + " (" + gpu.processor + ") has no AGPRs (only gfx908, gfx90a, gfx942)";
     else if (in.agprs > 256)
         t.error = str(in.agprs) + " AGPRs: a wave addresses at most 256 (a0…a255)";
     else if (L.unifiedAgprs && alignUp(in.vgprs, 4) + in.agprs > L.vgprFile)
-        t.error = "VGPRs (" + str(in.vgprs) + ", AGPRs from " + str(alignUp(in.vgprs, 4)) + ") + " + str(in.agprs) + " AGPRs exceed the unified file of " + str(L.vgprFile);
+        t.error = "VGPRs (" + str(in.vgprs) + ", AGPRs from " + str(alignUp(in.vgprs, 4)) + ") + " + str(in.agprs)
+            + " AGPRs exceed the unified file of " + str(L.vgprFile);
     else if (in.sgprs > L.maxSgprs)
-        t.error = str(in.sgprs) + " SGPRs: a wave addresses at most " + str(L.maxSgprs) + " user SGPRs (s0…s" + str(L.maxSgprs - 1) + ")";
+        t.error = str(in.sgprs) + " SGPRs: a wave addresses at most " + str(L.maxSgprs) + " user SGPRs (s0…s"
+            + str(L.maxSgprs - 1) + ")";
     else if (in.ldsBytes > L.ldsPerWorkgroup)
         t.error = str(in.ldsBytes) + " bytes of LDS: a workgroup may allocate at most " + str(L.ldsPerWorkgroup);
     if (!t.error.empty())
@@ -98,7 +113,8 @@ Terms evaluate(const GpuTarget& gpu, const OccupancyInput& in, const TimingOptio
     };
     t.sgpr = sgprTerm(in.usesFlatScratch, &t.allocatedSgprs, &t.extra);
     if (L.fixedSgprs && in.sgprs + t.extra > L.fixedSgprs) {
-        t.error = str(in.sgprs) + " SGPRs + " + str(t.extra) + " reserved exceed the " + str(L.fixedSgprs) + " SGPRs " + gpu.processor + " always allocates";
+        t.error = str(in.sgprs) + " SGPRs + " + str(t.extra) + " reserved exceed the " + str(L.fixedSgprs) + " SGPRs "
+            + gpu.processor + " always allocates";
         return t;
     }
     if (L.fixedSgprs)
@@ -120,12 +136,13 @@ Terms evaluate(const GpuTarget& gpu, const OccupancyInput& in, const TimingOptio
                 t.allocatedSgprs = allocated;
                 t.extra = extra;
             }
-            t.notes.push_back("scratch: FLAT_SCRATCH reserved (" + str(extra) + " extra SGPRs instead of " +
-                              str(extraSgprs(gpu.generation, in.usesVcc, false, in.usesXnack)) +
-                              "); the runtime's scratch wave limit is not modelled");
+            t.notes.push_back("scratch: FLAT_SCRATCH reserved (" + str(extra) + " extra SGPRs instead of "
+                              + str(extraSgprs(gpu.generation, in.usesVcc, false, in.usesXnack))
+                              + "); the runtime's scratch wave limit is not modelled");
         } else {
             t.notes.push_back(gpu.generation == Generation::GFX6
-                                  ? "scratch: GFX6 has no FLAT_SCRATCH, so scratch costs no SGPRs; the runtime's scratch wave limit is not modelled"
+                                  ? "scratch: GFX6 has no FLAT_SCRATCH, so scratch costs no SGPRs; the runtime's scratch wave "
+                                    "limit is not modelled"
                                   : "scratch: FLAT_SCRATCH already reserved; the runtime's scratch wave limit is not modelled");
         }
     }
@@ -164,10 +181,14 @@ int wavesFor(const GpuTarget& gpu, const OccupancyInput& in, const TimingOptions
 
 const char* resourceLabel(const std::string& r)
 {
-    if (r == "vgpr") return "VGPRs";
-    if (r == "agpr") return "AGPRs";
-    if (r == "sgpr") return "SGPRs";
-    if (r == "lds") return "LDS bytes";
+    if (r == "vgpr")
+        return "VGPRs";
+    if (r == "agpr")
+        return "AGPRs";
+    if (r == "sgpr")
+        return "SGPRs";
+    if (r == "lds")
+        return "LDS bytes";
     return "workgroup size";
 }
 
@@ -182,11 +203,11 @@ OccupancyHint hintFor(const std::string& resource, int current, int step, const 
     if (t.waves >= t.maxWaves) {
         // At the maximum already: say how far the resource may grow and keep it.
         int keep = current;
-        const int top = resource == "vgpr"   ? t.limits.maxVgprs
-                        : resource == "agpr" ? 256
-                        : resource == "sgpr" ? t.limits.maxSgprs
-                        : resource == "lds"  ? t.limits.ldsPerWorkgroup
-                                             : 1024;
+        const int top = resource == "vgpr" ? t.limits.maxVgprs
+            : resource == "agpr"           ? 256
+            : resource == "sgpr"           ? t.limits.maxSgprs
+            : resource == "lds"            ? t.limits.ldsPerWorkgroup
+                                           : 1024;
         for (int x = current + 1; x <= top; x += step) {
             OccupancyInput probe = input;
             set(probe, x);
@@ -195,8 +216,8 @@ OccupancyHint hintFor(const std::string& resource, int current, int step, const 
             keep = x;
         }
         const bool singular = resource == "workgroup"; // "workgroup size 64 allows", "VGPRs 24 allow"
-        hint.text = label + " " + str(current) + (singular ? " already allows" : " already allow") + " the maximum of " + str(t.maxWaves) +
-                    " waves/SIMD (up to " + str(keep) + " keep it)";
+        hint.text = label + " " + str(current) + (singular ? " already allows" : " already allow") + " the maximum of "
+            + str(t.maxWaves) + " waves/SIMD (up to " + str(keep) + " keep it)";
         return hint;
     }
     const int minimum = resource == "workgroup" ? 1 : 0;
@@ -217,9 +238,9 @@ OccupancyHint hintFor(const std::string& resource, int current, int step, const 
         if (l != resource)
             others += (others.empty() ? "" : ", ") + l;
     const bool limiting = std::find(limiters.begin(), limiters.end(), resource) != limiters.end();
-    hint.text = "reducing " + label + " alone gains nothing: " +
-                (others.empty() ? std::string("no smaller value helps")
-                                : (limiting ? "also limited by " : "the limit is ") + others + " at " + str(t.waves) + " waves/SIMD");
+    hint.text = "reducing " + label + " alone gains nothing: "
+        + (others.empty() ? std::string("no smaller value helps")
+                          : (limiting ? "also limited by " : "the limit is ") + others + " at " + str(t.waves) + " waves/SIMD");
     return hint;
 }
 
@@ -309,7 +330,10 @@ int ldsDwordsPerLane(int waves)
     return waves < 1 ? 0 : 64 / waves;
 }
 
-int issueWidth(int waves) { return std::clamp(waves, 0, 5); }
+int issueWidth(int waves)
+{
+    return std::clamp(waves, 0, 5);
+}
 
 OccupancyResult computeOccupancy(const GpuTarget& gpu, const OccupancyInput& input, const TimingOptions& options)
 {
@@ -342,26 +366,41 @@ OccupancyResult computeOccupancy(const GpuTarget& gpu, const OccupancyInput& inp
         result.limits.emplace_back("scratch", cap(t.scratchCosts ? t.scratch : kUnlimited));
 
     const int w = t.waves;
-    if (t.maxWaves == w) result.limiters.push_back("waves");
-    if (t.vgpr == w) result.limiters.push_back("vgpr");
-    if (t.agpr == w) result.limiters.push_back("agpr");
-    if (t.sgpr == w) result.limiters.push_back("sgpr");
-    if (t.scratchCosts && t.scratch == w) result.limiters.push_back("scratch");
-    if (t.lds == w) result.limiters.push_back("lds");
-    if (t.workgroupSets) result.limiters.push_back("workgroup");
+    if (t.maxWaves == w)
+        result.limiters.push_back("waves");
+    if (t.vgpr == w)
+        result.limiters.push_back("vgpr");
+    if (t.agpr == w)
+        result.limiters.push_back("agpr");
+    if (t.sgpr == w)
+        result.limiters.push_back("sgpr");
+    if (t.scratchCosts && t.scratch == w)
+        result.limiters.push_back("scratch");
+    if (t.lds == w)
+        result.limiters.push_back("lds");
+    if (t.workgroupSets)
+        result.limiters.push_back("workgroup");
 
     using Set = std::function<void(OccupancyInput&, int)>;
-    result.hints.push_back(hintFor("vgpr", input.vgprs, 1, Set([](OccupancyInput& i, int x) { i.vgprs = x; }), gpu, input, options, t, result.limiters));
+    result.hints.push_back(hintFor("vgpr", input.vgprs, 1, Set([](OccupancyInput& i, int x) { i.vgprs = x; }), gpu, input,
+                                   options, t, result.limiters));
     if (t.limits.hasAgprs && input.agprs > 0)
-        result.hints.push_back(hintFor("agpr", input.agprs, 1, Set([](OccupancyInput& i, int x) { i.agprs = x; }), gpu, input, options, t, result.limiters));
-    result.hints.push_back(hintFor("sgpr", input.sgprs, 1, Set([](OccupancyInput& i, int x) { i.sgprs = x; }), gpu, input, options, t, result.limiters));
+        result.hints.push_back(hintFor("agpr", input.agprs, 1, Set([](OccupancyInput& i, int x) { i.agprs = x; }), gpu, input,
+                                       options, t, result.limiters));
+    result.hints.push_back(hintFor("sgpr", input.sgprs, 1, Set([](OccupancyInput& i, int x) { i.sgprs = x; }), gpu, input,
+                                   options, t, result.limiters));
     if (input.ldsBytes > 0)
-        result.hints.push_back(hintFor("lds", input.ldsBytes, t.limits.ldsGranule, Set([](OccupancyInput& i, int x) { i.ldsBytes = x; }), gpu, input, options, t, result.limiters));
-    result.hints.push_back(hintFor("workgroup", input.workgroupSize, 1, Set([](OccupancyInput& i, int x) { i.workgroupSize = x; }), gpu, input, options, t, result.limiters));
+        result.hints.push_back(hintFor("lds", input.ldsBytes, t.limits.ldsGranule,
+                                       Set([](OccupancyInput& i, int x) { i.ldsBytes = x; }), gpu, input, options, t,
+                                       result.limiters));
+    result.hints.push_back(hintFor("workgroup", input.workgroupSize, 1,
+                                   Set([](OccupancyInput& i, int x) { i.workgroupSize = x; }), gpu, input, options, t,
+                                   result.limiters));
     return result;
 }
 
-std::vector<CurvePoint> occupancyCurve(const GpuTarget& gpu, const OccupancyInput& input, CurveAxis axis, const TimingOptions& options)
+std::vector<CurvePoint> occupancyCurve(const GpuTarget& gpu, const OccupancyInput& input, CurveAxis axis,
+                                       const TimingOptions& options)
 {
     const OccupancyLimits L = occupancyLimits(gpu, options);
     std::vector<CurvePoint> curve;

@@ -9,7 +9,10 @@ namespace gcnlens {
 
 namespace {
 
-std::string str(long long v) { return std::to_string(v); }
+std::string str(long long v)
+{
+    return std::to_string(v);
+}
 
 bool isUnified(const GpuTarget& gpu)
 {
@@ -22,8 +25,8 @@ ResourceUsage kernelResources(const Program& program, int kernel)
 {
     ResourceUsage usage;
     const RegisterUsage& regs = kernel >= 0 && kernel < static_cast<int>(program.kernelRegisters.size())
-                                    ? program.kernelRegisters[kernel]
-                                    : program.registers;
+        ? program.kernelRegisters[kernel]
+        : program.registers;
     // maxVgpr etc. already count a range to its end (v[4:7] → 7), so + 1 is the count.
     usage.usedVgprs = regs.maxVgpr + 1;
     usage.usedAgprs = regs.maxAgpr + 1;
@@ -43,26 +46,41 @@ ResourceUsage kernelResources(const Program& program, int kernel)
             continue;
         const int v = static_cast<int>(d.value);
         const std::string& n = d.name;
-        if (n == ".amdhsa_next_free_vgpr") amdhsaVgprs = v;
-        else if (n == ".vgprsnum" || n == "workitem_vgpr_count") codeVgprs = v;
-        else if (n == "granulated_workitem_vgpr_count") codeVgprBlocks = (v + 1) * vgprGranule;
-        else if (n == ".amdhsa_next_free_sgpr" || n == ".sgprsnum") usage.declaredSgprs = v; // user SGPRs
-        else if (n == "wavefront_sgpr_count") codeSgprs = v;                                   // incl. extras
-        else if (n == "granulated_wavefront_sgpr_count") codeSgprBlocks = (v + 1) * 8;          // encoding granule 8
+        if (n == ".amdhsa_next_free_vgpr")
+            amdhsaVgprs = v;
+        else if (n == ".vgprsnum" || n == "workitem_vgpr_count")
+            codeVgprs = v;
+        else if (n == "granulated_workitem_vgpr_count")
+            codeVgprBlocks = (v + 1) * vgprGranule;
+        else if (n == ".amdhsa_next_free_sgpr" || n == ".sgprsnum")
+            usage.declaredSgprs = v; // user SGPRs
+        else if (n == "wavefront_sgpr_count")
+            codeSgprs = v; // incl. extras
+        else if (n == "granulated_wavefront_sgpr_count")
+            codeSgprBlocks = (v + 1) * 8; // encoding granule 8
         else if (n == ".amdhsa_group_segment_fixed_size" || n == "workgroup_group_segment_byte_size" || n == ".localsize")
             usage.declaredLds = v;
-        else if (n == ".amdhsa_accum_offset" || n == "accum_offset") usage.accumOffset = v;
-        else if (n == ".amdhsa_reserve_vcc") usage.reserveVcc = v != 0;
-        else if (n == ".amdhsa_reserve_flat_scratch") usage.reserveFlatScratch = v != 0;
-        else if (n == ".amdhsa_reserve_xnack_mask") usage.reserveXnack = v != 0;
-        else if (n == ".reqd_workgroup_size") usage.declaredWorkgroup = v; // code object metadata (objectreader)
-        else if (n == ".max_flat_workgroup_size" && !usage.declaredWorkgroup) usage.declaredWorkgroup = v;
+        else if (n == ".amdhsa_accum_offset" || n == "accum_offset")
+            usage.accumOffset = v;
+        else if (n == ".amdhsa_reserve_vcc")
+            usage.reserveVcc = v != 0;
+        else if (n == ".amdhsa_reserve_flat_scratch")
+            usage.reserveFlatScratch = v != 0;
+        else if (n == ".amdhsa_reserve_xnack_mask")
+            usage.reserveXnack = v != 0;
+        else if (n == ".reqd_workgroup_size")
+            usage.declaredWorkgroup = v; // code object metadata (objectreader)
+        else if (n == ".max_flat_workgroup_size" && !usage.declaredWorkgroup)
+            usage.declaredWorkgroup = v;
         else if (n == ".amdhsa_private_segment_fixed_size" || n == "workitem_private_segment_byte_size" || n == ".scratchbuffer")
             usage.declaredScratch = v;
     }
-    if (amdhsaVgprs) usage.declaredVgprs = amdhsaVgprs;
-    else if (codeVgprs) usage.declaredVgprs = codeVgprs;
-    else if (codeVgprBlocks) usage.declaredVgprs = codeVgprBlocks;
+    if (amdhsaVgprs)
+        usage.declaredVgprs = amdhsaVgprs;
+    else if (codeVgprs)
+        usage.declaredVgprs = codeVgprs;
+    else if (codeVgprBlocks)
+        usage.declaredVgprs = codeVgprBlocks;
     if (!usage.declaredSgprs && (codeSgprs || codeSgprBlocks)) {
         usage.declaredSgprs = codeSgprs ? codeSgprs : codeSgprBlocks;
         usage.declaredSgprsIncludeExtras = true;
@@ -79,13 +97,15 @@ ResourceUsage kernelResources(const Program& program, int kernel)
 
     auto warn = [&](const char* what, std::optional<int> declared, int used) {
         if (declared && *declared < used)
-            usage.warnings.push_back(std::string("declared ") + what + " " + str(*declared) + " < " + str(used) + " used by the code");
+            usage.warnings.push_back(std::string("declared ") + what + " " + str(*declared) + " < " + str(used)
+                                     + " used by the code");
     };
     warn("VGPRs", usage.declaredVgprs, usage.usedVgprs);
     warn("AGPRs", usage.declaredAgprs, usage.usedAgprs);
     warn("SGPRs", usage.declaredSgprs, usage.declaredSgprsIncludeExtras ? usage.usedSgprs : usage.userSgprs);
     if (isUnified(program.gpu) && usage.accumOffset && usage.usedAgprs > 0 && *usage.accumOffset < usage.usedVgprs)
-        usage.warnings.push_back("accum_offset " + str(*usage.accumOffset) + " < " + str(usage.usedVgprs) + " VGPRs used: AGPRs overlap VGPRs");
+        usage.warnings.push_back("accum_offset " + str(*usage.accumOffset) + " < " + str(usage.usedVgprs)
+                                 + " VGPRs used: AGPRs overlap VGPRs");
     return usage;
 }
 
@@ -100,7 +120,8 @@ OccupancyInput occupancyInputFor(const Program& program, int kernel)
     in.vgprs = u.declaredVgprs.value_or(u.usedVgprs);
     in.agprs = u.declaredAgprs.value_or(u.usedAgprs);
     if (u.declaredSgprs && u.declaredSgprsIncludeExtras)
-        in.sgprs = std::max(0, *u.declaredSgprs - extraSgprs(program.gpu.generation, in.usesVcc, in.usesFlatScratch, in.usesXnack));
+        in.sgprs =
+            std::max(0, *u.declaredSgprs - extraSgprs(program.gpu.generation, in.usesVcc, in.usesFlatScratch, in.usesXnack));
     else
         in.sgprs = u.declaredSgprs.value_or(u.userSgprs);
     in.ldsBytes = u.declaredLds.value_or(0);

@@ -27,8 +27,8 @@ std::string_view timings_tsv();
 
 namespace {
 
-constexpr int kPenalty = 4;          // timing-model.md section 1: a penalty is 4 cycles
-constexpr int kValuSaluDelay = 16;   // section 4, H-valu-salu
+constexpr int kPenalty = 4;        // timing-model.md section 1: a penalty is 4 cycles
+constexpr int kValuSaluDelay = 16; // section 4, H-valu-salu
 
 using detail::forEachTsvRow;
 using detail::trim;
@@ -76,8 +76,8 @@ Table loadTable()
     forEachTsvRow(embedded::timings_tsv(), [&](const std::vector<std::string_view>& found) {
         std::array<std::string_view, 5> cells {};
         std::copy_n(found.begin(), std::min(found.size(), cells.size()), cells.begin());
-        TimingRow row {std::string(cells[0]), std::string(cells[1]), std::string(cells[2]),
-                       std::string(cells[3]), std::string(cells[4])};
+        TimingRow row {std::string(cells[0]), std::string(cells[1]), std::string(cells[2]), std::string(cells[3]),
+                       std::string(cells[4])};
         const int index = static_cast<int>(table.rows.size());
         if (row.mnemonic.starts_with('<'))
             table.classes.emplace(row.mnemonic, index);
@@ -99,8 +99,14 @@ const Table& table()
 bool isValu(Family family)
 {
     switch (family) {
-    case Family::VOP1: case Family::VOP2: case Family::VOPC: case Family::VOP3: case Family::VOP3P:
-    case Family::SDWA: case Family::DPP: case Family::VINTRP:
+    case Family::VOP1:
+    case Family::VOP2:
+    case Family::VOPC:
+    case Family::VOP3:
+    case Family::VOP3P:
+    case Family::SDWA:
+    case Family::DPP:
+    case Family::VINTRP:
         return true;
     default:
         return false;
@@ -118,8 +124,13 @@ bool isSalu(Family family)
 bool isVectorIssue(Family family)
 {
     switch (family) {
-    case Family::DS: case Family::MUBUF: case Family::MTBUF: case Family::MIMG:
-    case Family::FLAT: case Family::GLOBAL: case Family::SCRATCH:
+    case Family::DS:
+    case Family::MUBUF:
+    case Family::MTBUF:
+    case Family::MIMG:
+    case Family::FLAT:
+    case Family::GLOBAL:
+    case Family::SCRATCH:
         return true;
     default:
         return isValu(family);
@@ -128,8 +139,7 @@ bool isVectorIssue(Family family)
 
 bool isJump(const Instruction& in)
 {
-    return in.family == Family::SOPP
-        && (in.branch == BranchKind::Unconditional || in.branch == BranchKind::Conditional);
+    return in.family == Family::SOPP && (in.branch == BranchKind::Unconditional || in.branch == BranchKind::Conditional);
 }
 
 bool writes(const Instruction& in, RegKind kind)
@@ -141,8 +151,13 @@ bool writesScalar(const Instruction& in)
 {
     return std::any_of(in.defs.begin(), in.defs.end(), [](const RegRange& r) {
         switch (r.kind) {
-        case RegKind::SGPR: case RegKind::VCC: case RegKind::EXEC: case RegKind::M0: case RegKind::TTMP:
-        case RegKind::FlatScratch: case RegKind::XnackMask:
+        case RegKind::SGPR:
+        case RegKind::VCC:
+        case RegKind::EXEC:
+        case RegKind::M0:
+        case RegKind::TTMP:
+        case RegKind::FlatScratch:
+        case RegKind::XnackMask:
             return true;
         default:
             return false;
@@ -153,9 +168,8 @@ bool writesScalar(const Instruction& in)
 // Section 4's list, by canonical (GFX6) name: the _CO_ / GFX8 _U32 spellings map onto these.
 bool isListedValuSaluWriter(std::string_view canonical)
 {
-    static constexpr std::string_view kWriters[] = {
-        "V_ADD_I32", "V_SUB_I32", "V_SUBREV_I32", "V_ADDC_U32", "V_SUBB_U32", "V_SUBBREV_U32",
-        "V_READLANE_B32", "V_READFIRSTLANE_B32"};
+    static constexpr std::string_view kWriters[] = {"V_ADD_I32",  "V_SUB_I32",     "V_SUBREV_I32",   "V_ADDC_U32",
+                                                    "V_SUBB_U32", "V_SUBBREV_U32", "V_READLANE_B32", "V_READFIRSTLANE_B32"};
     return std::find(std::begin(kWriters), std::end(kWriters), canonical) != std::end(kWriters);
 }
 
@@ -180,12 +194,13 @@ Normalized normalize(std::string_view mnemonic, Generation generation)
     // The carry-out integer adds changed names: V_ADD_I32 (GFX6/7) → v_add_u32 (GFX8) →
     // v_add_co_u32 (GFX9+, where v_add_u32 is a different, carry-less op). Map back to the
     // GFX6 names the tables and section 4's list use.
-    struct Rename { std::string_view from, to; };
-    static constexpr Rename kGfx8[] = {
-        {"v_add_u32", "v_add_i32"}, {"v_sub_u32", "v_sub_i32"}, {"v_subrev_u32", "v_subrev_i32"}};
-    static constexpr Rename kGfx9[] = {
-        {"v_add_co_u32", "v_add_i32"}, {"v_sub_co_u32", "v_sub_i32"}, {"v_subrev_co_u32", "v_subrev_i32"},
-        {"v_addc_co_u32", "v_addc_u32"}, {"v_subb_co_u32", "v_subb_u32"}, {"v_subbrev_co_u32", "v_subbrev_u32"}};
+    struct Rename {
+        std::string_view from, to;
+    };
+    static constexpr Rename kGfx8[] = {{"v_add_u32", "v_add_i32"}, {"v_sub_u32", "v_sub_i32"}, {"v_subrev_u32", "v_subrev_i32"}};
+    static constexpr Rename kGfx9[] = {{"v_add_co_u32", "v_add_i32"},       {"v_sub_co_u32", "v_sub_i32"},
+                                       {"v_subrev_co_u32", "v_subrev_i32"}, {"v_addc_co_u32", "v_addc_u32"},
+                                       {"v_subb_co_u32", "v_subb_u32"},     {"v_subbrev_co_u32", "v_subbrev_u32"}};
     auto apply = [&name](const auto& renames) {
         for (const auto& rename : renames)
             if (name == rename.from) {
@@ -221,15 +236,25 @@ int findRow(const Normalized& n, Family family)
         return cls(wide ? "<VOPC 64-bit>" : "<VOPC 16/32-bit>");
     }
     switch (family) {
-    case Family::SOP1: return cls("<SOP1>");
-    case Family::SOP2: return cls("<SOP2>");
-    case Family::SOPK: return cls("<SOPK>");
-    case Family::SOPC: return cls("<SOPC>");
-    case Family::VOP3P: return cls("<VOP3P>");
+    case Family::SOP1:
+        return cls("<SOP1>");
+    case Family::SOP2:
+        return cls("<SOP2>");
+    case Family::SOPK:
+        return cls("<SOPK>");
+    case Family::SOPC:
+        return cls("<SOPC>");
+    case Family::VOP3P:
+        return cls("<VOP3P>");
     // SDWA and DPP exist only for VOP1/VOP2/VOPC; VOP1 and VOPC were matched above.
-    case Family::VOP2: case Family::SDWA: case Family::DPP: return cls("<VOP2>");
-    case Family::VOP3: return n.promoted ? cls("<VOP2>") : (n.name.starts_with("V_PK_") ? cls("<VOP3P>") : -1);
-    default: return -1;
+    case Family::VOP2:
+    case Family::SDWA:
+    case Family::DPP:
+        return cls("<VOP2>");
+    case Family::VOP3:
+        return n.promoted ? cls("<VOP2>") : (n.name.starts_with("V_PK_") ? cls("<VOP3P>") : -1);
+    default:
+        return -1;
     }
 }
 
@@ -275,8 +300,8 @@ CycleCount timeOf(const Normalized& n, Family family, const GpuTarget& gpu, bool
         out.rule = "T-mfma";
         out.table = "MFMA";
         out.source = std::to_string(sched.passes) + " passes × 4";
-        out.ruleDetail = std::to_string(sched.passes) + " passes × 4 cycles (LLVM " + gpu.processor + " model, "
-            + sched.detail() + ")";
+        out.ruleDetail =
+            std::to_string(sched.passes) + " passes × 4 cycles (LLVM " + gpu.processor + " model, " + sched.detail() + ")";
     } else {
         out.low = out.high = sched.cycles;
         out.rule = "T-llvm-sched";
@@ -284,7 +309,8 @@ CycleCount timeOf(const Normalized& n, Family family, const GpuTarget& gpu, bool
         out.source = std::to_string(sched.cycles);
         out.ruleDetail = "LLVM " + gpu.processor + " model, " + sched.detail();
         if (row >= 0)
-            out.ruleDetail = out.ruleDetail + "; GcnTimings.md " + table.table + " " + table.matched + " says '" + table.source + "'";
+            out.ruleDetail =
+                out.ruleDetail + "; GcnTimings.md " + table.table + " " + table.matched + " says '" + table.source + "'";
     }
     out.matched = sched.className;
     return out;
@@ -406,7 +432,8 @@ std::string TimingOptions::set(const std::string& name, const std::string& value
         return error;
     return std::format("unknown option '{}' (known: backward-branch-target-penalty, taken-branch-cycles, "
                        "long-rule, pair-rule, valu-salu-writers, max-waves-override, trap-handler, "
-                       "polaris-max-waves, lds-group, lds-phases, and hazards.md's A-* options)", name);
+                       "polaris-max-waves, lds-group, lds-phases, and hazards.md's A-* options)",
+                       name);
 }
 
 std::vector<std::pair<std::string, std::string>> TimingOptions::values() const
@@ -528,7 +555,8 @@ const std::vector<RuleInfo>& ruleLegend()
          "timing-model.md §2 step 4", PenaltyClass::Fetch},
         {"fetch-straddle", "2-dword instruction at slot 7 straddles a 32-byte boundary: +4 (GFX9 and CDNA, R-straddle)",
          "timing-model.md §2 (GFX9 and CDNA)", PenaltyClass::Fetch},
-        {"branch-target", "taken jump to slot 5, 6 or 7 of a block: +4 per dword past the fifth (GFX6/7, forward only by default)",
+        {"branch-target",
+         "taken jump to slot 5, 6 or 7 of a block: +4 per dword past the fifth (GFX6/7, forward only by default)",
          "timing-model.md §3 B-target", PenaltyClass::Branch},
         {"branch-position", "conditional jump at slot 4–7 that falls through: +4 per dword past the fourth (GFX6/7)",
          "timing-model.md §3 B-position", PenaltyClass::Branch},
@@ -542,7 +570,9 @@ const std::vector<RuleInfo>& ruleLegend()
         {"T-mfma", "a matrix instruction: its passes × 4 cycles, the passes from LLVM's scheduling model of the processor",
          "docs/model.md T-mfma"},
         {"T-nop", "s_nop N: N+1 issue slots × 4 cycles (at most 8 slots on GFX6/7, A-nop on GFX8+)", "docs/model.md T-nop"},
-        {"T-llvm-sched", "no table row: 4 × the cycles LLVM's scheduling model of the processor gives (unit cycles; on the ALUs at least the latency)",
+        {"T-llvm-sched",
+         "no table row: 4 × the cycles LLVM's scheduling model of the processor gives (unit cycles; on the ALUs at least the "
+         "latency)",
          "docs/model.md T-llvm-sched"},
         {"R-first16", "no fetch penalty: the 2-dword instruction lies in the first 16 bytes of its block (slot 0–2)",
          "timing-model.md §2 step 1"},
@@ -592,7 +622,9 @@ namespace {
 // the rule details are written for thousands of instructions per run.
 class Text {
 public:
-    struct Hex { std::uint64_t value; };
+    struct Hex {
+        std::uint64_t value;
+    };
 
     Text() { out_.reserve(200); } // one allocation: the longest detail is under 200 bytes
     Text& operator<<(std::string_view text)
@@ -613,8 +645,7 @@ public:
     std::string take() { return std::move(out_); }
 
 private:
-    template <typename T>
-    Text& number(T value, int base)
+    template <typename T> Text& number(T value, int base)
     {
         char buffer[24];
         const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value, base);
@@ -636,16 +667,19 @@ struct PassState {
     int kernel = -2;
     int prev = -1;
     std::uint64_t block = ~std::uint64_t {0};
-    int blockMaxCycles = 0, blockMaxIndex = -1;   // long-rule=whole-block
-    int valuWriter = -1;                          // pending H-valu-salu writer, -1 when none
-    long long sinceValu = 0;                      // cycles elapsed since that writer completed
+    int blockMaxCycles = 0, blockMaxIndex = -1; // long-rule=whole-block
+    int valuWriter = -1;                        // pending H-valu-salu writer, -1 when none
+    long long sinceValu = 0;                    // cycles elapsed since that writer completed
 };
 
 class Pass {
 public:
     Pass(const Program& program, const TimingOptions& options, const BranchOverrides& overrides,
          std::vector<InstructionTiming>& out)
-        : program_(program), options_(options), overrides_(overrides), out_(out)
+        : program_(program)
+        , options_(options)
+        , overrides_(overrides)
+        , out_(out)
     {
         const Generation generation = program.gpu.generation;
         gfx67_ = generation == Generation::GFX6 || generation == Generation::GFX7; // §2 and §3–4 placement/hazards
@@ -665,7 +699,10 @@ private:
     bool gfx67_ = false, straddleRule_ = false;
     int takenRow_ = -1;
     // Lookups repeat per mnemonic: cache the row by (mnemonic, family).
-    struct Cached { CycleRef count; std::string canonical; };
+    struct Cached {
+        CycleRef count;
+        std::string canonical;
+    };
     std::unordered_map<std::string, Cached> rowCache_;
     std::string key_;
 };
@@ -759,8 +796,8 @@ void Pass::step(std::size_t i, PassState& s)
         const Instruction* j = s.prev >= 0 ? &instructions[static_cast<std::size_t>(s.prev)] : nullptr;
         const int jCycles = s.prev >= 0 ? out_[static_cast<std::size_t>(s.prev)].cycles : 0;
         const bool pairAdjacent = j && j->size >= 8 && jCycles >= 16 && in.offset == j->offset + j->size;
-        const bool pairQuad = options_.pairRule == TimingOptions::PairRule::Adjacent
-            || (j && (j->offset >> 4) == (in.offset >> 4));
+        const bool pairQuad =
+            options_.pairRule == TimingOptions::PairRule::Adjacent || (j && (j->offset >> 4) == (in.offset >> 4));
         Text detail;
         detail << "2-dword instruction at slot " << p << " of block " << hex(block) << ": ";
         if (p <= 2) {
@@ -781,11 +818,11 @@ void Pass::step(std::size_t i, PassState& s)
             }
         } else if (pairAdjacent && pairQuad) {
             t.freedBy = "R-pair";
-            t.freedDetail = (detail << "starts where the " << jCycles << "-cycle 2-dword " << j->mnemonic << " (line "
-                                    << j->line << ") ends (R-pair"
-                                    << (options_.pairRule == TimingOptions::PairRule::SameQuad ? ", same-quad" : "")
-                                    << ") → no penalty")
-                                .take();
+            t.freedDetail =
+                (detail << "starts where the " << jCycles << "-cycle 2-dword " << j->mnemonic << " (line " << j->line
+                        << ") ends (R-pair" << (options_.pairRule == TimingOptions::PairRule::SameQuad ? ", same-quad" : "")
+                        << ") → no penalty")
+                    .take();
         } else {
             detail << "outside the first 16 bytes, not freed by ";
             if (wholeBlock)
@@ -803,8 +840,7 @@ void Pass::step(std::size_t i, PassState& s)
 
     if (gfx67_ && jump) {
         // B-target: max(0, p(T) - 4) penalties for a taken jump (forward only unless the option).
-        if (t.direction == Direction::Taken && in.targetOffset
-            && (!in.backward || options_.backwardBranchTargetPenalty)) {
+        if (t.direction == Direction::Taken && in.targetOffset && (!in.backward || options_.backwardBranchTargetPenalty)) {
             const int targetSlot = static_cast<int>((*in.targetOffset >> 2) & 7);
             if (const int n = std::max(0, targetSlot - 4); n > 0) {
                 Text detail;
@@ -836,22 +872,22 @@ void Pass::step(std::size_t i, PassState& s)
             const bool exec = canonical == "S_CBRANCH_EXECZ" || canonical == "S_CBRANCH_EXECNZ";
             const bool scc = canonical == "S_CBRANCH_SCC0" || canonical == "S_CBRANCH_SCC1";
             if ((vcc && writes(*before, RegKind::VCC)) || (exec && writes(*before, RegKind::EXEC)))
-                t.penalties.push_back({"vcc-exec-branch", kPenalty,
-                                       (Text() << in.mnemonic << " directly after " << before->mnemonic << " (line "
-                                               << before->line << "), which writes " << (vcc ? "VCC" : "EXEC")
-                                               << " (H-vcc-exec-branch) → +" << kPenalty)
-                                           .take()});
+                t.penalties.push_back(
+                    {"vcc-exec-branch", kPenalty,
+                     (Text() << in.mnemonic << " directly after " << before->mnemonic << " (line " << before->line
+                             << "), which writes " << (vcc ? "VCC" : "EXEC") << " (H-vcc-exec-branch) → +" << kPenalty)
+                         .take()});
             if (scc) {
                 const char* what = writes(*before, RegKind::SCC) ? "SCC"
                     : writes(*before, RegKind::EXEC)             ? "EXEC"
                     : writes(*before, RegKind::VCC)              ? "VCC"
                                                                  : nullptr;
                 if (what)
-                    t.penalties.push_back({"scc-branch", kPenalty,
-                                           (Text() << in.mnemonic << " directly after " << before->mnemonic << " (line "
-                                                   << before->line << "), which writes " << what << " (H-scc-branch) → +"
-                                                   << kPenalty)
-                                               .take()});
+                    t.penalties.push_back(
+                        {"scc-branch", kPenalty,
+                         (Text() << in.mnemonic << " directly after " << before->mnemonic << " (line " << before->line
+                                 << "), which writes " << what << " (H-scc-branch) → +" << kPenalty)
+                             .take()});
             }
         }
 
@@ -864,18 +900,18 @@ void Pass::step(std::size_t i, PassState& s)
             if (shortfall > 0) {
                 const int charged = static_cast<int>((shortfall + kPenalty - 1) / kPenalty * kPenalty);
                 const Instruction& writer = instructions[static_cast<std::size_t>(s.valuWriter)];
-                t.penalties.push_back({"valu-salu", charged,
-                                       (Text() << in.mnemonic << " issues 16 cycles after " << writer.mnemonic << " (line "
-                                               << writer.line << ") completes; " << s.sinceValu
-                                               << " cycles of instructions in between → 16 − " << s.sinceValu << " = +"
-                                               << charged << " (H-valu-salu)")
-                                           .take()});
+                t.penalties.push_back(
+                    {"valu-salu", charged,
+                     (Text() << in.mnemonic << " issues 16 cycles after " << writer.mnemonic << " (line " << writer.line
+                             << ") completes; " << s.sinceValu << " cycles of instructions in between → 16 − " << s.sinceValu
+                             << " = +" << charged << " (H-valu-salu)")
+                         .take()});
             }
             s.valuWriter = -1; // only the next SALU waits
         }
         const bool writer = isValu(in.family)
             && (options_.valuSaluWriters == TimingOptions::ValuSaluWriters::Listed ? isListedValuSaluWriter(canonical)
-                                                                                    : writesScalar(in));
+                                                                                   : writesScalar(in));
         if (writer) {
             s.valuWriter = static_cast<int>(i);
             s.sinceValu = 0;
@@ -884,8 +920,7 @@ void Pass::step(std::size_t i, PassState& s)
         }
         // After a jump that always leaves, the next instruction in program order is reached
         // from elsewhere: the pending writer no longer precedes it.
-        if (in.branch == BranchKind::Unconditional || in.branch == BranchKind::Return
-            || in.branch == BranchKind::Indirect)
+        if (in.branch == BranchKind::Unconditional || in.branch == BranchKind::Return || in.branch == BranchKind::Indirect)
             s.valuWriter = -1;
     }
     s.prev = static_cast<int>(i);
@@ -894,7 +929,11 @@ void Pass::step(std::size_t i, PassState& s)
 // Per-rule sums of a basic block, kept in a small list while the block is summed (a handful of
 // rules occur) and turned into the Totals maps once per block.
 struct RuleSums {
-    struct Entry { InternedString rule; long long cycles; int count; };
+    struct Entry {
+        InternedString rule;
+        long long cycles;
+        int count;
+    };
     std::vector<Entry> entries;
     void add(const Penalty& p)
     {
@@ -970,8 +1009,8 @@ void blocksAndTotals(const Program& program, TimingResult& result)
     // Basic blocks: a new block at each branch target, after each branch, at each kernel change.
     for (std::size_t i = 0; i < count; ++i) {
         const Instruction& in = instructions[i];
-        const bool start = i == 0 || isTarget[i] || in.kernel != instructions[i - 1].kernel
-            || instructions[i - 1].branch != BranchKind::None;
+        const bool start =
+            i == 0 || isTarget[i] || in.kernel != instructions[i - 1].kernel || instructions[i - 1].branch != BranchKind::None;
         if (start) {
             if (!result.blocks.empty())
                 result.blocks.back().endInstruction = static_cast<int>(i);
@@ -1023,8 +1062,8 @@ namespace {
 bool sameForTiming(const Instruction& a, const Instruction& b)
 {
     return a.offset == b.offset && a.size == b.size && a.kernel == b.kernel && a.line == b.line && a.isData == b.isData
-        && a.placeholder == b.placeholder && a.family == b.family && a.opcode == b.opcode && a.glc == b.glc && a.branch == b.branch
-        && a.backward == b.backward && a.targetOffset == b.targetOffset && a.mnemonic == b.mnemonic
+        && a.placeholder == b.placeholder && a.family == b.family && a.opcode == b.opcode && a.glc == b.glc
+        && a.branch == b.branch && a.backward == b.backward && a.targetOffset == b.targetOffset && a.mnemonic == b.mnemonic
         && a.targetLabel == b.targetLabel && a.defs == b.defs;
 }
 
@@ -1036,7 +1075,7 @@ bool samePassOptions(const TimingOptions& a, const TimingOptions& b)
 }
 
 struct PassCheckpoint {
-    int index = 0;     // the state before this instruction
+    int index = 0; // the state before this instruction
     PassState state;
 };
 
@@ -1055,7 +1094,10 @@ struct TimingAnalyzer::Cache {
     std::vector<PassCheckpoint> checkpoints; // of the last program, by index
 };
 
-TimingAnalyzer::TimingAnalyzer() : cache_(std::make_unique<Cache>()) {}
+TimingAnalyzer::TimingAnalyzer()
+    : cache_(std::make_unique<Cache>())
+{
+}
 TimingAnalyzer::~TimingAnalyzer() = default;
 
 int TimingAnalyzer::timedInstructions() const
@@ -1185,7 +1227,8 @@ CyclePool& cyclePool()
 const CycleCount* internCycles(const CycleCount& c)
 {
     const auto h = std::hash<std::string_view> {}(c.ruleDetail) ^ std::hash<std::string_view> {}(c.source)
-        ^ (std::size_t(c.low) << 8) ^ (std::size_t(c.high) << 20) ^ (std::size_t(c.unknown + 2 * c.noData + 4 * c.uncertain) << 40);
+        ^ (std::size_t(c.low) << 8) ^ (std::size_t(c.high) << 20)
+        ^ (std::size_t(c.unknown + 2 * c.noData + 4 * c.uncertain) << 40);
     CyclePool& p = cyclePool();
     std::lock_guard lock(p.mutex);
     const auto [first, last] = p.byHash.equal_range(h);
@@ -1203,6 +1246,9 @@ CycleRef::CycleRef()
     static const CycleCount* const none = internCycles(CycleCount {});
     count_ = none;
 }
-CycleRef::CycleRef(const CycleCount& count) : count_(internCycles(count)) {}
+CycleRef::CycleRef(const CycleCount& count)
+    : count_(internCycles(count))
+{
+}
 
 } // namespace gcnlens

@@ -18,17 +18,17 @@ namespace gcnlens {
 
 // Section 9 options, with the spec's defaults.
 struct TimingOptions {
-    bool backwardBranchTargetPenalty = false;       // backward-branch-target-penalty
-    int takenBranchCycles = 20;                     // taken-branch-cycles
-    enum class LongRule { OwnCycles, WholeBlock } longRule = LongRule::OwnCycles;     // long-rule
-    enum class PairRule { Adjacent, SameQuad } pairRule = PairRule::Adjacent;         // pair-rule
+    bool backwardBranchTargetPenalty = false;                                     // backward-branch-target-penalty
+    int takenBranchCycles = 20;                                                   // taken-branch-cycles
+    enum class LongRule { OwnCycles, WholeBlock } longRule = LongRule::OwnCycles; // long-rule
+    enum class PairRule { Adjacent, SameQuad } pairRule = PairRule::Adjacent;     // pair-rule
     enum class ValuSaluWriters { Listed, AnyValuWritingSgpr } valuSaluWriters = ValuSaluWriters::Listed;
-    std::optional<int> maxWavesOverride;            // max-waves-override
-    bool trapHandler = false;                       // trap-handler
-    int polarisMaxWaves = 8;                        // polaris-max-waves
-    int ldsGroupDwords = 32;                        // lds-group
-    std::string ldsPhases = "auto";                 // lds-phases: auto (by generation) | gcn | cdna (docs/model.md L-phases)
-    CheckOptions checks;                            // hazards.md §4: A-nop, A-setreg, … (checkoptions.h)
+    std::optional<int> maxWavesOverride; // max-waves-override
+    bool trapHandler = false;            // trap-handler
+    int polarisMaxWaves = 8;             // polaris-max-waves
+    int ldsGroupDwords = 32;             // lds-group
+    std::string ldsPhases = "auto";      // lds-phases: auto (by generation) | gcn | cdna (docs/model.md L-phases)
+    CheckOptions checks;                 // hazards.md §4: A-nop, A-setreg, … (checkoptions.h)
 
     // Sets an option by its section-9 name ("taken-branch-cycles", "long-rule", …).
     // Returns an error message, empty on success.
@@ -42,15 +42,15 @@ struct TimingOptions {
 // One row of the timing tables as the source states it. Its texts come from a few hundred rows and
 // LLVM classes: interned (core/compact.h, issue #18).
 struct CycleCount {
-    int low = 4;            // used in totals
-    int high = 4;           // == low unless the source gives a range ("16-24")
-    bool unknown = false;   // "?" in the source: counted as 4, flagged
-    bool noData = false;    // no row at all: default 4, flagged "no timing data"
-    bool uncertain = false; // the source doubts the value ("18?", the taken-jump 20 "(???)")
-    InternedString matched; // the row's mnemonic or class ("V_ADD_I32", "<VOP2>"), empty when none
+    int low = 4;               // used in totals
+    int high = 4;              // == low unless the source gives a range ("16-24")
+    bool unknown = false;      // "?" in the source: counted as 4, flagged
+    bool noData = false;       // no row at all: default 4, flagged "no timing data"
+    bool uncertain = false;    // the source doubts the value ("18?", the taken-jump 20 "(???)")
+    InternedString matched;    // the row's mnemonic or class ("V_ADD_I32", "<VOP2>"), empty when none
     InternedString throughput; // DS table throughput as written ("1/4", "?"), else empty
-    InternedString source;  // the table cell as written ("DPFACTOR*4", "16+GLC1", "16-24", "?")
-    InternedString table;   // which table or prose rule it came from ("VOP1", "SOP2 (all)")
+    InternedString source;     // the table cell as written ("DPFACTOR*4", "16+GLC1", "16-24", "?")
+    InternedString table;      // which table or prose rule it came from ("VOP1", "SOP2 (all)")
     // docs/model.md: where the number comes from. T-table (a GcnTimings.md row), T-mfma (LLVM's
     // passes of a matrix instruction × 4), T-llvm-sched (LLVM's scheduling model); empty when
     // there is no timing (noData or unknown).
@@ -63,11 +63,12 @@ struct CycleCount {
 // mnemonic shares its row, so a timing holds an 8-byte handle; read it through -> and *.
 class CycleRef {
 public:
-    CycleRef();                       // the default CycleCount {}
+    CycleRef();                        // the default CycleCount {}
     CycleRef(const CycleCount& count); // interns it
     const CycleCount& operator*() const { return *count_; }
     const CycleCount* operator->() const { return count_; }
     bool operator==(const CycleRef& other) const { return count_ == other.count_; }
+
 private:
     const CycleCount* count_;
 };
@@ -79,25 +80,25 @@ private:
 enum class PenaltyClass { None, Fetch, Branch, Hazard };
 
 struct Penalty {
-    InternedString rule;    // fetch-align, fetch-straddle, branch-target, branch-position,
-                            // valu-salu, vcc-exec-branch, scc-branch
+    InternedString rule; // fetch-align, fetch-straddle, branch-target, branch-position,
+                         // valu-salu, vcc-exec-branch, scc-branch
     int cycles = 0;
-    OwnedString detail;     // one line naming the slot, sizes and the rule (8 bytes, issue #18)
+    OwnedString detail; // one line naming the slot, sizes and the rule (8 bytes, issue #18)
 };
 
 enum class Direction : std::uint8_t { NotABranch, Taken, NotTaken };
 
 struct InstructionTiming {
-    CycleRef base;                   // C(I), DPFACTOR/GLC applied
-    int cycles = 4;                  // base cycles used in totals (branches: 4 or taken cycles)
+    CycleRef base;  // C(I), DPFACTOR/GLC applied
+    int cycles = 4; // base cycles used in totals (branches: 4 or taken cycles)
     Direction direction = Direction::NotABranch;
     bool directionOverridden = false;
-    bool vectorIssue = false;        // counts toward latency-hidden cycles (VALU, DS, VMEM issue)
-    int slot = 0;                    // p(I) = (offset >> 2) & 7
-    std::uint64_t block = 0;         // offset & ~31
-    SparseList<Penalty> penalties;   // most instructions pay none: one null pointer (issue #18)
-    InternedString freedBy;          // R-first16 / R-long / R-pair when that saved a 2-dword instruction
-    OwnedString freedDetail;         // empty for most: one null pointer (issue #18)
+    bool vectorIssue = false;      // counts toward latency-hidden cycles (VALU, DS, VMEM issue)
+    int slot = 0;                  // p(I) = (offset >> 2) & 7
+    std::uint64_t block = 0;       // offset & ~31
+    SparseList<Penalty> penalties; // most instructions pay none: one null pointer (issue #18)
+    InternedString freedBy;        // R-first16 / R-long / R-pair when that saved a 2-dword instruction
+    OwnedString freedDetail;       // empty for most: one null pointer (issue #18)
     int penaltyCycles() const;
     // The class a view marks the instruction with: hazard over branch over fetch (section 8).
     PenaltyClass markClass() const;
@@ -108,16 +109,16 @@ struct Totals {
     std::uint64_t bytes = 0;
     long long baseCycles = 0;
     long long penaltyCycles = 0;
-    long long singleWaveCycles = 0;  // base + penalties (section 5)
-    long long hiddenCycles = 0;      // latency-hidden cycles at occupancy >= 2 (section 5)
-    std::map<std::string, long long> byRule;   // rule id → cycles
-    std::map<std::string, int> countByRule;    // rule id → occurrences
-    int unknownTimings = 0;          // instructions counted with an unknown ("?") or missing row
+    long long singleWaveCycles = 0;              // base + penalties (section 5)
+    long long hiddenCycles = 0;                  // latency-hidden cycles at occupancy >= 2 (section 5)
+    std::map<std::string, long long> byRule;     // rule id → cycles
+    std::map<std::string, int> countByRule;      // rule id → occurrences
+    int unknownTimings = 0;                      // instructions counted with an unknown ("?") or missing row
     std::map<std::string, int> unknownMnemonics; // which mnemonics those are, with their counts
 };
 
 struct BasicBlock {
-    int firstInstruction = 0;        // [first, end)
+    int firstInstruction = 0; // [first, end)
     int endInstruction = 0;
     int kernel = -1;
     Totals totals;
@@ -126,8 +127,8 @@ struct BasicBlock {
 struct TimingResult {
     std::vector<InstructionTiming> instructions; // parallel to Program::instructions
     std::vector<BasicBlock> blocks;
-    std::vector<Totals> kernelTotals;            // parallel to Program::kernels
-    Totals totals;                               // whole file
+    std::vector<Totals> kernelTotals; // parallel to Program::kernels
+    Totals totals;                    // whole file
     TimingOptions options;
 };
 
@@ -146,8 +147,7 @@ struct BranchOverrides {
 //   pair-rule=same-quad: J and I must also share one aligned 16-byte quad.
 // - Overrides apply to conditional jumps only (s_branch is always taken).
 // - Basic blocks start at branch targets, after any branch and at kernel changes.
-TimingResult analyzeTiming(const Program& program, const TimingOptions& options = {},
-                           const BranchOverrides& overrides = {});
+TimingResult analyzeTiming(const Program& program, const TimingOptions& options = {}, const BranchOverrides& overrides = {});
 
 // analyzeTiming over a sequence of edited programs (the editor's path): the pass's state is kept
 // at checkpoints of the last program; the next program is timed from the last checkpoint before
@@ -176,14 +176,13 @@ private:
 // C(I) for a mnemonic (LLVM canonical name) on a target: the GcnTimings.md row (T-table), else for
 // the LLVM opcode (Instruction::opcode, 0 when unknown) the passes of a matrix instruction (T-mfma)
 // or LLVM's scheduling model (T-llvm-sched). For the pass, tests and tooltips.
-CycleCount lookupCycles(const std::string& mnemonic, Family family, const GpuTarget& gpu, bool glc = false,
-                        unsigned opcode = 0);
+CycleCount lookupCycles(const std::string& mnemonic, Family family, const GpuTarget& gpu, bool glc = false, unsigned opcode = 0);
 
 // One row of resources/timings.tsv as written (for the table test and tooltips).
 struct TimingRow {
-    std::string table;      // "VOP1", "DS", "SOP1", …
-    std::string mnemonic;   // source spelling ("V_CEIL_F64"), a class ("<VOP2>") or a pattern ("S_*_SAVEEXEC_B64")
-    std::string cycles;     // as written: "4", "DPFACTOR*4", "16+GLC1", "16-24", "?", "18?", "-"
+    std::string table;    // "VOP1", "DS", "SOP1", …
+    std::string mnemonic; // source spelling ("V_CEIL_F64"), a class ("<VOP2>") or a pattern ("S_*_SAVEEXEC_B64")
+    std::string cycles;   // as written: "4", "DPFACTOR*4", "16+GLC1", "16-24", "?", "18?", "-"
     std::string throughput;
     std::string note;
 };

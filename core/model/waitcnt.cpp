@@ -20,27 +20,44 @@ enum Counter { Vm, Lgkm, Exp, Counters };
 constexpr const char* kCounterName[Counters] = {"vmcnt", "lgkmcnt", "expcnt"};
 
 // Event kinds per counter.
-enum : std::uint8_t { VmemEvent = 1, FlatEvent = 2, LdsEvent = 4, GdsEvent = 8, SmemEvent = 16, MsgEvent = 32,
-                      ExpEvent = 64, StoreEvent = 128 };
+enum : std::uint8_t {
+    VmemEvent = 1,
+    FlatEvent = 2,
+    LdsEvent = 4,
+    GdsEvent = 8,
+    SmemEvent = 16,
+    MsgEvent = 32,
+    ExpEvent = 64,
+    StoreEvent = 128
+};
 
 int slotBase(RegKind kind)
 {
     switch (kind) {
-    case RegKind::VGPR: return 0;
-    case RegKind::AGPR: return 256;
-    case RegKind::SGPR: return 512;
-    case RegKind::VCC: return 640;
-    case RegKind::EXEC: return 642;
-    case RegKind::M0: return 644;
-    case RegKind::FlatScratch: return 646;
-    case RegKind::XnackMask: return 648;
-    case RegKind::TTMP: return 650;
-    default: return -1; // SCC and others are never written by memory operations
+    case RegKind::VGPR:
+        return 0;
+    case RegKind::AGPR:
+        return 256;
+    case RegKind::SGPR:
+        return 512;
+    case RegKind::VCC:
+        return 640;
+    case RegKind::EXEC:
+        return 642;
+    case RegKind::M0:
+        return 644;
+    case RegKind::FlatScratch:
+        return 646;
+    case RegKind::XnackMask:
+        return 648;
+    case RegKind::TTMP:
+        return 650;
+    default:
+        return -1; // SCC and others are never written by memory operations
     }
 }
 
-template <typename F>
-void forSlots(const RegRange& r, F f)
+template <typename F> void forSlots(const RegRange& r, F f)
 {
     const int base = slotBase(r.kind);
     if (base < 0)
@@ -53,14 +70,14 @@ struct Entry {
     int slot = 0;
     int score = 0;
     int producer = -1;
-    std::uint8_t vmemType = 0;   // 1 plain VMEM, 2 sampler (LLVM VmemType), 3 FLAT (counted by both vm and lgkm)
+    std::uint8_t vmemType = 0; // 1 plain VMEM, 2 sampler (LLVM VmemType), 3 FLAT (counted by both vm and lgkm)
     bool operator==(const Entry&) const = default;
 };
 
 struct Queue {
     int lb = 0, ub = 0;
     std::uint8_t events = 0;
-    std::vector<Entry> regs;     // sorted by slot; only score > lb are meaningful
+    std::vector<Entry> regs; // sorted by slot; only score > lb are meaningful
     bool operator==(const Queue&) const = default;
 
     int pending() const { return ub - lb; }
@@ -83,7 +100,10 @@ struct Queue {
         if (it != regs.end() && it->slot == slot)
             regs.erase(it);
     }
-    void prune() { std::erase_if(regs, [&](const Entry& e) { return e.score <= lb; }); }
+    void prune()
+    {
+        std::erase_if(regs, [&](const Entry& e) { return e.score <= lb; });
+    }
     // Scores relative to lb = 0, entries pruned: equal states compare equal.
     void normalise()
     {
@@ -105,7 +125,10 @@ struct State {
 class Model {
 public:
     Model(const Program& p, const Cfg& cfg, const TimingOptions& options)
-        : p_(p), cfg_(cfg), o_(options.checks), gen_(p.gpu.generation)
+        : p_(p)
+        , cfg_(cfg)
+        , o_(options.checks)
+        , gen_(p.gpu.generation)
     {
         cls_.reserve(p.instructions.size());
         const bool gfx942 = cdnaOf(p.gpu) == Cdna::Gfx942;
@@ -263,7 +286,14 @@ private:
         return other && other->producer == e.producer;
     }
 
-    struct Pending { int counter; int count; bool notGuaranteed; int producer; std::string reg; std::string access; };
+    struct Pending {
+        int counter;
+        int count;
+        bool notGuaranteed;
+        int producer;
+        std::string reg;
+        std::string access;
+    };
 
     // A consumer's registers still pending: the wait each counter needs (smallest count wins).
     void check(int i, State& s, CheckResult* result)
@@ -322,8 +352,10 @@ private:
 
     static std::string regText(const RegRange& r)
     {
-        const char* prefix = r.kind == RegKind::VGPR ? "v" : r.kind == RegKind::SGPR ? "s" : r.kind == RegKind::AGPR ? "a"
-                                                                                       : nullptr;
+        const char* prefix = r.kind == RegKind::VGPR ? "v"
+            : r.kind == RegKind::SGPR                ? "s"
+            : r.kind == RegKind::AGPR                ? "a"
+                                                     : nullptr;
         if (!prefix)
             return std::string(regKindName(r.kind));
         return r.count == 1 ? std::format("{}{}", prefix, r.first)
@@ -353,8 +385,7 @@ private:
             ? std::format("{} {} {} before a wait proves {} complete: not guaranteed, returns are out of order, "
                           "only {}(0) proves it",
                           in.mnemonic, verb, f.reg, producer, f.counter)
-            : std::format("{} {} {} before a wait proves {} complete; {} would", in.mnemonic, verb, f.reg, producer,
-                          f.fix);
+            : std::format("{} {} {} before a wait proves {} complete; {} would", in.mnemonic, verb, f.reg, producer, f.fix);
         result.waits.push_back(std::move(f));
     }
 

@@ -19,7 +19,10 @@ namespace {
 // PrettyWriter over a 64 KiB buffered FILE stream; flushed when the document ends.
 class Document {
 public:
-    explicit Document(std::FILE* out) : file_(out), stream_(out, buffer_, sizeof buffer_), writer_(stream_)
+    explicit Document(std::FILE* out)
+        : file_(out)
+        , stream_(out, buffer_, sizeof buffer_)
+        , writer_(stream_)
     {
         writer_.SetIndent(' ', 4);
     }
@@ -44,8 +47,7 @@ public:
     void beginArray() { writer_.StartArray(); }
     void endArray() { writer_.EndArray(); }
 
-    template <typename T>
-    void member(std::string_view name, const T& value)
+    template <typename T> void member(std::string_view name, const T& value)
     {
         key(name);
         if constexpr (std::is_same_v<T, bool>)
@@ -84,11 +86,16 @@ private:
 std::string_view branchKindName(BranchKind kind)
 {
     switch (kind) {
-    case BranchKind::None: return "";
-    case BranchKind::Unconditional: return "unconditional";
-    case BranchKind::Conditional: return "conditional";
-    case BranchKind::Indirect: return "indirect";
-    case BranchKind::Return: return "return";
+    case BranchKind::None:
+        return "";
+    case BranchKind::Unconditional:
+        return "unconditional";
+    case BranchKind::Conditional:
+        return "conditional";
+    case BranchKind::Indirect:
+        return "indirect";
+    case BranchKind::Return:
+        return "return";
     }
     return "";
 }
@@ -230,7 +237,7 @@ void writeTimingFields(Document& d, const InstructionTiming& t)
     d.member("cycles_source", t.base->source);
     d.member("timing_table", t.base->table);
     d.member("timing_row", t.base->matched);
-    d.member("timing_rule", t.base->rule);          // docs/model.md: T-table, T-mfma, T-llvm-sched, "" (none)
+    d.member("timing_rule", t.base->rule); // docs/model.md: T-table, T-mfma, T-llvm-sched, "" (none)
     d.member("timing_rule_detail", t.base->ruleDetail);
     if (!t.base->throughput.empty())
         d.member("throughput", t.base->throughput);
@@ -414,8 +421,8 @@ void writePressure(Document& d, const Analysis& analysis, std::size_t kernel)
     d.key("costs");
     d.beginArray();
     if (kernel < analysis.occupancyInputs.size())
-        for (const PressureCost& cost : pressureCosts(analysis.program.gpu, analysis.occupancyInputs[kernel], k,
-                                                      analysis.timing.options))
+        for (const PressureCost& cost :
+             pressureCosts(analysis.program.gpu, analysis.occupancyInputs[kernel], k, analysis.timing.options))
             d.string(cost.text);
     d.endArray();
     d.endObject();
@@ -600,9 +607,15 @@ void writeDocument(std::FILE* out, const Program& program, const Analysis* analy
 
 } // namespace
 
-void writeProgram(std::FILE* out, const Program& program) { writeDocument(out, program, nullptr); }
+void writeProgram(std::FILE* out, const Program& program)
+{
+    writeDocument(out, program, nullptr);
+}
 
-void writeAnalysis(std::FILE* out, const Analysis& analysis) { writeDocument(out, analysis.program, &analysis); }
+void writeAnalysis(std::FILE* out, const Analysis& analysis)
+{
+    writeDocument(out, analysis.program, &analysis);
+}
 
 void writeOccupancy(std::FILE* out, const OccupancyResult& result, const GpuTarget& gpu)
 {

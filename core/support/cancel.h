@@ -23,7 +23,11 @@ inline thread_local const std::stop_token* cancelToken = nullptr;
 // Installs `token` for this thread while it lives (nests: the outer one comes back).
 class CancelScope {
 public:
-    explicit CancelScope(const std::stop_token& token) : outer_(detail::cancelToken) { detail::cancelToken = &token; }
+    explicit CancelScope(const std::stop_token& token)
+        : outer_(detail::cancelToken)
+    {
+        detail::cancelToken = &token;
+    }
     ~CancelScope() { detail::cancelToken = outer_; }
     CancelScope(const CancelScope&) = delete;
     CancelScope& operator=(const CancelScope&) = delete;

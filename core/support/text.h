@@ -20,8 +20,7 @@ inline std::string_view trim(std::string_view text)
 
 // Calls f(cells) for each row of a tab-separated table, cells trimmed; blank lines and '#'
 // comment lines are skipped.
-template <typename F>
-void forEachTsvRow(std::string_view text, F&& f)
+template <typename F> void forEachTsvRow(std::string_view text, F&& f)
 {
     std::vector<std::string_view> cells;
     while (!text.empty()) {

@@ -33,9 +33,9 @@ template <typename F> double millis(F f)
 int main(int argc, char** argv)
 {
     const int max = argc > 1 ? std::atoi(argv[1]) : 1000000;
-    std::printf("%9s %7s %8s %9s %9s %9s %9s | %11s %6s | %12s %12s %7s | %8s %7s %8s\n", "instr", "cfg ms", "live ms", "live ns/i",
-                "checks ms", "total ms", "total ns/i", "edit chk ms", "walks", "edit live ms", "resumed ms", "blocks", "hazards",
-                "waits", "peak MB");
+    std::printf("%9s %7s %8s %9s %9s %9s %9s | %11s %6s | %12s %12s %7s | %8s %7s %8s\n", "instr", "cfg ms", "live ms",
+                "live ns/i", "checks ms", "total ms", "total ns/i", "edit chk ms", "walks", "edit live ms", "resumed ms",
+                "blocks", "hazards", "waits", "peak MB");
     std::printf("(edit live ms: a fresh liveness run after the operand edit; resumed ms / blocks: analyzeLivenessAfterEdit "
                 "and the blocks it counted again; literal: the same for a literal edit, which keeps every register)\n");
     for (int n = 10000; n <= max; n *= 10) {
@@ -93,10 +93,10 @@ int main(int argc, char** argv)
         if (!(literalLive == analyzeLiveness(literal, literalCfg)))
             std::printf("resumed liveness after the literal edit differs from a fresh run\n");
         const double ni = double(program.instructions.size());
-        std::printf(
-            "%9zu %7.1f %8.1f %9.1f %9.1f %9.1f %9.1f | %11.2f %6d | %12.2f %12.2f %7d | literal %6.2f ms %3d | %8zu %7zu %8.0f\n",
-            program.instructions.size(), c, l, l * 1e6 / ni, h, total, total * 1e6 / ni, e, walks, lf, lr, recounted, ll,
-            literalBlocks, checks.hazards.size(), checks.waits.size(), bench::megabytes(bench::peakRssBytes()));
+        std::printf("%9zu %7.1f %8.1f %9.1f %9.1f %9.1f %9.1f | %11.2f %6d | %12.2f %12.2f %7d | literal %6.2f ms %3d | %8zu "
+                    "%7zu %8.0f\n",
+                    program.instructions.size(), c, l, l * 1e6 / ni, h, total, total * 1e6 / ni, e, walks, lf, lr, recounted, ll,
+                    literalBlocks, checks.hazards.size(), checks.waits.size(), bench::megabytes(bench::peakRssBytes()));
     }
     return 0;
 }

@@ -12,9 +12,9 @@
 //   slider drag step → occupancy readout and chart repainted (VGPR and SGPR axes).
 // Usage: bench_editor [instructions=10000] [samples=40] [kinds=space,operand,literal]
 //        (offscreen platform unless set; kinds picks the keystrokes, e.g. to profile one)
+#include "ui/docks/occupancydock.h"
 #include "ui/editor/codeeditor.h"
 #include "ui/mainwindow.h"
-#include "ui/docks/occupancydock.h"
 
 #include "benchmemory.h"
 
@@ -36,16 +36,11 @@ static QString kernel(int instructions)
 {
     // A mix of 1- and 2-dword VALU/SALU/SMEM/DS/VMEM instructions with a backward loop every 200.
     static const char* body[] = {
-        "    v_add_f32 v4, v2, v6",
-        "    v_mov_b32 v5, 0x3dcccccd",
-        "    s_add_u32 s11, s9, 0x1000",
-        "    v_lshlrev_b32 v7, 2, v0",
-        "    ds_read_b32 v8, v7",
-        "    v_fma_f32 v9, v2, v8, v4",
-        "    s_mov_b32 s10, 6",
-        "    v_add_i32 v3, vcc, s4, v1",
-        "    s_waitcnt lgkmcnt(0)",
-        "    buffer_load_dword v12, v1, s[4:7], 0 offen",
+        "    v_add_f32 v4, v2, v6",      "    v_mov_b32 v5, 0x3dcccccd",
+        "    s_add_u32 s11, s9, 0x1000", "    v_lshlrev_b32 v7, 2, v0",
+        "    ds_read_b32 v8, v7",        "    v_fma_f32 v9, v2, v8, v4",
+        "    s_mov_b32 s10, 6",          "    v_add_i32 v3, vcc, s4, v1",
+        "    s_waitcnt lgkmcnt(0)",      "    buffer_load_dword v12, v1, s[4:7], 0 offen",
     };
     QString text = QStringLiteral(".text\n.globl k\n.p2align 8\n.type k,@function\nk:\n    s_load_dwordx4 s[4:7], s[0:1], 0x0\n");
     int n = 1;
@@ -160,31 +155,35 @@ int main(int argc, char** argv)
         {"literal", "literal digit ", QStringLiteral("    s_mov_b32 s10, 6"), Qt::Key_5, {}, {}, {}},
     };
     if (!only.isEmpty())
-        std::erase_if(kinds, [&](const RoundTrip& k) {
-            return !only.split(QLatin1Char(',')).contains(QLatin1String(k.name));
-        });
+        std::erase_if(kinds, [&](const RoundTrip& k) { return !only.split(QLatin1Char(',')).contains(QLatin1String(k.name)); });
     for (RoundTrip& kind : kinds) {
         placeCursor(kind.line);
         for (int i = 0; i < samples; ++i) {
             QElapsedTimer key, ready;
             bool painted = false;
             quint64 job = 0;
-            auto c1 = QObject::connect(bridge, &AnalysisBridge::analysisReady, &window, [&](SnapshotPtr s) {
-                ready.start();
-                job = s->job;
-                kind.analysisMs.push_back(s->milliseconds);
-            }, Qt::DirectConnection);
+            auto c1 = QObject::connect(
+                bridge, &AnalysisBridge::analysisReady, &window,
+                [&](SnapshotPtr s) {
+                    ready.start();
+                    job = s->job;
+                    kind.analysisMs.push_back(s->milliseconds);
+                },
+                Qt::DirectConnection);
             auto c2 = QObject::connect(editor, &CodeEditor::highlightsPainted, &window, [&](quint64 j) {
                 if (j != job || !job)
                     return;
                 // The editor paints inside the window's repaint, which then paints the other
                 // panels that changed and flushes: the highlights are on screen when that is
                 // done, i.e. when the event loop runs the next posted call.
-                QMetaObject::invokeMethod(&window, [&] {
-                    painted = true;
-                    kind.applyPaint.push_back(ms(ready));
-                    kind.roundTrip.push_back(ms(key));
-                }, Qt::QueuedConnection);
+                QMetaObject::invokeMethod(
+                    &window,
+                    [&] {
+                        painted = true;
+                        kind.applyPaint.push_back(ms(ready));
+                        kind.roundTrip.push_back(ms(key));
+                    },
+                    Qt::QueuedConnection);
             });
             key.start();
             QTest::keyClick(editor, i % 2 ? Qt::Key_Backspace : kind.key);
@@ -228,12 +227,17 @@ int main(int argc, char** argv)
 
     std::printf("keystroke → repaint (UI thread)               median %7.2f ms  (n=%zu)\n", median(keyPaint), keyPaint.size());
     for (const RoundTrip& kind : kinds) {
-        std::printf("%s: analysis result → highlights repainted        median %7.2f ms  (n=%zu)\n", kind.what, median(kind.applyPaint), kind.applyPaint.size());
-        std::printf("%s: background analysis (worker thread)           median %7.2f ms  (n=%zu)\n", kind.what, median(kind.analysisMs), kind.analysisMs.size());
-        std::printf("%s: keystroke → new highlights painted            median %7.2f ms  (n=%zu)\n", kind.what, median(kind.roundTrip), kind.roundTrip.size());
+        std::printf("%s: analysis result → highlights repainted        median %7.2f ms  (n=%zu)\n", kind.what,
+                    median(kind.applyPaint), kind.applyPaint.size());
+        std::printf("%s: background analysis (worker thread)           median %7.2f ms  (n=%zu)\n", kind.what,
+                    median(kind.analysisMs), kind.analysisMs.size());
+        std::printf("%s: keystroke → new highlights painted            median %7.2f ms  (n=%zu)\n", kind.what,
+                    median(kind.roundTrip), kind.roundTrip.size());
     }
-    std::printf("slider drag → readout + chart repainted (VGPR axis) median %7.2f ms  (n=%zu)\n", median(dragVgpr), dragVgpr.size());
-    std::printf("slider drag → readout + chart repainted (SGPR axis) median %7.2f ms  (n=%zu)\n", median(dragSgpr), dragSgpr.size());
+    std::printf("slider drag → readout + chart repainted (VGPR axis) median %7.2f ms  (n=%zu)\n", median(dragVgpr),
+                dragVgpr.size());
+    std::printf("slider drag → readout + chart repainted (SGPR axis) median %7.2f ms  (n=%zu)\n", median(dragSgpr),
+                dragSgpr.size());
     std::printf("peak resident memory %.0f MB\n", gcnlens::bench::megabytes(gcnlens::bench::peakRssBytes()));
     editor->document()->setModified(false);
     return 0;

@@ -16,7 +16,10 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+double seconds(Clock::duration d)
+{
+    return std::chrono::duration<double>(d).count();
+}
 
 double median(std::vector<double> v)
 {
@@ -34,7 +37,11 @@ bool printEditMedians(int size)
     FrontEnd frontEnd;
     frontEnd.analyze(text, options);
     const std::size_t middle = text.size() / 2;
-    struct Edit { const char* name; std::size_t at, length; std::string replacement; };
+    struct Edit {
+        const char* name;
+        std::size_t at, length;
+        std::string replacement;
+    };
     const Edit edits[] = {{"half-typed", text.find("s_mov_b32", middle), 9, "s_add_u32"},
                           {"4->8 bytes", text.find("0.5", middle), 3, "0.7"},
                           {"new line", text.find('\n', middle) + 1, 0, "    s_nop 0\n"}};

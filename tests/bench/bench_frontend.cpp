@@ -29,8 +29,8 @@
 #include <fcntl.h>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <spawn.h>
+#include <sstream>
 #include <string>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -44,7 +44,10 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+double seconds(Clock::duration d)
+{
+    return std::chrono::duration<double>(d).count();
+}
 
 struct Measured {
     double wall = 0, cpu = 0; // seconds: the best run's wall time, the least CPU time of any run
@@ -231,10 +234,16 @@ int main(int argc, char** argv)
         } else {
             waitpid(writer, nullptr, 0);
         }
-        items.push_back(Item {"generated distinct " + std::to_string(size), base + "-distinct.s", "tahiti",
-                              "amdgcn--", "distinct", {}, {}, base + "-distinct.clrx.s"});
-        items.push_back(Item {"generated macro " + std::to_string(size), base + "-macro.s", "tahiti", "amdgcn--", "macro",
-                              {}, {}, {}});
+        items.push_back(Item {"generated distinct " + std::to_string(size),
+                              base + "-distinct.s",
+                              "tahiti",
+                              "amdgcn--",
+                              "distinct",
+                              {},
+                              {},
+                              base + "-distinct.clrx.s"});
+        items.push_back(
+            Item {"generated macro " + std::to_string(size), base + "-macro.s", "tahiti", "amdgcn--", "macro", {}, {}, {}});
         temporary.insert(temporary.end(), {base + "-distinct.s", base + "-distinct.clrx.s", base + "-macro.s"});
     }
 
@@ -244,11 +253,16 @@ int main(int argc, char** argv)
     rusage self {};
     getrusage(RUSAGE_SELF, &self);
     std::printf("peak memory: each child's maxrss (for gcnlens the larger of the CLI and its worker); it starts from "
-                "this process's %.0f MiB\n", double(self.ru_maxrss) / 1024.0);
-    std::printf("%-22s | %-34s | %-34s |\n", "gcnlens", "llvm-mc    (ratio: gcnlens/llvm-mc)", "clrxasm    (ratio: gcnlens/clrxasm)");
-    std::printf("%8s %7s %5s | %8s %7s %5s %5s %5s | %8s %7s %5s %5s %5s |\n", "wall s", "cpu s", "MiB", "wall s", "cpu s",
-                "MiB", "wall", "cpu", "wall s", "cpu s", "MiB", "wall", "cpu");
-    struct Sum { Measured g, mc, cx; int files = 0; };
+                "this process's %.0f MiB\n",
+                double(self.ru_maxrss) / 1024.0);
+    std::printf("%-22s | %-34s | %-34s |\n", "gcnlens", "llvm-mc    (ratio: gcnlens/llvm-mc)",
+                "clrxasm    (ratio: gcnlens/clrxasm)");
+    std::printf("%8s %7s %5s | %8s %7s %5s %5s %5s | %8s %7s %5s %5s %5s |\n", "wall s", "cpu s", "MiB", "wall s", "cpu s", "MiB",
+                "wall", "cpu", "wall s", "cpu s", "MiB", "wall", "cpu");
+    struct Sum {
+        Measured g, mc, cx;
+        int files = 0;
+    };
     std::map<std::string, Sum> sums;
     for (const Item& item : items) {
         // (no time limit: the benchmark wants the whole run)

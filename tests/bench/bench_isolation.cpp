@@ -3,11 +3,11 @@
 // (encode + decode) and, when built, assembling in-process against through the worker
 // (IsolatedFrontEnd) at 10k/100k/1M instructions. Prints its figures; not part of ctest.
 // Usage: bench_isolation [--max N]
+#include "../core/linechange.h"
 #include "core/asm/assembler.h"
 #include "core/asm/isolated.h"
 #include "core/asm/programcodec.h"
 #include "generatedkernel.h"
-#include "../core/linechange.h"
 
 #include <algorithm>
 #include <chrono>
@@ -22,10 +22,12 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+double ms(Clock::duration d)
+{
+    return std::chrono::duration<double, std::milli>(d).count();
+}
 
-template <typename F>
-double medianMs(int runs, F&& f)
+template <typename F> double medianMs(int runs, F&& f)
 {
     std::vector<double> times;
     for (int i = 0; i < runs; ++i) {

@@ -49,7 +49,8 @@ int main(int argc, char** argv)
         std::ofstream(dir + "/bench_objectread.s") << source;
     }
     const std::string object = dir + "/bench_objectread.o", listing = dir + "/bench_objectread.lst";
-    const std::string mc = tools + "/llvm-mc -filetype=obj -triple=amdgcn-amd-amdhsa -mcpu=gfx900 " + dir + "/bench_objectread.s -o " + object;
+    const std::string mc =
+        tools + "/llvm-mc -filetype=obj -triple=amdgcn-amd-amdhsa -mcpu=gfx900 " + dir + "/bench_objectread.s -o " + object;
     const std::string objdump = tools + "/llvm-objdump -d " + object + " > " + listing;
     if (std::system(mc.c_str()) != 0 || std::system(objdump.c_str()) != 0) {
         std::fprintf(stderr, "llvm-mc or llvm-objdump failed\n");
@@ -61,15 +62,20 @@ int main(int argc, char** argv)
     options.gpu = "gfx900";
     std::size_t fromSource = 0, fromObject = 0, fromListing = 0;
     const double assembleMs = bestOf3([&] { return assemble(source, options).instructions.size(); }, fromSource);
-    const double objectMs = bestOf3([&] {
-        input::ObjectReadOptions objectOptions;
-        return input::readCodeObject(bytes, objectOptions).program.instructions.size();
-    }, fromObject);
+    const double objectMs = bestOf3(
+        [&] {
+            input::ObjectReadOptions objectOptions;
+            return input::readCodeObject(bytes, objectOptions).program.instructions.size();
+        },
+        fromObject);
     const double listingMs = bestOf3([&] { return input::readListing(text, options).instructions.size(); }, fromListing);
 
-    std::printf("%d-instruction gfx900 kernel (object %zu bytes, listing %zu bytes), best of 3:\n", count, bytes.size(), text.size());
+    std::printf("%d-instruction gfx900 kernel (object %zu bytes, listing %zu bytes), best of 3:\n", count, bytes.size(),
+                text.size());
     std::printf("  assemble source      %8.1f ms  (%zu instructions)\n", assembleMs, fromSource);
-    std::printf("  read code object     %8.1f ms  (%zu instructions)  %.2fx the source\n", objectMs, fromObject, objectMs / assembleMs);
-    std::printf("  read objdump listing %8.1f ms  (%zu instructions)  %.2fx the source\n", listingMs, fromListing, listingMs / assembleMs);
+    std::printf("  read code object     %8.1f ms  (%zu instructions)  %.2fx the source\n", objectMs, fromObject,
+                objectMs / assembleMs);
+    std::printf("  read objdump listing %8.1f ms  (%zu instructions)  %.2fx the source\n", listingMs, fromListing,
+                listingMs / assembleMs);
     return 0;
 }

@@ -35,18 +35,12 @@ using namespace gcnlens::ui;
 static QByteArray generate(int lines)
 {
     static const char* body[] = {
-        "    v_add_f32 v4, v2, v6",
-        "    v_mov_b32 v5, 0x3dcccccd              // 2-dword literal",
-        "    s_add_u32 s11, s9, 0x1000",
-        "    v_mul_u32_u24 v5, 33, v0",
-        "    ds_read_b32 v8, v7",
-        "    v_fma_f32 v9, v2, v8, v4",
-        "    s_mov_b32 s10, 0",
-        "    v_add_i32 v3, vcc, s4, v1",
-        "    s_waitcnt lgkmcnt(0)",
-        "    buffer_load_dword v12, v1, s[4:7], 0 offen",
-        "    v_rcp_f32 v10, v9",
-        "    s_sub_u32 s9, s9, 1",
+        "    v_add_f32 v4, v2, v6",      "    v_mov_b32 v5, 0x3dcccccd              // 2-dword literal",
+        "    s_add_u32 s11, s9, 0x1000", "    v_mul_u32_u24 v5, 33, v0",
+        "    ds_read_b32 v8, v7",        "    v_fma_f32 v9, v2, v8, v4",
+        "    s_mov_b32 s10, 0",          "    v_add_i32 v3, vcc, s4, v1",
+        "    s_waitcnt lgkmcnt(0)",      "    buffer_load_dword v12, v1, s[4:7], 0 offen",
+        "    v_rcp_f32 v10, v9",         "    s_sub_u32 s9, s9, 1",
     };
     QByteArray out = ".text\n.globl big\n.p2align 8\n.type big,@function\nbig:\n";
     out.reserve(qsizetype(lines) * 36);
@@ -91,7 +85,10 @@ struct Heartbeat {
         std::sort(v.begin(), v.end());
         return v[std::min(v.size() - 1, size_t(double(v.size()) * p))];
     }
-    size_t over(double ms) const { return size_t(std::count_if(gaps.begin(), gaps.end(), [ms](double g) { return g > ms; })); }
+    size_t over(double ms) const
+    {
+        return size_t(std::count_if(gaps.begin(), gaps.end(), [ms](double g) { return g > ms; }));
+    }
     void print(const char* phase, double wall) const
     {
         // The first tick after reset() measures from reset, not a blocked loop: include it anyway
@@ -216,7 +213,8 @@ int main(int argc, char** argv)
     waitSettled(0);
     beat.print(window.analysisCapped() ? "analysis (capped, not run)" : "analysis in the background", ms(t));
     if (const auto s = bridge->current())
-        std::printf("  analysed %lld instructions (worker %.0f ms)\n", (long long)s->analysis.timing.totals.instructions, s->milliseconds);
+        std::printf("  analysed %lld instructions (worker %.0f ms)\n", (long long)s->analysis.timing.totals.instructions,
+                    s->milliseconds);
 
     // Runs step(i) n times, each timed, with the event loop turning in between.
     auto sample = [](int n, const std::function<void(int)>& step, int waitMs) {
@@ -235,11 +233,14 @@ int main(int argc, char** argv)
     // (4) Scroll through the file: jumps from the top to the end.
     beat.reset();
     t.start();
-    const auto scrolls = sample(20, [&](int i) {
-        editor->verticalScrollBar()->setValue(editor->verticalScrollBar()->maximum() * i / 19);
-        editor->viewport()->repaint();
-        editor->gutter()->repaint();
-    }, 0);
+    const auto scrolls = sample(
+        20,
+        [&](int i) {
+            editor->verticalScrollBar()->setValue(editor->verticalScrollBar()->maximum() * i / 19);
+            editor->viewport()->repaint();
+            editor->gutter()->repaint();
+        },
+        0);
     beat.print("scroll 0 → end in 20 jumps", ms(t));
     std::printf("  scroll + repaint: median %.1f ms, worst %.1f ms\n", scrolls[scrolls.size() / 2], scrolls.back());
 
@@ -248,10 +249,13 @@ int main(int argc, char** argv)
     QCoreApplication::processEvents();
     beat.reset();
     t.start();
-    const auto keys = sample(20, [&](int i) {
-        QTest::keyClick(editor, i % 2 ? Qt::Key_Backspace : Qt::Key_Space);
-        editor->viewport()->repaint();
-    }, 30);
+    const auto keys = sample(
+        20,
+        [&](int i) {
+            QTest::keyClick(editor, i % 2 ? Qt::Key_Backspace : Qt::Key_Space);
+            editor->viewport()->repaint();
+        },
+        30);
     waitSettled(500);
     beat.print("20 keystrokes + re-analysis", ms(t));
     std::printf("  keystroke + repaint: median %.1f ms, worst %.1f ms\n", keys[keys.size() / 2], keys.back());
@@ -264,7 +268,8 @@ int main(int argc, char** argv)
         waitSettled(0);
         beat.print("analyse anyway (background)", ms(t));
         if (const auto s = bridge->current())
-            std::printf("  analysed %lld instructions (worker %.0f ms)\n", (long long)s->analysis.timing.totals.instructions, s->milliseconds);
+            std::printf("  analysed %lld instructions (worker %.0f ms)\n", (long long)s->analysis.timing.totals.instructions,
+                        s->milliseconds);
     }
     std::printf("peak RSS %ld MB\n", peakRssMb());
     editor->document()->setModified(false);

@@ -30,8 +30,9 @@ QString generatedKernel(int lines)
         if (k == 0) {
             s += QStringLiteral("loop%1:  // unrolled body %1\n").arg(loop);
         } else if (k == 5) {
-            s += QStringLiteral("    v_add_f32 v2, 0x40490fdb, v2          // 2-dword literal (pi), a comment long enough to wrap "
-                                "past the source column of the listing in the report\n");
+            s +=
+                QStringLiteral("    v_add_f32 v2, 0x40490fdb, v2          // 2-dword literal (pi), a comment long enough to wrap "
+                               "past the source column of the listing in the report\n");
         } else if (k == 9) {
             s += QStringLiteral("    ds_read_b32 v3, v1\n");
         } else if (k == 12) {
@@ -80,8 +81,8 @@ int main(int argc, char** argv)
         return 1;
     }
     const qint64 reportMs = timer.elapsed();
-    std::printf("report: %d source lines, %zu instructions: analysis %lld ms, report %lld ms (goal < 3000 ms), %lld KiB\n",
-                lines, analysis.program.instructions.size(), analysisMs, reportMs, QFileInfo(path).size() / 1024);
+    std::printf("report: %d source lines, %zu instructions: analysis %lld ms, report %lld ms (goal < 3000 ms), %lld KiB\n", lines,
+                analysis.program.instructions.size(), analysisMs, reportMs, QFileInfo(path).size() / 1024);
 
     if (args.size() > 2) {
         const QString example = QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s");

@@ -27,10 +27,10 @@ struct Shape {
 // A GFX6 mix that exercises every rule: 2-dword VOP3 and literals at all slots, carry adds then
 // SALU (valu-salu), compares before conditional jumps, DS and MUBUF.
 constexpr Shape kShapes[] = {
-    {"v_add_i32_e32", Family::VOP2, 4, RegKind::VCC},  {"s_mov_b32", Family::SOP1, 4, RegKind::SGPR},
-    {"v_mad_f32", Family::VOP3, 8, RegKind::VGPR},     {"v_mul_lo_u32", Family::VOP3, 8, RegKind::VGPR},
-    {"v_mov_b32_e32", Family::VOP1, 8, RegKind::VGPR}, {"ds_read_b32", Family::DS, 8, RegKind::VGPR},
-    {"v_fma_f32", Family::VOP3, 8, RegKind::VGPR},     {"s_load_dwordx2", Family::SMRD, 4, RegKind::SGPR},
+    {"v_add_i32_e32", Family::VOP2, 4, RegKind::VCC},       {"s_mov_b32", Family::SOP1, 4, RegKind::SGPR},
+    {"v_mad_f32", Family::VOP3, 8, RegKind::VGPR},          {"v_mul_lo_u32", Family::VOP3, 8, RegKind::VGPR},
+    {"v_mov_b32_e32", Family::VOP1, 8, RegKind::VGPR},      {"ds_read_b32", Family::DS, 8, RegKind::VGPR},
+    {"v_fma_f32", Family::VOP3, 8, RegKind::VGPR},          {"s_load_dwordx2", Family::SMRD, 4, RegKind::SGPR},
     {"buffer_load_dword", Family::MUBUF, 8, RegKind::VGPR}, {"v_cmp_eq_u32_e32", Family::VOPC, 4, RegKind::VCC},
 };
 
@@ -76,10 +76,16 @@ Program generateProgram(int count)
 
 std::string generateSource(int count)
 {
-    static const char* lines[] = {
-        "v_add_i32 v1, vcc, v2, v3", "s_mov_b32 s5, 7",           "v_mad_f32 v4, v1, v2, v3", "v_mul_lo_u32 v5, v1, v2",
-        "v_mov_b32 v6, 0x3f000001",  "ds_read_b32 v7, v1",        "v_fma_f32 v8, v1, v2, v3", "s_load_dwordx2 s[6:7], s[0:1], 0",
-        "buffer_load_dword v9, v1, s[8:11], 0 offen", "v_cmp_eq_u32 vcc, v1, v2"};
+    static const char* lines[] = {"v_add_i32 v1, vcc, v2, v3",
+                                  "s_mov_b32 s5, 7",
+                                  "v_mad_f32 v4, v1, v2, v3",
+                                  "v_mul_lo_u32 v5, v1, v2",
+                                  "v_mov_b32 v6, 0x3f000001",
+                                  "ds_read_b32 v7, v1",
+                                  "v_fma_f32 v8, v1, v2, v3",
+                                  "s_load_dwordx2 s[6:7], s[0:1], 0",
+                                  "buffer_load_dword v9, v1, s[8:11], 0 offen",
+                                  "v_cmp_eq_u32 vcc, v1, v2"};
     std::string text = ".text\nbench:\n";
     text.reserve(std::size_t(count) * 30);
     for (int i = 0; i < count; ++i) {

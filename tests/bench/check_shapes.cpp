@@ -15,8 +15,8 @@
 
 #include <QFile>
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 
 using namespace gcnlens;
 

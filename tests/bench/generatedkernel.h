@@ -25,10 +25,10 @@ inline std::vector<int> sizesFromArguments(int argc, char** argv, std::vector<in
 inline std::string generateKernel(int instructions)
 {
     static const char* body[] = {
-        "v_add_f32 v%d, v1, v2",        "v_mul_f32 v%d, 0x40490fdb, v3", "v_fma_f32 v%d, v1, v2, v3",
-        "s_add_u32 s%d, s4, 1",         "v_lshlrev_b32 v%d, 2, v0",      "ds_read_b32 v%d, v1 offset:16",
-        "v_mov_b32 v%d, 0.5",           "s_mov_b32 s%d, 0x1234",         "buffer_load_dword v%d, v1, s[8:11], 0 offen",
-        "v_cmp_gt_f32 vcc, v%d, v2",    "v_mac_f32 v%d, v5, v6",         "v_cndmask_b32 v%d, v1, v2, vcc"};
+        "v_add_f32 v%d, v1, v2",     "v_mul_f32 v%d, 0x40490fdb, v3", "v_fma_f32 v%d, v1, v2, v3",
+        "s_add_u32 s%d, s4, 1",      "v_lshlrev_b32 v%d, 2, v0",      "ds_read_b32 v%d, v1 offset:16",
+        "v_mov_b32 v%d, 0.5",        "s_mov_b32 s%d, 0x1234",         "buffer_load_dword v%d, v1, s[8:11], 0 offen",
+        "v_cmp_gt_f32 vcc, v%d, v2", "v_mac_f32 v%d, v5, v6",         "v_cndmask_b32 v%d, v1, v2, vcc"};
     std::string text = ".text\nkernel:\n";
     text.reserve(std::size_t(instructions) * 32);
     char line[96];
@@ -85,24 +85,52 @@ inline std::string generateDistinctKernel(int instructions, bool clrx = false, s
         }
         const std::uint32_t literal = 0x3f800001u + (r.next() & 0x3fffffu); // never an inline constant
         switch (i % 64 == 63 ? -1 : i % 14) {
-        case -1: std::snprintf(line, sizeof line, "    s_cbranch_scc1 L%d\n", i / 64); break;
-        case 0: std::snprintf(line, sizeof line, "    v_add_f32 v%d, v%d, v%d\n", v(), v(), v()); break;
-        case 1: std::snprintf(line, sizeof line, "    v_mul_f32 v%d, 0x%08x, v%d\n", v(), literal, v()); break;
-        case 2: std::snprintf(line, sizeof line, "    v_fma_f32 v%d, v%d, v%d, v%d\n", v(), v(), v(), v()); break;
-        case 3: std::snprintf(line, sizeof line, "    s_add_u32 s%d, s%d, %d\n", s(), s(), r.below(100000)); break;
-        case 4: std::snprintf(line, sizeof line, "    v_lshlrev_b32 v%d, %d, v%d\n", v(), r.below(32), v()); break;
-        case 5: std::snprintf(line, sizeof line, "    ds_read_b32 v%d, v%d offset:%d\n", v(), v(), r.below(65536)); break;
-        case 6: std::snprintf(line, sizeof line, "    v_mov_b32 v%d, %d\n", v(), r.below(200) - 16); break;
-        case 7: std::snprintf(line, sizeof line, "    s_mov_b32 s%d, 0x%x\n", s(), literal); break;
+        case -1:
+            std::snprintf(line, sizeof line, "    s_cbranch_scc1 L%d\n", i / 64);
+            break;
+        case 0:
+            std::snprintf(line, sizeof line, "    v_add_f32 v%d, v%d, v%d\n", v(), v(), v());
+            break;
+        case 1:
+            std::snprintf(line, sizeof line, "    v_mul_f32 v%d, 0x%08x, v%d\n", v(), literal, v());
+            break;
+        case 2:
+            std::snprintf(line, sizeof line, "    v_fma_f32 v%d, v%d, v%d, v%d\n", v(), v(), v(), v());
+            break;
+        case 3:
+            std::snprintf(line, sizeof line, "    s_add_u32 s%d, s%d, %d\n", s(), s(), r.below(100000));
+            break;
+        case 4:
+            std::snprintf(line, sizeof line, "    v_lshlrev_b32 v%d, %d, v%d\n", v(), r.below(32), v());
+            break;
+        case 5:
+            std::snprintf(line, sizeof line, "    ds_read_b32 v%d, v%d offset:%d\n", v(), v(), r.below(65536));
+            break;
+        case 6:
+            std::snprintf(line, sizeof line, "    v_mov_b32 v%d, %d\n", v(), r.below(200) - 16);
+            break;
+        case 7:
+            std::snprintf(line, sizeof line, "    s_mov_b32 s%d, 0x%x\n", s(), literal);
+            break;
         case 8:
             std::snprintf(line, sizeof line, "    buffer_load_dword v%d, v%d, s[8:11], 0 offen offset:%d\n", v(), v(),
                           r.below(4096));
             break;
-        case 9: std::snprintf(line, sizeof line, "    v_cmp_gt_f32 vcc, v%d, v%d\n", v(), v()); break;
-        case 10: std::snprintf(line, sizeof line, "    s_load_dword s%d, s[2:3], 0x%x\n", s(), r.below(256)); break;
-        case 11: std::snprintf(line, sizeof line, "    v_cndmask_b32 v%d, v%d, v%d, vcc\n", v(), v(), v()); break;
-        case 12: std::snprintf(line, sizeof line, "    ds_write_b32 v%d, v%d offset:%d\n", v(), v(), r.below(65536)); break;
-        default: std::snprintf(line, sizeof line, "    v_mac_f32 v%d, v%d, v%d\n", v(), v(), v()); break;
+        case 9:
+            std::snprintf(line, sizeof line, "    v_cmp_gt_f32 vcc, v%d, v%d\n", v(), v());
+            break;
+        case 10:
+            std::snprintf(line, sizeof line, "    s_load_dword s%d, s[2:3], 0x%x\n", s(), r.below(256));
+            break;
+        case 11:
+            std::snprintf(line, sizeof line, "    v_cndmask_b32 v%d, v%d, v%d, vcc\n", v(), v(), v());
+            break;
+        case 12:
+            std::snprintf(line, sizeof line, "    ds_write_b32 v%d, v%d offset:%d\n", v(), v(), r.below(65536));
+            break;
+        default:
+            std::snprintf(line, sizeof line, "    v_mac_f32 v%d, v%d, v%d\n", v(), v(), v());
+            break;
         }
         text += line;
     }
@@ -151,8 +179,7 @@ inline std::string generateMacroKernel(int instructions)
                       "    s_add_u32 s%d, s4, %d\n"
                       "    s_waitcnt vmcnt(0) & lgkmcnt(0)\n"
                       "    s_cbranch_scc1 L%d\n",
-                      b, (b * 8) % 3840, (b * 68) % 60000, 0x3f800001u + unsigned(b) * 7919u, 12 + b % 40,
-                      1000 + b, b);
+                      b, (b * 8) % 3840, (b * 68) % 60000, 0x3f800001u + unsigned(b) * 7919u, 12 + b % 40, 1000 + b, b);
         text += block;
     }
     text += "    s_endpgm\n";

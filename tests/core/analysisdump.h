@@ -5,8 +5,8 @@
 
 #include "core/analysis.h"
 
-#include <span>
 #include <format>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -22,8 +22,8 @@ inline std::string dumpRegs(std::span<const RegRange> regs)
 
 inline std::string dumpUsage(const RegisterUsage& r)
 {
-    return std::format("v{} s{} a{} vcc{} exec{} m0{} scc{} flat{} xnack{}", r.maxVgpr, r.maxSgpr, r.maxAgpr, r.vcc,
-                       r.exec, r.m0, r.scc, r.flatScratch, r.xnackMask);
+    return std::format("v{} s{} a{} vcc{} exec{} m0{} scc{} flat{} xnack{}", r.maxVgpr, r.maxSgpr, r.maxAgpr, r.vcc, r.exec, r.m0,
+                       r.scc, r.flatScratch, r.xnackMask);
 }
 
 inline std::string dumpCount(const CycleCount& c)
@@ -34,8 +34,8 @@ inline std::string dumpCount(const CycleCount& c)
 
 inline std::string dumpTotals(const Totals& t)
 {
-    std::string out = std::format("n{} b{} base{} pen{} single{} hidden{} unknown{}", t.instructions, t.bytes,
-                                  t.baseCycles, t.penaltyCycles, t.singleWaveCycles, t.hiddenCycles, t.unknownTimings);
+    std::string out = std::format("n{} b{} base{} pen{} single{} hidden{} unknown{}", t.instructions, t.bytes, t.baseCycles,
+                                  t.penaltyCycles, t.singleWaveCycles, t.hiddenCycles, t.unknownTimings);
     for (const auto& [rule, cycles] : t.byRule)
         out += std::format(" {}={}", rule, cycles);
     for (const auto& [rule, count] : t.countByRule)
@@ -53,10 +53,10 @@ inline std::string dumpLanes(const std::vector<LaneAccess>& lanes)
 
 inline std::string dumpLds(const LdsAccessResult& r)
 {
-    std::string out = std::format("err[{}] op[{}] w{} deg{} cyc{} free{} known{} note[{}] col{} two{} gpa{}\n  lanes {}\n  second {}\n  groups",
-                                  r.error, r.op, r.widthBytes, r.degree, r.cycles, r.conflictFreeCycles, r.allKnown,
-                                  r.note, r.errorColumn, r.twoAccesses, r.groupsPerAccess, dumpLanes(r.lanes),
-                                  dumpLanes(r.secondLanes));
+    std::string out =
+        std::format("err[{}] op[{}] w{} deg{} cyc{} free{} known{} note[{}] col{} two{} gpa{}\n  lanes {}\n  second {}\n  groups",
+                    r.error, r.op, r.widthBytes, r.degree, r.cycles, r.conflictFreeCycles, r.allKnown, r.note, r.errorColumn,
+                    r.twoAccesses, r.groupsPerAccess, dumpLanes(r.lanes), dumpLanes(r.secondLanes));
     for (const LaneGroup& g : r.groups)
         out += std::format(" {}+{}:{}", g.firstLane, g.lanes, g.degree);
     out += "\n  rows";
@@ -73,9 +73,9 @@ inline std::string dumpLds(const LdsAccessResult& r)
 
 inline std::string dumpOccupancy(const OccupancyResult& o)
 {
-    std::string out = std::format("err[{}] simd{} cu{} vgpr{} sgpr{} lds{} max{} extra{} wpw{} wgpc{}", o.error,
-                                  o.wavesPerSimd, o.wavesPerCu, o.allocatedVgprs, o.allocatedSgprs, o.allocatedLds,
-                                  o.maxWaves, o.extraSgprs, o.wavesPerWorkgroup, o.workgroupsPerCu);
+    std::string out = std::format("err[{}] simd{} cu{} vgpr{} sgpr{} lds{} max{} extra{} wpw{} wgpc{}", o.error, o.wavesPerSimd,
+                                  o.wavesPerCu, o.allocatedVgprs, o.allocatedSgprs, o.allocatedLds, o.maxWaves, o.extraSgprs,
+                                  o.wavesPerWorkgroup, o.workgroupsPerCu);
     for (const auto& l : o.limiters)
         out += " limiter " + l;
     for (const auto& [r, w] : o.limits)
@@ -101,20 +101,20 @@ inline std::vector<std::string> dumpAnalysis(const Analysis& a)
 {
     std::vector<std::string> out;
     const Program& p = a.program;
-    out.push_back(std::format("gpu {} {} {} gen{} dp{} ({})", p.gpu.name, p.gpu.processor, p.gpu.targetId,
-                              int(p.gpu.generation), p.gpu.dpfactor, p.gpu.dpfactorSource));
+    out.push_back(std::format("gpu {} {} {} gen{} dp{} ({})", p.gpu.name, p.gpu.processor, p.gpu.targetId, int(p.gpu.generation),
+                              p.gpu.dpfactor, p.gpu.dpfactorSource));
     for (std::size_t i = 0; i < p.instructions.size(); ++i) {
         const Instruction& in = p.instructions[i];
         std::string bytes;
         for (auto b : in.encoding)
             bytes += std::format("{:02x}", b);
-        out.push_back(std::format("ins {} line {} cols {}-{} off {}/{} size {} {} [{}] {} fam{} op{} lit{} glc{} data{} ph{} exp{} "
-                                  "br{} [{}] t{} to{} back{} k{} defs {} uses {}",
-                                  i, in.line, in.columnBegin, in.columnEnd, in.offset, in.sectionOffset, in.size,
-                                  in.mnemonic, in.operands, bytes, int(in.family), in.opcode, in.hasLiteral, in.glc, in.isData,
-                                  in.placeholder, in.fromExpansion, int(in.branch), in.targetLabel, in.targetIndex,
-                                  in.targetOffset ? std::to_string(*in.targetOffset) : std::string("-"), in.backward,
-                                  in.kernel, dumpRegs(in.defs), dumpRegs(in.uses)));
+        out.push_back(std::format(
+            "ins {} line {} cols {}-{} off {}/{} size {} {} [{}] {} fam{} op{} lit{} glc{} data{} ph{} exp{} "
+            "br{} [{}] t{} to{} back{} k{} defs {} uses {}",
+            i, in.line, in.columnBegin, in.columnEnd, in.offset, in.sectionOffset, in.size, in.mnemonic, in.operands, bytes,
+            int(in.family), in.opcode, in.hasLiteral, in.glc, in.isData, in.placeholder, in.fromExpansion, int(in.branch),
+            in.targetLabel, in.targetIndex, in.targetOffset ? std::to_string(*in.targetOffset) : std::string("-"), in.backward,
+            in.kernel, dumpRegs(in.defs), dumpRegs(in.uses)));
     }
     for (const Label& l : p.labels)
         out.push_back(std::format("label {} off {}/{} line {} ins {}", l.name, l.offset, l.sectionOffset, l.line, l.instruction));
@@ -157,19 +157,18 @@ inline std::vector<std::string> dumpAnalysis(const Analysis& a)
         std::string s = std::format("resources v{} a{} s{} user{} vcc{} flat{} xnack{} declared v{} a{} s{} lds{} accum{} "
                                     "incl{} extra{} reserve {}{}{} scratch{}",
                                     r.usedVgprs, r.usedAgprs, r.usedSgprs, r.userSgprs, r.vcc, r.flatScratch, r.xnack,
-                                    dumpOptional(r.declaredVgprs), dumpOptional(r.declaredAgprs),
-                                    dumpOptional(r.declaredSgprs), dumpOptional(r.declaredLds), dumpOptional(r.accumOffset),
-                                    r.declaredSgprsIncludeExtras, r.extraSgprs, dumpOptional(r.reserveVcc),
-                                    dumpOptional(r.reserveFlatScratch), dumpOptional(r.reserveXnack),
-                                    dumpOptional(r.declaredScratch));
+                                    dumpOptional(r.declaredVgprs), dumpOptional(r.declaredAgprs), dumpOptional(r.declaredSgprs),
+                                    dumpOptional(r.declaredLds), dumpOptional(r.accumOffset), r.declaredSgprsIncludeExtras,
+                                    r.extraSgprs, dumpOptional(r.reserveVcc), dumpOptional(r.reserveFlatScratch),
+                                    dumpOptional(r.reserveXnack), dumpOptional(r.declaredScratch));
         for (const auto& w : r.warnings)
             s += " warning " + w;
         out.push_back(s);
     }
     for (const OccupancyInput& in : a.occupancyInputs)
         out.push_back(std::format("occupancy input v{} a{} s{} vcc{} flat{} xnack{} lds{} wg{} scratch{} trap{}", in.vgprs,
-                                  in.agprs, in.sgprs, in.usesVcc, in.usesFlatScratch, in.usesXnack, in.ldsBytes,
-                                  in.workgroupSize, in.scratch, in.trapHandler));
+                                  in.agprs, in.sgprs, in.usesVcc, in.usesFlatScratch, in.usesXnack, in.ldsBytes, in.workgroupSize,
+                                  in.scratch, in.trapHandler));
     for (const OccupancyResult& o : a.occupancy)
         out.push_back("occupancy " + dumpOccupancy(o));
     for (const auto& [index, r] : a.lds)
@@ -185,11 +184,11 @@ inline std::vector<std::string> dumpAnalysis(const Analysis& a)
         out.push_back(std::format("live {} v{} s{} a{} x{}", i, c.vgpr, c.sgpr, c.agpr, c.special));
     }
     for (const KernelPressure& k : a.liveness.kernels)
-        out.push_back(std::format("peak v{}@{} s{}@{} a{}@{} entry {}", k.vgpr.count, k.vgpr.line, k.sgpr.count,
-                                  k.sgpr.line, k.agpr.count, k.agpr.line, dumpRegs(k.liveAtEntry)));
+        out.push_back(std::format("peak v{}@{} s{}@{} a{}@{} entry {}", k.vgpr.count, k.vgpr.line, k.sgpr.count, k.sgpr.line,
+                                  k.agpr.count, k.agpr.line, dumpRegs(k.liveAtEntry)));
     for (const HazardFinding& h : a.checks.hazards)
-        out.push_back(std::format("hazard {} {}<-{} {}/{} [{}] {}", h.rule, h.instruction, h.producer, h.present,
-                                  h.required, h.fix, h.detail));
+        out.push_back(std::format("hazard {} {}<-{} {}/{} [{}] {}", h.rule, h.instruction, h.producer, h.present, h.required,
+                                  h.fix, h.detail));
     for (const WaitcntFinding& w : a.checks.waits)
         out.push_back(std::format("wait {} {}<-{} {} {} ng{} {} {}", w.rule, w.instruction, w.producer, w.access, w.reg,
                                   w.notGuaranteed, w.fix, w.detail));

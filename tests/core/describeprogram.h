@@ -24,17 +24,40 @@ inline QString describe(const Instruction& i)
     }
     return QStringLiteral("line %1 cols %2-%3 off %4/%5 size %6 %7 %8 [%9] %10 lit%11 glc%12 data%13 ph%14 exp%15 "
                           "branch%16 %17 target %18/%19 back %20 k%21 regs %22 opcode %23")
-        .arg(i.line).arg(i.columnBegin).arg(i.columnEnd).arg(i.offset).arg(i.sectionOffset).arg(i.size)
+        .arg(i.line)
+        .arg(i.columnBegin)
+        .arg(i.columnEnd)
+        .arg(i.offset)
+        .arg(i.sectionOffset)
+        .arg(i.size)
         .arg(QString::fromStdString(i.mnemonic), QString::fromStdString(i.operands), bytes)
-        .arg(int(i.family)).arg(i.hasLiteral).arg(i.glc).arg(i.isData).arg(i.placeholder).arg(i.fromExpansion)
-        .arg(int(i.branch)).arg(QString::fromStdString(i.targetLabel)).arg(i.targetIndex)
-        .arg(i.targetOffset ? QString::number(*i.targetOffset) : QStringLiteral("-")).arg(i.backward).arg(i.kernel).arg(regs).arg(i.opcode);
+        .arg(int(i.family))
+        .arg(i.hasLiteral)
+        .arg(i.glc)
+        .arg(i.isData)
+        .arg(i.placeholder)
+        .arg(i.fromExpansion)
+        .arg(int(i.branch))
+        .arg(QString::fromStdString(i.targetLabel))
+        .arg(i.targetIndex)
+        .arg(i.targetOffset ? QString::number(*i.targetOffset) : QStringLiteral("-"))
+        .arg(i.backward)
+        .arg(i.kernel)
+        .arg(regs)
+        .arg(i.opcode);
 }
 
 inline QString describe(const RegisterUsage& r)
 {
     return QStringLiteral("v%1 s%2 a%3 vcc%4 exec%5 m0%6 scc%7 flat%8 xnack%9")
-        .arg(r.maxVgpr).arg(r.maxSgpr).arg(r.maxAgpr).arg(r.vcc).arg(r.exec).arg(r.m0).arg(r.scc).arg(r.flatScratch)
+        .arg(r.maxVgpr)
+        .arg(r.maxSgpr)
+        .arg(r.maxAgpr)
+        .arg(r.vcc)
+        .arg(r.exec)
+        .arg(r.m0)
+        .arg(r.scc)
+        .arg(r.flatScratch)
         .arg(r.xnackMask);
 }
 
@@ -45,21 +68,40 @@ inline QStringList describe(const Program& p)
     out << QStringLiteral("gpu %1|%2|%3|%4|%5 gen %6 dp %7 (%8) cu %9 waves %10 fixed %11")
                .arg(QString::fromStdString(g.name), QString::fromStdString(g.product), QString::fromStdString(g.processor),
                     QString::fromStdString(g.features), QString::fromStdString(g.targetId))
-               .arg(int(g.generation)).arg(g.dpfactor).arg(QString::fromStdString(g.dpfactorSource))
-               .arg(g.computeUnits).arg(g.maxWavesPerSimd).arg(g.fixedSgprs);
+               .arg(int(g.generation))
+               .arg(g.dpfactor)
+               .arg(QString::fromStdString(g.dpfactorSource))
+               .arg(g.computeUnits)
+               .arg(g.maxWavesPerSimd)
+               .arg(g.fixedSgprs);
     for (const auto& i : p.instructions)
         out << describe(i);
     for (const auto& l : p.labels)
-        out << QStringLiteral("label %1 line %2 off %3/%4 inst %5").arg(QString::fromStdString(l.name)).arg(l.line).arg(l.offset)
-                   .arg(l.sectionOffset).arg(l.instruction);
+        out << QStringLiteral("label %1 line %2 off %3/%4 inst %5")
+                   .arg(QString::fromStdString(l.name))
+                   .arg(l.line)
+                   .arg(l.offset)
+                   .arg(l.sectionOffset)
+                   .arg(l.instruction);
     for (const auto& k : p.kernels)
-        out << QStringLiteral("kernel %1 line %2 [%3,%4) at %5").arg(QString::fromStdString(k.name)).arg(k.line)
-                   .arg(k.firstInstruction).arg(k.endInstruction).arg(k.sectionOffset);
+        out << QStringLiteral("kernel %1 line %2 [%3,%4) at %5")
+                   .arg(QString::fromStdString(k.name))
+                   .arg(k.line)
+                   .arg(k.firstInstruction)
+                   .arg(k.endInstruction)
+                   .arg(k.sectionOffset);
     for (const auto& d : p.diagnostics)
-        out << QStringLiteral("diag %1 %2:%3 %4 (%5)").arg(int(d.severity)).arg(d.line).arg(d.column)
+        out << QStringLiteral("diag %1 %2:%3 %4 (%5)")
+                   .arg(int(d.severity))
+                   .arg(d.line)
+                   .arg(d.column)
                    .arg(QString::fromStdString(d.message), QString::fromStdString(d.origin));
     for (const auto& d : p.directives)
-        out << QStringLiteral("directive %1 line %2 = %3 k%4").arg(QString::fromStdString(d.name)).arg(d.line).arg(d.value).arg(d.kernel);
+        out << QStringLiteral("directive %1 line %2 = %3 k%4")
+                   .arg(QString::fromStdString(d.name))
+                   .arg(d.line)
+                   .arg(d.value)
+                   .arg(d.kernel);
     for (const auto& [line, indices] : p.lineToInstructions) {
         QStringList list;
         for (const int i : indices)

@@ -10,14 +10,28 @@
 
 namespace gcnlens::test {
 
-inline RegRange vgpr(int n) { return {RegKind::VGPR, n, 1}; }
-inline RegRange sgpr(int n, int count = 1) { return {RegKind::SGPR, n, count}; }
-inline RegRange vcc() { return {RegKind::VCC, 0, 2}; }
-inline RegRange exec() { return {RegKind::EXEC, 0, 2}; }
-inline RegRange scc() { return {RegKind::SCC, 0, 1}; }
-
-class ProgramBuilder
+inline RegRange vgpr(int n)
 {
+    return {RegKind::VGPR, n, 1};
+}
+inline RegRange sgpr(int n, int count = 1)
+{
+    return {RegKind::SGPR, n, count};
+}
+inline RegRange vcc()
+{
+    return {RegKind::VCC, 0, 2};
+}
+inline RegRange exec()
+{
+    return {RegKind::EXEC, 0, 2};
+}
+inline RegRange scc()
+{
+    return {RegKind::SCC, 0, 1};
+}
+
+class ProgramBuilder {
 public:
     explicit ProgramBuilder(Generation generation = Generation::GFX6, int dpfactor = 8)
     {
@@ -50,8 +64,8 @@ public:
         in.size = size;
         in.mnemonic = mnemonic;
         in.family = family;
-        in.hasLiteral = size == 8 && family != Family::VOP3 && family != Family::VOP3P && family != Family::DS
-            && family != Family::MUBUF;
+        in.hasLiteral =
+            size == 8 && family != Family::VOP3 && family != Family::VOP3P && family != Family::DS && family != Family::MUBUF;
         in.defs = std::move(defs);
         in.kernel = int(program_.kernels.size()) - 1;
         in.line = int(program_.instructions.size()) + 1;

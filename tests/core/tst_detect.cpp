@@ -11,22 +11,25 @@ using namespace gcnlens::input;
 
 Q_DECLARE_METATYPE(InputKind)
 
-class TestDetect : public QObject
-{
+class TestDetect : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void detect_data()
     {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<InputKind>("kind");
-        QTest::addRow("ELF") << QByteArray("\x7f" "ELF\x02\x01\x01\x40", 8) << InputKind::Binary;
+        QTest::addRow("ELF") << QByteArray("\x7f"
+                                           "ELF\x02\x01\x01\x40",
+                                           8)
+                             << InputKind::Binary;
         QTest::addRow("offload bundle") << QByteArray("__CLANG_OFFLOAD_BUNDLE__\x02") << InputKind::Binary;
         QTest::addRow("compressed bundle") << QByteArray("CCOB\x01\x00") << InputKind::Binary;
         QTest::addRow("llvm-objdump") << QByteArray("k.o:\tfile format elf64-amdgpu\n\nDisassembly of section .text:\n\n"
                                                     "0000000000000000 <k>:\n"
                                                     "\ts_endpgm                // 000000000000: BF810000\n")
                                       << InputKind::Listing;
-        QTest::addRow("objdump body only") << QByteArray("\ts_nop 0    // 000000000000: BF800000\n\ts_endpgm   // 000000000004: BF810000\n")
+        QTest::addRow("objdump body only") << QByteArray(
+            "\ts_nop 0    // 000000000000: BF800000\n\ts_endpgm   // 000000000004: BF810000\n")
                                            << InputKind::Listing;
         QTest::addRow("clrxdisasm") << QByteArray("/*bf800000*/ s_nop 0\n/*bf810000*/ s_endpgm\n") << InputKind::Listing;
         QTest::addRow("addressed text") << QByteArray("0x0: s_mov_b32 s0, 0\n0x4: s_endpgm\n") << InputKind::Listing;

@@ -3,24 +3,23 @@
 // `llvm-mc -show-encoding` (and the object file's .text for resolved branches) from the same LLVM is the
 // oracle. What is written here are the expectations the ISA documents give: which encoding family
 // an instruction uses on which generation, which constants are inline, when VOP2 must become VOP3.
-#include "testutils.h"
 #include "core/asm/assembler.h"
 #include "core/asm/programcodec.h"
+#include "testutils.h"
 
 #include "describeprogram.h"
 
-#include <span>
 #include <QDir>
 #include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <span>
 
 using namespace gcnlens;
 
 namespace {
-
 
 QString llvmTool(const char* name)
 {
@@ -73,8 +72,7 @@ Oracle runLlvmMc(const QString& cpu, const QByteArray& source, const QStringList
 // Assembles to an object and returns its .text bytes cut at the given instruction sizes: the
 // encodings with their fixups (branch offsets) resolved. (llvm-objdump -d would be simpler, but
 // LLVM 19 cannot disassemble GFX6/7.)
-QList<std::vector<int>> objectInstructions(const QString& cpu, const QByteArray& source, const QList<int>& sizes,
-                                           QString* error)
+QList<std::vector<int>> objectInstructions(const QString& cpu, const QByteArray& source, const QList<int>& sizes, QString* error)
 {
     QList<std::vector<int>> result;
     QTemporaryDir dir;
@@ -87,16 +85,17 @@ QList<std::vector<int>> objectInstructions(const QString& cpu, const QByteArray&
     }
     file.close();
     QProcess mc;
-    mc.start(QStringLiteral(GCNLENS_LLVM_MC), {QStringLiteral("-arch=amdgcn"), QStringLiteral("-mcpu=") + cpu,
-                                               QStringLiteral("-filetype=obj"), src, QStringLiteral("-o"), obj});
+    mc.start(QStringLiteral(GCNLENS_LLVM_MC),
+             {QStringLiteral("-arch=amdgcn"), QStringLiteral("-mcpu=") + cpu, QStringLiteral("-filetype=obj"), src,
+              QStringLiteral("-o"), obj});
     mc.waitForFinished(60000);
     if (mc.exitCode() != 0) {
         *error = QString::fromUtf8(mc.readAllStandardError());
         return result;
     }
     QProcess copy;
-    copy.start(llvmTool("llvm-objcopy"), {QStringLiteral("-O"), QStringLiteral("binary"), QStringLiteral("--only-section=.text"),
-                                          obj, bin});
+    copy.start(llvmTool("llvm-objcopy"),
+               {QStringLiteral("-O"), QStringLiteral("binary"), QStringLiteral("--only-section=.text"), obj, bin});
     copy.waitForFinished(60000);
     QFile text(bin);
     if (copy.exitCode() != 0 || !text.open(QIODevice::ReadOnly)) {
@@ -116,8 +115,7 @@ QList<std::vector<int>> objectInstructions(const QString& cpu, const QByteArray&
     return result;
 }
 
-Program assembleText(const QByteArray& source, const QString& gpu,
-                     std::vector<std::pair<std::string, std::int64_t>> defsyms = {},
+Program assembleText(const QByteArray& source, const QString& gpu, std::vector<std::pair<std::string, std::int64_t>> defsyms = {},
                      std::vector<std::string> includeDirs = {})
 {
     AssembleOptions options;
@@ -143,9 +141,15 @@ QString diagnosticsText(const Program& program)
     return text;
 }
 
-std::vector<int> bytesOf(const Instruction& inst) { return {inst.encoding.begin(), inst.encoding.end()}; }
+std::vector<int> bytesOf(const Instruction& inst)
+{
+    return {inst.encoding.begin(), inst.encoding.end()};
+}
 
-QString familyOf(const Instruction& inst) { return QString::fromLatin1(familyName(inst.family)); }
+QString familyOf(const Instruction& inst)
+{
+    return QString::fromLatin1(familyName(inst.family));
+}
 
 // Assembles one line with the front-end and with llvm-mc; both must accept it and agree on the
 // bytes. Callers check QTest::currentTestFailed() afterwards.
@@ -207,8 +211,7 @@ const FamilyCase kFamilyCases[] = {
     {"VOP3P", "v_pk_add_f16 v0, v1, v2", "VOP3P", "v_pk_add_f16", Generation::GFX9},
     {"SDWA", "v_mov_b32_sdwa v0, v1 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:DWORD", "SDWA", "v_mov_b32_sdwa",
      Generation::GFX8},
-    {"DPP", "v_mov_b32_dpp v0, v1 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf", "DPP", "v_mov_b32_dpp",
-     Generation::GFX8},
+    {"DPP", "v_mov_b32_dpp v0, v1 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf", "DPP", "v_mov_b32_dpp", Generation::GFX8},
     {"VINTRP", "v_interp_p1_f32 v0, v1, attr0.x", "VINTRP", "v_interp_p1_f32", Generation::GFX6, Generation::GFX9,
      "v_interp_p1_f32_e32"},
     {"DS", "ds_read_b32 v0, v1", "DS", "ds_read_b32", Generation::GFX6},
@@ -218,8 +221,7 @@ const FamilyCase kFamilyCases[] = {
     {"MTBUF", "tbuffer_load_format_x v0, off, s[4:7], 0 format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT]", "MTBUF",
      "tbuffer_load_format_x", Generation::GFX6},
     {"MIMG-load", "image_load v[0:3], v[4:7], s[8:15] dmask:0xf unorm", "MIMG", "image_load", Generation::GFX6},
-    {"MIMG-sample", "image_sample v[0:3], v[4:5], s[8:15], s[16:19] dmask:0xf", "MIMG", "image_sample",
-     Generation::GFX6},
+    {"MIMG-sample", "image_sample v[0:3], v[4:5], s[8:15], s[16:19] dmask:0xf", "MIMG", "image_sample", Generation::GFX6},
     {"EXP", "exp mrt0 v0, v0, v0, v0 done vm", "EXP", "exp", Generation::GFX6},
     {"FLAT", "flat_load_dword v0, v[0:1]", "FLAT", "flat_load_dword", Generation::GFX7},
     {"GLOBAL", "global_load_dword v0, v[0:1], off", "GLOBAL", "global_load_dword", Generation::GFX9},
@@ -230,7 +232,7 @@ struct GpuCase {
     const char* name;
     Generation generation;
 };
-const GpuCase kGpus[] = {{"tahiti", Generation::GFX6}, {"hawaii", Generation::GFX7},  {"fiji", Generation::GFX8},
+const GpuCase kGpus[] = {{"tahiti", Generation::GFX6},    {"hawaii", Generation::GFX7}, {"fiji", Generation::GFX8},
                          {"polaris10", Generation::GFX8}, {"gfx900", Generation::GFX9}, {"gfx906", Generation::GFX9}};
 
 std::vector<const FamilyCase*> casesFor(Generation generation)
@@ -303,9 +305,8 @@ void TestFrontEnd::families_data()
     QTest::addColumn<QString>("mnemonic");
     for (const auto& gpu : kGpus)
         for (const FamilyCase* c : casesFor(gpu.generation))
-            QTest::addRow("%s/%s", gpu.name, c->tag)
-                << QString::fromLatin1(gpu.name) << QByteArray(c->source) << QString::fromLatin1(c->family)
-                << expectedMnemonic(*c, gpu.generation);
+            QTest::addRow("%s/%s", gpu.name, c->tag) << QString::fromLatin1(gpu.name) << QByteArray(c->source)
+                                                     << QString::fromLatin1(c->family) << expectedMnemonic(*c, gpu.generation);
 }
 
 void TestFrontEnd::families()
@@ -395,8 +396,8 @@ void TestFrontEnd::literals_data()
         row("s_setreg_imm32_b32", "s_setreg_imm32_b32 hwreg(HW_REG_MODE), 0x1234", true, 8);
     }
     // CI added an SMRD form whose offset is a 32-bit literal (Sea Islands ISA, SMRD).
-    QTest::addRow("hawaii/SMRD literal offset") << QStringLiteral("hawaii")
-                                                << QByteArray("s_load_dword s0, s[0:1], 0x1000") << true << 8;
+    QTest::addRow("hawaii/SMRD literal offset")
+        << QStringLiteral("hawaii") << QByteArray("s_load_dword s0, s[0:1], 0x1000") << true << 8;
 }
 
 void TestFrontEnd::literals()
@@ -426,8 +427,8 @@ void TestFrontEnd::vop2Promotion_data()
     QTest::addColumn<int>("size");
     for (const char* gpu : {"tahiti", "hawaii", "fiji", "gfx900"}) {
         const auto row = [&](const char* tag, const char* source, const char* mnemonic, const char* family, int size) {
-            QTest::addRow("%s/%s", gpu, tag) << QString::fromLatin1(gpu) << QByteArray(source)
-                                             << QString::fromLatin1(mnemonic) << QString::fromLatin1(family) << size;
+            QTest::addRow("%s/%s", gpu, tag) << QString::fromLatin1(gpu) << QByteArray(source) << QString::fromLatin1(mnemonic)
+                                             << QString::fromLatin1(family) << size;
         };
         row("vgprs", "v_add_f32 v0, v1, v2", "v_add_f32_e32", "VOP2", 4);
         row("sgpr src0", "v_add_f32 v0, s0, v1", "v_add_f32_e32", "VOP2", 4);
@@ -511,14 +512,14 @@ void TestFrontEnd::branches()
     const QByteArray source = ".text\n"
                               "top:\n"
                               "  s_nop 0\n"
-                              "  s_cbranch_scc0 done\n"      // forward, over a literal
+                              "  s_cbranch_scc0 done\n" // forward, over a literal
                               "  s_mov_b32 s0, 0x12345\n"
                               "again:\n"
                               "  v_add_f32 v0, 0.3, v0\n"
-                              "  s_cbranch_vccnz again\n"    // backward by one instruction
-                              "  s_branch top\n"             // backward to the first instruction
+                              "  s_cbranch_vccnz again\n" // backward by one instruction
+                              "  s_branch top\n"          // backward to the first instruction
                               "self:\n"
-                              "  s_branch self\n"            // to itself: counts as backward
+                              "  s_branch self\n" // to itself: counts as backward
                               "done:\n"
                               "  s_endpgm\n";
     const Oracle oracle = runLlvmMc(gpu, source);
@@ -536,7 +537,13 @@ void TestFrontEnd::branches()
     for (qsizetype i = 0; i < words.size(); ++i)
         QCOMPARE(bytesOf(program.instructions[std::size_t(i)]), words[i]);
 
-    struct Expect { int index; BranchKind kind; const char* label; int target; bool backward; };
+    struct Expect {
+        int index;
+        BranchKind kind;
+        const char* label;
+        int target;
+        bool backward;
+    };
     const Expect expects[] = {{1, BranchKind::Conditional, "done", 7, false},
                               {4, BranchKind::Conditional, "again", 3, true},
                               {5, BranchKind::Unconditional, "top", 0, true},
@@ -560,11 +567,11 @@ void TestFrontEnd::branches()
 // Plain statements keep their own line; labels too.
 void TestFrontEnd::plainLines()
 {
-    const QByteArray source = "s_nop 0\n"         // 1
-                              "lbl:\n"            // 2
-                              "  s_nop 1 ; c\n"   // 3
-                              "\n"                // 4
-                              "  s_endpgm";       // 5, no newline at the end
+    const QByteArray source = "s_nop 0\n"       // 1
+                              "lbl:\n"          // 2
+                              "  s_nop 1 ; c\n" // 3
+                              "\n"              // 4
+                              "  s_endpgm";     // 5, no newline at the end
     const Program program = assembleText(source, QStringLiteral("fiji"));
     QVERIFY2(!program.hasErrors(), qPrintable(diagnosticsText(program)));
     QCOMPARE(program.instructions.size(), std::size_t(3));
@@ -575,7 +582,7 @@ void TestFrontEnd::plainLines()
     QCOMPARE(program.labels.size(), std::size_t(1));
     QCOMPARE(program.labels[0].line, 2);
     QCOMPARE(program.labels[0].instruction, 1);
-    QCOMPARE(program.instructions[1].columnBegin, 2);  // the statement "s_nop 1" on line 3
+    QCOMPARE(program.instructions[1].columnBegin, 2); // the statement "s_nop 1" on line 3
     QCOMPARE(program.instructions[1].columnEnd, 9);
     QVERIFY(!program.instructions[0].fromExpansion);
     QCOMPARE(program.lineToInstructions.count(3), std::size_t(1));
@@ -588,76 +595,75 @@ void TestFrontEnd::expansions_data()
     QTest::addColumn<QByteArray>("source");
     QTest::addColumn<QString>("defsym"); // NAME=VALUE or empty
     QTest::addColumn<QList<int>>("lines");
-    QTest::addColumn<QString>("bug");    // a known front-end bug affecting the lines, or empty
+    QTest::addColumn<QString>("bug"); // a known front-end bug affecting the lines, or empty
 
-    QTest::addRow("macro with leading dot") << QByteArray(".macro .addv dst, a\n"               // 1
-                                                          "  v_add_f32 v\\dst, v\\a, v1\n"     // 2
-                                                          "  v_mov_b32 v\\a, 0\n"              // 3
-                                                          ".endm\n"                            // 4
-                                                          ".addv 2, 3\n"                       // 5
-                                                          ".addv 4, 5\n")                      // 6
+    QTest::addRow("macro with leading dot") << QByteArray(".macro .addv dst, a\n"          // 1
+                                                          "  v_add_f32 v\\dst, v\\a, v1\n" // 2
+                                                          "  v_mov_b32 v\\a, 0\n"          // 3
+                                                          ".endm\n"                        // 4
+                                                          ".addv 2, 3\n"                   // 5
+                                                          ".addv 4, 5\n")                  // 6
                                             << QString() << QList<int> {5, 5, 6, 6} << QString();
-    QTest::addRow("nested macros") << QByteArray(".macro inner r\n"                            // 1
-                                                 "  v_mov_b32 v\\r, 1.0\n"                     // 2
-                                                 ".endm\n"                                     // 3
-                                                 ".macro outer r\n"                            // 4
-                                                 "  inner \\r\n"                               // 5
-                                                 "  s_mov_b32 s\\r, 65\n"                      // 6
-                                                 ".endm\n"                                     // 7
-                                                 "outer 7\n")                                  // 8
+    QTest::addRow("nested macros") << QByteArray(".macro inner r\n"        // 1
+                                                 "  v_mov_b32 v\\r, 1.0\n" // 2
+                                                 ".endm\n"                 // 3
+                                                 ".macro outer r\n"        // 4
+                                                 "  inner \\r\n"           // 5
+                                                 "  s_mov_b32 s\\r, 65\n"  // 6
+                                                 ".endm\n"                 // 7
+                                                 "outer 7\n")              // 8
                                    << QString() << QList<int> {8, 8} << QString();
-    QTest::addRow("altmacro") << QByteArray(".altmacro\n"                                      // 1
-                                            ".macro setv val, reg\n"                           // 2
-                                            "  s_mov_b32 s\\reg, val\n"                        // 3
-                                            ".endm\n"                                          // 4
-                                            "setv 5, 2\n"                                      // 5
-                                            "setv 65, 3\n")                                    // 6
+    QTest::addRow("altmacro") << QByteArray(".altmacro\n"               // 1
+                                            ".macro setv val, reg\n"    // 2
+                                            "  s_mov_b32 s\\reg, val\n" // 3
+                                            ".endm\n"                   // 4
+                                            "setv 5, 2\n"               // 5
+                                            "setv 65, 3\n")             // 6
                               << QString() << QList<int> {5, 6} << QString();
-    QTest::addRow("rept body lines") << QByteArray(".rept 2\n"                                 // 1
-                                                   "  v_mov_b32 v0, v1\n"                      // 2
-                                                   "  s_mov_b32 s0, 65\n"                      // 3
-                                                   ".endr\n")                                  // 4
+    QTest::addRow("rept body lines") << QByteArray(".rept 2\n"            // 1
+                                                   "  v_mov_b32 v0, v1\n" // 2
+                                                   "  s_mov_b32 s0, 65\n" // 3
+                                                   ".endr\n")             // 4
                                      << QString() << QList<int> {2, 3, 2, 3} << QString();
-    QTest::addRow("nested irp/rept") << QByteArray(".irp r, 1, 2\n"                            // 1
-                                                   "  .rept 2\n"                               // 2
-                                                   "    v_mov_b32 v\\r, 0\n"                   // 3
-                                                   "  .endr\n"                                 // 4
-                                                   ".endr\n")                                  // 5
+    QTest::addRow("nested irp/rept") << QByteArray(".irp r, 1, 2\n"          // 1
+                                                   "  .rept 2\n"             // 2
+                                                   "    v_mov_b32 v\\r, 0\n" // 3
+                                                   "  .endr\n"               // 4
+                                                   ".endr\n")                // 5
                                      << QString() << QList<int> {3, 3, 3, 3} << QString();
-    QTest::addRow("macro invoked in rept") << QByteArray(".macro two\n"                        // 1
-                                                         "  s_nop 0\n"                         // 2
-                                                         "  s_nop 1\n"                         // 3
-                                                         ".endm\n"                             // 4
-                                                         ".rept 2\n"                           // 5
-                                                         "  two\n"                             // 6
-                                                         ".endr\n")                            // 7
-                                           << QString() << QList<int> {6, 6, 6, 6}
-                                           << QString();
-    QTest::addRow("rept in macro") << QByteArray(".macro m\n"                                  // 1
-                                                 "  .rept 2\n"                                // 2
-                                                 "  s_nop 0\n"                                // 3
-                                                 "  .endr\n"                                  // 4
-                                                 ".endm\n"                                    // 5
-                                                 "m\n")                                       // 6
+    QTest::addRow("macro invoked in rept") << QByteArray(".macro two\n" // 1
+                                                         "  s_nop 0\n"  // 2
+                                                         "  s_nop 1\n"  // 3
+                                                         ".endm\n"      // 4
+                                                         ".rept 2\n"    // 5
+                                                         "  two\n"      // 6
+                                                         ".endr\n")     // 7
+                                           << QString() << QList<int> {6, 6, 6, 6} << QString();
+    QTest::addRow("rept in macro") << QByteArray(".macro m\n"  // 1
+                                                 "  .rept 2\n" // 2
+                                                 "  s_nop 0\n" // 3
+                                                 "  .endr\n"   // 4
+                                                 ".endm\n"     // 5
+                                                 "m\n")        // 6
                                    << QString() << QList<int> {6, 6} << QString();
-    QTest::addRow("irp in rept, then a body line") << QByteArray(".rept 2\n"                  // 1
-                                                                 "  .irp r, 1, 2\n"           // 2
-                                                                 "  v_mov_b32 v\\r, 0\n"     // 3
-                                                                 "  .endr\n"                  // 4
-                                                                 "  s_nop 0\n"                // 5
-                                                                 ".endr\n")                   // 6
+    QTest::addRow("irp in rept, then a body line") << QByteArray(".rept 2\n"             // 1
+                                                                 "  .irp r, 1, 2\n"      // 2
+                                                                 "  v_mov_b32 v\\r, 0\n" // 3
+                                                                 "  .endr\n"             // 4
+                                                                 "  s_nop 0\n"           // 5
+                                                                 ".endr\n")              // 6
                                                    << QString() << QList<int> {3, 3, 5, 3, 3, 5} << QString();
-    const QByteArray ifdef = ".macro pick\n"                                                   // 1
-                             ".ifdef FOO\n"                                                    // 2
-                             "  v_mov_b32 v9, FOO\n"                                           // 3
-                             ".else\n"                                                         // 4
-                             "  v_mov_b32 v8, 0.3\n"                                           // 5
-                             ".endif\n"                                                        // 6
-                             ".if 1 == 0\n"                                                    // 7
-                             "  .error \"not taken\"\n"                                        // 8
-                             ".endif\n"                                                        // 9
-                             ".endm\n"                                                         // 10
-                             "pick\n";                                                         // 11
+    const QByteArray ifdef = ".macro pick\n"            // 1
+                             ".ifdef FOO\n"             // 2
+                             "  v_mov_b32 v9, FOO\n"    // 3
+                             ".else\n"                  // 4
+                             "  v_mov_b32 v8, 0.3\n"    // 5
+                             ".endif\n"                 // 6
+                             ".if 1 == 0\n"             // 7
+                             "  .error \"not taken\"\n" // 8
+                             ".endif\n"                 // 9
+                             ".endm\n"                  // 10
+                             "pick\n";                  // 11
     QTest::addRow("ifdef undefined") << ifdef << QString() << QList<int> {11} << QString();
     QTest::addRow("ifdef defsym") << ifdef << QStringLiteral("FOO=70") << QList<int> {11} << QString();
 }
@@ -701,13 +707,13 @@ void TestFrontEnd::expansions()
 // \@ makes each expansion's labels unique; the labels map to the invoking lines.
 void TestFrontEnd::uniqueMacroLabels()
 {
-    const QByteArray source = ".macro spin\n"       // 1
-                              "L\\@:\n"             // 2
-                              "  s_nop \\@\n"       // 3
+    const QByteArray source = ".macro spin\n"           // 1
+                              "L\\@:\n"                 // 2
+                              "  s_nop \\@\n"           // 3
                               "  s_cbranch_scc1 L\\@\n" // 4
-                              ".endm\n"             // 5
-                              "spin\n"              // 6
-                              "spin\n";             // 7
+                              ".endm\n"                 // 5
+                              "spin\n"                  // 6
+                              "spin\n";                 // 7
     const Program program = assembleText(source, QStringLiteral("tahiti"));
     QVERIFY2(!program.hasErrors(), qPrintable(diagnosticsText(program)));
     QCOMPARE(program.labels.size(), std::size_t(2));
@@ -749,9 +755,9 @@ void TestFrontEnd::setSymbolsInRegisters()
 // lines of the main file.
 void TestFrontEnd::includeWithSearchPath()
 {
-    const QByteArray source = "  s_nop 0\n"                 // 1
-                              ".include \"defs.inc\"\n"     // 2
-                              "  clear_v lds_base\n";       // 3
+    const QByteArray source = "  s_nop 0\n"             // 1
+                              ".include \"defs.inc\"\n" // 2
+                              "  clear_v lds_base\n";   // 3
     const std::string dir = gcnlens::test::testData("data/frontend/inc").toStdString();
     const Program program = assembleText(source, QStringLiteral("hawaii"), {}, {dir});
     QVERIFY2(!program.hasErrors(), qPrintable(diagnosticsText(program)));
@@ -764,7 +770,7 @@ void TestFrontEnd::includeWithSearchPath()
     const Instruction& fromMacro = program.instructions[2];
     QCOMPARE(fromMacro.line, 3);
     QVERIFY(hasRange(fromMacro.defs, RegKind::VGPR, 12, 1)); // lds_base = 12, set in the include
-    QCOMPARE(fromMacro.offset, std::uint64_t(4 + 4));         // s_nop 0 and s_mov_b32 m0, -1: 4 bytes each
+    QCOMPARE(fromMacro.offset, std::uint64_t(4 + 4));        // s_nop 0 and s_mov_b32 m0, -1: 4 bytes each
 
     // Without the search path the .include fails, with a diagnostic on its line.
     const Program missing = assembleText(source, QStringLiteral("hawaii"));
@@ -793,23 +799,22 @@ void TestFrontEnd::defsymChangesSize()
     const QByteArray source = "  s_mov_b32 s2, COUNT\n  s_endpgm\n";
     const Program program = assembleText(source, QStringLiteral("polaris10"), {{"COUNT", value}});
     QVERIFY2(!program.hasErrors(), qPrintable(diagnosticsText(program)));
-    const Oracle oracle = runLlvmMc(QStringLiteral("polaris10"), source,
-                                    {QStringLiteral("--defsym"), QStringLiteral("COUNT=%1").arg(value)});
+    const Oracle oracle =
+        runLlvmMc(QStringLiteral("polaris10"), source, {QStringLiteral("--defsym"), QStringLiteral("COUNT=%1").arg(value)});
     QCOMPARE(int(oracle.insts[0].bytes.size()), size);
     QCOMPARE(program.instructions[0].size, size);
     QCOMPARE(bytesOf(program.instructions[0]), oracle.insts[0].bytes);
     QCOMPARE(program.instructions[1].offset, std::uint64_t(size));
-
 }
 
 // .error reports on its own line and assembly continues; .end stops it.
 void TestFrontEnd::errorDirective()
 {
-    const QByteArray source = "  s_nop 0\n"          // 1
+    const QByteArray source = "  s_nop 0\n"            // 1
                               ".error \"stop here\"\n" // 2
-                              "  s_nop 1\n"          // 3
-                              ".end\n"               // 4
-                              "  s_nop 2\n";         // 5 (after .end: ignored)
+                              "  s_nop 1\n"            // 3
+                              ".end\n"                 // 4
+                              "  s_nop 2\n";           // 5 (after .end: ignored)
     const Program program = assembleText(source, QStringLiteral("tahiti"));
     QVERIFY(program.hasErrors());
     int errorLine = 0;
@@ -825,10 +830,10 @@ void TestFrontEnd::errorDirective()
 // .long words in the code: data of known size that shifts later offsets.
 void TestFrontEnd::rawWords()
 {
-    const QByteArray source = "  s_nop 0\n"                       // 1
-                              "  .long 0x12345678, 0xdeadbeef\n"  // 2
-                              "  .short 0x1234, 0x5678\n"         // 3
-                              "  s_endpgm\n";                     // 4
+    const QByteArray source = "  s_nop 0\n"                      // 1
+                              "  .long 0x12345678, 0xdeadbeef\n" // 2
+                              "  .short 0x1234, 0x5678\n"        // 3
+                              "  s_endpgm\n";                    // 4
     const Program program = assembleText(source, QStringLiteral("gfx900"));
     QVERIFY2(!program.hasErrors(), qPrintable(diagnosticsText(program)));
     int dataBytes = 0;
@@ -854,31 +859,31 @@ void TestFrontEnd::rawWords()
 void TestFrontEnd::amdhsaKernels()
 {
     const QByteArray source = ".amdgcn_target \"amdgcn-amd-amdhsa--gfx906:xnack-\"\n" // 1
-                              ".text\n"                                                // 2
-                              ".globl k1\n"                                            // 3
-                              ".p2align 8\n"                                           // 4
-                              ".type k1,@function\n"                                   // 5
-                              "k1:\n"                                                  // 6
-                              "  v_add_co_u32 v1, vcc, v2, v3\n"                       // 7
-                              "  s_mov_b32 s0, 0x4000\n"                               // 8
-                              "  s_endpgm\n"                                           // 9
-                              ".globl k2\n"                                            // 10
-                              ".p2align 8\n"                                           // 11
-                              ".type k2,@function\n"                                   // 12
-                              "k2:\n"                                                  // 13
-                              "  s_add_u32 s4, s5, s6\n"                               // 14
-                              "  v_mov_b32 v[10], v[11]\n"                             // 15
-                              "  s_endpgm\n"                                           // 16
-                              ".rodata\n"                                              // 17
-                              ".p2align 6\n"                                           // 18
-                              ".amdhsa_kernel k1\n"                                    // 19
-                              "  .amdhsa_next_free_vgpr 4\n"                           // 20
-                              "  .amdhsa_next_free_sgpr 8\n"                           // 21
-                              ".end_amdhsa_kernel\n"                                   // 22
-                              ".amdhsa_kernel k2\n"                                    // 23
-                              "  .amdhsa_next_free_vgpr 12\n"                          // 24
-                              "  .amdhsa_next_free_sgpr 7\n"                           // 25
-                              ".end_amdhsa_kernel\n";                                  // 26
+                              ".text\n"                                               // 2
+                              ".globl k1\n"                                           // 3
+                              ".p2align 8\n"                                          // 4
+                              ".type k1,@function\n"                                  // 5
+                              "k1:\n"                                                 // 6
+                              "  v_add_co_u32 v1, vcc, v2, v3\n"                      // 7
+                              "  s_mov_b32 s0, 0x4000\n"                              // 8
+                              "  s_endpgm\n"                                          // 9
+                              ".globl k2\n"                                           // 10
+                              ".p2align 8\n"                                          // 11
+                              ".type k2,@function\n"                                  // 12
+                              "k2:\n"                                                 // 13
+                              "  s_add_u32 s4, s5, s6\n"                              // 14
+                              "  v_mov_b32 v[10], v[11]\n"                            // 15
+                              "  s_endpgm\n"                                          // 16
+                              ".rodata\n"                                             // 17
+                              ".p2align 6\n"                                          // 18
+                              ".amdhsa_kernel k1\n"                                   // 19
+                              "  .amdhsa_next_free_vgpr 4\n"                          // 20
+                              "  .amdhsa_next_free_sgpr 8\n"                          // 21
+                              ".end_amdhsa_kernel\n"                                  // 22
+                              ".amdhsa_kernel k2\n"                                   // 23
+                              "  .amdhsa_next_free_vgpr 12\n"                         // 24
+                              "  .amdhsa_next_free_sgpr 7\n"                          // 25
+                              ".end_amdhsa_kernel\n";                                 // 26
     const Program program = assembleText(source, QStringLiteral("gfx906:xnack-"));
     QVERIFY2(!program.hasErrors(), qPrintable(diagnosticsText(program)));
     QCOMPARE(program.kernels.size(), std::size_t(2));
@@ -900,8 +905,7 @@ void TestFrontEnd::amdhsaKernels()
         if (!inst.isData)
             k1Code << QString::fromStdString(inst.mnemonic);
     }
-    QCOMPARE(k1Code, (QStringList {QStringLiteral("v_add_co_u32_e32"), QStringLiteral("s_mov_b32"),
-                                   QStringLiteral("s_endpgm")}));
+    QCOMPARE(k1Code, (QStringList {QStringLiteral("v_add_co_u32_e32"), QStringLiteral("s_mov_b32"), QStringLiteral("s_endpgm")}));
     QCOMPARE(program.instructions[2].offset, std::uint64_t(12));
     // k1's padding up to 256 bytes belongs to the .p2align on line 11 (not to what follows it).
     const Instruction& padding = program.instructions[3];
@@ -917,8 +921,7 @@ void TestFrontEnd::amdhsaKernels()
         expected += std::uint64_t(inst.size);
         k2Code << QString::fromStdString(inst.mnemonic);
     }
-    QCOMPARE(k2Code, (QStringList {QStringLiteral("s_add_u32"), QStringLiteral("v_mov_b32_e32"),
-                                   QStringLiteral("s_endpgm")}));
+    QCOMPARE(k2Code, (QStringList {QStringLiteral("s_add_u32"), QStringLiteral("v_mov_b32_e32"), QStringLiteral("s_endpgm")}));
 
     // Directives, each with its kernel.
     QCOMPARE(program.directives.size(), std::size_t(4));
@@ -944,15 +947,15 @@ void TestFrontEnd::amdhsaKernels()
 // kernels: accepted, the kernel found, the resource fields recorded.
 void TestFrontEnd::oldCodeObjectDirectives()
 {
-    const QByteArray source = ".text\n"                           // 1
-                              ".amdgpu_hsa_kernel oldk\n"         // 2
-                              "oldk:\n"                           // 3
-                              ".amd_kernel_code_t\n"              // 4
-                              "  workitem_vgpr_count = 6\n"       // 5
-                              "  wavefront_sgpr_count = 10\n"     // 6
-                              ".end_amd_kernel_code_t\n"          // 7
-                              "  v_mov_b32 v5, 0\n"               // 8
-                              "  s_endpgm\n";                     // 9
+    const QByteArray source = ".text\n"                       // 1
+                              ".amdgpu_hsa_kernel oldk\n"     // 2
+                              "oldk:\n"                       // 3
+                              ".amd_kernel_code_t\n"          // 4
+                              "  workitem_vgpr_count = 6\n"   // 5
+                              "  wavefront_sgpr_count = 10\n" // 6
+                              ".end_amd_kernel_code_t\n"      // 7
+                              "  v_mov_b32 v5, 0\n"           // 8
+                              "  s_endpgm\n";                 // 9
     const Program program = assembleText(source, QStringLiteral("hawaii"));
     QVERIFY2(!program.hasErrors(), qPrintable(diagnosticsText(program)));
     QCOMPARE(program.kernels.size(), std::size_t(1));
@@ -974,14 +977,12 @@ void TestFrontEnd::diagnostics_data()
     QTest::addColumn<QString>("bug");     // a known front-end bug, or empty
     QTest::addRow("garbage words") << QStringLiteral("tahiti") << QByteArray("this is not assembly at all") << QString()
                                    << QString();
-    QTest::addRow("garbage symbols") << QStringLiteral("tahiti") << QByteArray("@@ 12 $$ !!") << QString()
-                                     << QString();
+    QTest::addRow("garbage symbols") << QStringLiteral("tahiti") << QByteArray("@@ 12 $$ !!") << QString() << QString();
     QTest::addRow("unknown mnemonic") << QStringLiteral("fiji") << QByteArray("v_frobnicate_b32 v0, v1") << QString()
                                       << QString();
-    QTest::addRow("bad operand") << QStringLiteral("fiji") << QByteArray("v_mov_b32 v0, s[0:1], v9") << QString()
-                                 << QString();
-    QTest::addRow("v_add_u32 3 operands on tahiti") << QStringLiteral("tahiti") << QByteArray("v_add_u32 v0, v1, v2")
-                                                    << QStringLiteral("gfx900") << QString();
+    QTest::addRow("bad operand") << QStringLiteral("fiji") << QByteArray("v_mov_b32 v0, s[0:1], v9") << QString() << QString();
+    QTest::addRow("v_add_u32 3 operands on tahiti")
+        << QStringLiteral("tahiti") << QByteArray("v_add_u32 v0, v1, v2") << QStringLiteral("gfx900") << QString();
     QTest::addRow("v_pk_add_f16 on tahiti") << QStringLiteral("tahiti") << QByteArray("v_pk_add_f16 v0, v1, v2")
                                             << QStringLiteral("gfx906") << QString();
     QTest::addRow("global_load on fiji") << QStringLiteral("fiji") << QByteArray("global_load_dword v0, v[0:1], off")
@@ -1081,7 +1082,8 @@ void TestFrontEnd::emptySource()
 // on the statement (line 2, its first column), not on line 0.
 void TestFrontEnd::warningWithoutLocation()
 {
-    const Program program = assembleText("  s_nop 0\n  v_sqrt_f64 v[4:5], 2.2 ; pi-ish\n\n  s_endpgm\n", QStringLiteral("tahiti"));
+    const Program program =
+        assembleText("  s_nop 0\n  v_sqrt_f64 v[4:5], 2.2 ; pi-ish\n\n  s_endpgm\n", QStringLiteral("tahiti"));
     QVERIFY(!program.hasErrors());
     QCOMPARE(program.diagnostics.size(), std::size_t(1));
     QCOMPARE(program.diagnostics[0].severity, Severity::Warning);
@@ -1093,7 +1095,9 @@ void TestFrontEnd::warningWithoutLocation()
 // Bytes that are not text (an object file given by mistake): errors, no crash, no fake code.
 void TestFrontEnd::binarySource()
 {
-    QByteArray binary("\x7f" "ELF\x02\x01\x01", 7);
+    QByteArray binary("\x7f"
+                      "ELF\x02\x01\x01",
+                      7);
     binary += QByteArray(9, '\0');
     binary += QByteArray("\x01\x00\xe0\x00\xff\xfe\xfd\n\x00\x01", 10);
     const Program program = assembleText(binary, QStringLiteral("tahiti"));
@@ -1111,29 +1115,30 @@ void TestFrontEnd::registerUsage_data()
     QTest::addColumn<int>("maxVgpr");
     QTest::addColumn<int>("maxSgpr");
     QTest::addColumn<int>("maxAgpr");
-    QTest::addColumn<QString>("flags"); // the special registers used, in RegisterUsage order
+    QTest::addColumn<QString>("flags");       // the special registers used, in RegisterUsage order
     QTest::addColumn<QString>("implicitDef"); // a special register the first instruction defines
     QTest::addRow("vgpr/sgpr ranges") << QStringLiteral("tahiti")
-                                      << QByteArray("buffer_load_dwordx4 v[4:7], v0, s[8:11], 0 offen\n") << 7 << 11
-                                      << -1 << QStringLiteral("exec") << QString();
-    QTest::addRow("v_add_i32_e32 defines vcc") << QStringLiteral("tahiti") << QByteArray("v_add_i32 v1, vcc, v2, v3\n")
-                                               << 3 << -1 << -1 << QStringLiteral("vcc exec") << QStringLiteral("vcc");
-    QTest::addRow("s_add_u32 defines scc") << QStringLiteral("hawaii") << QByteArray("s_add_u32 s0, s1, s2\n") << -1 << 2
-                                           << -1 << QStringLiteral("scc") << QStringLiteral("scc");
-    QTest::addRow("m0") << QStringLiteral("fiji") << QByteArray("s_mov_b32 m0, s3\n") << -1 << 3 << -1
-                        << QStringLiteral("m0") << QString();
-    QTest::addRow("vcc not an sgpr") << QStringLiteral("fiji") << QByteArray("s_mov_b64 vcc, s[2:3]\n") << -1 << 3
-                                     << -1 << QStringLiteral("vcc") << QString();
-    QTest::addRow("exec and vcc") << QStringLiteral("gfx900") << QByteArray("s_and_b64 exec, exec, vcc\n") << -1 << -1
-                                  << -1 << QStringLiteral("vcc exec scc") << QStringLiteral("scc");
-    QTest::addRow("flat_scratch") << QStringLiteral("hawaii") << QByteArray("s_mov_b64 flat_scratch, s[2:3]\n") << -1
-                                  << 3 << -1 << QStringLiteral("flat_scratch") << QString();
-    QTest::addRow("xnack_mask") << QStringLiteral("gfx900") << QByteArray("s_mov_b64 xnack_mask, s[0:1]\n") << -1 << 1
-                                << -1 << QStringLiteral("xnack_mask") << QString();
+                                      << QByteArray("buffer_load_dwordx4 v[4:7], v0, s[8:11], 0 offen\n") << 7 << 11 << -1
+                                      << QStringLiteral("exec") << QString();
+    QTest::addRow("v_add_i32_e32 defines vcc") << QStringLiteral("tahiti") << QByteArray("v_add_i32 v1, vcc, v2, v3\n") << 3 << -1
+                                               << -1 << QStringLiteral("vcc exec") << QStringLiteral("vcc");
+    QTest::addRow("s_add_u32 defines scc") << QStringLiteral("hawaii") << QByteArray("s_add_u32 s0, s1, s2\n") << -1 << 2 << -1
+                                           << QStringLiteral("scc") << QStringLiteral("scc");
+    QTest::addRow("m0") << QStringLiteral("fiji") << QByteArray("s_mov_b32 m0, s3\n") << -1 << 3 << -1 << QStringLiteral("m0")
+                        << QString();
+    QTest::addRow("vcc not an sgpr") << QStringLiteral("fiji") << QByteArray("s_mov_b64 vcc, s[2:3]\n") << -1 << 3 << -1
+                                     << QStringLiteral("vcc") << QString();
+    QTest::addRow("exec and vcc") << QStringLiteral("gfx900") << QByteArray("s_and_b64 exec, exec, vcc\n") << -1 << -1 << -1
+                                  << QStringLiteral("vcc exec scc") << QStringLiteral("scc");
+    QTest::addRow("flat_scratch") << QStringLiteral("hawaii") << QByteArray("s_mov_b64 flat_scratch, s[2:3]\n") << -1 << 3 << -1
+                                  << QStringLiteral("flat_scratch") << QString();
+    QTest::addRow("xnack_mask") << QStringLiteral("gfx900") << QByteArray("s_mov_b64 xnack_mask, s[0:1]\n") << -1 << 1 << -1
+                                << QStringLiteral("xnack_mask") << QString();
     QTest::addRow("agpr") << QStringLiteral("gfx908") << QByteArray("v_accvgpr_write_b32 a3, v1\n") << 1 << -1 << 3
                           << QStringLiteral("exec") << QString();
-    QTest::addRow("agpr range") << QStringLiteral("gfx908") << QByteArray("v_accvgpr_read_b32 v9, a[7]\n"
-                                                                          "s_load_dwordx8 s[16:23], s[0:1], 0\n")
+    QTest::addRow("agpr range") << QStringLiteral("gfx908")
+                                << QByteArray("v_accvgpr_read_b32 v9, a[7]\n"
+                                              "s_load_dwordx8 s[16:23], s[0:1], 0\n")
                                 << 9 << 23 << 7 << QStringLiteral("exec") << QString();
 }
 
@@ -1153,12 +1158,18 @@ void TestFrontEnd::registerUsage()
     QCOMPARE(r.maxSgpr, maxSgpr);
     QCOMPARE(r.maxAgpr, maxAgpr);
     QStringList used;
-    if (r.vcc) used << QStringLiteral("vcc");
-    if (r.exec) used << QStringLiteral("exec");
-    if (r.m0) used << QStringLiteral("m0");
-    if (r.scc) used << QStringLiteral("scc");
-    if (r.flatScratch) used << QStringLiteral("flat_scratch");
-    if (r.xnackMask) used << QStringLiteral("xnack_mask");
+    if (r.vcc)
+        used << QStringLiteral("vcc");
+    if (r.exec)
+        used << QStringLiteral("exec");
+    if (r.m0)
+        used << QStringLiteral("m0");
+    if (r.scc)
+        used << QStringLiteral("scc");
+    if (r.flatScratch)
+        used << QStringLiteral("flat_scratch");
+    if (r.xnackMask)
+        used << QStringLiteral("xnack_mask");
     QCOMPARE(used.join(QLatin1Char(' ')), flags);
     if (implicitDef == QLatin1String("vcc"))
         QVERIFY(hasRange(program.instructions[0].defs, RegKind::VCC));

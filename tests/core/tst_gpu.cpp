@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: MIT
 // GPU presets and target-ID parsing (issue #2 section 4).
-#include "testutils.h"
 #include "core/gpu.h"
+#include "testutils.h"
 
 #include <QFile>
 
+#include <QTest>
 #include <algorithm>
 #include <map>
-#include <QTest>
 
 using namespace gcnlens;
 
-class TestGpu : public QObject
-{
+class TestGpu : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void everyPresetRowLoads()
@@ -73,22 +72,25 @@ private Q_SLOTS:
         QTest::addColumn<QString>("name");
         QTest::addColumn<int>("dpfactor");
         const std::map<std::string, int> rates = {
-            {"Radeon HD 7970", 2}, {"Radeon HD 7950", 2}, {"FirePro W9000", 2}, {"FirePro W8000", 2},
-            {"Radeon R9 280X", 2}, {"Radeon R9 280", 2}, {"Radeon HD 7870", 8}, {"Radeon HD 7850", 8},
-            {"Radeon HD 7770", 8}, {"Radeon HD 8570", 8}, {"Radeon HD 8750M", 8}, {"Radeon HD 7790", 8},
-            {"Radeon R9 290X", 4}, {"Radeon R9 290", 4}, {"FirePro W9100", 1}, {"FirePro W8100", 1},
-            {"FirePro S9150", 1}, {"A10-7850K (Kaveri)", 8}, {"Athlon 5350 (Kabini)", 8}, {"Radeon R9 285", 8},
-            {"Radeon R9 Fury X", 8}, {"Radeon R9 Nano", 8}, {"Radeon RX 480", 8}, {"Radeon RX 470", 8},
-            {"Radeon RX 460", 8}, {"Radeon RX 550", 8}, {"Radeon R7 M260 (Iceland)", 8}, {"A10-8700P (Carrizo)", 8},
-            {"Radeon RX Vega 64", 8}, {"Radeon RX Vega 56", 8}, {"Radeon Instinct MI25", 8},
-            {"Radeon Vega 8 (Raven)", 8}, {"Radeon VII", 2}, {"Radeon Pro VII", 1}, {"Radeon Instinct MI50", 1},
-            {"Radeon Instinct MI60", 1}, {"Instinct MI100", 1}, {"Instinct MI210", 1}, {"Instinct MI250X", 1},
+            {"Radeon HD 7970", 2},       {"Radeon HD 7950", 2},        {"FirePro W9000", 2},
+            {"FirePro W8000", 2},        {"Radeon R9 280X", 2},        {"Radeon R9 280", 2},
+            {"Radeon HD 7870", 8},       {"Radeon HD 7850", 8},        {"Radeon HD 7770", 8},
+            {"Radeon HD 8570", 8},       {"Radeon HD 8750M", 8},       {"Radeon HD 7790", 8},
+            {"Radeon R9 290X", 4},       {"Radeon R9 290", 4},         {"FirePro W9100", 1},
+            {"FirePro W8100", 1},        {"FirePro S9150", 1},         {"A10-7850K (Kaveri)", 8},
+            {"Athlon 5350 (Kabini)", 8}, {"Radeon R9 285", 8},         {"Radeon R9 Fury X", 8},
+            {"Radeon R9 Nano", 8},       {"Radeon RX 480", 8},         {"Radeon RX 470", 8},
+            {"Radeon RX 460", 8},        {"Radeon RX 550", 8},         {"Radeon R7 M260 (Iceland)", 8},
+            {"A10-8700P (Carrizo)", 8},  {"Radeon RX Vega 64", 8},     {"Radeon RX Vega 56", 8},
+            {"Radeon Instinct MI25", 8}, {"Radeon Vega 8 (Raven)", 8}, {"Radeon VII", 2},
+            {"Radeon Pro VII", 1},       {"Radeon Instinct MI50", 1},  {"Radeon Instinct MI60", 1},
+            {"Instinct MI100", 1},       {"Instinct MI210", 1},        {"Instinct MI250X", 1},
             {"Instinct MI300X", 1}};
         // Every preset of the file has a row here: a new preset needs its DP rate checked.
         for (const auto& preset : gpuPresets()) {
             const auto it = rates.find(preset.name);
-            QTest::addRow("%s", preset.name.c_str()) << QString::fromStdString(preset.name)
-                                                     << (it == rates.end() ? -1 : it->second);
+            QTest::addRow("%s", preset.name.c_str())
+                << QString::fromStdString(preset.name) << (it == rates.end() ? -1 : it->second);
         }
     }
     void presetDpFactor()
@@ -110,10 +112,9 @@ private Q_SLOTS:
         QTest::addColumn<int>("dpfactor");
         QTest::addColumn<QString>("reading");
         const std::map<std::string, std::pair<int, const char*>> expected = {
-            {"gfx600", {2, "every product"}}, {"tahiti", {2, "every product"}},
-            {"gfx701", {4, "most common part"}}, {"hawaii", {4, "most common part"}},
-            {"gfx702", {4, "every product"}}, {"gfx906", {1, "most common part"}},
-            {"gfx908", {1, "every product"}}, {"gfx90a", {1, "every product"}}, {"gfx942", {1, "every product"}}};
+            {"gfx600", {2, "every product"}},    {"tahiti", {2, "every product"}}, {"gfx701", {4, "most common part"}},
+            {"hawaii", {4, "most common part"}}, {"gfx702", {4, "every product"}}, {"gfx906", {1, "most common part"}},
+            {"gfx908", {1, "every product"}},    {"gfx90a", {1, "every product"}}, {"gfx942", {1, "every product"}}};
         for (const auto& name : knownProcessors()) {
             const auto it = expected.find(name);
             // The other GCN chips have DP 1/16 on every product.

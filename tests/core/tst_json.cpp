@@ -37,9 +37,8 @@ void TestJson::golden_data()
         QVERIFY2(fields.size() == 3, qPrintable(line));
         QStringList args {fields[1]};
         for (const QString& arg : fields[2].split(QLatin1Char(' '), Qt::SkipEmptyParts))
-            args << (arg.contains(QLatin1Char('/')) && !arg.startsWith(QLatin1Char('-'))
-                         ? gcnlens::test::sourcePath("") + arg
-                         : arg);
+            args << (arg.contains(QLatin1Char('/')) && !arg.startsWith(QLatin1Char('-')) ? gcnlens::test::sourcePath("") + arg
+                                                                                         : arg);
         args << QStringLiteral("--json");
         QTest::addRow("%s", qPrintable(fields[0])) << args << dir + QLatin1Char('/') + fields[0] + QStringLiteral(".json");
         ++rows;

@@ -49,8 +49,7 @@ LdsAccessResult onlyDs(const Program& p, const LdsKernelOptions& o = {})
 
 } // namespace
 
-class TestLds : public QObject
-{
+class TestLds : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -270,35 +269,44 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("address");
         QTest::addColumn<bool>("known");
         // v1 = v0 << 2 = lane*4 → conflict-free, lane 9 at byte 36.
-        QTest::addRow("lshl") << "tahiti" << "v_lshlrev_b32_e32|v1, 2, v0;ds_read_b32|v2, v1" << 1 << 2 << 9 << qint64(36) << true;
+        QTest::addRow("lshl") << "tahiti" << "v_lshlrev_b32_e32|v1, 2, v0;ds_read_b32|v2, v1" << 1 << 2 << 9 << qint64(36)
+                              << true;
         // v_mul_u32_u24 by 132 = lane*33*4 → conflict-free; lane 5 at 660.
-        QTest::addRow("stride 33") << "tahiti" << "v_mul_u32_u24_e32|v1, 0x84, v0;ds_write_b32|v1, v2" << 1 << 2 << 5 << qint64(660) << true;
+        QTest::addRow("stride 33") << "tahiti" << "v_mul_u32_u24_e32|v1, 0x84, v0;ds_write_b32|v1, v2" << 1 << 2 << 5
+                                   << qint64(660) << true;
         // lane*128: degree 32.
-        QTest::addRow("stride 32") << "tahiti" << "v_lshlrev_b32_e32|v1, 7, v0;ds_read_b32|v2, v1" << 32 << 64 << 1 << qint64(128) << true;
+        QTest::addRow("stride 32") << "tahiti" << "v_lshlrev_b32_e32|v1, 7, v0;ds_read_b32|v2, v1" << 32 << 64 << 1 << qint64(128)
+                                   << true;
         // mbcnt lane id idiom (GFX8+) × 8 → b64 stride 2 dwords: 4 groups of degree 1; + offset:8.
-        QTest::addRow("mbcnt") << "fiji" << "v_mbcnt_lo_u32_b32|v1, -1, 0;v_mbcnt_hi_u32_b32|v1, -1, v1;v_lshlrev_b32_e32|v1, 3, v1;ds_read_b64|v[2:3], v1 offset:8"
+        QTest::addRow("mbcnt") << "fiji"
+                               << "v_mbcnt_lo_u32_b32|v1, -1, 0;v_mbcnt_hi_u32_b32|v1, -1, v1;v_lshlrev_b32_e32|v1, 3, "
+                                  "v1;ds_read_b64|v[2:3], v1 offset:8"
                                << 1 << 4 << 40 << qint64(40 * 8 + 8) << true;
         // GFX8 carry-out form with a kernel argument SGPR: s4 is a uniform unknown → offset 0.
-        QTest::addRow("uniform base") << "tonga" << "s_load_dword|s4, s[0:1], 0x0;v_lshlrev_b32_e32|v1, 2, v0;v_add_u32_e32|v1, vcc, s4, v1;ds_read_b32|v2, v1"
-                                      << 1 << 2 << 3 << qint64(12) << true;
+        QTest::addRow("uniform base")
+            << "tonga"
+            << "s_load_dword|s4, s[0:1], 0x0;v_lshlrev_b32_e32|v1, 2, v0;v_add_u32_e32|v1, vcc, s4, v1;ds_read_b32|v2, v1" << 1
+            << 2 << 3 << qint64(12) << true;
         // v_mad_u32_u24 v1, s8, 64, v0: workgroup id × 64 + tid, then × 4 (GFX9 v_lshl_add_u32 with 0).
-        QTest::addRow("mad") << "gfx900" << "v_mad_u32_u24|v1, s8, 64, v0;v_lshl_add_u32|v1, v1, 2, 0;ds_read_b32|v2, v1"
-                             << 1 << 2 << 7 << qint64(28) << true;
+        QTest::addRow("mad") << "gfx900" << "v_mad_u32_u24|v1, s8, 64, v0;v_lshl_add_u32|v1, v1, 2, 0;ds_read_b32|v2, v1" << 1
+                             << 2 << 7 << qint64(28) << true;
         // s_mov constant as an operand: v1 = v0 * s2 (s2 = 8) → stride 2 dwords → degree 2.
-        QTest::addRow("s_mov") << "gfx900" << "s_mov_b32|s2, 8;v_mul_lo_u32|v1, v0, s2;ds_read_b32|v2, v1"
-                               << 2 << 4 << 2 << qint64(16) << true;
+        QTest::addRow("s_mov") << "gfx900" << "s_mov_b32|s2, 8;v_mul_lo_u32|v1, v0, s2;ds_read_b32|v2, v1" << 2 << 4 << 2
+                               << qint64(16) << true;
         // v_bfe_u32 extracts lane bits [4:2] → (lane >> 2) & 7, × 4 → 8 distinct dwords → broadcast.
-        QTest::addRow("bfe") << "gfx900" << "v_bfe_u32|v1, v0, 2, 3;v_lshlrev_b32_e32|v1, 2, v1;ds_read_b32|v2, v1"
-                             << 1 << 2 << 13 << qint64(((13 >> 2) & 7) * 4) << true;
+        QTest::addRow("bfe") << "gfx900" << "v_bfe_u32|v1, v0, 2, 3;v_lshlrev_b32_e32|v1, 2, v1;ds_read_b32|v2, v1" << 1 << 2
+                             << 13 << qint64(((13 >> 2) & 7) * 4) << true;
         // and/or/xor/sub: ((lane & 7) | 8) ^ 1, minus 1, × 128 → 8 lanes-groups in rows (9,8,…)−1 of bank 0.
         QTest::addRow("logic") << "gfx900"
-                               << "v_and_b32_e32|v1, 7, v0;v_or_b32_e32|v1, 8, v1;v_xor_b32_e32|v1, 1, v1;v_subrev_u32_e32|v1, 1, v1;v_lshlrev_b32_e32|v1, 7, v1;ds_read_b32|v2, v1"
+                               << "v_and_b32_e32|v1, 7, v0;v_or_b32_e32|v1, 8, v1;v_xor_b32_e32|v1, 1, v1;v_subrev_u32_e32|v1, "
+                                  "1, v1;v_lshlrev_b32_e32|v1, 7, v1;ds_read_b32|v2, v1"
                                << 8 << 16 << 2 << qint64((((2 & 7) | 8) ^ 1) - 1) * 128 << true;
         // A loaded per-lane value makes the address unknown.
-        QTest::addRow("unknown") << "gfx900" << "global_load_dword|v1, v[2:3], off;ds_read_b32|v2, v1" << 1 << 2 << 0 << qint64(0) << false;
+        QTest::addRow("unknown") << "gfx900" << "global_load_dword|v1, v[2:3], off;ds_read_b32|v2, v1" << 1 << 2 << 0 << qint64(0)
+                                 << false;
         // read2 in a kernel: offset1:32 → lane 1's second access at 4 + 128.
-        QTest::addRow("read2") << "tahiti" << "v_lshlrev_b32_e32|v1, 2, v0;ds_read2_b32|v[2:3], v1 offset1:32"
-                               << 1 << 4 << 1 << qint64(4) << true;
+        QTest::addRow("read2") << "tahiti" << "v_lshlrev_b32_e32|v1, 2, v0;ds_read2_b32|v[2:3], v1 offset1:32" << 1 << 4 << 1
+                               << qint64(4) << true;
     }
     void kernels()
     {
@@ -327,8 +335,9 @@ private Q_SLOTS:
     void kernelNotes()
     {
         // The uniform base is named in the note.
-        const LdsAccessResult r = onlyDs(programOf("tonga", {ins("s_load_dword", "s4, s[0:1], 0x0"), ins("v_lshlrev_b32_e32", "v1, 2, v0"),
-                                                             ins("v_add_u32_e32", "v1, vcc, s4, v1"), ins("ds_read_b32", "v2, v1")}));
+        const LdsAccessResult r = onlyDs(programOf("tonga",
+                                                   {ins("s_load_dword", "s4, s[0:1], 0x0"), ins("v_lshlrev_b32_e32", "v1, 2, v0"),
+                                                    ins("v_add_u32_e32", "v1, vcc, s4, v1"), ins("ds_read_b32", "v2, v1")}));
         QVERIFY2(r.note.find("s4") != std::string::npos && r.note.find("offset") != std::string::npos, r.note.c_str());
         // A uniform unknown times a per-lane value is not a common offset: unknown.
         const LdsAccessResult u = onlyDs(programOf("gfx900", {ins("v_mul_lo_u32", "v1, v0, s6"), ins("ds_read_b32", "v2, v1")}));
@@ -342,15 +351,19 @@ private Q_SLOTS:
         LdsKernelOptions o;
         o.workgroupX = 8;
         o.workgroupY = 8;
-        const LdsAccessResult r = onlyDs(programOf("gfx900", {ins("v_lshlrev_b32_e32", "v2, 3, v1"), ins("v_add_u32_e32", "v2, v2, v0"),
-                                                              ins("v_lshlrev_b32_e32", "v2, 2, v2"), ins("ds_read_b32", "v3, v2")}), o);
+        const LdsAccessResult r = onlyDs(programOf("gfx900",
+                                                   {ins("v_lshlrev_b32_e32", "v2, 3, v1"), ins("v_add_u32_e32", "v2, v2, v0"),
+                                                    ins("v_lshlrev_b32_e32", "v2, 2, v2"), ins("ds_read_b32", "v3, v2")}),
+                                         o);
         QVERIFY(r.allKnown);
         QCOMPARE(r.lanes[9].address, std::int64_t(36));
         QCOMPARE(r.degree, 1);
         // gfx90a packs x | y << 10 into v0: y = bfe(v0, 10, 10); address = y * 128 → lanes of one row
         // of the workgroup share a dword (broadcast), 4 rows per group → degree 4.
-        const LdsAccessResult p = onlyDs(programOf("gfx90a", {ins("v_bfe_u32", "v1, v0, 10, 10"), ins("v_lshlrev_b32_e32", "v1, 7, v1"),
-                                                              ins("ds_read_b32", "v2, v1")}), o);
+        const LdsAccessResult p = onlyDs(
+            programOf("gfx90a",
+                      {ins("v_bfe_u32", "v1, v0, 10, 10"), ins("v_lshlrev_b32_e32", "v1, 7, v1"), ins("ds_read_b32", "v2, v1")}),
+            o);
         QVERIFY(p.allKnown);
         QCOMPARE(p.lanes[17].address, std::int64_t(2 * 128));
         QCOMPARE(p.degree, 4);
@@ -365,10 +378,11 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("lastAddress"); // the last DS access's address for `lane`
         // Through the real front-end (LLVM's printed mnemonics and operands). lane*4 → 1;
         // lane*33*4 → 1; lane*128 + 16 → 32 (all on bank 4), lane 1 at 144.
-        QTest::addRow("gfx6") << "tahiti"
-                              << "v_lshlrev_b32 v1, 2, v0\nds_write_b32 v1, v2\nv_mul_u32_u24 v5, 33, v0\n"
-                                 "v_lshlrev_b32 v5, 2, v5\nds_read_b32 v6, v5\nv_lshlrev_b32 v7, 7, v0\nds_read_b32 v8, v7 offset:16\n"
-                              << "1,1,32" << 1 << qint64(144);
+        QTest::addRow("gfx6")
+            << "tahiti"
+            << "v_lshlrev_b32 v1, 2, v0\nds_write_b32 v1, v2\nv_mul_u32_u24 v5, 33, v0\n"
+               "v_lshlrev_b32 v5, 2, v5\nds_read_b32 v6, v5\nv_lshlrev_b32 v7, 7, v0\nds_read_b32 v8, v7 offset:16\n"
+            << "1,1,32" << 1 << qint64(144);
         // GFX9: kernel-argument base s4 plus lane*8 via v_lshl_add_u32, read as b64 → 4 groups of 1;
         // then read2st64_b32 on lane*4 with offset1:2 (2 × 64 × 4 = 512 bytes) → 1. Lane 3: 12 + 512.
         QTest::addRow("gfx9") << "gfx900"

@@ -67,18 +67,18 @@ void TestLimits::limit_data()
     const QString over = QStringLiteral(" (raise with --limit instructions=N); it is not expanded");
     QTest::addRow(".rept 100000000") << QByteArray("s_nop 0\n.rept 100000000\ns_nop 0\n.endr\ns_endpgm\n") << QString()
                                      << QStringLiteral("2: `.rept 100000000` would produce about 100000000 statements, over "
-                                                       "the limit of 4000000 instructions") + over
-                                     << 2;
+                                                       "the limit of 4000000 instructions")
+            + over << 2;
     QTest::addRow("nested .rept") << QByteArray(".rept 3000\n.rept 0x1000\ns_nop 0\ns_nop 1\n.endr\n.endr\n") << QString()
                                   << QStringLiteral("2: `.rept 0x1000` would produce about 24576000 statements, over the "
-                                                    "limit of 4000000 instructions") + over
-                                  << 0;
+                                                    "limit of 4000000 instructions")
+            + over << 0;
     QTest::addRow(".rept of a symbol") << QByteArray(".set N, 5000\n.rept N*N\ns_nop 0\n.endr\n") << QString()
                                        << QStringLiteral("2: `.rept N*N` would produce about 25000000 statements, over the "
-                                                         "limit of 4000000 instructions") + over
-                                       << 0;
-    QTest::addRow(".rept under a raised limit") << QByteArray(".rept 300\ns_nop 0\n.endr\n")
-                                                << QStringLiteral("instructions=300") << QString() << 300;
+                                                         "limit of 4000000 instructions")
+            + over << 0;
+    QTest::addRow(".rept under a raised limit")
+        << QByteArray(".rept 300\ns_nop 0\n.endr\n") << QStringLiteral("instructions=300") << QString() << 300;
     QTest::addRow("instructions at run time")
         << QByteArray(".macro twice\ns_nop 0\ns_nop 0\n.endm\ntwice\ntwice\ntwice\ns_endpgm\n")
         << QStringLiteral("instructions=5")
@@ -111,8 +111,8 @@ void TestLimits::limit_data()
         << QStringLiteral("1: .include \"../secret.s\" is refused: outside the source's folder and the include paths (allow "
                           "with --allow-any-include)")
         << 0;
-    QTest::addRow(".include escaping, allowed") << QByteArray(".include \"../secret.s\"\n") << QStringLiteral("any")
-                                                << QString() << 1;
+    QTest::addRow(".include escaping, allowed")
+        << QByteArray(".include \"../secret.s\"\n") << QStringLiteral("any") << QString() << 1;
     QTest::addRow(".include beside") << QByteArray(".include \"inc.s\"\ns_nop 0\n") << QString() << QString() << 2;
     QTest::addRow("include depth")
         << QByteArray("s_nop 0\n.include \"self.s\"\n") << QStringLiteral("include-depth=3")

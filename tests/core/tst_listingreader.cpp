@@ -61,8 +61,7 @@ constexpr const char* kClrx = R"(/*c0060002 00000000*/ s_load_dwordx2  s[0:1], s
 
 } // namespace
 
-class TestListingReader : public QObject
-{
+class TestListingReader : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void lines_data()
@@ -81,10 +80,11 @@ private Q_SLOTS:
                                         << QString();
         QTest::addRow("clrx words") << "/*bf8cc07f         */ s_waitcnt       lgkmcnt(0)" << int(ListingLine::Instruction) << -1LL
                                     << QByteArray("7f c0 8c bf") << "s_waitcnt       lgkmcnt(0)";
-        QTest::addRow("clrx address and words") << "/*000000000008: 24020082*/ v_lshlrev_b32 v1, 2, v0" << int(ListingLine::Instruction)
-                                                << 8LL << QByteArray("82 00 02 24") << "v_lshlrev_b32 v1, 2, v0";
-        QTest::addRow("clrx address only") << "/*000000000020*/ s_endpgm" << int(ListingLine::Instruction) << 0x20LL << QByteArray()
-                                           << "s_endpgm";
+        QTest::addRow("clrx address and words")
+            << "/*000000000008: 24020082*/ v_lshlrev_b32 v1, 2, v0" << int(ListingLine::Instruction) << 8LL
+            << QByteArray("82 00 02 24") << "v_lshlrev_b32 v1, 2, v0";
+        QTest::addRow("clrx address only") << "/*000000000020*/ s_endpgm" << int(ListingLine::Instruction) << 0x20LL
+                                           << QByteArray() << "s_endpgm";
         QTest::addRow("address and bytes") << "  1c:\t02 80 07 bf \ts_cmp_lg_u32 s2, 0" << int(ListingLine::Instruction) << 0x1cLL
                                            << QByteArray("02 80 07 bf") << "s_cmp_lg_u32 s2, 0";
         QTest::addRow("plain address") << "0x0004: v_mov_b32 v0, 0x12345" << int(ListingLine::Instruction) << 4LL << QByteArray()
@@ -141,9 +141,10 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("to");
         QTest::addColumn<int>("line");
         QTest::addColumn<QString>("says");
-        QTest::addRow("operand differs") << QByteArray("24020082") << QByteArray("24020083") << 8 << "is not what the assembler makes";
-        QTest::addRow("text does not assemble") << QByteArray("s_waitcnt lgkmcnt(0)") << QByteArray("s_waitcnt bogus(0)") << 9
-                                                << "does not assemble";
+        QTest::addRow("operand differs") << QByteArray("24020082") << QByteArray("24020083") << 8
+                                         << "is not what the assembler makes";
+        QTest::addRow("text does not assemble")
+            << QByteArray("s_waitcnt lgkmcnt(0)") << QByteArray("s_waitcnt bogus(0)") << 9 << "does not assemble";
     }
     // A listing whose encoding disagrees with its text: the encoding stands, a warning on the line.
     void wrongEncoding()
@@ -188,11 +189,13 @@ private Q_SLOTS:
     void nonAsciiOperand_data()
     {
         QTest::addColumn<QByteArray>("text");
-        QTest::addRow("listing line") << QByteArray("\ts_nop 0 \xc3\xa9   // 000000000000: BF800000\n\ts_endpgm // 000000000004: BF810000\n");
+        QTest::addRow("listing line") << QByteArray(
+            "\ts_nop 0 \xc3\xa9   // 000000000000: BF800000\n\ts_endpgm // 000000000004: BF810000\n");
         QTest::addRow("source line") << QByteArray("s_nop \xc3\xa9\ns_endpgm\n");
         QTest::addRow("control character") << QByteArray("s_endpgm \xc3\xbf\xc3\xbf \a // x\ns_endpgm\n");
         QTest::addRow("unterminated string") << QByteArray("s_endpgm ? \"  // x\ns_endpgm\n");
-        QTest::addRow("both") << QByteArray("\ts_endpgm \xc2\xab \"   // 00000000002C: BF810000\n\ts_endpgm // 000000000030: BF810000\n");
+        QTest::addRow("both") << QByteArray(
+            "\ts_endpgm \xc2\xab \"   // 00000000002C: BF810000\n\ts_endpgm // 000000000030: BF810000\n");
     }
     // LLVM 19's parser never returns on some UTF-8 after a mnemonic (found by fuzz_listingreader):
     // the line is an error (source) or a warning (listing with its encoding), and the rest is read.

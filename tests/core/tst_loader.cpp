@@ -35,7 +35,7 @@ private Q_SLOTS:
 void TestLoader::decode_data()
 {
     QTest::addColumn<QByteArray>("bytes");
-    QTest::addColumn<QString>("text");        // the decoded text (UTF-8, LF)
+    QTest::addColumn<QString>("text"); // the decoded text (UTF-8, LF)
     QTest::addColumn<QString>("encoding");
     QTest::addColumn<bool>("bom");
     QTest::addColumn<bool>("crlf");
@@ -52,7 +52,7 @@ void TestLoader::decode_data()
     QTest::addRow("bom then latin-1") << b("\xef\xbb\xbf; caf\xe9\n") << QStringLiteral("; café\n") << QStringLiteral("Latin-1")
                                       << true << false;
     QTest::addRow("overlong is not utf-8") << b("\xc0\xafx") << QString::fromLatin1("\xc0\xafx") << QStringLiteral("Latin-1")
-                                          << false << false;
+                                           << false << false;
     QTest::addRow("utf-16le") << b("\xff\xfes\0_\0n\0o\0p\0\r\0\n\0"s) << QStringLiteral("s_nop\n") << QStringLiteral("UTF-16LE")
                               << true << true;
     QTest::addRow("utf-16be surrogate") << b("\xfe\xff\xd8\x3d\xde\x00\0\n"s) << QString::fromUtf8("\xf0\x9f\x98\x80\n")
@@ -85,7 +85,8 @@ void TestLoader::chunked()
     for (int size = 1; size <= 5; ++size) {
         SourceDecoder decoder;
         for (qsizetype at = 0; at < bytes.size(); at += size)
-            QVERIFY(decoder.feed(std::string_view(bytes.constData() + at, std::size_t(std::min<qsizetype>(size, bytes.size() - at)))));
+            QVERIFY(decoder.feed(
+                std::string_view(bytes.constData() + at, std::size_t(std::min<qsizetype>(size, bytes.size() - at)))));
         QVERIFY(decoder.finish());
         QCOMPARE(QString::fromStdString(decoder.text()), text);
     }
@@ -110,8 +111,10 @@ void TestLoader::binary_data()
 {
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<QString>("error");
-    QTest::addRow("nul in text") << QByteArray("s_nop 0\n\0\x01", 10) << QStringLiteral("binary data at byte 8 (NUL); gcnlens reads assembly source text");
-    QTest::addRow("nul after bom") << QByteArray("\xef\xbb\xbfx\0", 5) << QStringLiteral("binary data at byte 4 (NUL); gcnlens reads assembly source text");
+    QTest::addRow("nul in text") << QByteArray("s_nop 0\n\0\x01", 10)
+                                 << QStringLiteral("binary data at byte 8 (NUL); gcnlens reads assembly source text");
+    QTest::addRow("nul after bom") << QByteArray("\xef\xbb\xbfx\0", 5)
+                                   << QStringLiteral("binary data at byte 4 (NUL); gcnlens reads assembly source text");
 }
 
 void TestLoader::binary()
@@ -126,7 +129,10 @@ void TestLoader::detect_data()
 {
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<QString>("kind");
-    QTest::addRow("elf") << QByteArray("\x7f" "ELF\x02\x01\x01\0", 8) << QStringLiteral("binary");
+    QTest::addRow("elf") << QByteArray("\x7f"
+                                       "ELF\x02\x01\x01\0",
+                                       8)
+                         << QStringLiteral("binary");
     QTest::addRow("offload bundle") << QByteArray("__CLANG_OFFLOAD_BUNDLE__\x02\0\0\0", 28) << QStringLiteral("binary");
     QTest::addRow("llvm source") << QByteArray("  s_mov_b32 s0, 1\n") << QStringLiteral("llvm");
     QTest::addRow("empty") << QByteArray() << QStringLiteral("llvm");
@@ -136,7 +142,8 @@ void TestLoader::detect()
 {
     QFETCH(QByteArray, bytes);
     QFETCH(QString, kind);
-    QCOMPARE(QString::fromLatin1(inputKindName(detectInputKind(std::string_view(bytes.constData(), std::size_t(bytes.size()))))), kind);
+    QCOMPARE(QString::fromLatin1(inputKindName(detectInputKind(std::string_view(bytes.constData(), std::size_t(bytes.size()))))),
+             kind);
     InputKind parsed = InputKind::Auto;
     QVERIFY(parseInputKind(kind.toStdString(), parsed));
     QVERIFY(!parseInputKind("assembly", parsed));
@@ -145,8 +152,10 @@ void TestLoader::detect()
 void TestLoader::paths()
 {
     QTemporaryDir scratch;
-    QCOMPARE(QString::fromStdString(checkPath(scratch.filePath(QStringLiteral("nope.s")).toStdString())), QStringLiteral("no such file"));
-    QCOMPARE(QString::fromStdString(checkPath(scratch.path().toStdString())), QStringLiteral("is a directory, not a kernel source"));
+    QCOMPARE(QString::fromStdString(checkPath(scratch.filePath(QStringLiteral("nope.s")).toStdString())),
+             QStringLiteral("no such file"));
+    QCOMPARE(QString::fromStdString(checkPath(scratch.path().toStdString())),
+             QStringLiteral("is a directory, not a kernel source"));
     QFile big(scratch.filePath(QStringLiteral("big.s")));
     QVERIFY(big.open(QIODevice::WriteOnly));
     QVERIFY(big.resize(3 << 20)); // sparse
@@ -157,7 +166,8 @@ void TestLoader::paths()
     QCOMPARE(QString::fromStdString(device.error), QStringLiteral("more than 1 MiB; gcnlens reads kernel sources up to 1 MiB"));
     QFile crlf(scratch.filePath(QStringLiteral("crlf.s")));
     QVERIFY(crlf.open(QIODevice::WriteOnly));
-    crlf.write("\xef\xbb\xbf" "s_nop 0\r\n");
+    crlf.write("\xef\xbb\xbf"
+               "s_nop 0\r\n");
     crlf.close();
     const Loaded loaded = loadFile(crlf.fileName().toStdString());
     QVERIFY(loaded.error.empty());
@@ -174,9 +184,12 @@ void TestLoader::defsym_data()
     QTest::addRow("decimal") << QStringLiteral("COUNT=7") << QStringLiteral("COUNT") << 7ll << QString();
     QTest::addRow("hex, blanks") << QStringLiteral(" .lds = 0x40 ") << QStringLiteral(".lds") << 64ll << QString();
     QTest::addRow("octal negative") << QStringLiteral("$x=-010") << QStringLiteral("$x") << -8ll << QString();
-    QTest::addRow("no value") << QStringLiteral("COUNT") << QString() << 0ll << QStringLiteral("write NAME=VALUE with an integer VALUE");
-    QTest::addRow("not integer") << QStringLiteral("A=1.5") << QString() << 0ll << QStringLiteral("write NAME=VALUE with an integer VALUE");
-    QTest::addRow("digit first") << QStringLiteral("1A=1") << QString() << 0ll << QStringLiteral("NAME must start with a letter, '_', '.' or '$'");
+    QTest::addRow("no value") << QStringLiteral("COUNT") << QString() << 0ll
+                              << QStringLiteral("write NAME=VALUE with an integer VALUE");
+    QTest::addRow("not integer") << QStringLiteral("A=1.5") << QString() << 0ll
+                                 << QStringLiteral("write NAME=VALUE with an integer VALUE");
+    QTest::addRow("digit first") << QStringLiteral("1A=1") << QString() << 0ll
+                                 << QStringLiteral("NAME must start with a letter, '_', '.' or '$'");
     QTest::addRow("bad character") << QStringLiteral("A-B=1") << QString() << 0ll
                                    << QStringLiteral("NAME may hold only letters, digits, '_', '.' and '$'");
 }

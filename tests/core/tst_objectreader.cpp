@@ -43,12 +43,16 @@ QByteArray run(const QString& program, const QStringList& arguments)
 QByteArray objectFor(const QString& source, const QString& mcpu, const QTemporaryDir& dir)
 {
     const QString out = dir.filePath(QFileInfo(source).baseName() + QLatin1String(".o"));
-    run(QStringLiteral(GCNLENS_LLVM_MC), {QStringLiteral("-filetype=obj"), QStringLiteral("-triple=amdgcn-amd-amdhsa"),
-                                          QLatin1String("-mcpu=") + mcpu, source, QStringLiteral("-o"), out});
+    run(QStringLiteral(GCNLENS_LLVM_MC),
+        {QStringLiteral("-filetype=obj"), QStringLiteral("-triple=amdgcn-amd-amdhsa"), QLatin1String("-mcpu=") + mcpu, source,
+         QStringLiteral("-o"), out});
     return readBytes(out);
 }
 
-std::string_view view(const QByteArray& bytes) { return {bytes.constData(), std::size_t(bytes.size())}; }
+std::string_view view(const QByteArray& bytes)
+{
+    return {bytes.constData(), std::size_t(bytes.size())};
+}
 
 Analysis analysed(Program program)
 {
@@ -123,8 +127,7 @@ const QString kData = QStringLiteral(GCNLENS_TESTDATA_DIR "/input/");
 
 } // namespace
 
-class TestObjectReader : public QObject
-{
+class TestObjectReader : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void roundTrip_data()
@@ -183,7 +186,8 @@ private Q_SLOTS:
             QCOMPARE(fromOwnListing.occupancyInputs[k].sgprs, fromObject.occupancyInputs[k].sgprs);
             QCOMPARE(fromOwnListing.occupancyInputs[k].ldsBytes, fromObject.occupancyInputs[k].ldsBytes);
         }
-        const QByteArray objdump = run(llvmTool("llvm-objdump"), {QStringLiteral("-d"), dir.filePath(QFileInfo(source).baseName() + QLatin1String(".o"))});
+        const QByteArray objdump = run(llvmTool("llvm-objdump"),
+                                       {QStringLiteral("-d"), dir.filePath(QFileInfo(source).baseName() + QLatin1String(".o"))});
         QVERIFY(!objdump.isEmpty());
         compareAnalyses(fromSource, analysed(input::readListing(view(objdump), listingOptions)), "llvm-objdump listing");
     }
@@ -244,15 +248,15 @@ private Q_SLOTS:
 
     void brokenFiles_data()
     {
-        QTest::addColumn<int>("cut");      // bytes kept (-1: all)
+        QTest::addColumn<int>("cut");            // bytes kept (-1: all)
         QTest::addColumn<QByteArray>("replace"); // written at byte 0x20 (the section table offset)
         QTest::addColumn<QString>("cause");
         QTest::addRow("empty") << 0 << QByteArray() << QStringLiteral("no ELF magic");
         QTest::addRow("ELF magic only") << 4 << QByteArray() << QStringLiteral("not a readable ELF file");
         QTest::addRow("truncated header") << 40 << QByteArray() << QStringLiteral("not a readable ELF file");
         QTest::addRow("truncated sections") << 300 << QByteArray() << QStringLiteral("not a readable ELF file");
-        QTest::addRow("section table offset corrupted") << -1 << QByteArray("\xff\xff\xff\x7f\0\0\0\0", 8)
-                                                        << QStringLiteral("not a readable ELF file");
+        QTest::addRow("section table offset corrupted")
+            << -1 << QByteArray("\xff\xff\xff\x7f\0\0\0\0", 8) << QStringLiteral("not a readable ELF file");
         QTest::addRow("bundle without amdgcn") << -2 << QByteArray() << QStringLiteral("no amdgcn code object");
         QTest::addRow("bundle cut short") << -3 << QByteArray() << QStringLiteral("truncated clang offload bundle");
         QTest::addRow("compressed bundle") << -4 << QByteArray() << QStringLiteral("compressed clang offload bundle");
@@ -270,11 +274,14 @@ private Q_SLOTS:
         if (!replace.isEmpty())
             bytes.replace(0x28, replace.size(), replace); // e_shoff
         if (cut == -2)
-            bytes = bundle({{"host-x86_64-unknown-linux-gnu", QByteArray("\x7f" "ELF")}});
+            bytes = bundle({{"host-x86_64-unknown-linux-gnu",
+                             QByteArray("\x7f"
+                                        "ELF")}});
         if (cut == -3)
             bytes = bundle({{"hipv4-amdgcn-amd-amdhsa--gfx900", bytes}}).left(200);
         if (cut == -5)
-            bytes = objectFor(QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s"), QStringLiteral("tahiti"), dir);
+            bytes =
+                objectFor(QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s"), QStringLiteral("tahiti"), dir);
         if (cut == -4)
             bytes = QByteArray("CCOB\1\0\2\0") + bytes;
         const input::ObjectListing read = input::readCodeObject(view(bytes), input::ObjectReadOptions {});

@@ -50,8 +50,7 @@ int limitOf(const OccupancyResult& r, const std::string& resource)
 
 } // namespace
 
-class TestOccupancy : public QObject
-{
+class TestOccupancy : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -352,7 +351,8 @@ private Q_SLOTS:
             }
             if (h.resource == "sgpr") {
                 sawSgpr = true; // SGPRs are not the limit: no SGPR count helps
-                QVERIFY2(h.text.find("gains nothing") != std::string::npos && h.text.find("vgpr") != std::string::npos, h.text.c_str());
+                QVERIFY2(h.text.find("gains nothing") != std::string::npos && h.text.find("vgpr") != std::string::npos,
+                         h.text.c_str());
             }
         }
         QVERIFY(sawVgpr && sawSgpr);

@@ -40,8 +40,7 @@ QStringList messages(const Program& program, Severity severity)
 
 } // namespace
 
-class TestOldSources : public QObject
-{
+class TestOldSources : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void v2Directives_data()
@@ -91,15 +90,16 @@ private Q_SLOTS:
     void isaMismatch()
     {
         const Program other = assembleFile(QStringLiteral("v2-gfx803.s"), "gfx900");
-        QVERIFY(messages(other, Severity::Warning).filter(QLatin1String("written for gfx803 but is analysed for gfx900")).size() == 1);
+        QVERIFY(messages(other, Severity::Warning).filter(QLatin1String("written for gfx803 but is analysed for gfx900")).size()
+                == 1);
         const Program same = assembleFile(QStringLiteral("v2-gfx803.s"), "gfx803");
         QVERIFY(messages(same, Severity::Warning).filter(QLatin1String("written for")).isEmpty());
     }
 
     void triples_data()
     {
-        QTest::addColumn<qlonglong>("version");  // ROCM_METADATA_VERSION (0: not given)
-        QTest::addColumn<QString>("triple");     // forced (empty: chosen)
+        QTest::addColumn<qlonglong>("version"); // ROCM_METADATA_VERSION (0: not given)
+        QTest::addColumn<QString>("triple");    // forced (empty: chosen)
         QTest::addColumn<bool>("errors");
         QTest::addRow("v5: amdhsa, as MIOpen builds it") << 5LL << QString() << false;
         QTest::addRow("v4: the v2 path, without the OS") << 4LL << QString() << false;

@@ -3,9 +3,9 @@
 // the very program it assembled, every field, and a damaged buffer must fail cleanly.
 #include "core/asm/programcodec.h"
 
-#include "describeprogram.h"
-#include "../testutils.h"
 #include "../bench/generatedkernel.h"
+#include "../testutils.h"
+#include "describeprogram.h"
 
 #include <QDirIterator>
 #include <QFile>
@@ -24,7 +24,11 @@ QStringList describeAll(const Program& p)
     out << QStringLiteral("gpu %1|%2|%3|%4|%5|%6|%7|%8|%9|%10")
                .arg(QString::fromStdString(g.name), QString::fromStdString(g.product), QString::fromStdString(g.processor),
                     QString::fromStdString(g.features), QString::fromStdString(g.targetId))
-               .arg(int(g.generation)).arg(g.dpfactor).arg(g.computeUnits).arg(g.maxWavesPerSimd).arg(g.fixedSgprs);
+               .arg(int(g.generation))
+               .arg(g.dpfactor)
+               .arg(g.computeUnits)
+               .arg(g.maxWavesPerSimd)
+               .arg(g.fixedSgprs);
     out << QStringLiteral("shapeReused %1").arg(p.shapeReused);
     return out;
 }

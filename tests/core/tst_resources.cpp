@@ -44,8 +44,7 @@ RegisterUsage regs(int maxVgpr, int maxSgpr, int maxAgpr = -1, bool vcc = false,
 
 } // namespace
 
-class TestResources : public QObject
-{
+class TestResources : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -86,7 +85,8 @@ private Q_SLOTS:
         QFETCH(int, vgprs);
         QFETCH(int, agprs);
         QFETCH(int, sgprs);
-        const ResourceUsage u = kernelResources(programFor(gpu.toLatin1().constData(), regs(maxVgpr, maxSgpr, maxAgpr, vcc, flat, xnack)), 0);
+        const ResourceUsage u =
+            kernelResources(programFor(gpu.toLatin1().constData(), regs(maxVgpr, maxSgpr, maxAgpr, vcc, flat, xnack)), 0);
         QCOMPARE(u.usedVgprs, vgprs);
         QCOMPARE(u.usedAgprs, agprs);
         QCOMPARE(u.userSgprs, maxSgpr + 1);
@@ -99,7 +99,9 @@ private Q_SLOTS:
     {
         // .amdhsa_*: declared 6 VGPRs < 8 used → warning; SGPRs 20 ≥ 12 user → none.
         const Program p = programFor("gfx900", regs(7, 11, -1, true),
-                                     {{".amdhsa_next_free_vgpr", 6}, {".amdhsa_next_free_sgpr", 20}, {".amdhsa_group_segment_fixed_size", 4096},
+                                     {{".amdhsa_next_free_vgpr", 6},
+                                      {".amdhsa_next_free_sgpr", 20},
+                                      {".amdhsa_group_segment_fixed_size", 4096},
                                       {".amdhsa_reserve_vcc", 0}});
         const ResourceUsage u = kernelResources(p, 0);
         QCOMPARE(*u.declaredVgprs, 6);
@@ -120,9 +122,9 @@ private Q_SLOTS:
     {
         // amd_kernel_code_t: granulated_workitem_vgpr_count 3 → (3+1)·4 = 16 VGPRs;
         // wavefront_sgpr_count counts the extras: 18 total, VCC used → 16 user SGPRs for occupancy.
-        const Program p = programFor("tahiti", regs(9, 15, -1, true),
-                                     {{"granulated_workitem_vgpr_count", 3}, {"wavefront_sgpr_count", 18},
-                                      {"workgroup_group_segment_byte_size", 2048}});
+        const Program p = programFor(
+            "tahiti", regs(9, 15, -1, true),
+            {{"granulated_workitem_vgpr_count", 3}, {"wavefront_sgpr_count", 18}, {"workgroup_group_segment_byte_size", 2048}});
         const ResourceUsage u = kernelResources(p, 0);
         QCOMPARE(*u.declaredVgprs, 16);
         QCOMPARE(*u.declaredSgprs, 18);

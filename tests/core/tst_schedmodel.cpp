@@ -12,8 +12,7 @@
 
 using namespace gcnlens;
 
-class TestSchedModel : public QObject
-{
+class TestSchedModel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     // The list of instructions is LLVM's own (instructionCatalog: its MCInstrInfo opcodes of the

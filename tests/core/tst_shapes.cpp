@@ -5,11 +5,11 @@
 // ones that mix every encoding family with registers that repeat, overlap, are misaligned or out
 // of range, so that the assembler's register-dependent decisions (VOP3 promotion, the constant
 // bus limit, tuple alignment, index limits) are all exercised.
-#include "testutils.h"
+#include "../bench/generatedkernel.h"
 #include "core/asm/assembler.h"
 #include "core/asm/fastpaths.h"
 #include "describeprogram.h"
-#include "../bench/generatedkernel.h"
+#include "testutils.h"
 
 #include <QDir>
 #include <QFile>
@@ -25,52 +25,114 @@ using gcnlens::test::firstDifference;
 
 namespace {
 
-
 // Instruction forms. {v}/{s}: one register from a small range, so that repeats and overlaps are
 // common; {v2}/{v4}: VGPR tuples at any alignment; {s2}/{s4}/{s8}: aligned SGPR tuples; {sx2}/
 // {sx4}: SGPR tuples at any alignment (misaligned ones are errors); {a}: an AGPR.
 const char* const kForms[] = {
-    "s_mov_b32 {s}, {s}", "s_add_u32 {s}, {s}, 0x1234", "s_add_u32 {s}, {s}, 64", "s_and_b64 {s2}, {s2}, exec",
-    "s_movk_i32 {s}, 0x7f", "s_cmp_eq_u32 {s}, {s}", "s_nop 1", "s_waitcnt vmcnt(0) lgkmcnt(0)",
-    "s_load_dwordx4 {s4}, {s2}, 0x10", "s_load_dwordx2 {sx2}, {s2}, 0x0", "s_buffer_load_dword {s}, {s4}, 0x4",
-    "s_load_dwordx8 {s8}, {sx2}, 0x20", "s_cbranch_scc1 3", "s_mov_b64 {sx2}, {s2}",
-    "v_mov_b32 {v}, {v}", "v_mov_b32 {v}, {s}", "v_mov_b32 {v}, 0.5", "v_mov_b32 {v}, 0.3", "v_mov_b32 {v}, 65",
-    "v_add_f32 {v}, {v}, {v}", "v_add_f32 {v}, {s}, {v}", "v_add_f32 {v}, {v}, {s}", "v_add_f32 {v}, {s}, {s}",
-    "v_add_f32 {v}, {v}, {v} clamp", "v_mul_f32 {v}, 0x40490fdb, {v}", "v_fma_f32 {v}, {v}, {s}, {v}",
-    "v_fma_f32 {v}, {s}, {s}, {v}", "v_mad_f32 {v}, -{v}, |{v}|, {s}", "v_cndmask_b32 {v}, {v}, {v}, vcc",
-    "v_cndmask_b32_e64 {v}, {v}, {v}, {s2}", "v_cndmask_b32_e64 {v}, {s}, {v}, {sx2}", "v_cmp_gt_f32 vcc, {v}, {v}",
-    "v_cmp_gt_f32_e64 {s2}, {v}, {s}", "v_mac_f32 {v}, {v}, {v}", "v_cvt_f32_i32 {v}, {v}",
-    "v_readlane_b32 {s}, {v}, {s}", "v_writelane_b32 {v}, {s}, 5", "v_lshlrev_b32 {v}, 2, {v}",
-    "v_add_f64 {v2}, {v2}, {v2}", "v_mov_b32 v256, 0", "s_mov_b32 s102, 0", "v_mov_b32 v007, 1",
-    "ds_read_b32 {v}, {v} offset:16", "ds_write2_b32 {v}, {v}, {v} offset1:4", "ds_read_b64 {v2}, {v}",
-    "buffer_load_dword {v}, {v}, {s4}, 0 offen", "buffer_store_dwordx2 {v2}, {v}, {s4}, {s} offen offset:8",
-    "buffer_load_dwordx4 {v4}, {v}, {sx4}, 0 idxen glc", "image_sample {v4}, {v4}, {s8}, {s4} dmask:0xf",
-    "v_interp_p1_f32 {v}, {v}, attr0.x", "exp mrt0 {v}, {v}, {v}, {v}", "qwerty {v}, {s}",
+    "s_mov_b32 {s}, {s}",
+    "s_add_u32 {s}, {s}, 0x1234",
+    "s_add_u32 {s}, {s}, 64",
+    "s_and_b64 {s2}, {s2}, exec",
+    "s_movk_i32 {s}, 0x7f",
+    "s_cmp_eq_u32 {s}, {s}",
+    "s_nop 1",
+    "s_waitcnt vmcnt(0) lgkmcnt(0)",
+    "s_load_dwordx4 {s4}, {s2}, 0x10",
+    "s_load_dwordx2 {sx2}, {s2}, 0x0",
+    "s_buffer_load_dword {s}, {s4}, 0x4",
+    "s_load_dwordx8 {s8}, {sx2}, 0x20",
+    "s_cbranch_scc1 3",
+    "s_mov_b64 {sx2}, {s2}",
+    "v_mov_b32 {v}, {v}",
+    "v_mov_b32 {v}, {s}",
+    "v_mov_b32 {v}, 0.5",
+    "v_mov_b32 {v}, 0.3",
+    "v_mov_b32 {v}, 65",
+    "v_add_f32 {v}, {v}, {v}",
+    "v_add_f32 {v}, {s}, {v}",
+    "v_add_f32 {v}, {v}, {s}",
+    "v_add_f32 {v}, {s}, {s}",
+    "v_add_f32 {v}, {v}, {v} clamp",
+    "v_mul_f32 {v}, 0x40490fdb, {v}",
+    "v_fma_f32 {v}, {v}, {s}, {v}",
+    "v_fma_f32 {v}, {s}, {s}, {v}",
+    "v_mad_f32 {v}, -{v}, |{v}|, {s}",
+    "v_cndmask_b32 {v}, {v}, {v}, vcc",
+    "v_cndmask_b32_e64 {v}, {v}, {v}, {s2}",
+    "v_cndmask_b32_e64 {v}, {s}, {v}, {sx2}",
+    "v_cmp_gt_f32 vcc, {v}, {v}",
+    "v_cmp_gt_f32_e64 {s2}, {v}, {s}",
+    "v_mac_f32 {v}, {v}, {v}",
+    "v_cvt_f32_i32 {v}, {v}",
+    "v_readlane_b32 {s}, {v}, {s}",
+    "v_writelane_b32 {v}, {s}, 5",
+    "v_lshlrev_b32 {v}, 2, {v}",
+    "v_add_f64 {v2}, {v2}, {v2}",
+    "v_mov_b32 v256, 0",
+    "s_mov_b32 s102, 0",
+    "v_mov_b32 v007, 1",
+    "ds_read_b32 {v}, {v} offset:16",
+    "ds_write2_b32 {v}, {v}, {v} offset1:4",
+    "ds_read_b64 {v2}, {v}",
+    "buffer_load_dword {v}, {v}, {s4}, 0 offen",
+    "buffer_store_dwordx2 {v2}, {v}, {s4}, {s} offen offset:8",
+    "buffer_load_dwordx4 {v4}, {v}, {sx4}, 0 idxen glc",
+    "image_sample {v4}, {v4}, {s8}, {s4} dmask:0xf",
+    "v_interp_p1_f32 {v}, {v}, attr0.x",
+    "exp mrt0 {v}, {v}, {v}, {v}",
+    "qwerty {v}, {s}",
     // GFX7+ / GFX8+ / GFX9+ / GFX908+ forms: errors on older targets, which must match too.
-    "flat_load_dword {v}, {v2}", "v_add_u32 {v}, vcc, {v}, {v}", "v_add_u32_e64 {v}, {s2}, {v}, {s}",
-    "v_mov_b32_sdwa {v}, {v} dst_sel:WORD_1 src0_sel:BYTE_0", "v_add_f32_sdwa {v}, {s}, {v} src0_sel:WORD_1",
-    "v_mov_b32_dpp {v}, {v} quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf", "s_load_dword {s}, {s2}, 0x100",
-    "global_load_dword {v}, {v2}, off", "global_load_dwordx2 {v2}, {v2}, off", "v_pk_add_f16 {v}, {v}, {v}",
-    "v_accvgpr_write_b32 {a}, {v}", "v_accvgpr_read_b32 {v}, {a}", "v_mfma_f32_4x4x1f32 {a4}, {v}, {v}, {a4}",
+    "flat_load_dword {v}, {v2}",
+    "v_add_u32 {v}, vcc, {v}, {v}",
+    "v_add_u32_e64 {v}, {s2}, {v}, {s}",
+    "v_mov_b32_sdwa {v}, {v} dst_sel:WORD_1 src0_sel:BYTE_0",
+    "v_add_f32_sdwa {v}, {s}, {v} src0_sel:WORD_1",
+    "v_mov_b32_dpp {v}, {v} quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf",
+    "s_load_dword {s}, {s2}, 0x100",
+    "global_load_dword {v}, {v2}, off",
+    "global_load_dwordx2 {v2}, {v2}, off",
+    "v_pk_add_f16 {v}, {v}, {v}",
+    "v_accvgpr_write_b32 {a}, {v}",
+    "v_accvgpr_read_b32 {v}, {a}",
+    "v_mfma_f32_4x4x1f32 {a4}, {v}, {v}, {a4}",
     // Distinct values (issue #18's value classes): {lit} any 32-bit integer, inline patterns and
     // range edges included; {o8}/{o12}/{o16}/{o20}: offsets around their field's limits.
-    "v_mul_f32 {v}, {lit}, {v}", "v_mov_b32 {v}, {lit}", "s_add_u32 {s}, {s}, {lit}", "s_mov_b32 {s}, {lit}",
-    "v_add_f32 {v}, {v}, {lit}", "v_mac_f32 {v}, {lit}, {v}", "v_madak_f32 {v}, {v}, {v}, {lit}",
-    "v_add_f64 {v2}, {lit}, {v2}", "v_mov_b32 {v}, {lit} row_shl:1", "v_pk_add_f16 {v}, {lit}, {v}",
-    "v_add_u16 {v}, {lit}, {v}", "v_add_f16 {v}, {lit}, {v}", "s_movk_i32 {s}, {o16}", "s_cmpk_eq_u32 {s}, {o16}",
-    "ds_read_b32 {v}, {v} offset:{o16}", "ds_write2_b32 {v}, {v}, {v} offset0:{o8} offset1:{o8}",
-    "buffer_load_dword {v}, {v}, {s4}, 0 offen offset:{o12}", "buffer_store_dword {v}, {v}, {s4}, {s} offen offset:{o12}",
-    "s_load_dword {s}, {s2}, {o8}", "s_load_dwordx2 {s2}, {s2}, {o20}", "s_buffer_load_dword {s}, {s4}, {o12}",
-    "global_load_dword {v}, {v2}, off offset:{o12}", "flat_load_dword {v}, {v2} offset:{o12}", "s_cbranch_scc0 {o16}",
-    "s_waitcnt {o16}", "s_setreg_imm32_b32 hwreg(HW_REG_MODE), {lit}", "v_cndmask_b32 {v}, {lit}, {v}, vcc",
+    "v_mul_f32 {v}, {lit}, {v}",
+    "v_mov_b32 {v}, {lit}",
+    "s_add_u32 {s}, {s}, {lit}",
+    "s_mov_b32 {s}, {lit}",
+    "v_add_f32 {v}, {v}, {lit}",
+    "v_mac_f32 {v}, {lit}, {v}",
+    "v_madak_f32 {v}, {v}, {v}, {lit}",
+    "v_add_f64 {v2}, {lit}, {v2}",
+    "v_mov_b32 {v}, {lit} row_shl:1",
+    "v_pk_add_f16 {v}, {lit}, {v}",
+    "v_add_u16 {v}, {lit}, {v}",
+    "v_add_f16 {v}, {lit}, {v}",
+    "s_movk_i32 {s}, {o16}",
+    "s_cmpk_eq_u32 {s}, {o16}",
+    "ds_read_b32 {v}, {v} offset:{o16}",
+    "ds_write2_b32 {v}, {v}, {v} offset0:{o8} offset1:{o8}",
+    "buffer_load_dword {v}, {v}, {s4}, 0 offen offset:{o12}",
+    "buffer_store_dword {v}, {v}, {s4}, {s} offen offset:{o12}",
+    "s_load_dword {s}, {s2}, {o8}",
+    "s_load_dwordx2 {s2}, {s2}, {o20}",
+    "s_buffer_load_dword {s}, {s4}, {o12}",
+    "global_load_dword {v}, {v2}, off offset:{o12}",
+    "flat_load_dword {v}, {v2} offset:{o12}",
+    "s_cbranch_scc0 {o16}",
+    "s_waitcnt {o16}",
+    "s_setreg_imm32_b32 hwreg(HW_REG_MODE), {lit}",
+    "v_cndmask_b32 {v}, {lit}, {v}, vcc",
 };
 
 // A value for {lit}: inline integers and patterns, their neighbours, and any 32-bit value.
 QString literal(const std::function<int(int, int)>& pick)
 {
-    static const char* const kEdges[] = {"0x3f800000", "0x3f800001", "0xffffffff", "0xfffffff0", "0xffffffef", "0xffff",
-                                         "0x3c003c00", "0x3c003c01", "0x3c00", "0x3e22f983", "0x3fe00000", "65", "64",
-                                         "0x8000", "0x7fff", "0x10000", "0x7fffffff", "0x80000000", "0x100000000"};
+    static const char* const kEdges[] = {"0x3f800000", "0x3f800001", "0xffffffff", "0xfffffff0", "0xffffffef",
+                                         "0xffff",     "0x3c003c00", "0x3c003c01", "0x3c00",     "0x3e22f983",
+                                         "0x3fe00000", "65",         "64",         "0x8000",     "0x7fff",
+                                         "0x10000",    "0x7fffffff", "0x80000000", "0x100000000"};
     if (pick(0, 2) == 0)
         return QString::fromLatin1(kEdges[pick(0, int(std::size(kEdges)) - 1)]);
     const std::uint32_t v = std::uint32_t(pick(0, 0xffff)) << 16 | std::uint32_t(pick(0, 0xffff));
@@ -82,16 +144,22 @@ QString offset(const std::function<int(int, int)>& pick, int bits)
 {
     const int limit = 1 << bits;
     switch (pick(0, 3)) {
-    case 0: return QString::number(limit - 1 - pick(0, 3));
-    case 1: return QString::number(limit + pick(0, 3));
-    case 2: return QStringLiteral("0x%1").arg(pick(65, limit - 1), 0, 16);
-    default: return QString::number(pick(65, limit * 2));
+    case 0:
+        return QString::number(limit - 1 - pick(0, 3));
+    case 1:
+        return QString::number(limit + pick(0, 3));
+    case 2:
+        return QStringLiteral("0x%1").arg(pick(65, limit - 1), 0, 16);
+    default:
+        return QString::number(pick(65, limit * 2));
     }
 }
 
 QString generate(std::mt19937& random, int lines)
 {
-    const std::function<int(int, int)> pick = [&](int from, int to) { return std::uniform_int_distribution<int>(from, to)(random); };
+    const std::function<int(int, int)> pick = [&](int from, int to) {
+        return std::uniform_int_distribution<int>(from, to)(random);
+    };
     QString text = QStringLiteral(".text\nkernel:\n");
     for (int n = 0; n < lines; ++n) {
         QString line = QString::fromLatin1(kForms[pick(0, int(std::size(kForms)) - 1)]);
@@ -106,19 +174,32 @@ QString generate(std::mt19937& random, int lines)
             const int end = line.indexOf(QLatin1Char('}'), at);
             const QString what = line.mid(at + 1, end - at - 1);
             QString reg;
-            if (what == QLatin1String("v")) reg = QStringLiteral("v%1").arg(pick(0, 9));
-            else if (what == QLatin1String("s")) reg = QStringLiteral("s%1").arg(pick(0, 7));
-            else if (what == QLatin1String("a")) reg = QStringLiteral("a%1").arg(pick(0, 9));
-            else if (what == QLatin1String("v2")) reg = tuple(QLatin1Char('v'), 2, 1, 12);
-            else if (what == QLatin1String("v4")) reg = tuple(QLatin1Char('v'), 4, 1, 12);
-            else if (what == QLatin1String("a4")) reg = tuple(QLatin1Char('a'), 4, 1, 12);
-            else if (what == QLatin1String("s2")) reg = tuple(QLatin1Char('s'), 2, 2, 12);
-            else if (what == QLatin1String("s4")) reg = tuple(QLatin1Char('s'), 4, 4, 12);
-            else if (what == QLatin1String("s8")) reg = tuple(QLatin1Char('s'), 8, 4, 16);
-            else if (what == QLatin1String("sx2")) reg = tuple(QLatin1Char('s'), 2, 1, 12);
-            else if (what == QLatin1String("sx4")) reg = tuple(QLatin1Char('s'), 4, 1, 12);
-            else if (what == QLatin1String("lit")) reg = literal(pick);
-            else if (what.startsWith(QLatin1Char('o'))) reg = offset(pick, what.mid(1).toInt());
+            if (what == QLatin1String("v"))
+                reg = QStringLiteral("v%1").arg(pick(0, 9));
+            else if (what == QLatin1String("s"))
+                reg = QStringLiteral("s%1").arg(pick(0, 7));
+            else if (what == QLatin1String("a"))
+                reg = QStringLiteral("a%1").arg(pick(0, 9));
+            else if (what == QLatin1String("v2"))
+                reg = tuple(QLatin1Char('v'), 2, 1, 12);
+            else if (what == QLatin1String("v4"))
+                reg = tuple(QLatin1Char('v'), 4, 1, 12);
+            else if (what == QLatin1String("a4"))
+                reg = tuple(QLatin1Char('a'), 4, 1, 12);
+            else if (what == QLatin1String("s2"))
+                reg = tuple(QLatin1Char('s'), 2, 2, 12);
+            else if (what == QLatin1String("s4"))
+                reg = tuple(QLatin1Char('s'), 4, 4, 12);
+            else if (what == QLatin1String("s8"))
+                reg = tuple(QLatin1Char('s'), 8, 4, 16);
+            else if (what == QLatin1String("sx2"))
+                reg = tuple(QLatin1Char('s'), 2, 1, 12);
+            else if (what == QLatin1String("sx4"))
+                reg = tuple(QLatin1Char('s'), 4, 1, 12);
+            else if (what == QLatin1String("lit"))
+                reg = literal(pick);
+            else if (what.startsWith(QLatin1Char('o')))
+                reg = offset(pick, what.mid(1).toInt());
             line.replace(at, end - at + 1, reg);
         }
         text += QStringLiteral("    ") + line + QLatin1Char('\n');
@@ -139,15 +220,15 @@ void compareBothWays(const QString& text, const QString& gpu, int minimumReused)
     QCOMPARE(without.shapeReused, 0);
     QVERIFY2(withShapes.shapeReused >= minimumReused,
              qPrintable(QStringLiteral("only %1 of %2 instructions came from the shape pass")
-                            .arg(withShapes.shapeReused).arg(withShapes.instructions.size())));
+                            .arg(withShapes.shapeReused)
+                            .arg(withShapes.instructions.size())));
     const QStringList a = describe(withShapes), b = describe(without);
     QVERIFY2(a == b, qPrintable(firstDifference(a, b)));
 }
 
 } // namespace
 
-class TestShapes : public QObject
-{
+class TestShapes : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void generated_data()
@@ -172,14 +253,17 @@ private Q_SLOTS:
     {
         QFETCH(QString, gpu);
         std::mt19937 random(20261124u);
-        const std::function<int(int, int)> pick = [&](int from, int to) { return std::uniform_int_distribution<int>(from, to)(random); };
+        const std::function<int(int, int)> pick = [&](int from, int to) {
+            return std::uniform_int_distribution<int>(from, to)(random);
+        };
         QString text = QStringLiteral(".text\nkernel:\n");
         for (const char* form : kForms) {
             QString pattern = QString::fromLatin1(form);
             if (!pattern.contains(QLatin1String("{lit}")) && !pattern.contains(QLatin1String("{o")))
                 continue;
             pattern.replace(QLatin1String("{v2}"), QLatin1String("v[2:3]")).replace(QLatin1String("{v}"), QLatin1String("v1"));
-            pattern.replace(QLatin1String("{s4}"), QLatin1String("s[4:7]")).replace(QLatin1String("{s2}"), QLatin1String("s[2:3]"));
+            pattern.replace(QLatin1String("{s4}"), QLatin1String("s[4:7]"))
+                .replace(QLatin1String("{s2}"), QLatin1String("s[2:3]"));
             pattern.replace(QLatin1String("{s}"), QLatin1String("s1"));
             for (int n = 0; n < 30; ++n) {
                 QString line = pattern;
@@ -290,16 +374,17 @@ private Q_SLOTS:
         QTest::newRow("macros") << gcnlens::test::readFile(gcnlens::test::testData("data/incremental-macros.s")) << "gfx900" << 3;
         QTest::newRow("sgemm") << gcnlens::test::readFile(gcnlens::test::testData("data/shapes-gfx900.s")) << "gfx900" << 3;
         QTest::newRow("generated-macro") << QString::fromStdString(gcnlens::bench::generateMacroKernel(3000)) << "tahiti" << 2500;
-        const QString nested = QStringLiteral(
-            ".text\nk:\n.macro inner d, o\n  ds_read_b32 v[\\d], v1 offset:\\o\n  v_mov_b32 v[\\d+1], \\o\n.endm\n"
-            ".macro outer d\n  .rept 3\n  inner \\d, 8\n  .endr\n  inner \\d+2, 16\n.endm\n"
-            "  outer 4\n  .rept 2\n  outer 10\n  .irp r, 20, 22\n  inner \\r, 4\n  .endr\n  .endr\n"
-            // an error and a warning inside expansions; data and alignment inside them too
-            ".macro bad x\n  v_mov_b32 v1, \\x\n  v_bogus_op v2\n  .long \\x\n  .p2align 4\n.endm\n"
-            "  bad 5\n  .rept 2\n  bad 0x12345\n  v_sqrt_f64 v[4:5], 2.2\n  .endr\n  s_endpgm\n");
+        const QString nested =
+            QStringLiteral(".text\nk:\n.macro inner d, o\n  ds_read_b32 v[\\d], v1 offset:\\o\n  v_mov_b32 v[\\d+1], \\o\n.endm\n"
+                           ".macro outer d\n  .rept 3\n  inner \\d, 8\n  .endr\n  inner \\d+2, 16\n.endm\n"
+                           "  outer 4\n  .rept 2\n  outer 10\n  .irp r, 20, 22\n  inner \\r, 4\n  .endr\n  .endr\n"
+                           // an error and a warning inside expansions; data and alignment inside them too
+                           ".macro bad x\n  v_mov_b32 v1, \\x\n  v_bogus_op v2\n  .long \\x\n  .p2align 4\n.endm\n"
+                           "  bad 5\n  .rept 2\n  bad 0x12345\n  v_sqrt_f64 v[4:5], 2.2\n  .endr\n  s_endpgm\n");
         QTest::newRow("nested-with-errors") << nested << "tahiti" << 40;
         QTest::newRow("cpp-line-markers") << QStringLiteral("# 1 \"kernel.S\"\n") + nested
-            + QStringLiteral("# 40 \"other.inc\"\n  outer 30\n  bad 7\n") << "tahiti" << 50;
+                + QStringLiteral("# 40 \"other.inc\"\n  outer 30\n  bad 7\n")
+                                          << "tahiti" << 50;
     }
     void expansionFastPaths()
     {
@@ -314,7 +399,7 @@ private Q_SLOTS:
                                                  [](const Instruction& i) { return i.fromExpansion; });
         QVERIFY2(fromExpansion >= minimum, qPrintable(QStringLiteral("only %1 instructions from expansions").arg(fromExpansion)));
         const QStringList a = describe(fast);
-        for (bool FastPaths::*path : {&FastPaths::expansionPerBuffer, &FastPaths::bufferIndex}) {
+        for (bool FastPaths::* path : {&FastPaths::expansionPerBuffer, &FastPaths::bufferIndex}) {
             fastPaths().*path = false;
             const Program plain = assemble(source, options);
             fastPaths().*path = true;

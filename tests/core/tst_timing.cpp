@@ -44,27 +44,26 @@ QString rulesOf(const InstructionTiming& t)
 Program mixedKernel(Generation generation = Generation::GFX6)
 {
     ProgramBuilder b(generation, 8);
-    b.add("s_load_dwordx2", Family::SMRD, 4, {sgpr(2, 2)});          //  0 0x00 slot 0, C 4
-    b.add("v_mad_f32", Family::VOP3, 8, {vgpr(1)});                    //  1 0x04 slot 1, C 4
-    b.add("v_mul_lo_u32", Family::VOP3, 8, {vgpr(2)});                 //  2 0x0c slot 3, C 16
-    b.add("v_mad_f32", Family::VOP3, 8, {vgpr(3)});                    //  3 0x14 slot 5, C 4
-    b.add("v_add_f64", Family::VOP3, 8, {vgpr(4)});                    //  4 0x1c slot 7, C 8*4 = 32
-    b.add("v_add_i32_e32", Family::VOP2, 4, {vgpr(5), vcc()});         //  5 0x24 slot 1, C 4
-    b.add("v_mov_b32_e32", Family::VOP1, 4, {vgpr(6)});                //  6 0x28 slot 2, C 4
-    b.add("s_mov_b32", Family::SOP1, 4, {sgpr(4)});                    //  7 0x2c slot 3, C 4
-    b.add("s_cmp_eq_u32", Family::SOPC, 4, {scc()});                   //  8 0x30 slot 4, C 4
-    b.jump("s_cbranch_scc1", BranchKind::Conditional, 0x48);           //  9 0x34 slot 5 → 0x48
-    b.add("v_mov_b32_e32", Family::VOP1, 8, {vgpr(7)});                // 10 0x38 slot 6, literal, C 4
-    b.add("v_cmp_eq_u32_e32", Family::VOPC, 4, {vcc()});               // 11 0x40 slot 0, C 4
-    b.jump("s_cbranch_vccz", BranchKind::Conditional, 0x14);           // 12 0x44 slot 1 → 0x14 (slot 5)
+    b.add("s_load_dwordx2", Family::SMRD, 4, {sgpr(2, 2)});               //  0 0x00 slot 0, C 4
+    b.add("v_mad_f32", Family::VOP3, 8, {vgpr(1)});                       //  1 0x04 slot 1, C 4
+    b.add("v_mul_lo_u32", Family::VOP3, 8, {vgpr(2)});                    //  2 0x0c slot 3, C 16
+    b.add("v_mad_f32", Family::VOP3, 8, {vgpr(3)});                       //  3 0x14 slot 5, C 4
+    b.add("v_add_f64", Family::VOP3, 8, {vgpr(4)});                       //  4 0x1c slot 7, C 8*4 = 32
+    b.add("v_add_i32_e32", Family::VOP2, 4, {vgpr(5), vcc()});            //  5 0x24 slot 1, C 4
+    b.add("v_mov_b32_e32", Family::VOP1, 4, {vgpr(6)});                   //  6 0x28 slot 2, C 4
+    b.add("s_mov_b32", Family::SOP1, 4, {sgpr(4)});                       //  7 0x2c slot 3, C 4
+    b.add("s_cmp_eq_u32", Family::SOPC, 4, {scc()});                      //  8 0x30 slot 4, C 4
+    b.jump("s_cbranch_scc1", BranchKind::Conditional, 0x48);              //  9 0x34 slot 5 → 0x48
+    b.add("v_mov_b32_e32", Family::VOP1, 8, {vgpr(7)});                   // 10 0x38 slot 6, literal, C 4
+    b.add("v_cmp_eq_u32_e32", Family::VOPC, 4, {vcc()});                  // 11 0x40 slot 0, C 4
+    b.jump("s_cbranch_vccz", BranchKind::Conditional, 0x14);              // 12 0x44 slot 1 → 0x14 (slot 5)
     b.at(b.add("s_endpgm", Family::SOPP, 4)).branch = BranchKind::Return; // 13 0x48 slot 2
     return b.build();
 }
 
 } // namespace
 
-class TestTiming : public QObject
-{
+class TestTiming : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     // ---- section 2: instruction fetch ----
@@ -83,7 +82,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("rule");
         QTest::addColumn<int>("penalty");
         QTest::addColumn<QString>("freedBy");
-        struct Expect { int cycles; const char* bySlot[8]; };
+        struct Expect {
+            int cycles;
+            const char* bySlot[8];
+        };
         // "+" = fetch-align +4, "1" = R-first16, "L" = R-long
         const Expect gfx6[] = {
             {4, {"1", "1", "1", "+", "+", "+", "+", "+"}},
@@ -98,7 +100,9 @@ private Q_SLOTS:
                     QTest::addRow("%s C=%d slot %d", generationName(gen).data(), e.cycles, slot)
                         << int(gen) << e.cycles << slot << (code == QLatin1String("+") ? "fetch-align" : "")
                         << (code == QLatin1String("+") ? 4 : 0)
-                        << (code == QLatin1String("1") ? "R-first16" : code == QLatin1String("L") ? "R-long" : "");
+                        << (code == QLatin1String("1")       ? "R-first16"
+                                : code == QLatin1String("L") ? "R-long"
+                                                             : "");
                 }
         for (const int cycles : {4, 32})
             for (int slot = 0; slot < 8; ++slot) {
@@ -338,7 +342,13 @@ private Q_SLOTS:
         QTest::addColumn<QString>("writers");
         QTest::addColumn<int>("between");
         QTest::addColumn<int>("penalty");
-        struct W { const char* mnemonic; Family family; Generation generation; const char* option; bool hazard; };
+        struct W {
+            const char* mnemonic;
+            Family family;
+            Generation generation;
+            const char* option;
+            bool hazard;
+        };
         const W cases[] = {
             {"v_add_i32_e32", Family::VOP2, Generation::GFX6, "listed", true},
             {"v_subrev_i32_e64", Family::VOP3, Generation::GFX7, "listed", true},
@@ -358,8 +368,7 @@ private Q_SLOTS:
         for (const W& w : cases)
             for (int k = 0; k <= 4; ++k)
                 QTest::addRow("%s %s %s, %d between", generationName(w.generation).data(), w.mnemonic, w.option, k)
-                    << w.mnemonic << int(w.family) << int(w.generation) << w.option << k
-                    << (w.hazard ? 16 - 4 * k : 0);
+                    << w.mnemonic << int(w.family) << int(w.generation) << w.option << k << (w.hazard ? 16 - 4 * k : 0);
     }
     void valuSalu()
     {
@@ -467,7 +476,14 @@ private Q_SLOTS:
         QTest::addColumn<bool>("taken");
         QTest::addColumn<int>("between");
         QTest::addColumn<int>("penalty");
-        struct H { const char* writer; Family family; const char* written; const char* branch; const char* rule; bool hazard; };
+        struct H {
+            const char* writer;
+            Family family;
+            const char* written;
+            const char* branch;
+            const char* rule;
+            bool hazard;
+        };
         const H cases[] = {
             {"v_cmp_lt_f32_e32", Family::VOPC, "vcc", "s_cbranch_vccz", "vcc-exec-branch", true},
             {"v_add_i32_e32", Family::VOP2, "vcc", "s_cbranch_vccnz", "vcc-exec-branch", true},
@@ -508,7 +524,7 @@ private Q_SLOTS:
         ProgramBuilder b(Generation::GFX6, 8);
         b.add(writer.toStdString(), Family(writerFamily), 4, defs);
         for (int k = 0; k < between; ++k)
-            b.add("v_mov_b32_e32", Family::VOP1, 4, {vgpr(2)}); // writes none of VCC, EXEC, SCC
+            b.add("v_mov_b32_e32", Family::VOP1, 4, {vgpr(2)});                    // writes none of VCC, EXEC, SCC
         const int j = b.jump(branch.toStdString(), BranchKind::Conditional, 0x40); // slot ≤ 5
         b.fillTo(0x40);
         BranchOverrides overrides;
@@ -572,9 +588,20 @@ private Q_SLOTS:
     void mixedKernel()
     {
         const TimingResult r = analyzeTiming(::mixedKernel());
-        const char* const expected[] = {
-            "", "", "fetch-align:4", "", "", "", "", "valu-salu:12", "", "branch-position:8 scc-branch:4",
-            "fetch-align:4", "", "vcc-exec-branch:4", ""};
+        const char* const expected[] = {"",
+                                        "",
+                                        "fetch-align:4",
+                                        "",
+                                        "",
+                                        "",
+                                        "",
+                                        "valu-salu:12",
+                                        "",
+                                        "branch-position:8 scc-branch:4",
+                                        "fetch-align:4",
+                                        "",
+                                        "vcc-exec-branch:4",
+                                        ""};
         const char* const freed[] = {"", "R-first16", "", "R-pair", "R-long", "", "", "", "", "", "", "", "", ""};
         const int cycles[] = {4, 4, 16, 4, 32, 4, 4, 4, 4, 4, 4, 4, 20, 4};
         QCOMPARE(int(r.instructions.size()), 14);
@@ -638,7 +665,8 @@ private Q_SLOTS:
         for (const auto& [rule, cycles] : r.totals.byRule)
             rules << QString::fromStdString(rule);
         QTEST(rules.join(QLatin1Char(' ')), "rules");
-        QVERIFY(r.instructions[4].freedBy.empty() == (generation != int(Generation::GFX6) && generation != int(Generation::GFX7)));
+        QVERIFY(r.instructions[4].freedBy.empty()
+                == (generation != int(Generation::GFX6) && generation != int(Generation::GFX7)));
     }
 
     // ---- section 9: each option changes what it should ----
@@ -737,9 +765,9 @@ private Q_SLOTS:
     void occupancyOptionsLeaveTimingAlone()
     {
         TimingOptions options;
-        for (const auto& [name, value] : {std::pair {"max-waves-override", "2"}, std::pair {"trap-handler", "on"},
-                                          std::pair {"polaris-max-waves", "10"}, std::pair {"lds-group", "8"},
-                                          std::pair {"lds-phases", "cdna"}})
+        for (const auto& [name, value] :
+             {std::pair {"max-waves-override", "2"}, std::pair {"trap-handler", "on"}, std::pair {"polaris-max-waves", "10"},
+              std::pair {"lds-group", "8"}, std::pair {"lds-phases", "cdna"}})
             QVERIFY(options.set(name, value).empty());
         QCOMPARE(analyzeTiming(::mixedKernel(), options).totals.singleWaveCycles, 148);
     }
@@ -806,7 +834,7 @@ private Q_SLOTS:
         const int placeholder = b.add("v_bogus", Family::Unknown, 8);
         b.at(placeholder).placeholder = true;
         b.add("v_cmp_lt_f32_e32", Family::VOPC, 4, {vcc()}); // 0x1c
-        const int data = b.add(".long", Family::Data, 4);      // 0x20
+        const int data = b.add(".long", Family::Data, 4);    // 0x20
         b.at(data).isData = true;
         const int j = b.jump("s_cbranch_vccz", BranchKind::Conditional, 0x28); // 0x24 slot 1
         b.add("s_endpgm", Family::SOPP, 4);
@@ -863,9 +891,10 @@ private Q_SLOTS:
             // The spec's rules cite it; the timing sources are the project's own (docs/model.md).
             QVERIFY(info.source.starts_with("timing-model.md §") || info.source == "docs/model.md " + info.id);
         }
-        QCOMPARE(ids, (std::set<std::string> {"fetch-align", "fetch-straddle", "branch-target", "branch-position",
-                                              "valu-salu", "vcc-exec-branch", "scc-branch", "R-first16", "R-long",
-                                              "R-pair", "T-table", "T-mfma", "T-nop", "T-llvm-sched"}));
+        QCOMPARE(ids,
+                 (std::set<std::string> {"fetch-align", "fetch-straddle", "branch-target", "branch-position", "valu-salu",
+                                         "vcc-exec-branch", "scc-branch", "R-first16", "R-long", "R-pair", "T-table", "T-mfma",
+                                         "T-nop", "T-llvm-sched"}));
     }
 };
 

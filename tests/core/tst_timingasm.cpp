@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The timing model end to end: LLVM-assembled sources through assemble() and analyzeTiming(),
 // and the `gcnlens-cli analyze --json` contract of issue #3 section 3.
-#include "testutils.h"
 #include "core/asm/assembler.h"
 #include "core/model/timing.h"
+#include "testutils.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -16,7 +16,6 @@ using namespace gcnlens;
 
 namespace {
 
-
 Program assembleText(const QByteArray& text, const char* gpu)
 {
     AssembleOptions options;
@@ -28,8 +27,7 @@ const QString kSample = gcnlens::test::testData("data/timing-gfx6.s");
 
 } // namespace
 
-class TestTimingAsm : public QObject
-{
+class TestTimingAsm : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     // tests/data/timing-gfx6.s on tahiti (bare processor: DPFACTOR 2), worked out in its comments:
@@ -80,10 +78,12 @@ private Q_SLOTS:
         QTest::addRow("gfx9 v_add_co_u32") << "gfx900" << "v_add_co_u32 v0, vcc, v1, v2" << "V_ADD_I32" << 4;
         QTest::addRow("gfx9 v_add_u32 no carry") << "gfx900" << "v_add_u32 v0, v1, v2" << "<VOP2>" << 4;
         QTest::addRow("gfx9 v_readlane") << "gfx900" << "v_readlane_b32 s0, v1, 2" << "V_READLANE_B32" << 4;
-        QTest::addRow("v_mul_f32 sdwa") << "fiji" << "v_mul_f32_sdwa v0, v1, v2 dst_sel:WORD_1 src0_sel:DWORD src1_sel:DWORD" << "<VOP2>" << 4;
+        QTest::addRow("v_mul_f32 sdwa") << "fiji" << "v_mul_f32_sdwa v0, v1, v2 dst_sel:WORD_1 src0_sel:DWORD src1_sel:DWORD"
+                                        << "<VOP2>" << 4;
         QTest::addRow("v_rcp_f64 dp8") << "pitcairn" << "v_rcp_f64 v[0:1], v[2:3]" << "V_RCP_F64" << 64;
         QTest::addRow("v_cmp f64 e64 dp8") << "pitcairn" << "v_cmp_lt_f64_e64 s[0:1], v[0:1], v[2:3]" << "<VOPC 64-bit>" << 32;
-        QTest::addRow("v_cmp f64 e64 hawaii dp4") << "hawaii" << "v_cmp_lt_f64_e64 s[0:1], v[0:1], v[2:3]" << "<VOPC 64-bit>" << 16;
+        QTest::addRow("v_cmp f64 e64 hawaii dp4")
+            << "hawaii" << "v_cmp_lt_f64_e64 s[0:1], v[0:1], v[2:3]" << "<VOPC 64-bit>" << 16;
         QTest::addRow("v_rcp_f64 tahiti dp2") << "tahiti" << "v_rcp_f64 v[0:1], v[2:3]" << "V_RCP_F64" << 16;
         QTest::addRow("v_fma_f32 dp8") << "pitcairn" << "v_fma_f32 v0, v1, v2, v3" << "V_FMA_F32" << 16;
         QTest::addRow("v_fma_f32 Radeon VII") << "Radeon VII" << "v_fma_f32 v0, v1, v2, v3" << "V_FMA_F32" << 4;
@@ -91,7 +91,8 @@ private Q_SLOTS:
         QTest::addRow("ds_write2_b32") << "gfx900" << "ds_write2_b32 v0, v1, v2 offset1:4" << "DS_WRITE2_B32" << 12;
         QTest::addRow("s_load_dwordx16 range") << "tahiti" << "s_load_dwordx16 s[0:15], s[2:3], 0" << "S_LOAD_DWORDX16" << 16;
         QTest::addRow("s_load_dwordx2 smem") << "gfx900" << "s_load_dwordx2 s[0:1], s[2:3], 0x0" << "S_LOAD_DWORDX2" << 4;
-        QTest::addRow("buffer_atomic_add glc") << "tahiti" << "buffer_atomic_add v0, v1, s[4:7], 0 offen glc" << "BUFFER_ATOMIC_ADD" << 17;
+        QTest::addRow("buffer_atomic_add glc")
+            << "tahiti" << "buffer_atomic_add v0, v1, s[4:7], 0 offen glc" << "BUFFER_ATOMIC_ADD" << 17;
         QTest::addRow("buffer_load_dword") << "tahiti" << "buffer_load_dword v0, v1, s[4:7], 0 offen" << "BUFFER_LOAD_DWORD" << 8;
         QTest::addRow("s_and_saveexec_b64") << "tahiti" << "s_and_saveexec_b64 s[0:1], vcc" << "S_*_SAVEEXEC_B64" << 8;
         QTest::addRow("s_setreg_b32") << "tahiti" << "s_setreg_b32 hwreg(HW_REG_MODE), s0" << "S_SETREG_B32" << 8;
@@ -140,7 +141,8 @@ private Q_SLOTS:
             QVERIFY(o[QStringLiteral("mnemonic")].isString());
             QVERIFY(o[QStringLiteral("penalties")].isArray());
             QVERIFY(o[QStringLiteral("freed_by")].isNull() || o[QStringLiteral("freed_by")].isString());
-            QCOMPARE(o.contains(QStringLiteral("taken")), o[QStringLiteral("mnemonic")].toString().startsWith(QLatin1String("s_cbranch")));
+            QCOMPARE(o.contains(QStringLiteral("taken")),
+                     o[QStringLiteral("mnemonic")].toString().startsWith(QLatin1String("s_cbranch")));
             for (const auto& p : o[QStringLiteral("penalties")].toArray()) {
                 QVERIFY(p.toObject()[QStringLiteral("rule")].isString());
                 QVERIFY(p.toObject()[QStringLiteral("cycles")].toInt() > 0);

@@ -2,8 +2,8 @@
 // resources/timings.tsv against its source (issue #3 section 1): every instruction row of
 // GcnTimings.md (copied to tests/data so the test does not depend on ../shared) is present with
 // the cycles as written and parses; the prose rules are class rows; LLVM names find their rows.
-#include "testutils.h"
 #include "core/model/timing.h"
+#include "testutils.h"
 
 #include <QFile>
 #include <QRegularExpression>
@@ -71,8 +71,7 @@ GpuTarget target(Generation generation, int dpfactor)
 
 } // namespace
 
-class TestTimingTable : public QObject
-{
+class TestTimingTable : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void everySourceRowIsPresent()
@@ -91,8 +90,9 @@ private Q_SLOTS:
             CycleCount count;
             QVERIFY2(evaluateCycles(row->cycles, 8, false, count), row->cycles.c_str());
         }
-        QCOMPARE(tables, (QSet<QString> {QStringLiteral("SMRD"), QStringLiteral("VOP1"), QStringLiteral("VOP3"),
-                                         QStringLiteral("DS"), QStringLiteral("MUBUF")}));
+        QCOMPARE(tables,
+                 (QSet<QString> {QStringLiteral("SMRD"), QStringLiteral("VOP1"), QStringLiteral("VOP3"), QStringLiteral("DS"),
+                                 QStringLiteral("MUBUF")}));
     }
 
     void noRowWithoutSource()
@@ -179,7 +179,8 @@ private Q_SLOTS:
         QTest::addRow("plain") << "16" << 8 << false << true << 16 << 16 << false << false << false;
         // DPFACTOR*N = N × DPFACTOR (section 1)
         for (int dp : {1, 2, 4, 8})
-            QTest::addRow("DPFACTOR*4 dp%d", dp) << "DPFACTOR*4" << dp << false << true << 4 * dp << 4 * dp << false << false << false;
+            QTest::addRow("DPFACTOR*4 dp%d", dp)
+                << "DPFACTOR*4" << dp << false << true << 4 * dp << 4 * dp << false << false << false;
         QTest::addRow("DPFACTOR*8 dp2") << "DPFACTOR*8" << 2 << false << true << 16 << 16 << false << false << false;
         // V_FMA_F32: 4 on DP 1/2, 1/4, 1/8 (DPFACTOR 1, 2, 4), else 16
         QTest::addRow("fma dp1") << "4 or 16 (1)" << 1 << false << true << 4 << 4 << false << false << false;
@@ -228,58 +229,93 @@ private Q_SLOTS:
         QTest::addColumn<int>("low");
         QTest::addColumn<int>("high");
         QTest::addColumn<bool>("flagged"); // unknown or no data
-        const int g6 = int(Generation::GFX6), g7 = int(Generation::GFX7), g8 = int(Generation::GFX8),
-                  g9 = int(Generation::GFX9);
+        const int g6 = int(Generation::GFX6), g7 = int(Generation::GFX7), g8 = int(Generation::GFX8), g9 = int(Generation::GFX9);
         auto f = [](Family family) { return int(family); };
         QTest::addRow("ds_read_b32") << "ds_read_b32" << f(Family::DS) << g6 << 8 << false << "DS_READ_B32" << 4 << 4 << false;
-        QTest::addRow("ds_write2_b64") << "ds_write2_b64" << f(Family::DS) << g9 << 8 << false << "DS_WRITE2_B64" << 20 << 20 << false;
+        QTest::addRow("ds_write2_b64") << "ds_write2_b64" << f(Family::DS) << g9 << 8 << false << "DS_WRITE2_B64" << 20 << 20
+                                       << false;
         QTest::addRow("ds_gws_init ?") << "ds_gws_init" << f(Family::DS) << g7 << 8 << false << "DS_GWS_INIT" << 4 << 4 << true;
-        QTest::addRow("ds_ordered_count") << "ds_ordered_count" << f(Family::DS) << g7 << 8 << false << "DS_ORDERED_COUNT" << 4 << 4 << true;
-        QTest::addRow("s_load_dwordx2 SMRD") << "s_load_dwordx2" << f(Family::SMRD) << g6 << 8 << false << "S_LOAD_DWORDX2" << 4 << 4 << false;
-        QTest::addRow("s_load_dwordx8 SMEM") << "s_load_dwordx8" << f(Family::SMEM) << g9 << 8 << false << "S_LOAD_DWORDX8" << 8 << 8 << false;
-        QTest::addRow("s_buffer_load_dwordx16") << "s_buffer_load_dwordx16" << f(Family::SMRD) << g7 << 8 << false << "S_BUFFER_LOAD_DWORDX16" << 16 << 24 << false;
-        QTest::addRow("buffer_load_dword") << "buffer_load_dword" << f(Family::MUBUF) << g6 << 8 << false << "BUFFER_LOAD_DWORD" << 8 << 8 << false;
-        QTest::addRow("buffer_atomic_add") << "buffer_atomic_add" << f(Family::MUBUF) << g6 << 8 << false << "BUFFER_ATOMIC_ADD" << 16 << 16 << false;
-        QTest::addRow("buffer_atomic_add glc") << "buffer_atomic_add" << f(Family::MUBUF) << g6 << 8 << true << "BUFFER_ATOMIC_ADD" << 17 << 17 << false;
-        QTest::addRow("buffer_atomic_add_x2 glc") << "buffer_atomic_add_x2" << f(Family::MUBUF) << g6 << 8 << true << "BUFFER_ATOMIC_ADD_X2" << 18 << 18 << false;
-        QTest::addRow("buffer_atomic_and_x2 glc (no +GLC)") << "buffer_atomic_and_x2" << f(Family::MUBUF) << g6 << 8 << true << "BUFFER_ATOMIC_AND_X2" << 16 << 16 << false;
-        QTest::addRow("buffer_wbinvl1 ?") << "buffer_wbinvl1" << f(Family::MUBUF) << g6 << 8 << false << "BUFFER_WBINVL1" << 4 << 4 << true;
-        QTest::addRow("v_fma_f32 tahiti 7970") << "v_fma_f32" << f(Family::VOP3) << g6 << 2 << false << "V_FMA_F32" << 4 << 4 << false;
-        QTest::addRow("v_fma_f32 pitcairn") << "v_fma_f32" << f(Family::VOP3) << g6 << 8 << false << "V_FMA_F32" << 16 << 16 << false;
-        QTest::addRow("v_fma_f32 hawaii 290") << "v_fma_f32" << f(Family::VOP3) << g7 << 4 << false << "V_FMA_F32" << 4 << 4 << false;
-        QTest::addRow("v_ceil_f64_e32 dp8") << "v_ceil_f64_e32" << f(Family::VOP1) << g7 << 8 << false << "V_CEIL_F64" << 32 << 32 << false;
-        QTest::addRow("v_rcp_f64_e64 dp1") << "v_rcp_f64_e64" << f(Family::VOP3) << g7 << 1 << false << "V_RCP_F64" << 8 << 8 << false;
-        QTest::addRow("v_mov_b32_sdwa") << "v_mov_b32_sdwa" << f(Family::SDWA) << g8 << 8 << false << "V_MOV_B32" << 4 << 4 << false;
-        QTest::addRow("v_sqrt_f32_dpp") << "v_sqrt_f32_dpp" << f(Family::DPP) << g9 << 8 << false << "V_SQRT_F32" << 16 << 16 << false;
+        QTest::addRow("ds_ordered_count") << "ds_ordered_count" << f(Family::DS) << g7 << 8 << false << "DS_ORDERED_COUNT" << 4
+                                          << 4 << true;
+        QTest::addRow("s_load_dwordx2 SMRD")
+            << "s_load_dwordx2" << f(Family::SMRD) << g6 << 8 << false << "S_LOAD_DWORDX2" << 4 << 4 << false;
+        QTest::addRow("s_load_dwordx8 SMEM")
+            << "s_load_dwordx8" << f(Family::SMEM) << g9 << 8 << false << "S_LOAD_DWORDX8" << 8 << 8 << false;
+        QTest::addRow("s_buffer_load_dwordx16")
+            << "s_buffer_load_dwordx16" << f(Family::SMRD) << g7 << 8 << false << "S_BUFFER_LOAD_DWORDX16" << 16 << 24 << false;
+        QTest::addRow("buffer_load_dword") << "buffer_load_dword" << f(Family::MUBUF) << g6 << 8 << false << "BUFFER_LOAD_DWORD"
+                                           << 8 << 8 << false;
+        QTest::addRow("buffer_atomic_add") << "buffer_atomic_add" << f(Family::MUBUF) << g6 << 8 << false << "BUFFER_ATOMIC_ADD"
+                                           << 16 << 16 << false;
+        QTest::addRow("buffer_atomic_add glc")
+            << "buffer_atomic_add" << f(Family::MUBUF) << g6 << 8 << true << "BUFFER_ATOMIC_ADD" << 17 << 17 << false;
+        QTest::addRow("buffer_atomic_add_x2 glc")
+            << "buffer_atomic_add_x2" << f(Family::MUBUF) << g6 << 8 << true << "BUFFER_ATOMIC_ADD_X2" << 18 << 18 << false;
+        QTest::addRow("buffer_atomic_and_x2 glc (no +GLC)")
+            << "buffer_atomic_and_x2" << f(Family::MUBUF) << g6 << 8 << true << "BUFFER_ATOMIC_AND_X2" << 16 << 16 << false;
+        QTest::addRow("buffer_wbinvl1 ?") << "buffer_wbinvl1" << f(Family::MUBUF) << g6 << 8 << false << "BUFFER_WBINVL1" << 4
+                                          << 4 << true;
+        QTest::addRow("v_fma_f32 tahiti 7970")
+            << "v_fma_f32" << f(Family::VOP3) << g6 << 2 << false << "V_FMA_F32" << 4 << 4 << false;
+        QTest::addRow("v_fma_f32 pitcairn") << "v_fma_f32" << f(Family::VOP3) << g6 << 8 << false << "V_FMA_F32" << 16 << 16
+                                            << false;
+        QTest::addRow("v_fma_f32 hawaii 290")
+            << "v_fma_f32" << f(Family::VOP3) << g7 << 4 << false << "V_FMA_F32" << 4 << 4 << false;
+        QTest::addRow("v_ceil_f64_e32 dp8") << "v_ceil_f64_e32" << f(Family::VOP1) << g7 << 8 << false << "V_CEIL_F64" << 32 << 32
+                                            << false;
+        QTest::addRow("v_rcp_f64_e64 dp1") << "v_rcp_f64_e64" << f(Family::VOP3) << g7 << 1 << false << "V_RCP_F64" << 8 << 8
+                                           << false;
+        QTest::addRow("v_mov_b32_sdwa") << "v_mov_b32_sdwa" << f(Family::SDWA) << g8 << 8 << false << "V_MOV_B32" << 4 << 4
+                                        << false;
+        QTest::addRow("v_sqrt_f32_dpp") << "v_sqrt_f32_dpp" << f(Family::DPP) << g9 << 8 << false << "V_SQRT_F32" << 16 << 16
+                                        << false;
         QTest::addRow("v_mul_f32_e32") << "v_mul_f32_e32" << f(Family::VOP2) << g6 << 8 << false << "<VOP2>" << 4 << 4 << false;
         QTest::addRow("v_mul_f32_e64") << "v_mul_f32_e64" << f(Family::VOP3) << g6 << 8 << false << "<VOP2>" << 4 << 4 << false;
         QTest::addRow("v_mul_f32_sdwa") << "v_mul_f32_sdwa" << f(Family::SDWA) << g9 << 8 << false << "<VOP2>" << 4 << 4 << false;
-        QTest::addRow("v_add_i32 gfx6") << "v_add_i32_e32" << f(Family::VOP2) << g6 << 8 << false << "V_ADD_I32" << 4 << 4 << false;
-        QTest::addRow("v_add_u32 gfx8 carry") << "v_add_u32_e32" << f(Family::VOP2) << g8 << 8 << false << "V_ADD_I32" << 4 << 4 << false;
-        QTest::addRow("v_add_co_u32 gfx9") << "v_add_co_u32_e64" << f(Family::VOP3) << g9 << 8 << false << "V_ADD_I32" << 4 << 4 << false;
-        QTest::addRow("v_addc_co_u32 gfx9") << "v_addc_co_u32_e32" << f(Family::VOP2) << g9 << 8 << false << "V_ADDC_U32" << 4 << 4 << false;
-        QTest::addRow("v_add_u32 gfx9 no carry") << "v_add_u32_e32" << f(Family::VOP2) << g9 << 8 << false << "<VOP2>" << 4 << 4 << false;
-        QTest::addRow("v_readlane_b32 gfx9 VOP3") << "v_readlane_b32" << f(Family::VOP3) << g9 << 8 << false << "V_READLANE_B32" << 4 << 4 << false;
-        QTest::addRow("v_cmp_eq_f64_e32 dp2") << "v_cmp_eq_f64_e32" << f(Family::VOPC) << g6 << 2 << false << "<VOPC 64-bit>" << 8 << 8 << false;
-        QTest::addRow("v_cmpx_lt_u64_e64 dp8") << "v_cmpx_lt_u64_e64" << f(Family::VOP3) << g7 << 8 << false << "<VOPC 64-bit>" << 32 << 32 << false;
-        QTest::addRow("v_cmp_class_f64") << "v_cmp_class_f64_e32" << f(Family::VOPC) << g7 << 4 << false << "<VOPC 64-bit>" << 16 << 16 << false;
-        QTest::addRow("v_cmp_gt_i32_e64") << "v_cmp_gt_i32_e64" << f(Family::VOP3) << g6 << 8 << false << "<VOPC 16/32-bit>" << 4 << 4 << false;
-        QTest::addRow("v_cmp_lt_f16_e32") << "v_cmp_lt_f16_e32" << f(Family::VOPC) << g8 << 8 << false << "<VOPC 16/32-bit>" << 4 << 4 << false;
+        QTest::addRow("v_add_i32 gfx6") << "v_add_i32_e32" << f(Family::VOP2) << g6 << 8 << false << "V_ADD_I32" << 4 << 4
+                                        << false;
+        QTest::addRow("v_add_u32 gfx8 carry")
+            << "v_add_u32_e32" << f(Family::VOP2) << g8 << 8 << false << "V_ADD_I32" << 4 << 4 << false;
+        QTest::addRow("v_add_co_u32 gfx9") << "v_add_co_u32_e64" << f(Family::VOP3) << g9 << 8 << false << "V_ADD_I32" << 4 << 4
+                                           << false;
+        QTest::addRow("v_addc_co_u32 gfx9") << "v_addc_co_u32_e32" << f(Family::VOP2) << g9 << 8 << false << "V_ADDC_U32" << 4
+                                            << 4 << false;
+        QTest::addRow("v_add_u32 gfx9 no carry")
+            << "v_add_u32_e32" << f(Family::VOP2) << g9 << 8 << false << "<VOP2>" << 4 << 4 << false;
+        QTest::addRow("v_readlane_b32 gfx9 VOP3")
+            << "v_readlane_b32" << f(Family::VOP3) << g9 << 8 << false << "V_READLANE_B32" << 4 << 4 << false;
+        QTest::addRow("v_cmp_eq_f64_e32 dp2")
+            << "v_cmp_eq_f64_e32" << f(Family::VOPC) << g6 << 2 << false << "<VOPC 64-bit>" << 8 << 8 << false;
+        QTest::addRow("v_cmpx_lt_u64_e64 dp8")
+            << "v_cmpx_lt_u64_e64" << f(Family::VOP3) << g7 << 8 << false << "<VOPC 64-bit>" << 32 << 32 << false;
+        QTest::addRow("v_cmp_class_f64") << "v_cmp_class_f64_e32" << f(Family::VOPC) << g7 << 4 << false << "<VOPC 64-bit>" << 16
+                                         << 16 << false;
+        QTest::addRow("v_cmp_gt_i32_e64") << "v_cmp_gt_i32_e64" << f(Family::VOP3) << g6 << 8 << false << "<VOPC 16/32-bit>" << 4
+                                          << 4 << false;
+        QTest::addRow("v_cmp_lt_f16_e32") << "v_cmp_lt_f16_e32" << f(Family::VOPC) << g8 << 8 << false << "<VOPC 16/32-bit>" << 4
+                                          << 4 << false;
         QTest::addRow("v_pk_add_f16") << "v_pk_add_f16" << f(Family::VOP3P) << g9 << 8 << false << "<VOP3P>" << 4 << 4 << false;
-        QTest::addRow("v_mad_u64_u32") << "v_mad_u64_u32" << f(Family::VOP3) << g7 << 8 << false << "V_MAD_U64_U32" << 16 << 16 << false;
-        QTest::addRow("s_and_saveexec_b64") << "s_and_saveexec_b64" << f(Family::SOP1) << g6 << 8 << false << "S_*_SAVEEXEC_B64" << 8 << 8 << false;
+        QTest::addRow("v_mad_u64_u32") << "v_mad_u64_u32" << f(Family::VOP3) << g7 << 8 << false << "V_MAD_U64_U32" << 16 << 16
+                                       << false;
+        QTest::addRow("s_and_saveexec_b64") << "s_and_saveexec_b64" << f(Family::SOP1) << g6 << 8 << false << "S_*_SAVEEXEC_B64"
+                                            << 8 << 8 << false;
         QTest::addRow("s_mov_b32") << "s_mov_b32" << f(Family::SOP1) << g6 << 8 << false << "<SOP1>" << 4 << 4 << false;
-        QTest::addRow("s_cbranch_join") << "s_cbranch_join" << f(Family::SOP1) << g6 << 8 << false << "S_CBRANCH_JOIN" << 4 << 4 << true;
+        QTest::addRow("s_cbranch_join") << "s_cbranch_join" << f(Family::SOP1) << g6 << 8 << false << "S_CBRANCH_JOIN" << 4 << 4
+                                        << true;
         QTest::addRow("s_add_u32") << "s_add_u32" << f(Family::SOP2) << g6 << 8 << false << "<SOP2>" << 4 << 4 << false;
         QTest::addRow("s_movk_i32") << "s_movk_i32" << f(Family::SOPK) << g6 << 8 << false << "<SOPK>" << 4 << 4 << false;
-        QTest::addRow("s_setreg_imm32_b32") << "s_setreg_imm32_b32" << f(Family::SOPK) << g6 << 8 << false << "S_SETREG_IMM32_B32" << 8 << 8 << false;
+        QTest::addRow("s_setreg_imm32_b32") << "s_setreg_imm32_b32" << f(Family::SOPK) << g6 << 8 << false << "S_SETREG_IMM32_B32"
+                                            << 8 << 8 << false;
         QTest::addRow("s_cmp_eq_u32") << "s_cmp_eq_u32" << f(Family::SOPC) << g6 << 8 << false << "<SOPC>" << 4 << 4 << false;
-        QTest::addRow("s_cbranch_scc1") << "s_cbranch_scc1" << f(Family::SOPP) << g6 << 8 << false << "<SOPP jump>" << 4 << 4 << false;
+        QTest::addRow("s_cbranch_scc1") << "s_cbranch_scc1" << f(Family::SOPP) << g6 << 8 << false << "<SOPP jump>" << 4 << 4
+                                        << false;
         // No row: default 4, flagged, never silent.
         QTest::addRow("s_waitcnt") << "s_waitcnt" << f(Family::SOPP) << g6 << 8 << false << "" << 4 << 4 << true;
         QTest::addRow("v_interp_p1_f32") << "v_interp_p1_f32" << f(Family::VINTRP) << g6 << 8 << false << "" << 4 << 4 << true;
-        QTest::addRow("global_load_dword") << "global_load_dword" << f(Family::GLOBAL) << g9 << 8 << false << "" << 4 << 4 << true;
-        QTest::addRow("buffer_load_format_xy 18?") << "buffer_load_format_xy" << f(Family::MUBUF) << g6 << 8 << false << "BUFFER_LOAD_FORMAT_XY" << 18 << 18 << false;
+        QTest::addRow("global_load_dword") << "global_load_dword" << f(Family::GLOBAL) << g9 << 8 << false << "" << 4 << 4
+                                           << true;
+        QTest::addRow("buffer_load_format_xy 18?")
+            << "buffer_load_format_xy" << f(Family::MUBUF) << g6 << 8 << false << "BUFFER_LOAD_FORMAT_XY" << 18 << 18 << false;
     }
     void lookup()
     {
@@ -288,8 +324,8 @@ private Q_SLOTS:
         QFETCH(int, generation);
         QFETCH(int, dpfactor);
         QFETCH(bool, glc);
-        const CycleCount count = lookupCycles(mnemonic.toStdString(), Family(family),
-                                              target(Generation(generation), dpfactor), glc);
+        const CycleCount count =
+            lookupCycles(mnemonic.toStdString(), Family(family), target(Generation(generation), dpfactor), glc);
         QTEST(QString::fromStdString(count.matched), "matched");
         QTEST(count.low, "low");
         QTEST(count.high, "high");

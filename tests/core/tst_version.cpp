@@ -17,7 +17,7 @@ void TestVersion::version_data()
 {
     QTest::addColumn<QString>("program");
     QTest::addRow("gcnlens-cli") << QStringLiteral("gcnlens-cli");
-#if GCNLENS_HAVE_REPORT // the window is built with gcnlens_ui, as the report is
+#if GCNLENS_HAVE_REPORT                                    // the window is built with gcnlens_ui, as the report is
     QTest::addRow("gcnlens") << QStringLiteral("gcnlens"); // on the offscreen platform (tests/CMakeLists.txt)
 #endif
 }

@@ -8,18 +8,17 @@
 #include "../bench/generatedkernel.h"
 #include "../core/analysisdump.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTextCursor>
-#include <QAbstractTextDocumentLayout>
 #include <QTextDocument>
 
 using namespace gcnlens;
 using namespace gcnlens::ui;
 
 namespace {
-
 
 // The newest text's analysis is delivered and nothing runs.
 bool settled(const AnalysisBridge& bridge)
@@ -32,7 +31,8 @@ bool settled(const AnalysisBridge& bridge)
 struct DocumentSession {
     QTextDocument doc;
     AnalysisBridge bridge;
-    explicit DocumentSession(const QString& text) : doc(text)
+    explicit DocumentSession(const QString& text)
+        : doc(text)
     {
         doc.clearUndoRedoStacks();
         doc.documentLayout(); // (a document without a layout reports no contentsChange)
@@ -45,8 +45,7 @@ struct DocumentSession {
 
 } // namespace
 
-class TestAnalysisBridge : public QObject
-{
+class TestAnalysisBridge : public QObject {
     Q_OBJECT
 
     // The bridge's current snapshot against a fresh analysis of the same text and request.
@@ -142,8 +141,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("to");
         QTest::addColumn<bool>("typed");
         QTest::addRow("operand") << "v_mul_u32_u24 v5" << "v_mul_u32_u24 v9" << false;
-        QTest::addRow("line typed") << "    v_lshlrev_b32 v7" << "    ds_read_b64 v[12:13], v11 offset:8\n    v_lshlrev_b32 v7" << true;
-        QTest::addRow("lines pasted") << "    s_endpgm" << "    s_nop 0\n    v_mov_b32 v2, 1.0\n    v_add_f32 v3, v2, v2\n    s_endpgm" << false;
+        QTest::addRow("line typed") << "    v_lshlrev_b32 v7" << "    ds_read_b64 v[12:13], v11 offset:8\n    v_lshlrev_b32 v7"
+                                    << true;
+        QTest::addRow("lines pasted") << "    s_endpgm"
+                                      << "    s_nop 0\n    v_mov_b32 v2, 1.0\n    v_add_f32 v3, v2, v2\n    s_endpgm" << false;
         QTest::addRow("line deleted") << "    v_lshlrev_b32 v7, 7, v0\n" << "" << false;
         QTest::addRow("branch removed") << "s_cbranch_scc1" << "s_nop 0 //" << false;
         QTest::addRow("label added") << "    s_endpgm" << "extra:\n    s_endpgm" << true;

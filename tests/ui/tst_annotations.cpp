@@ -51,8 +51,7 @@ int indexOnLine(const Analysis& a, int line, int nth = 0)
 
 } // namespace
 
-class TestAnnotations : public QObject
-{
+class TestAnnotations : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void lines_data()
@@ -137,23 +136,28 @@ private Q_SLOTS:
             const Instruction& in = a.program.instructions[size_t(index)];
             const InstructionTiming& t = a.timing.instructions[size_t(index)];
             QVERIFY2(tip.contains(QString::fromStdString(in.mnemonic)), qPrintable(tip));
-            QVERIFY2(tip.contains(QStringLiteral("offset 0x%1 · slot %2 · %3 bytes").arg(in.offset, 0, 16).arg(t.slot).arg(in.size)),
-                     qPrintable(tip));
+            QVERIFY2(
+                tip.contains(QStringLiteral("offset 0x%1 · slot %2 · %3 bytes").arg(in.offset, 0, 16).arg(t.slot).arg(in.size)),
+                qPrintable(tip));
             QVERIFY2(tip.contains(QStringLiteral("cycles %1").arg(t.cycles)), qPrintable(tip));
             for (const Penalty& p : t.penalties)
-                QVERIFY2(tip.contains(QStringLiteral("%1 +%2: %3").arg(QString::fromStdString(p.rule)).arg(p.cycles)
+                QVERIFY2(tip.contains(QStringLiteral("%1 +%2: %3")
+                                          .arg(QString::fromStdString(p.rule))
+                                          .arg(p.cycles)
                                           .arg(QString::fromStdString(p.detail))),
                          qPrintable(tip));
             if (!t.freedBy.empty())
-                QVERIFY2(tip.contains(QStringLiteral("saved by %1: %2").arg(QString::fromStdString(t.freedBy),
-                                                                            QString::fromStdString(t.freedDetail))),
+                QVERIFY2(tip.contains(QStringLiteral("saved by %1: %2")
+                                          .arg(QString::fromStdString(t.freedBy), QString::fromStdString(t.freedDetail))),
                          qPrintable(tip));
         }
         QCOMPARE(count, lines.at(line)->instructionCount);
         // One paragraph per instruction, in program order.
         if (count == 2) {
-            const QString firstMnemonic = QString::fromStdString(a.program.instructions[size_t(indexOnLine(a, line, 0))].mnemonic);
-            const QString secondMnemonic = QString::fromStdString(a.program.instructions[size_t(indexOnLine(a, line, 1))].mnemonic);
+            const QString firstMnemonic =
+                QString::fromStdString(a.program.instructions[size_t(indexOnLine(a, line, 0))].mnemonic);
+            const QString secondMnemonic =
+                QString::fromStdString(a.program.instructions[size_t(indexOnLine(a, line, 1))].mnemonic);
             QVERIFY(tip.indexOf(firstMnemonic) < tip.indexOf(secondMnemonic));
         }
         QCOMPARE(tip.contains(QStringLiteral("fetch-align +4")), line == 5);

@@ -21,9 +21,9 @@ namespace {
 // 200 lines mixing 1- and 2-dword instructions (fetch bands, shading, gutter offsets).
 QString kernel()
 {
-    static const char* body[] = {"    v_add_f32 v4, v2, v6", "    v_mov_b32 v5, 0x3dcccccd", "    s_add_u32 s11, s9, 0x1000",
-                                 "    v_lshlrev_b32 v7, 2, v0", "    ds_read_b32 v8, v7", "    v_fma_f32 v9, v2, v8, v4",
-                                 "    s_mov_b32 s10, 6", "    v_add_i32 v3, vcc, s4, v1", "    s_waitcnt lgkmcnt(0)"};
+    static const char* body[] = {"    v_add_f32 v4, v2, v6",    "    v_mov_b32 v5, 0x3dcccccd",  "    s_add_u32 s11, s9, 0x1000",
+                                 "    v_lshlrev_b32 v7, 2, v0", "    ds_read_b32 v8, v7",        "    v_fma_f32 v9, v2, v8, v4",
+                                 "    s_mov_b32 s10, 6",        "    v_add_i32 v3, vcc, s4, v1", "    s_waitcnt lgkmcnt(0)"};
     std::string text = ".text\n.globl k\n.p2align 8\n.type k,@function\nk:\n";
     for (int i = 0; i < 200; ++i)
         text += std::string(body[i % 9]) + "\n";
@@ -48,8 +48,7 @@ QImage onScreen(QWidget* window)
 
 } // namespace
 
-class TestCodeEditor : public QObject
-{
+class TestCodeEditor : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() { QApplication::setCursorFlashTime(0); }
@@ -102,7 +101,9 @@ private Q_SLOTS:
             shown.save(QStringLiteral("tst_codeeditor-shown.png"));
             fresh.save(QStringLiteral("tst_codeeditor-fresh.png"));
             failure = QStringLiteral("step %1: the window differs from a complete repaint from pixel row %2 "
-                                     "(saved tst_codeeditor-shown.png / -fresh.png)").arg(step).arg(firstRow);
+                                     "(saved tst_codeeditor-shown.png / -fresh.png)")
+                          .arg(step)
+                          .arg(firstRow);
         };
         auto type = [&](Qt::Key key, int times = 1) {
             for (int i = 0; i < times; ++i) {
@@ -119,18 +120,18 @@ private Q_SLOTS:
         cursor.movePosition(QTextCursor::EndOfBlock);
         editorA->setTextCursor(cursor);
         check();
-        type(Qt::Key_Space);                 // same colours
+        type(Qt::Key_Space); // same colours
         type(Qt::Key_Backspace);
-        type(Qt::Key_5);                     // 6 → 65: a literal, 4 bytes more, everything below moves
-        type(Qt::Key_Return);                // a new line
-        type(Qt::Key_S);                     // half-typed: a placeholder
-        type(Qt::Key_Backspace, 2);          // and gone again, with the line break
-        type(Qt::Key_Backspace);             // 65 → 6: back to an inline constant
-        type(Qt::Key_Period);                // garbage: a diagnostic underline
-        type(Qt::Key_Up, 3);                 // the current line moves
+        type(Qt::Key_5);            // 6 → 65: a literal, 4 bytes more, everything below moves
+        type(Qt::Key_Return);       // a new line
+        type(Qt::Key_S);            // half-typed: a placeholder
+        type(Qt::Key_Backspace, 2); // and gone again, with the line break
+        type(Qt::Key_Backspace);    // 65 → 6: back to an inline constant
+        type(Qt::Key_Period);       // garbage: a diagnostic underline
+        type(Qt::Key_Up, 3);        // the current line moves
         editorA->verticalScrollBar()->setValue(editorA->verticalScrollBar()->value() + 7);
         check(true);
-        type(Qt::Key_Down);                  // the snapshots after a scroll
+        type(Qt::Key_Down); // the snapshots after a scroll
         editorA->verticalScrollBar()->setValue(editorA->verticalScrollBar()->value() - 30);
         check(true);
         QVERIFY2(failure.isEmpty(), qPrintable(failure));

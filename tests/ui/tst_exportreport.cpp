@@ -21,8 +21,8 @@
 #include <QMessageBox>
 #include <QProcess>
 #include <QProgressDialog>
-#include <QRegularExpression>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -40,7 +40,8 @@ const QByteArray fixedDate = "1715941800"; // 2024-05-17 10:30 UTC
 QString pdfText(const QString& pdf)
 {
     QProcess p;
-    p.start(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), QStringLiteral("-enc"), QStringLiteral("UTF-8"), pdf, QStringLiteral("-")});
+    p.start(QStringLiteral("pdftotext"),
+            {QStringLiteral("-layout"), QStringLiteral("-enc"), QStringLiteral("UTF-8"), pdf, QStringLiteral("-")});
     p.waitForFinished(60000);
     return QString::fromUtf8(p.readAllStandardOutput());
 }
@@ -67,7 +68,8 @@ class TestExportReport : public QObject {
     bool settled() const
     {
         const auto s = w->bridge()->current();
-        return s && !w->bridge()->busy() && s->textGeneration == w->bridge()->textGeneration() && s->request.branches.byLine == w->bridge()->request().branches.byLine
+        return s && !w->bridge()->busy() && s->textGeneration == w->bridge()->textGeneration()
+            && s->request.branches.byLine == w->bridge()->request().branches.byLine
             && s->request.timing.values() == w->bridge()->request().timing.values();
     }
 
@@ -112,18 +114,19 @@ private Q_SLOTS:
     void sameAsCli_data()
     {
         QTest::addColumn<QString>("gpu");
-        QTest::addColumn<QString>("option");      // NAME=VALUE or empty
-        QTest::addColumn<int>("notTakenLine");    // 0: none
+        QTest::addColumn<QString>("option");   // NAME=VALUE or empty
+        QTest::addColumn<int>("notTakenLine"); // 0: none
         QTest::addColumn<int>("takenLine");
-        QTest::addColumn<int>("vgprs");           // -1: the kernel's own
-        QTest::addColumn<QString>("pattern");     // empty: the LDS panel follows the cursor
+        QTest::addColumn<int>("vgprs");       // -1: the kernel's own
+        QTest::addColumn<QString>("pattern"); // empty: the LDS panel follows the cursor
         QTest::addColumn<QString>("op");
         QTest::addColumn<QPageSize::PageSizeId>("page");
         // saxpy-gfx6.s: line 34 is s_cbranch_scc1 (backward, assumed taken), line 36 s_cbranch_vccz
         // (forward, assumed not taken), timing-model.md section 3.
-        QTest::addRow("as opened") << QStringLiteral("tahiti") << QString() << 0 << 0 << -1 << QString() << QString() << QPageSize::A4;
-        QTest::addRow("panels and options") << QStringLiteral("tahiti") << QStringLiteral("taken-branch-cycles=16") << 34 << 36 << 40
-                                            << QStringLiteral("lane * 8") << QStringLiteral("b64") << QPageSize::A4;
+        QTest::addRow("as opened") << QStringLiteral("tahiti") << QString() << 0 << 0 << -1 << QString() << QString()
+                                   << QPageSize::A4;
+        QTest::addRow("panels and options") << QStringLiteral("tahiti") << QStringLiteral("taken-branch-cycles=16") << 34 << 36
+                                            << 40 << QStringLiteral("lane * 8") << QStringLiteral("b64") << QPageSize::A4;
         // saxpy-gfx6.s does not assemble whole for GFX9: the report lists the errors first.
         QTest::addRow("gfx900") << QStringLiteral("gfx900") << QStringLiteral("lds-group=64") << 0 << 0 << 90
                                 << QStringLiteral("lane * 4 * stride") << QStringLiteral("b32") << QPageSize::Letter;
@@ -139,12 +142,16 @@ private Q_SLOTS:
         QFETCH(QString, op);
         QFETCH(QPageSize::PageSizeId, page);
 
-        QStringList cli = {QStringLiteral("report"), kernel, QStringLiteral("--gpu"), gpu,
+        QStringList cli = {QStringLiteral("report"), kernel,
+                           QStringLiteral("--gpu"),  gpu,
                            QStringLiteral("--page"), page == QPageSize::A4 ? QStringLiteral("a4") : QStringLiteral("letter")};
         w->setGpu(gpu);
         if (!option.isEmpty()) {
             TimingOptions options = w->bridge()->request().timing;
-            QVERIFY(options.set(option.section(QLatin1Char('='), 0, 0).toStdString(), option.section(QLatin1Char('='), 1).toStdString()).empty());
+            QVERIFY(
+                options
+                    .set(option.section(QLatin1Char('='), 0, 0).toStdString(), option.section(QLatin1Char('='), 1).toStdString())
+                    .empty());
             w->bridge()->setTimingOptions(options);
             cli << QStringLiteral("--option") << option;
         }
@@ -164,7 +171,8 @@ private Q_SLOTS:
         if (!pattern.isEmpty()) {
             w->lds()->setMode(LdsDock::PatternMode);
             w->lds()->setPattern(pattern, op, QStringLiteral("stride=33"));
-            cli << QStringLiteral("--pattern") << pattern << QStringLiteral("--op") << op << QStringLiteral("--set") << QStringLiteral("stride=33");
+            cli << QStringLiteral("--pattern") << pattern << QStringLiteral("--op") << op << QStringLiteral("--set")
+                << QStringLiteral("stride=33");
         }
 
         const QString fromWindow = dir.filePath(QStringLiteral("window.pdf"));
@@ -194,7 +202,8 @@ private Q_SLOTS:
             QVERIFY(windowText.contains(QStringLiteral("line %1 not taken").arg(notTakenLine)));
         QVERIFY2(windowText == cliText, qPrintable(firstDifference(windowText, cliText)));
 
-        if (const QString shots = qEnvironmentVariable("GCNLENS_SCREENSHOTS"); !shots.isEmpty() && QLatin1String(QTest::currentDataTag()) == QLatin1String("panels and options")) {
+        if (const QString shots = qEnvironmentVariable("GCNLENS_SCREENSHOTS");
+            !shots.isEmpty() && QLatin1String(QTest::currentDataTag()) == QLatin1String("panels and options")) {
             QFile::remove(shots + QStringLiteral("/export-window.pdf"));
             QVERIFY(QFile::copy(fromWindow, shots + QStringLiteral("/export-window.pdf")));
         }
@@ -259,7 +268,8 @@ private Q_SLOTS:
         QFETCH(bool, capped);
         QString text = QStringLiteral(".text\n.globl big\n.p2align 8\n.type big,@function\nbig:\n");
         for (int i = 0; i < 10000; ++i)
-            text += i % 3 == 2 ? QStringLiteral("    v_add_f32 v1, 0x40490fdb, v1\n") : QStringLiteral("    v_mul_f32 v%1, v2, v3\n").arg(4 + i % 8);
+            text += i % 3 == 2 ? QStringLiteral("    v_add_f32 v1, 0x40490fdb, v1\n")
+                               : QStringLiteral("    v_mul_f32 v%1, v2, v3\n").arg(4 + i % 8);
         text += QStringLiteral("    s_endpgm\n");
         const QString big = dir.filePath(QStringLiteral("big.s"));
         {

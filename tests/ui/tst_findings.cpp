@@ -48,8 +48,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("statement");
         QTest::addColumn<int>("vgprs"); // -1: take core's count
         QTest::addRow("first load") << QStringLiteral("buffer_load_dwordx4 v[4:7], v0, s[4:7], 0 offen offset:0") << 2 + 4;
-        QTest::addRow("eighth load") << QStringLiteral("buffer_load_dwordx4 v[32:35], v0, s[4:7], 0 offen offset:112") << 2 + 8 * 4;
-        QTest::addRow("last load") << QStringLiteral("buffer_load_dwordx4 v[64:67], v0, s[4:7], 0 offen offset:240") << 2 + 16 * 4;
+        QTest::addRow("eighth load") << QStringLiteral("buffer_load_dwordx4 v[32:35], v0, s[4:7], 0 offen offset:112")
+                                     << 2 + 8 * 4;
+        QTest::addRow("last load") << QStringLiteral("buffer_load_dwordx4 v[64:67], v0, s[4:7], 0 offen offset:240")
+                                   << 2 + 16 * 4;
         QTest::addRow("diamond, then") << QStringLiteral("v_mov_b32 v3, s10") << -1;
         QTest::addRow("diamond, else") << QStringLiteral("v_mov_b32 v3, s8") << -1;
         QTest::addRow("join") << QStringLiteral("s_mov_b32 s11, 4") << -1;
@@ -103,7 +105,8 @@ private Q_SLOTS:
         const auto costs = pressureCosts(a.program.gpu, a.occupancyInputs[0], k, a.timing.options);
         QCOMPARE(sentences.size(), qsizetype(costs.size()));
         QVERIFY(sentences.front().startsWith(QString::fromStdString(costs.front().text)));
-        QVERIFY(sentences.front().contains(QStringLiteral("the peak at line %1 holds %2 VGPRs").arg(k.vgpr.line).arg(k.vgpr.count)));
+        QVERIFY(
+            sentences.front().contains(QStringLiteral("the peak at line %1 holds %2 VGPRs").arg(k.vgpr.line).arg(k.vgpr.count)));
         QVERIFY(sentences.front().contains(QStringLiteral("W_v")));
     }
 

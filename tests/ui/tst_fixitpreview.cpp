@@ -55,9 +55,8 @@ void TestFixItPreview::previewAndApply()
     QVERIFY(finding);
     // What the core gives for the same finding, in process.
     const AssembleOptions options = snapshot->request.assemble;
-    const std::optional<FixIt> expected =
-        findFixIt(source.toStdString(), snapshot->analysis, snapshot->request, *finding,
-                  [&](const std::string& text) { return assemble(text, options); });
+    const std::optional<FixIt> expected = findFixIt(source.toStdString(), snapshot->analysis, snapshot->request, *finding,
+                                                    [&](const std::string& text) { return assemble(text, options); });
     QVERIFY(expected);
 
     QPlainTextEdit editor;

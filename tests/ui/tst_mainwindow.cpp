@@ -2,30 +2,30 @@
 // The editor window driven as a user would, on the offscreen platform, over the bundled example
 // (resources/examples/saxpy-gfx6.s). Expected figures are derived from timing-model.md in comments.
 #include "testutils.h"
-#include "ui/editor/codeeditor.h"
 #include "ui/docks/ldsdock.h"
 #include "ui/docks/ldsheatmap.h"
-#include "ui/mainwindow.h"
 #include "ui/docks/occupancycurvemodel.h"
 #include "ui/docks/occupancydock.h"
 #include "ui/docks/penaltyrulemodel.h"
 #include "ui/docks/problemsmodel.h"
-#include "ui/recovery.h"
 #include "ui/docks/summarydock.h"
+#include "ui/editor/codeeditor.h"
+#include "ui/mainwindow.h"
+#include "ui/recovery.h"
 
 #include <QChartView>
 #include <QComboBox>
 #include <QLineSeries>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QScatterSeries>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QMenu>
 #include <QTest>
 #include <QTextBlock>
-#include <QMessageBox>
-#include <QPushButton>
-#include <QScrollBar>
 #include <QTimer>
 #include <QToolTip>
 #include <QTreeView>
@@ -128,10 +128,10 @@ private Q_SLOTS:
         const LineAnnotation* typed = editor->annotationAt(28);
         QVERIFY(typed);
         QCOMPARE(typed->size, 8);
-        QCOMPARE(typed->offset, waitcntOffset + 4);            // right after the 4-byte s_waitcnt
+        QCOMPARE(typed->offset, waitcntOffset + 4); // right after the 4-byte s_waitcnt
         QCOMPARE(typed->position.slot, int(((waitcntOffset + 4) >> 2) & 7));
         QCOMPARE(editor->annotationAt(30)->offset, vmacOffset + 8); // everything below moved by 8
-        QVERIFY(!editor->annotationAt(29));                     // "loop:" holds no instruction
+        QVERIFY(!editor->annotationAt(29));                         // "loop:" holds no instruction
         // The summary shows the new totals; the cursor and scroll position did not move.
         QVERIFY(w->summary()->totalsText().contains(QStringLiteral("instructions %1,").arg(after.instructions)));
         QCOMPARE(editor->textCursor().position(), cursorPosition);
@@ -152,8 +152,11 @@ private Q_SLOTS:
         QCOMPARE(analysis().program.gpu.generation, Generation::GFX8);
         QCOMPARE(analysis().timing.totals.countByRule.count("fetch-align"), size_t(0));
         QCOMPARE(analysis().timing.totals.countByRule.count("fetch-straddle"), size_t(0));
-        QCOMPARE(w->summary()->ruleModel()->match(w->summary()->ruleModel()->index(0, 0), Qt::DisplayRole,
-                                                  QStringLiteral("fetch-align")).size(), 0);
+        QCOMPARE(w->summary()
+                     ->ruleModel()
+                     ->match(w->summary()->ruleModel()->index(0, 0), Qt::DisplayRole, QStringLiteral("fetch-align"))
+                     .size(),
+                 0);
     }
 
     void dpfactorShownWithPresets()
@@ -236,7 +239,7 @@ private Q_SLOTS:
                 curve = l;
         }
         QVERIFY(point && curve);
-        QCOMPARE(point->points(), (QList<QPointF>{QPointF(vgprs, waves)}));
+        QCOMPARE(point->points(), (QList<QPointF> {QPointF(vgprs, waves)}));
         QCOMPARE(curve->count(), dock->curveModel()->rowCount());
         QVERIFY(curve->count() > 2);
         // The highlighted region is the step holding the point.
@@ -343,7 +346,8 @@ private Q_SLOTS:
         QVERIFY(onLine);
         bool underlined = false;
         for (const auto& sel : editor->extraSelections())
-            underlined = underlined || (sel.format.underlineStyle() == QTextCharFormat::WaveUnderline && sel.cursor.blockNumber() == 17);
+            underlined =
+                underlined || (sel.format.underlineStyle() == QTextCharFormat::WaveUnderline && sel.cursor.blockNumber() == 17);
         QVERIFY(underlined);
     }
 
@@ -364,7 +368,8 @@ private Q_SLOTS:
         // C > 4 (V_MOV_B32 is 4), R-pair needs a 2-dword predecessor (s_nop is 1-dword), so it
         // pays fetch-align: one penalty, 4 cycles.
         CodeEditor* editor = w->editor();
-        editor->setPlainText(QStringLiteral(".text\nk:\n    s_nop 0\n    s_nop 0\n    s_nop 0\n    v_mov_b32 v0, 0x12345678\n    s_endpgm\n"));
+        editor->setPlainText(
+            QStringLiteral(".text\nk:\n    s_nop 0\n    s_nop 0\n    s_nop 0\n    v_mov_b32 v0, 0x12345678\n    s_endpgm\n"));
         QTRY_VERIFY_WITH_TIMEOUT(settled(), 20000);
         const int index = instructionOnLine(6);
         QVERIFY(index >= 0);

@@ -16,11 +16,11 @@ private Q_SLOTS:
         QTest::addColumn<QString>("original");
         QTest::addColumn<QString>("text");
         QTest::addRow("untitled") << QString() << QStringLiteral("s_endpgm\n");
-        QTest::addRow("named, unicode, no final newline") << QStringLiteral("/tmp/kernels/k.s")
-                                                         << QStringLiteral("// π ≈ 0x40490fdb\nv_mov_b32 v0, 0x40490fdb");
+        QTest::addRow("named, unicode, no final newline")
+            << QStringLiteral("/tmp/kernels/k.s") << QStringLiteral("// π ≈ 0x40490fdb\nv_mov_b32 v0, 0x40490fdb");
         QTest::addRow("empty text") << QStringLiteral("/tmp/empty.s") << QString();
-        QTest::addRow("first line looks like a header") << QStringLiteral("/tmp/h.s")
-                                                        << QStringLiteral("gcnlens-recovery 1\n/tmp/x.s\nbody\n");
+        QTest::addRow("first line looks like a header")
+            << QStringLiteral("/tmp/h.s") << QStringLiteral("gcnlens-recovery 1\n/tmp/x.s\nbody\n");
     }
     void roundTrip()
     {
@@ -57,7 +57,7 @@ private Q_SLOTS:
         for (const auto& e : store.entries())
             texts << e.text;
         texts.sort();
-        QCOMPARE(texts, (QStringList{QStringLiteral("one"), QStringLiteral("untitled")}));
+        QCOMPARE(texts, (QStringList {QStringLiteral("one"), QStringLiteral("untitled")}));
     }
 };
 

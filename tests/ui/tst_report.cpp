@@ -2,8 +2,8 @@
 // The PDF report end to end (issue #6): reports for the bundled examples and synthetic kernels are
 // read back with poppler's pdftotext / pdfinfo / pdftoppm. Every expected value is taken from the
 // Analysis the report was made from (or from the page-size standards), never from a past report.
-#include "testutils.h"
 #include "core/analysis.h"
+#include "testutils.h"
 #include "ui/report/reportwriter.h"
 
 #include <QDir>
@@ -34,7 +34,7 @@ QString run(const QString& tool, const QStringList& args, int* exitCode = nullpt
 
 QString pdfText(const QString& pdf, int firstPage = 0, int lastPage = 0)
 {
-    QStringList args{QStringLiteral("-layout"), QStringLiteral("-enc"), QStringLiteral("UTF-8")};
+    QStringList args {QStringLiteral("-layout"), QStringLiteral("-enc"), QStringLiteral("UTF-8")};
     if (firstPage > 0)
         args << QStringLiteral("-f") << QString::number(firstPage) << QStringLiteral("-l") << QString::number(lastPage);
     return run(QStringLiteral("pdftotext"), args << pdf << QStringLiteral("-"));
@@ -95,7 +95,6 @@ CliRun runCli(const QStringList& args, const QByteArray& input = {})
     run.err = QString::fromUtf8(process.readAllStandardError());
     return run;
 }
-
 
 // A kernel of `count` instructions alternating 1-dword and 2-dword (literal) forms, so fetch
 // penalties occur at varied slots (timing-model.md section 2).
@@ -162,8 +161,10 @@ private Q_SLOTS:
         QVERIFY(!files.isEmpty());
         for (const QString& f : files) {
             // pdfinfo prints the MediaBox in whole points: A4 210×297 mm → 595×842, Letter 8.5×11 in → 612×792.
-            QTest::addRow("%s A4", qPrintable(f)) << examples.filePath(f) << QPageSize::A4 << QStringLiteral("595 x 842 pts (A4)");
-            QTest::addRow("%s Letter", qPrintable(f)) << examples.filePath(f) << QPageSize::Letter << QStringLiteral("612 x 792 pts (letter)");
+            QTest::addRow("%s A4", qPrintable(f))
+                << examples.filePath(f) << QPageSize::A4 << QStringLiteral("595 x 842 pts (A4)");
+            QTest::addRow("%s Letter", qPrintable(f))
+                << examples.filePath(f) << QPageSize::Letter << QStringLiteral("612 x 792 pts (letter)");
         }
     }
     void examples()
@@ -179,7 +180,8 @@ private Q_SLOTS:
         ReportOptions options;
         options.pageSize = QPageSize(page);
         options.sourceName = QFileInfo(file).fileName();
-        const QString pdf = write(analysis, source, QFileInfo(file).completeBaseName() + QString::number(int(page)) + QStringLiteral(".pdf"), options);
+        const QString pdf = write(
+            analysis, source, QFileInfo(file).completeBaseName() + QString::number(int(page)) + QStringLiteral(".pdf"), options);
         QVERIFY(!pdf.isEmpty());
 
         const PdfInfo info = pdfInfo(pdf);
@@ -201,17 +203,20 @@ private Q_SLOTS:
         // Totals: the model's numbers, as the report formats them (C locale, thousands separators).
         const Totals& t = analysis.timing.totals;
         const QLocale c = QLocale::c();
-        const QString totalsRow = QStringLiteral("%1\\s+%2\\s+%3\\s+%4\\s+%5\\s+%6")
-                                      .arg(c.toString(t.instructions), c.toString(qulonglong(t.bytes)), c.toString(t.baseCycles),
-                                           c.toString(t.penaltyCycles), c.toString(t.singleWaveCycles), c.toString(t.hiddenCycles));
+        const QString totalsRow =
+            QStringLiteral("%1\\s+%2\\s+%3\\s+%4\\s+%5\\s+%6")
+                .arg(c.toString(t.instructions), c.toString(qulonglong(t.bytes)), c.toString(t.baseCycles),
+                     c.toString(t.penaltyCycles), c.toString(t.singleWaveCycles), c.toString(t.hiddenCycles));
         QVERIFY2(text.contains(QRegularExpression(totalsRow)), qPrintable(totalsRow));
         for (const auto& [rule, count] : t.countByRule)
-            QVERIFY2(text.contains(QRegularExpression(QStringLiteral("%1\\s+%2\\s+%3").arg(QString::fromStdString(rule)).arg(count).arg(t.byRule.at(rule)))),
+            QVERIFY2(text.contains(QRegularExpression(
+                         QStringLiteral("%1\\s+%2\\s+%3").arg(QString::fromStdString(rule)).arg(count).arg(t.byRule.at(rule)))),
                      rule.c_str());
 
         // Occupancy.
         for (const OccupancyResult& occ : analysis.occupancy)
-            QVERIFY(text.contains(QStringLiteral("%1 waves per SIMD, %2 waves per CU").arg(occ.wavesPerSimd).arg(occ.wavesPerCu)));
+            QVERIFY(
+                text.contains(QStringLiteral("%1 waves per SIMD, %2 waves per CU").arg(occ.wavesPerSimd).arg(occ.wavesPerCu)));
 
         // Listing: every instruction's line appears as a row, and each penalty's rule id is on its row.
         const std::set<int> listed = listedLineNumbers(text);
@@ -220,7 +225,8 @@ private Q_SLOTS:
             const Instruction& ins = analysis.program.instructions[i];
             QVERIFY2(listed.count(ins.line), qPrintable(QStringLiteral("line %1 not listed").arg(ins.line)));
             // The row and its continuation lines (wrapped source, further rules) up to the next numbered row.
-            const QRegularExpression rowStart(QStringLiteral("^\\s*%1\\s+0x%2\\s").arg(ins.line).arg(ins.offset, 4, 16, QLatin1Char('0')));
+            const QRegularExpression rowStart(
+                QStringLiteral("^\\s*%1\\s+0x%2\\s").arg(ins.line).arg(ins.offset, 4, 16, QLatin1Char('0')));
             static const QRegularExpression numbered(QStringLiteral("^\\s*\\d+\\s"));
             QString block;
             for (qsizetype l = 0; l < textLines.size() && block.isEmpty(); ++l) {
@@ -243,10 +249,11 @@ private Q_SLOTS:
             if (!access.error.empty())
                 continue;
             const Instruction& ins = analysis.program.instructions[std::size_t(index)];
-            const QRegularExpression titled(QStringLiteral("Line %1: %2[^\\n]*\\n\\s*(The same access[^.]*\\.\\s*)?Conflict degree %3,")
-                                                .arg(ins.line)
-                                                .arg(QString::fromStdString(ins.mnemonic))
-                                                .arg(access.degree));
+            const QRegularExpression titled(
+                QStringLiteral("Line %1: %2[^\\n]*\\n\\s*(The same access[^.]*\\.\\s*)?Conflict degree %3,")
+                    .arg(ins.line)
+                    .arg(QString::fromStdString(ins.mnemonic))
+                    .arg(access.degree));
             const QRegularExpression listed(QStringLiteral("same access at lines? [^.]*\\b%1\\b").arg(ins.line));
             QVERIFY2(text.contains(titled) || text.contains(listed), qPrintable(titled.pattern()));
         }
@@ -265,7 +272,8 @@ private Q_SLOTS:
         // Every page renders.
         const QString prefix = dir_.filePath(QStringLiteral("render-%1").arg(int(page)));
         int status = -1;
-        run(QStringLiteral("pdftoppm"), {QStringLiteral("-r"), QStringLiteral("20"), QStringLiteral("-png"), pdf, prefix}, &status);
+        run(QStringLiteral("pdftoppm"), {QStringLiteral("-r"), QStringLiteral("20"), QStringLiteral("-png"), pdf, prefix},
+            &status);
         QCOMPARE(status, 0);
         const QStringList rendered = QDir(dir_.path()).entryList({QStringLiteral("render-%1*.png").arg(int(page))});
         QCOMPARE(rendered.size(), info.pages);
@@ -319,14 +327,17 @@ private Q_SLOTS:
     {
         QFETCH(QString, gpu);
         const QString longComment = QStringLiteral("// ") + QString(600, QLatin1Char('x')) + QStringLiteral("TAILMARK");
-        const QString source = QStringLiteral(".text\n.macro addlit reg\n    v_add_f32 \\reg, 0x40490fdb, \\reg\n    v_mov_b32 \\reg, 1.0\n.endm\n"
-                                              ".globl first\n.p2align 8\n.type first,@function\nfirst:\n"
-                                              "    .rept 3\n    v_mov_b32 v1, v2\n    .endr\n"
-                                              "    addlit v3\n    s_endpgm\n"
-                                              ".globl second\n.p2align 8\n.type second,@function\nsecond:\n"
-                                              "    v_mov_b32 v1, v2 %1\n    s_endpgm\n").arg(longComment);
+        const QString source =
+            QStringLiteral(".text\n.macro addlit reg\n    v_add_f32 \\reg, 0x40490fdb, \\reg\n    v_mov_b32 \\reg, 1.0\n.endm\n"
+                           ".globl first\n.p2align 8\n.type first,@function\nfirst:\n"
+                           "    .rept 3\n    v_mov_b32 v1, v2\n    .endr\n"
+                           "    addlit v3\n    s_endpgm\n"
+                           ".globl second\n.p2align 8\n.type second,@function\nsecond:\n"
+                           "    v_mov_b32 v1, v2 %1\n    s_endpgm\n")
+                .arg(longComment);
         const Analysis analysis = analyze(source, gpu);
-        QVERIFY2(!analysis.program.hasErrors(), analysis.program.diagnostics.empty() ? "" : analysis.program.diagnostics.front().message.c_str());
+        QVERIFY2(!analysis.program.hasErrors(),
+                 analysis.program.diagnostics.empty() ? "" : analysis.program.diagnostics.front().message.c_str());
         QCOMPARE(analysis.program.kernels.size(), std::size_t(2));
         const QString pdf = write(analysis, source, QStringLiteral("structure-%1.pdf").arg(gpu));
         QVERIFY(!pdf.isEmpty());
@@ -352,9 +363,12 @@ private Q_SLOTS:
         QVERIFY(expected >= 1); // the macro line holds two instructions
 
         // Both kernels and the whole file in the totals.
-        QVERIFY(text.contains(QRegularExpression(QStringLiteral("first\\s+%1\\s").arg(analysis.timing.kernelTotals[0].instructions))));
-        QVERIFY(text.contains(QRegularExpression(QStringLiteral("second\\s+%1\\s").arg(analysis.timing.kernelTotals[1].instructions))));
-        QVERIFY(text.contains(QRegularExpression(QStringLiteral("whole file\\s+%1\\s").arg(analysis.timing.totals.instructions))));
+        QVERIFY(text.contains(
+            QRegularExpression(QStringLiteral("first\\s+%1\\s").arg(analysis.timing.kernelTotals[0].instructions))));
+        QVERIFY(text.contains(
+            QRegularExpression(QStringLiteral("second\\s+%1\\s").arg(analysis.timing.kernelTotals[1].instructions))));
+        QVERIFY(
+            text.contains(QRegularExpression(QStringLiteral("whole file\\s+%1\\s").arg(analysis.timing.totals.instructions))));
         QVERIFY(text.contains(QStringLiteral("Occupancy and resources: first")));
         QVERIFY(text.contains(QStringLiteral("Occupancy and resources: second")));
         QVERIFY(text.contains(QString::fromLatin1(generationName(analysis.program.gpu.generation))));
@@ -381,24 +395,32 @@ private Q_SLOTS:
         const KernelPressure& k = analysis.liveness.kernels.at(0);
         QVERIFY(text.contains(QStringLiteral("Register pressure")));
         QVERIFY(text.contains(QStringLiteral("%1 VGPRs at line %2").arg(k.vgpr.count).arg(k.vgpr.line)));
-        for (const PressureCost& cost : pressureCosts(analysis.program.gpu, analysis.occupancyInputs[0], k, analysis.timing.options))
+        for (const PressureCost& cost :
+             pressureCosts(analysis.program.gpu, analysis.occupancyInputs[0], k, analysis.timing.options))
             QVERIFY2(text.contains(QString::fromStdString(cost.text)), cost.text.c_str());
         QVERIFY(text.contains(QStringLiteral("peak: line %1, %2 VGPRs").arg(k.vgpr.line).arg(k.vgpr.count)));
 
         QVERIFY(text.contains(QStringLiteral("Checks: wait-state hazards and s_waitcnt")));
-        QVERIFY(text.contains(QStringLiteral("%1 hazard(s), %2 s_waitcnt finding(s).").arg(analysis.checks.hazards.size()).arg(analysis.checks.waits.size())));
+        QVERIFY(text.contains(QStringLiteral("%1 hazard(s), %2 s_waitcnt finding(s).")
+                                  .arg(analysis.checks.hazards.size())
+                                  .arg(analysis.checks.waits.size())));
         for (const HazardFinding& h : analysis.checks.hazards) {
             const QRegularExpression row(QStringLiteral("%1\\s+%2\\s+%3\\s+%4 of %5\\s+%6")
                                              .arg(QRegularExpression::escape(QString::fromStdString(h.rule)))
-                                             .arg(h.line).arg(h.producerLine).arg(h.present).arg(h.required)
+                                             .arg(h.line)
+                                             .arg(h.producerLine)
+                                             .arg(h.present)
+                                             .arg(h.required)
                                              .arg(QRegularExpression::escape(QString::fromStdString(h.fix))));
             QVERIFY2(text.contains(row), qPrintable(row.pattern()));
         }
         for (const WaitcntFinding& w : analysis.checks.waits) {
             const QRegularExpression row(QStringLiteral("%1\\s+%2\\s+%3\\s+%4\\(%5\\)%6\\s+%7")
                                              .arg(QRegularExpression::escape(QString::fromStdString(w.rule)))
-                                             .arg(w.line).arg(w.producerLine)
-                                             .arg(QString::fromStdString(w.counter)).arg(w.count)
+                                             .arg(w.line)
+                                             .arg(w.producerLine)
+                                             .arg(QString::fromStdString(w.counter))
+                                             .arg(w.count)
                                              .arg(w.notGuaranteed ? QStringLiteral(" n.g.") : QString())
                                              .arg(QRegularExpression::escape(QString::fromStdString(w.fix))));
             QVERIFY2(text.contains(row), qPrintable(row.pattern()));
@@ -408,7 +430,9 @@ private Q_SLOTS:
         // shows its live counts.
         const QStringList lines = text.split(QLatin1Char('\n'));
         for (const HazardFinding& h : analysis.checks.hazards) {
-            const QRegularExpression consumer(QStringLiteral("^\\s*%1\\s+0x.*%2\\s*$").arg(h.line).arg(QRegularExpression::escape(QString::fromStdString(h.rule))));
+            const QRegularExpression consumer(QStringLiteral("^\\s*%1\\s+0x.*%2\\s*$")
+                                                  .arg(h.line)
+                                                  .arg(QRegularExpression::escape(QString::fromStdString(h.rule))));
             qsizetype at = -1;
             for (qsizetype i = 0; i < lines.size() && at < 0; ++i)
                 if (consumer.match(lines[i]).hasMatch())
@@ -416,7 +440,8 @@ private Q_SLOTS:
             QVERIFY2(at >= 0, qPrintable(consumer.pattern()));
             QVERIFY2(lines.value(at + 1).trimmed().endsWith(QString::fromStdString(h.fix)), qPrintable(lines.value(at + 1)));
         }
-        const QString peakLive = QStringLiteral("%1v %2s").arg(k.vgpr.count).arg(analysis.liveness.instructions[std::size_t(k.vgpr.instruction)].sgpr);
+        const QString peakLive =
+            QStringLiteral("%1v %2s").arg(k.vgpr.count).arg(analysis.liveness.instructions[std::size_t(k.vgpr.instruction)].sgpr);
         QVERIFY(text.contains(QRegularExpression(QStringLiteral("^\\s*%1\\s+0x[0-9a-f]+.*%2").arg(k.vgpr.line).arg(peakLive),
                                                  QRegularExpression::MultilineOption)));
     }
@@ -453,7 +478,7 @@ private Q_SLOTS:
         const QString source = syntheticKernel(3);
         const Analysis analysis = analyze(source);
         QString error;
-        QVERIFY(!writeReport(path, analysis, source, ReportOptions{}, &error));
+        QVERIFY(!writeReport(path, analysis, source, ReportOptions {}, &error));
         QVERIFY(!error.isEmpty());
         if (!path.isEmpty())
             QVERIFY2(error.contains(path), qPrintable(error));
@@ -471,8 +496,9 @@ private Q_SLOTS:
         const QString pdf = write(analysis, source, QStringLiteral("options.pdf"));
         QVERIFY(!pdf.isEmpty());
         const QString first = pdfText(pdf, 1, 1);
-        QVERIFY(first.contains(QRegularExpression(QStringLiteral("Model options\\s+taken-branch-cycles=24, pair-rule=same-quad|"
-                                                                 "Model options\\s+pair-rule=same-quad, taken-branch-cycles=24"))));
+        QVERIFY(
+            first.contains(QRegularExpression(QStringLiteral("Model options\\s+taken-branch-cycles=24, pair-rule=same-quad|"
+                                                             "Model options\\s+pair-rule=same-quad, taken-branch-cycles=24"))));
         QVERIFY(!first.contains(QStringLiteral("long-rule=")));
         const QString defaults = pdfText(write(analyze(source), source, QStringLiteral("defaults.pdf")), 1, 1);
         QVERIFY(defaults.contains(QRegularExpression(QStringLiteral("Model options\\s+defaults"))));
@@ -502,35 +528,45 @@ private Q_SLOTS:
         QTest::addColumn<QString>("stderrContains");
         QTest::addColumn<QString>("pageSize");
         const QString example = gcnlens::test::sourcePath("resources/examples/saxpy-gfx6.s");
-        QTest::addRow("a4") << QStringList{example, QStringLiteral("-o"), QStringLiteral("@out")} << 0 << QString() << QStringLiteral("595 x 842");
-        QTest::addRow("letter") << QStringList{example, QStringLiteral("-o"), QStringLiteral("@out"), QStringLiteral("--page"), QStringLiteral("letter")}
+        QTest::addRow("a4") << QStringList {example, QStringLiteral("-o"), QStringLiteral("@out")} << 0 << QString()
+                            << QStringLiteral("595 x 842");
+        QTest::addRow("letter") << QStringList {example, QStringLiteral("-o"), QStringLiteral("@out"), QStringLiteral("--page"),
+                                                QStringLiteral("letter")}
                                 << 0 << QString() << QStringLiteral("612 x 792");
-        QTest::addRow("gpu and option") << QStringList{example, QStringLiteral("--gpu"), QStringLiteral("hawaii"), QStringLiteral("--option"),
-                                                       QStringLiteral("taken-branch-cycles=24"), QStringLiteral("-o"), QStringLiteral("@out")}
-                                        << 0 << QString() << QStringLiteral("595 x 842");
-        QTest::addRow("missing input") << QStringList{QStringLiteral("/nonexistent/k.s"), QStringLiteral("-o"), QStringLiteral("@out")} << 2
-                                       << QStringLiteral("no such file") << QString();
-        QTest::addRow("unwritable output") << QStringList{example, QStringLiteral("-o"), QStringLiteral("/nonexistent-gcnlens-dir/r.pdf")} << 2
-                                           << QStringLiteral("cannot write /nonexistent-gcnlens-dir/r.pdf") << QString();
-        QTest::addRow("no output") << QStringList{example} << 2 << QStringLiteral("-o OUT.pdf") << QString();
-        QTest::addRow("bad page") << QStringList{example, QStringLiteral("-o"), QStringLiteral("@out"), QStringLiteral("--page"), QStringLiteral("a3")}
-                                  << 2 << QStringLiteral("a4 or letter") << QString();
-        QTest::addRow("output is a directory") << QStringList{example, QStringLiteral("-o"), dir_.path()} << 2
-                                               << QStringLiteral("cannot write %1").arg(dir_.path()) << QString();
-        QTest::addRow("output is the input") << QStringList{QStringLiteral("@bad"), QStringLiteral("-o"), QStringLiteral("@bad")} << 2
-                                             << QStringLiteral("is the input file") << QString();
-        QTest::addRow("-o without value") << QStringList{example, QStringLiteral("-o")} << 2 << QStringLiteral("report: -o needs a value")
-                                          << QString();
-        QTest::addRow("--json") << QStringList{example, QStringLiteral("-o"), QStringLiteral("@out"), QStringLiteral("--json")} << 2
-                                << QStringLiteral("report: --json: does not apply") << QString();
-        QTest::addRow("directory input") << QStringList{gcnlens::test::sourcePath("resources/examples"), QStringLiteral("-o"),
+        QTest::addRow("gpu and option") << QStringList {example,
+                                                        QStringLiteral("--gpu"),
+                                                        QStringLiteral("hawaii"),
+                                                        QStringLiteral("--option"),
+                                                        QStringLiteral("taken-branch-cycles=24"),
+                                                        QStringLiteral("-o"),
                                                         QStringLiteral("@out")}
+                                        << 0 << QString() << QStringLiteral("595 x 842");
+        QTest::addRow("missing input") << QStringList {QStringLiteral("/nonexistent/k.s"), QStringLiteral("-o"),
+                                                       QStringLiteral("@out")}
+                                       << 2 << QStringLiteral("no such file") << QString();
+        QTest::addRow("unwritable output") << QStringList {example, QStringLiteral("-o"),
+                                                           QStringLiteral("/nonexistent-gcnlens-dir/r.pdf")}
+                                           << 2 << QStringLiteral("cannot write /nonexistent-gcnlens-dir/r.pdf") << QString();
+        QTest::addRow("no output") << QStringList {example} << 2 << QStringLiteral("-o OUT.pdf") << QString();
+        QTest::addRow("bad page") << QStringList {example, QStringLiteral("-o"), QStringLiteral("@out"), QStringLiteral("--page"),
+                                                  QStringLiteral("a3")}
+                                  << 2 << QStringLiteral("a4 or letter") << QString();
+        QTest::addRow("output is a directory") << QStringList {example, QStringLiteral("-o"), dir_.path()} << 2
+                                               << QStringLiteral("cannot write %1").arg(dir_.path()) << QString();
+        QTest::addRow("output is the input") << QStringList {QStringLiteral("@bad"), QStringLiteral("-o"), QStringLiteral("@bad")}
+                                             << 2 << QStringLiteral("is the input file") << QString();
+        QTest::addRow("-o without value") << QStringList {example, QStringLiteral("-o")} << 2
+                                          << QStringLiteral("report: -o needs a value") << QString();
+        QTest::addRow("--json") << QStringList {example, QStringLiteral("-o"), QStringLiteral("@out"), QStringLiteral("--json")}
+                                << 2 << QStringLiteral("report: --json: does not apply") << QString();
+        QTest::addRow("directory input") << QStringList {gcnlens::test::sourcePath("resources/examples"), QStringLiteral("-o"),
+                                                         QStringLiteral("@out")}
                                          << 2 << QStringLiteral("examples: is a directory") << QString();
-        QTest::addRow("bad --defsym") << QStringList{example, QStringLiteral("--defsym"), QStringLiteral("N=x"), QStringLiteral("-o"),
-                                                     QStringLiteral("@out")}
+        QTest::addRow("bad --defsym") << QStringList {example, QStringLiteral("--defsym"), QStringLiteral("N=x"),
+                                                      QStringLiteral("-o"), QStringLiteral("@out")}
                                       << 2 << QStringLiteral("--defsym 'N=x'") << QString();
-        QTest::addRow("assembler errors") << QStringList{QStringLiteral("@bad"), QStringLiteral("-o"), QStringLiteral("@out")} << 1
-                                          << QStringLiteral("lists them on its first page") << QStringLiteral("595 x 842");
+        QTest::addRow("assembler errors") << QStringList {QStringLiteral("@bad"), QStringLiteral("-o"), QStringLiteral("@out")}
+                                          << 1 << QStringLiteral("lists them on its first page") << QStringLiteral("595 x 842");
     }
     void cli()
     {
@@ -538,7 +574,9 @@ private Q_SLOTS:
         QFETCH(int, exitCode);
         QFETCH(QString, stderrContains);
         QFETCH(QString, pageSize);
-        const QString out = dir_.filePath(QStringLiteral("cli-%1.pdf").arg(QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-'))));
+        const QString out =
+            dir_.filePath(QStringLiteral("cli-%1.pdf")
+                              .arg(QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-'))));
         const QString bad = dir_.filePath(QStringLiteral("bad.s"));
         {
             QFile f(bad);
@@ -551,7 +589,7 @@ private Q_SLOTS:
             else if (a == QLatin1String("@bad"))
                 a = bad;
         }
-        const CliRun run = runCli(QStringList{QStringLiteral("report")} + args);
+        const CliRun run = runCli(QStringList {QStringLiteral("report")} + args);
         const QString& err = run.err;
         QCOMPARE(run.exitCode, exitCode);
         if (!stderrContains.isEmpty())

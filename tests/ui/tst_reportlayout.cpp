@@ -52,18 +52,18 @@ private Q_SLOTS:
         QTest::addColumn<std::vector<Block>>("blocks");
         QTest::addColumn<std::vector<FlowLayout::Placement>>("expected");
         // Page: top 0, height 100.
-        QTest::addRow("fits, then breaks") << std::vector<Block>{{40, 0}, {40, 0}, {40, 0}}
-                                           << std::vector<FlowLayout::Placement>{{0, 0}, {0, 40}, {1, 0}};
+        QTest::addRow("fits, then breaks") << std::vector<Block> {{40, 0}, {40, 0}, {40, 0}}
+                                           << std::vector<FlowLayout::Placement> {{0, 0}, {0, 40}, {1, 0}};
         // 50 + (10 + 30) = 90 fits; 90 + 10 + 30 > 100 breaks, and the spacing is dropped on the new page.
-        QTest::addRow("spacing") << std::vector<Block>{{50, 10}, {30, 10}, {30, 10}}
-                                 << std::vector<FlowLayout::Placement>{{0, 0}, {0, 60}, {1, 0}};
-        QTest::addRow("exact fit") << std::vector<Block>{{60, 0}, {40, 0}, {1, 0}}
-                                   << std::vector<FlowLayout::Placement>{{0, 0}, {0, 60}, {1, 0}};
+        QTest::addRow("spacing") << std::vector<Block> {{50, 10}, {30, 10}, {30, 10}}
+                                 << std::vector<FlowLayout::Placement> {{0, 0}, {0, 60}, {1, 0}};
+        QTest::addRow("exact fit") << std::vector<Block> {{60, 0}, {40, 0}, {1, 0}}
+                                   << std::vector<FlowLayout::Placement> {{0, 0}, {0, 60}, {1, 0}};
         // A block taller than a page gets a fresh page of its own; the next block follows it.
-        QTest::addRow("oversized") << std::vector<Block>{{30, 0}, {150, 0}, {10, 0}}
-                                   << std::vector<FlowLayout::Placement>{{0, 0}, {1, 0}, {2, 0}};
-        QTest::addRow("oversized first") << std::vector<Block>{{150, 0}, {10, 5}}
-                                         << std::vector<FlowLayout::Placement>{{0, 0}, {1, 0}};
+        QTest::addRow("oversized") << std::vector<Block> {{30, 0}, {150, 0}, {10, 0}}
+                                   << std::vector<FlowLayout::Placement> {{0, 0}, {1, 0}, {2, 0}};
+        QTest::addRow("oversized first") << std::vector<Block> {{150, 0}, {10, 5}}
+                                         << std::vector<FlowLayout::Placement> {{0, 0}, {1, 0}};
     }
     void flow()
     {
@@ -101,15 +101,15 @@ private Q_SLOTS:
         QTest::addColumn<std::vector<int>>("rows");
         QTest::addColumn<int>("perPage");
         QTest::addColumn<std::vector<int>>("starts");
-        QTest::addRow("empty") << std::vector<int>{} << 3 << std::vector<int>{};
-        QTest::addRow("single lines") << std::vector<int>{1, 1, 1, 1, 1} << 2 << std::vector<int>{0, 2, 4};
+        QTest::addRow("empty") << std::vector<int> {} << 3 << std::vector<int> {};
+        QTest::addRow("single lines") << std::vector<int> {1, 1, 1, 1, 1} << 2 << std::vector<int> {0, 2, 4};
         // Rows of two on pages of three: a row never splits, so each page holds one row.
-        QTest::addRow("kept together") << std::vector<int>{2, 2, 2} << 3 << std::vector<int>{0, 2, 4};
-        QTest::addRow("full pages") << std::vector<int>{3, 3} << 3 << std::vector<int>{0, 3};
+        QTest::addRow("kept together") << std::vector<int> {2, 2, 2} << 3 << std::vector<int> {0, 2, 4};
+        QTest::addRow("full pages") << std::vector<int> {3, 3} << 3 << std::vector<int> {0, 3};
         // A 5-line row on 3-line pages starts a page (line 1) and flows on (line 4).
-        QTest::addRow("longer than a page") << std::vector<int>{1, 5} << 3 << std::vector<int>{0, 1, 4};
-        QTest::addRow("long first row") << std::vector<int>{7, 1} << 3 << std::vector<int>{0, 3, 6};
-        QTest::addRow("empty rows skipped") << std::vector<int>{0, 2, 0, 2} << 4 << std::vector<int>{0};
+        QTest::addRow("longer than a page") << std::vector<int> {1, 5} << 3 << std::vector<int> {0, 1, 4};
+        QTest::addRow("long first row") << std::vector<int> {7, 1} << 3 << std::vector<int> {0, 3, 6};
+        QTest::addRow("empty rows skipped") << std::vector<int> {0, 2, 0, 2} << 4 << std::vector<int> {0};
         // 10 000 single lines on 90-line pages: ceil(10000 / 90) = 112 pages.
         QTest::addRow("ten thousand") << std::vector<int>(10000, 1) << 90 << [] {
             std::vector<int> s;
@@ -145,18 +145,17 @@ private Q_SLOTS:
         QTest::addColumn<int>("columns");
         QTest::addColumn<int>("maxPieces");
         QTest::addColumn<std::vector<WrapPiece>>("expected");
-        QTest::addRow("empty") << QString() << 10 << 3 << std::vector<WrapPiece>{{0, 0, false}};
-        QTest::addRow("fits") << QStringLiteral("abc") << 10 << 3 << std::vector<WrapPiece>{{0, 3, false}};
+        QTest::addRow("empty") << QString() << 10 << 3 << std::vector<WrapPiece> {{0, 0, false}};
+        QTest::addRow("fits") << QStringLiteral("abc") << 10 << 3 << std::vector<WrapPiece> {{0, 3, false}};
         QTest::addRow("hard breaks") << QStringLiteral("abcdefghij") << 4 << 5
-                                     << std::vector<WrapPiece>{{0, 4, false}, {4, 4, false}, {8, 2, false}};
-        QTest::addRow("elided") << QStringLiteral("abcdefghij") << 4 << 2
-                                << std::vector<WrapPiece>{{0, 4, false}, {4, 4, true}};
+                                     << std::vector<WrapPiece> {{0, 4, false}, {4, 4, false}, {8, 2, false}};
+        QTest::addRow("elided") << QStringLiteral("abcdefghij") << 4 << 2 << std::vector<WrapPiece> {{0, 4, false}, {4, 4, true}};
         // "ab cd efgh", 6 columns: the space at index 5 lies in the piece's last third → break after it.
         QTest::addRow("at a space") << QStringLiteral("ab cd efgh") << 6 << 3
-                                    << std::vector<WrapPiece>{{0, 6, false}, {6, 4, false}};
+                                    << std::vector<WrapPiece> {{0, 6, false}, {6, 4, false}};
         // "v_add v1, v2": comma at index 8 is in the last third of 9 columns (indices 6..8).
         QTest::addRow("after a comma") << QStringLiteral("v_add v1, v2") << 9 << 3
-                                       << std::vector<WrapPiece>{{0, 9, false}, {9, 3, false}};
+                                       << std::vector<WrapPiece> {{0, 9, false}, {9, 3, false}};
     }
     void wrap()
     {
@@ -167,7 +166,8 @@ private Q_SLOTS:
         const auto got = wrapLine(text, columns, maxPieces);
         QCOMPARE(got.size(), expected.size());
         for (std::size_t i = 0; i < got.size(); ++i)
-            QVERIFY2(got[i] == expected[i], qPrintable(QStringLiteral("piece %1: %2+%3").arg(i).arg(got[i].start).arg(got[i].length)));
+            QVERIFY2(got[i] == expected[i],
+                     qPrintable(QStringLiteral("piece %1: %2+%3").arg(i).arg(got[i].start).arg(got[i].length)));
     }
 
     void axisMap_data()
@@ -192,7 +192,7 @@ private Q_SLOTS:
         QFETCH(qreal, to);
         QFETCH(double, value);
         QFETCH(qreal, pixel);
-        const ChartAxis axis{min, max, from, to};
+        const ChartAxis axis {min, max, from, to};
         QCOMPARE(axis.map(value), pixel);
     }
 
@@ -203,11 +203,11 @@ private Q_SLOTS:
         QTest::addColumn<int>("maxTicks");
         QTest::addColumn<std::vector<double>>("ticks");
         // step = the smallest of 1, 2, 5, 10 × 10^k not below range / maxTicks.
-        QTest::addRow("waves") << 0.0 << 10.0 << 5 << std::vector<double>{0, 2, 4, 6, 8, 10};     // 10/5 = 2
-        QTest::addRow("vgprs") << 0.0 << 256.0 << 4 << std::vector<double>{0, 100, 200};         // 64 → 100
-        QTest::addRow("lds") << 0.0 << 65536.0 << 4 << std::vector<double>{0, 20000, 40000, 60000}; // 16384 → 20000
-        QTest::addRow("sgprs") << 0.0 << 104.0 << 4 << std::vector<double>{0, 50, 100};          // 26 → 50
-        QTest::addRow("not from zero") << 3.0 << 17.0 << 3 << std::vector<double>{5, 10, 15};    // 4.67 → 5
+        QTest::addRow("waves") << 0.0 << 10.0 << 5 << std::vector<double> {0, 2, 4, 6, 8, 10};       // 10/5 = 2
+        QTest::addRow("vgprs") << 0.0 << 256.0 << 4 << std::vector<double> {0, 100, 200};            // 64 → 100
+        QTest::addRow("lds") << 0.0 << 65536.0 << 4 << std::vector<double> {0, 20000, 40000, 60000}; // 16384 → 20000
+        QTest::addRow("sgprs") << 0.0 << 104.0 << 4 << std::vector<double> {0, 50, 100};             // 26 → 50
+        QTest::addRow("not from zero") << 3.0 << 17.0 << 3 << std::vector<double> {5, 10, 15};       // 4.67 → 5
     }
     void axisTicks()
     {
@@ -215,13 +215,12 @@ private Q_SLOTS:
         QFETCH(double, max);
         QFETCH(int, maxTicks);
         QFETCH(std::vector<double>, ticks);
-        const ChartAxis axis{min, max, 0, 1};
+        const ChartAxis axis {min, max, 0, 1};
         const auto got = axis.ticks(maxTicks);
         QCOMPARE(got.size(), ticks.size());
         for (std::size_t i = 0; i < got.size(); ++i)
             QCOMPARE(got[i], ticks[i]);
     }
-
 };
 
 QTEST_GUILESS_MAIN(TestReportLayout)

@@ -198,17 +198,17 @@ private Q_SLOTS:
         QTest::addColumn<std::vector<StepPoint>>("steps");
         QTest::addColumn<int>("x");
         QTest::addColumn<std::optional<StepRegion>>("region");
-        const std::vector<StepPoint> curve{{1, 10}, {2, 10}, {3, 9}, {4, 9}, {5, 9}, {6, 8}};
+        const std::vector<StepPoint> curve {{1, 10}, {2, 10}, {3, 9}, {4, 9}, {5, 9}, {6, 8}};
         // Changes at x=3 (10→9) and x=6 (9→8): one point per step start, the last point kept.
-        const std::vector<StepPoint> steps{{1, 10}, {3, 9}, {6, 8}};
-        QTest::addRow("inside a step") << curve << steps << 4 << std::optional(StepRegion{3, 5, 9});
-        QTest::addRow("at a step start") << curve << steps << 3 << std::optional(StepRegion{3, 5, 9});
-        QTest::addRow("first step") << curve << steps << 2 << std::optional(StepRegion{1, 2, 10});
-        QTest::addRow("beyond the end") << curve << steps << 100 << std::optional(StepRegion{6, 6, 8});
+        const std::vector<StepPoint> steps {{1, 10}, {3, 9}, {6, 8}};
+        QTest::addRow("inside a step") << curve << steps << 4 << std::optional(StepRegion {3, 5, 9});
+        QTest::addRow("at a step start") << curve << steps << 3 << std::optional(StepRegion {3, 5, 9});
+        QTest::addRow("first step") << curve << steps << 2 << std::optional(StepRegion {1, 2, 10});
+        QTest::addRow("beyond the end") << curve << steps << 100 << std::optional(StepRegion {6, 6, 8});
         QTest::addRow("before the start") << curve << steps << 0 << std::optional<StepRegion>();
         // A flat curve keeps its ends so the line spans the axis.
-        QTest::addRow("flat") << std::vector<StepPoint>{{1, 5}, {2, 5}, {3, 5}} << std::vector<StepPoint>{{1, 5}, {3, 5}} << 2
-                              << std::optional(StepRegion{1, 3, 5});
+        QTest::addRow("flat") << std::vector<StepPoint> {{1, 5}, {2, 5}, {3, 5}} << std::vector<StepPoint> {{1, 5}, {3, 5}} << 2
+                              << std::optional(StepRegion {1, 3, 5});
     }
     void steps()
     {
@@ -230,7 +230,7 @@ private Q_SLOTS:
     {
         // Each change adds a vertical edge: (3,10) before (3,9) and (6,9) before (6,8).
         const auto line = stepPolyline({{1, 10}, {3, 9}, {6, 8}});
-        const std::vector<QPointF> expected{{1, 10}, {3, 10}, {3, 9}, {6, 9}, {6, 8}};
+        const std::vector<QPointF> expected {{1, 10}, {3, 10}, {3, 9}, {6, 9}, {6, 8}};
         QCOMPARE(line, expected);
     }
 };

@@ -38,8 +38,9 @@ private Q_SLOTS:
                        {QStringLiteral("valu-salu"), 1, 16, {}, {19}}});
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.index(0, PenaltyRuleModel::CyclesColumn).data().toLongLong(), 12LL);
-        QCOMPARE(model.index(1, PenaltyRuleModel::RuleColumn).data(PenaltyRuleModel::RuleRole).toString(), QStringLiteral("valu-salu"));
-        QCOMPARE(model.index(0, 0).data(PenaltyRuleModel::LinesRole).value<QList<int>>(), (QList<int>{20, 21, 37}));
+        QCOMPARE(model.index(1, PenaltyRuleModel::RuleColumn).data(PenaltyRuleModel::RuleRole).toString(),
+                 QStringLiteral("valu-salu"));
+        QCOMPARE(model.index(0, 0).data(PenaltyRuleModel::LinesRole).value<QList<int>>(), (QList<int> {20, 21, 37}));
         QVERIFY(model.row(2) == nullptr);
         model.setRows({});
         QCOMPARE(model.rowCount(), 0);

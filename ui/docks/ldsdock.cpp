@@ -23,7 +23,8 @@ LdsDock::LdsDock(QWidget* parent)
     m_op = new QComboBox;
     m_op->setEditable(true);
     m_op->setToolTip(tr("Access width in bytes or a DS op name"));
-    for (const char* op : {"b32", "b64", "b96", "b128", "ds_read_b32", "ds_read_b64", "ds_read_b128", "ds_read2_b32", "ds_write_b32", "ds_write2_b64"})
+    for (const char* op : {"b32", "b64", "b96", "b128", "ds_read_b32", "ds_read_b64", "ds_read_b128", "ds_read2_b32",
+                           "ds_write_b32", "ds_write2_b64"})
         m_op->addItem(QLatin1String(op));
     form->addWidget(m_op, 0, 2);
     m_pattern = new QLineEdit(QStringLiteral("lane * 4"));
@@ -54,9 +55,18 @@ LdsDock::LdsDock(QWidget* parent)
     connect(m_heatmap, &LdsHeatmap::hovered, m_readout, &QLabel::setText);
 
     connect(m_mode, &QComboBox::currentIndexChanged, this, [this](int) { refresh(); });
-    connect(m_pattern, &QLineEdit::textChanged, this, [this] { if (m_mode->currentIndex() == PatternMode) refresh(); });
-    connect(m_parameters, &QLineEdit::textChanged, this, [this] { if (m_mode->currentIndex() == PatternMode) refresh(); });
-    connect(m_op, &QComboBox::currentTextChanged, this, [this] { if (m_mode->currentIndex() == PatternMode) refresh(); });
+    connect(m_pattern, &QLineEdit::textChanged, this, [this] {
+        if (m_mode->currentIndex() == PatternMode)
+            refresh();
+    });
+    connect(m_parameters, &QLineEdit::textChanged, this, [this] {
+        if (m_mode->currentIndex() == PatternMode)
+            refresh();
+    });
+    connect(m_op, &QComboBox::currentTextChanged, this, [this] {
+        if (m_mode->currentIndex() == PatternMode)
+            refresh();
+    });
     refresh();
 }
 
@@ -104,11 +114,10 @@ void LdsDock::refresh()
     m_instruction = -1;
     if (const auto typed = typedPattern()) {
         // lds-phases (docs/model.md L-phases): the analysed GPU's generation decides "auto".
-        const LdsPhases phases = m_snapshot ? ldsPhasesFor(m_snapshot->analysis.program.gpu.generation,
-                                                           m_snapshot->request.timing.ldsPhases)
-                                            : LdsPhases::Gcn;
-        result = analyzeLdsPattern(typed->text.toStdString(), typed->op.toStdString(), typed->parameters, m_groupDwords,
-                                   phases);
+        const LdsPhases phases = m_snapshot
+            ? ldsPhasesFor(m_snapshot->analysis.program.gpu.generation, m_snapshot->request.timing.ldsPhases)
+            : LdsPhases::Gcn;
+        result = analyzeLdsPattern(typed->text.toStdString(), typed->op.toStdString(), typed->parameters, m_groupDwords, phases);
         m_title->setText(tr("Pattern <b>%1</b>").arg(m_pattern->text().toHtmlEscaped()));
     } else if (m_snapshot) {
         const auto& program = m_snapshot->analysis.program;
@@ -120,8 +129,10 @@ void LdsDock::refresh()
                     m_instruction = index;
                     result = lds->second;
                     const Instruction& ins = program.instructions[size_t(index)];
-                    m_title->setText(tr("Line %1: <b>%2</b> %3").arg(m_line).arg(QString::fromStdString(ins.mnemonic),
-                                                                               QString::fromStdString(ins.operands).toHtmlEscaped()));
+                    m_title->setText(
+                        tr("Line %1: <b>%2</b> %3")
+                            .arg(m_line)
+                            .arg(QString::fromStdString(ins.mnemonic), QString::fromStdString(ins.operands).toHtmlEscaped()));
                     break;
                 }
             }
@@ -130,7 +141,10 @@ void LdsDock::refresh()
             m_title->setText(tr("Line %1 has no DS instruction").arg(m_line));
     }
     if (result.error.empty() && !result.lanes.empty()) {
-        QString text = tr("degree %1 · %2 LDS cycles (conflict-free %3)").arg(result.degree).arg(result.cycles).arg(result.conflictFreeCycles);
+        QString text = tr("degree %1 · %2 LDS cycles (conflict-free %3)")
+                           .arg(result.degree)
+                           .arg(result.cycles)
+                           .arg(result.conflictFreeCycles);
         if (!result.allKnown)
             text += tr(" · some lane addresses unknown");
         if (!result.note.empty())
@@ -148,7 +162,7 @@ std::optional<LdsDock::Pattern> LdsDock::typedPattern() const
 {
     if (m_mode->currentIndex() != PatternMode)
         return std::nullopt;
-    Pattern pattern{m_pattern->text(), m_op->currentText(), {}};
+    Pattern pattern {m_pattern->text(), m_op->currentText(), {}};
     for (const QString& item : m_parameters->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         const auto kv = item.split(QLatin1Char('='));
         bool ok = false;

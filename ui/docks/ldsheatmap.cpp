@@ -40,16 +40,17 @@ static auto tieLane(const LaneAccess& a)
 
 static bool sameLanes(const std::vector<LaneAccess>& a, const std::vector<LaneAccess>& b)
 {
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const LaneAccess& x, const LaneAccess& y) { return tieLane(x) == tieLane(y); });
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                      [](const LaneAccess& x, const LaneAccess& y) { return tieLane(x) == tieLane(y); });
 }
 
 static bool sameResult(const LdsAccessResult& a, const LdsAccessResult& b)
 {
     const auto group = [](const LaneGroup& g) { return std::tie(g.firstLane, g.lanes, g.degree, g.members); };
-    return std::tie(a.error, a.op, a.widthBytes, a.bankRows, a.bankLoad, a.degree, a.cycles, a.conflictFreeCycles, a.allKnown, a.note,
-                    a.errorColumn, a.twoAccesses, a.groupsPerAccess)
-        == std::tie(b.error, b.op, b.widthBytes, b.bankRows, b.bankLoad, b.degree, b.cycles, b.conflictFreeCycles, b.allKnown, b.note,
-                    b.errorColumn, b.twoAccesses, b.groupsPerAccess)
+    return std::tie(a.error, a.op, a.widthBytes, a.bankRows, a.bankLoad, a.degree, a.cycles, a.conflictFreeCycles, a.allKnown,
+                    a.note, a.errorColumn, a.twoAccesses, a.groupsPerAccess)
+        == std::tie(b.error, b.op, b.widthBytes, b.bankRows, b.bankLoad, b.degree, b.cycles, b.conflictFreeCycles, b.allKnown,
+                    b.note, b.errorColumn, b.twoAccesses, b.groupsPerAccess)
         && sameLanes(a.lanes, b.lanes) && sameLanes(a.secondLanes, b.secondLanes)
         && std::equal(a.groups.begin(), a.groups.end(), b.groups.begin(), b.groups.end(),
                       [&](const LaneGroup& x, const LaneGroup& y) { return group(x) == group(y); });
@@ -115,11 +116,7 @@ QString LdsHeatmap::describe(int lane, int bank) const
         return tr("lane %1 · address unknown · bank %2").arg(lane).arg(bank);
     const int rows = cellRows(lane, bank);
     const int g = groupOf(lane);
-    QString text = tr("lane %1 · address 0x%2 · bank %3 · row %4")
-                       .arg(lane)
-                       .arg(a.address, 0, 16)
-                       .arg(a.bank)
-                       .arg(a.row);
+    QString text = tr("lane %1 · address 0x%2 · bank %3 · row %4").arg(lane).arg(a.address, 0, 16).arg(a.bank).arg(a.row);
     if (rows > 0)
         text += tr(" · bank %1 serves %2 distinct row(s) in lane group %3").arg(bank).arg(rows).arg(g);
     return text;
@@ -131,7 +128,11 @@ void LdsHeatmap::paintEvent(QPaintEvent*)
     const QPalette pal = palette();
     p.fillRect(rect(), pal.color(QPalette::Base));
     const HeatmapGeometry geo = geometry();
-    const QColor grid = [&] { QColor c = pal.color(QPalette::Text); c.setAlpha(30); return c; }();
+    const QColor grid = [&] {
+        QColor c = pal.color(QPalette::Text);
+        c.setAlpha(30);
+        return c;
+    }();
     QFont small = font();
     small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.75));
     p.setFont(small);
@@ -143,7 +144,8 @@ void LdsHeatmap::paintEvent(QPaintEvent*)
     }
     for (int l = 0; l < Lanes; l += 8) {
         const QRectF c = geo.cellRect(l, 0);
-        p.drawText(QRectF(0, c.top(), HeaderW - 3, std::max(c.height(), 10.0)), Qt::AlignRight | Qt::AlignTop, QString::number(l));
+        p.drawText(QRectF(0, c.top(), HeaderW - 3, std::max(c.height(), 10.0)), Qt::AlignRight | Qt::AlignTop,
+                   QString::number(l));
     }
     QColor unknown = pal.color(QPalette::Mid);
     for (int l = 0; l < Lanes; ++l) {
@@ -186,7 +188,10 @@ void LdsHeatmap::paintEvent(QPaintEvent*)
     const QRectF legend = legendRect();
     p.setFont(small);
     double x = legend.left();
-    const struct { int rows; QString label; } items[] = {{1, tr("1 row")}, {2, tr("2")}, {4, tr("3–4")}, {8, tr("5–8")}, {9, tr(">8")}};
+    const struct {
+        int rows;
+        QString label;
+    } items[] = {{1, tr("1 row")}, {2, tr("2")}, {4, tr("3–4")}, {8, tr("5–8")}, {9, tr(">8")}};
     const QFontMetricsF fm(small);
     for (const auto& item : items) {
         p.fillRect(QRectF(x, legend.top() + 5, 12, 12), ldsRowsColor(item.rows));

@@ -17,12 +17,12 @@ namespace gcnlens::ui {
 // and the axis ranges. The dock feeds its three models from it; the PDF report paints the same.
 struct OccupancyChart {
     std::vector<QPointF> curve, region, point;
-    int current = 0;              // the input's value on this axis
+    int current = 0; // the input's value on this axis
     int xMin = 0, xMax = 1, yMax = 1;
 
     // `currentWaves` places the point when the curve does not reach the current value.
-    static OccupancyChart compute(const GpuTarget& gpu, const OccupancyInput& input, CurveAxis axis,
-                                  const TimingOptions& options, int currentWaves);
+    static OccupancyChart compute(const GpuTarget& gpu, const OccupancyInput& input, CurveAxis axis, const TimingOptions& options,
+                                  int currentWaves);
 };
 
 class OccupancyCurveModel : public QAbstractTableModel {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/docks/occupancydock.h"
+#include "ui/docks/occupancycurvemodel.h"
 #include "ui/geometry.h"
 #include "ui/logging.h"
-#include "ui/docks/occupancycurvemodel.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -213,8 +213,8 @@ void OccupancyDock::setOptions(const TimingOptions& options)
 void OccupancyDock::setSnapshot(const SnapshotPtr& snapshot)
 {
     m_snapshot = snapshot;
-    const bool gpuChanged = m_gpu.processor != snapshot->analysis.program.gpu.processor
-        || m_gpu.name != snapshot->analysis.program.gpu.name;
+    const bool gpuChanged =
+        m_gpu.processor != snapshot->analysis.program.gpu.processor || m_gpu.name != snapshot->analysis.program.gpu.name;
     m_gpu = snapshot->analysis.program.gpu;
     m_options = snapshot->request.timing;
 
@@ -264,8 +264,8 @@ void OccupancyDock::loadKernelInputs(bool force)
 void OccupancyDock::resetToKernel()
 {
     m_updating = true;
-    const int values[RESOURCE_COUNT] = {m_kernelInput.vgprs, m_kernelInput.agprs, m_kernelInput.sgprs,
-                                        m_kernelInput.ldsBytes, m_kernelInput.workgroupSize};
+    const int values[RESOURCE_COUNT] = {m_kernelInput.vgprs, m_kernelInput.agprs, m_kernelInput.sgprs, m_kernelInput.ldsBytes,
+                                        m_kernelInput.workgroupSize};
     for (int r = 0; r < RESOURCE_COUNT; ++r) {
         m_rows[r].slider->setValue(values[r]);
         m_rows[r].spin->setValue(values[r]);
@@ -279,7 +279,8 @@ void OccupancyDock::updateRanges()
     // Ranges per timing-model.md section 6's table.
     const bool cdna2 = m_gpu.processor == "gfx90a" || m_gpu.processor == "gfx942";
     const bool gfx67 = m_gpu.generation == Generation::GFX6 || m_gpu.generation == Generation::GFX7;
-    const int maxima[RESOURCE_COUNT] = {cdna2 ? 512 : 256, 256, gfx67 ? 104 : 102, m_gpu.generation == Generation::GFX6 ? 32768 : 65536, 1024};
+    const int maxima[RESOURCE_COUNT] = {cdna2 ? 512 : 256, 256, gfx67 ? 104 : 102,
+                                        m_gpu.generation == Generation::GFX6 ? 32768 : 65536, 1024};
     const int minima[RESOURCE_COUNT] = {0, 0, 0, 0, 1};
     m_updating = true;
     for (int r = 0; r < RESOURCE_COUNT; ++r) {
@@ -333,8 +334,8 @@ QString OccupancyDock::readout() const
 // Every field, for comparing what recompute() last showed with what it would show now.
 static auto tieGpu(const GpuTarget& g)
 {
-    return std::tie(g.name, g.product, g.processor, g.features, g.targetId, g.generation, g.dpfactor, g.computeUnits, g.maxWavesPerSimd,
-                    g.fixedSgprs);
+    return std::tie(g.name, g.product, g.processor, g.features, g.targetId, g.generation, g.dpfactor, g.computeUnits,
+                    g.maxWavesPerSimd, g.fixedSgprs);
 }
 
 static auto tieInput(const OccupancyInput& i)
@@ -374,7 +375,8 @@ void OccupancyDock::recompute()
         QStringList limits;
         for (const auto& [resource, waves] : m_result.limits)
             limits << QStringLiteral("%1 %2").arg(QString::fromStdString(resource)).arg(waves);
-        m_limiter->setText(tr("limited by %1  (%2)").arg(limiters.join(QStringLiteral(", ")), limits.join(QStringLiteral(" · "))));
+        m_limiter->setText(
+            tr("limited by %1  (%2)").arg(limiters.join(QStringLiteral(", ")), limits.join(QStringLiteral(" · "))));
         QStringList hints;
         for (const OccupancyHint& h : m_result.hints)
             hints << QStringLiteral("• ") + QString::fromStdString(h.text);
@@ -394,7 +396,8 @@ void OccupancyDock::recompute()
         m_yAxis->setTickAnchor(0);
         m_yAxis->setTickInterval(2);
     }
-    static const QString titles[] = {tr("VGPRs per work-item"), tr("SGPRs per wave"), tr("LDS bytes per workgroup"), tr("work-items per workgroup")};
+    static const QString titles[] = {tr("VGPRs per work-item"), tr("SGPRs per wave"), tr("LDS bytes per workgroup"),
+                                     tr("work-items per workgroup")};
     m_xAxis->setTitleText(titles[int(m_axis)]);
     m_xAxis->setTitleBrush(palette().color(QPalette::Text));
     qCDebug(lcOccupancy) << "waves" << m_result.wavesPerSimd << "curve points" << m_curve->rowCount();

@@ -52,7 +52,7 @@ public:
 
     const OccupancyResult& result() const { return m_result; }
     OccupancyInput input() const;
-    int kernel() const; // index of the kernel the sliders started from
+    int kernel() const;      // index of the kernel the sliders started from
     QString readout() const; // the waves/limiter line as shown
     // Issue #16: what the kernel's pressure peaks cost ("the peak at line 812 holds 84 VGPRs: 2
     // fewer would give 6 waves (W_v, peak cost)"), one line per register file, as shown.
@@ -106,7 +106,7 @@ private:
     SnapshotPtr m_snapshot;
     GpuTarget m_gpu;
     TimingOptions m_options;
-    OccupancyInput m_kernelInput;   // what the kernel declares/uses
+    OccupancyInput m_kernelInput; // what the kernel declares/uses
     bool m_haveKernelInput = false;
     OccupancyResult m_result;
     CurveAxis m_axis = CurveAxis::Vgpr;

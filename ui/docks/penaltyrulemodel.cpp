@@ -12,7 +12,7 @@ std::vector<PenaltyRuleModel::Row> PenaltyRuleModel::rowsFor(const Totals& t, co
         meanings[r.id] = r.meaning;
     std::vector<Row> rows;
     for (const auto& [rule, cycles] : t.byRule) {
-        Row row{QString::fromStdString(rule), 0, cycles, QString::fromStdString(meanings[rule]), {}};
+        Row row {QString::fromStdString(rule), 0, cycles, QString::fromStdString(meanings[rule]), {}};
         if (const auto count = t.countByRule.find(rule); count != t.countByRule.end())
             row.count = count->second;
         if (lines)
@@ -53,16 +53,22 @@ QVariant PenaltyRuleModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case RuleColumn: return r.rule;
-        case CountColumn: return r.count;
-        case CyclesColumn: return r.cycles;
+        case RuleColumn:
+            return r.rule;
+        case CountColumn:
+            return r.count;
+        case CyclesColumn:
+            return r.cycles;
         }
         break;
     case Qt::TextAlignmentRole:
         return index.column() == RuleColumn ? QVariant() : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
-    case Qt::ToolTipRole: return tr("%1\nclick to step through its %n occurrence(s)", nullptr, int(r.lines.size())).arg(r.meaning);
-    case RuleRole: return r.rule;
-    case LinesRole: return QVariant::fromValue(QList<int>(r.lines.begin(), r.lines.end()));
+    case Qt::ToolTipRole:
+        return tr("%1\nclick to step through its %n occurrence(s)", nullptr, int(r.lines.size())).arg(r.meaning);
+    case RuleRole:
+        return r.rule;
+    case LinesRole:
+        return QVariant::fromValue(QList<int>(r.lines.begin(), r.lines.end()));
     }
     return {};
 }
@@ -72,9 +78,12 @@ QVariant PenaltyRuleModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case RuleColumn: return tr("Rule");
-    case CountColumn: return tr("Count");
-    case CyclesColumn: return tr("Cycles");
+    case RuleColumn:
+        return tr("Rule");
+    case CountColumn:
+        return tr("Count");
+    case CyclesColumn:
+        return tr("Cycles");
     }
     return {};
 }

@@ -27,7 +27,8 @@ void ProblemsModel::setProblems(std::vector<Diagnostic> diagnostics, std::vector
     // Most keystrokes leave the problems as they were: no reset then (a kernel may list a
     // thousand findings, and a reset also loses the view's current row).
     const auto sameDiagnostic = [](const Diagnostic& a, const Diagnostic& b) {
-        return a.line == b.line && a.column == b.column && a.severity == b.severity && a.message == b.message && a.origin == b.origin;
+        return a.line == b.line && a.column == b.column && a.severity == b.severity && a.message == b.message
+            && a.origin == b.origin;
     };
     const auto sameFinding = [](const FindingView& a, const FindingView& b) {
         return a.key == b.key && a.line == b.line && a.producerLine == b.producerLine && a.message == b.message && a.fix == b.fix;
@@ -74,18 +75,28 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const
         switch (role) {
         case Qt::DisplayRole:
             switch (index.column()) {
-            case SeverityColumn: return QStringLiteral("warning");
-            case LineColumn: return f->line;
-            case RuleColumn: return f->key.rule;
-            case MessageColumn: return f->message;
+            case SeverityColumn:
+                return QStringLiteral("warning");
+            case LineColumn:
+                return f->line;
+            case RuleColumn:
+                return f->key.rule;
+            case MessageColumn:
+                return f->message;
             }
             break;
-        case Qt::ToolTipRole: return f->tooltip();
-        case LineRole: return f->line;
-        case ColumnRole: return 0;
-        case SeverityRole: return int(Severity::Warning);
-        case FindingKeyRole: return QVariant::fromValue(f->key);
-        case ProducerLineRole: return f->producerLine;
+        case Qt::ToolTipRole:
+            return f->tooltip();
+        case LineRole:
+            return f->line;
+        case ColumnRole:
+            return 0;
+        case SeverityRole:
+            return int(Severity::Warning);
+        case FindingKeyRole:
+            return QVariant::fromValue(f->key);
+        case ProducerLineRole:
+            return f->producerLine;
         }
         return {};
     }
@@ -93,18 +104,26 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case SeverityColumn: return QString::fromLatin1(severityName(d.severity).data(), qsizetype(severityName(d.severity).size()));
-        case LineColumn: return d.line;
-        case RuleColumn: return QString();
+        case SeverityColumn:
+            return QString::fromLatin1(severityName(d.severity).data(), qsizetype(severityName(d.severity).size()));
+        case LineColumn:
+            return d.line;
+        case RuleColumn:
+            return QString();
         case MessageColumn:
-            return d.origin.empty() ? QString::fromStdString(d.message)
-                                    : QStringLiteral("%1 (%2)").arg(QString::fromStdString(d.message), QString::fromStdString(d.origin));
+            return d.origin.empty()
+                ? QString::fromStdString(d.message)
+                : QStringLiteral("%1 (%2)").arg(QString::fromStdString(d.message), QString::fromStdString(d.origin));
         }
         break;
-    case Qt::ToolTipRole: return QString::fromStdString(d.message);
-    case LineRole: return d.line;
-    case ColumnRole: return d.column;
-    case SeverityRole: return int(d.severity);
+    case Qt::ToolTipRole:
+        return QString::fromStdString(d.message);
+    case LineRole:
+        return d.line;
+    case ColumnRole:
+        return d.column;
+    case SeverityRole:
+        return int(d.severity);
     }
     return {};
 }
@@ -114,10 +133,14 @@ QVariant ProblemsModel::headerData(int section, Qt::Orientation orientation, int
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case SeverityColumn: return tr("Severity");
-    case LineColumn: return tr("Line");
-    case RuleColumn: return tr("Rule");
-    case MessageColumn: return tr("Message");
+    case SeverityColumn:
+        return tr("Severity");
+    case LineColumn:
+        return tr("Line");
+    case RuleColumn:
+        return tr("Rule");
+    case MessageColumn:
+        return tr("Message");
     }
     return {};
 }

@@ -46,7 +46,8 @@ QMenu* ProblemsView::findingMenu(const QModelIndex& index, QWidget* parent)
     auto* menu = new QMenu(parent);
     const int producer = index.data(ProblemsModel::ProducerLineRole).toInt();
     if (producer > 0) {
-        menu->addAction(tr("Go to producer (line %1)").arg(producer), this, [this, producer] { Q_EMIT lineRequested(producer, 0); });
+        menu->addAction(tr("Go to producer (line %1)").arg(producer), this,
+                        [this, producer] { Q_EMIT lineRequested(producer, 0); });
     }
     const int line = index.data(ProblemsModel::LineRole).toInt();
     menu->addAction(tr("Go to line %1").arg(line), this, [this, line] { Q_EMIT lineRequested(line, 0); });

@@ -30,8 +30,8 @@ bool LineAnnotation::gutterAlike(const LineAnnotation* a, const LineAnnotation* 
         return !a && !b;
     return a->offset == b->offset && a->size == b->size && a->cycles + a->penaltyCycles == b->cycles + b->penaltyCycles
         && a->position.slot == b->position.slot && a->markClass() == b->markClass() && a->direction == b->direction
-        && a->directionOverridden == b->directionOverridden && a->freedBy.isEmpty() == b->freedBy.isEmpty()
-        && a->live == b->live && a->peak == b->peak && a->findings == b->findings;
+        && a->directionOverridden == b->directionOverridden && a->freedBy.isEmpty() == b->freedBy.isEmpty() && a->live == b->live
+        && a->peak == b->peak && a->findings == b->findings;
 }
 
 static QString cycleText(const CycleCount& c)
@@ -112,10 +112,17 @@ LineAnnotations LineAnnotations::build(const Analysis& analysis)
         for (const Penalty& p : t->penalties) {
             a.penaltyCycles += p.cycles;
             switch (penaltyClassOf(p.rule)) {
-            case PenaltyClass::Fetch: a.fetchPenalty = true; break;
-            case PenaltyClass::Branch: a.branchPenalty = true; break;
-            case PenaltyClass::Hazard: a.hazardPenalty = true; break;
-            case PenaltyClass::None: break;
+            case PenaltyClass::Fetch:
+                a.fetchPenalty = true;
+                break;
+            case PenaltyClass::Branch:
+                a.branchPenalty = true;
+                break;
+            case PenaltyClass::Hazard:
+                a.hazardPenalty = true;
+                break;
+            case PenaltyClass::None:
+                break;
             }
             auto& lines = out.m_linesByRule[names(p.rule)];
             if (lines.empty() || lines.back() != ins.line)
@@ -126,8 +133,9 @@ LineAnnotations LineAnnotations::build(const Analysis& analysis)
     }
     // Issue #16: the kernels' peak lines; issue #17: the findings by line.
     for (const KernelPressure& k : analysis.liveness.kernels)
-        for (const auto& [peak, bit] : {std::pair {&k.vgpr, LineAnnotation::PeakVgpr}, std::pair {&k.sgpr, LineAnnotation::PeakSgpr},
-                                        std::pair {&k.agpr, LineAnnotation::PeakAgpr}})
+        for (const auto& [peak, bit] :
+             {std::pair {&k.vgpr, LineAnnotation::PeakVgpr}, std::pair {&k.sgpr, LineAnnotation::PeakSgpr},
+              std::pair {&k.agpr, LineAnnotation::PeakAgpr}})
             if (peak->count > 0 && peak->line >= 1 && peak->line <= maxLine)
                 out.m_lines[size_t(peak->line - 1)].peak |= bit;
     out.m_findings = findingViews(analysis.checks);
@@ -170,19 +178,25 @@ QString LineAnnotations::tooltip(int line, const Analysis& analysis) const
         text += QStringLiteral("\ncycles %1 (C = %2)").arg(t.cycles).arg(cycleText(*t.base));
         // docs/model.md: where C comes from (a table row, MFMA passes or LLVM's model), or that it has none.
         if (!t.base->rule.empty())
-            text += QStringLiteral("\n%1: %2").arg(QString::fromStdString(t.base->rule), QString::fromStdString(t.base->ruleDetail));
+            text +=
+                QStringLiteral("\n%1: %2").arg(QString::fromStdString(t.base->rule), QString::fromStdString(t.base->ruleDetail));
         else if ((t.base->unknown || t.base->noData) && !ins.placeholder && !ins.isData)
             text += QStringLiteral("\nno timing: neither GcnTimings.md nor LLVM's model gives one, counted as 4");
         if (t.direction != Direction::NotABranch) {
-            text += QStringLiteral("\nassumed %1%2").arg(t.direction == Direction::Taken ? QStringLiteral("taken") : QStringLiteral("not taken"),
-                                                         t.directionOverridden ? QStringLiteral(" (set by you)") : QString());
+            text += QStringLiteral("\nassumed %1%2")
+                        .arg(t.direction == Direction::Taken ? QStringLiteral("taken") : QStringLiteral("not taken"),
+                             t.directionOverridden ? QStringLiteral(" (set by you)") : QString());
             if (ins.branch == BranchKind::Conditional)
                 text += QStringLiteral(" — click the marker to flip");
         }
         for (const Penalty& p : t.penalties)
-            text += QStringLiteral("\n%1 +%2: %3").arg(QString::fromStdString(p.rule)).arg(p.cycles).arg(QString::fromStdString(p.detail));
+            text += QStringLiteral("\n%1 +%2: %3")
+                        .arg(QString::fromStdString(p.rule))
+                        .arg(p.cycles)
+                        .arg(QString::fromStdString(p.detail));
         if (!t.freedBy.empty())
-            text += QStringLiteral("\nsaved by %1: %2").arg(QString::fromStdString(t.freedBy), QString::fromStdString(t.freedDetail));
+            text +=
+                QStringLiteral("\nsaved by %1: %2").arg(QString::fromStdString(t.freedBy), QString::fromStdString(t.freedDetail));
     }
     if (!analysis.liveness.instructions.empty()) // issue #16, docs/model.md section 4
         text += QStringLiteral("\nlive: %1").arg(pressureLine(*a, hasAgprs()));
@@ -211,8 +225,8 @@ QString pressureLine(const LineAnnotation& a, bool withAgprs)
 std::vector<const FindingView*> LineAnnotations::findingsOn(int line) const
 {
     std::vector<const FindingView*> out;
-    auto it = std::lower_bound(m_findings.begin(), m_findings.end(), line,
-                               [](const FindingView& f, int l) { return f.line < l; });
+    auto it =
+        std::lower_bound(m_findings.begin(), m_findings.end(), line, [](const FindingView& f, int l) { return f.line < l; });
     for (; it != m_findings.end() && it->line == line; ++it)
         out.push_back(&*it);
     return out;

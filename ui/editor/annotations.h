@@ -20,24 +20,24 @@ namespace gcnlens::ui {
 using gcnlens::PenaltyClass;
 
 struct LineAnnotation {
-    int firstInstruction = -1;   // index into Program::instructions
-    int instructionCount = 0;    // several for macro/.rept output charged to the invoking line
-    std::uint64_t offset = 0;    // of the first instruction
-    int size = 0;                // bytes, all instructions of the line
-    int cycles = 0;              // base cycles used in totals
+    int firstInstruction = -1; // index into Program::instructions
+    int instructionCount = 0;  // several for macro/.rept output charged to the invoking line
+    std::uint64_t offset = 0;  // of the first instruction
+    int size = 0;              // bytes, all instructions of the line
+    int cycles = 0;            // base cycles used in totals
     int penaltyCycles = 0;
     FetchPosition position;
     bool fetchPenalty = false, branchPenalty = false, hazardPenalty = false;
-    bool twoDword = false;       // an 8-byte instruction (the shaded ones when charged)
-    QString freedBy;             // R-first16 / R-long / R-pair
+    bool twoDword = false; // an 8-byte instruction (the shaded ones when charged)
+    QString freedBy;       // R-first16 / R-long / R-pair
     bool conditionalBranch = false;
     Direction direction = Direction::NotABranch;
     bool directionOverridden = false;
     bool isData = false, placeholder = false;
-    LiveCounts live;             // issue #16: the most live registers of the line's instructions
+    LiveCounts live; // issue #16: the most live registers of the line's instructions
     enum PeakFile : quint8 { PeakVgpr = 1, PeakSgpr = 2, PeakAgpr = 4 };
-    quint8 peak = 0;             // PeakFile bits: a kernel's pressure peak is on this line
-    quint8 findings = 0;         // issue #17: hazard and s_waitcnt findings on this line (at most 255)
+    quint8 peak = 0;     // PeakFile bits: a kernel's pressure peak is on this line
+    quint8 findings = 0; // issue #17: hazard and s_waitcnt findings on this line (at most 255)
 
     bool isInstruction() const { return firstInstruction >= 0; }
     PenaltyClass markClass() const; // the most important penalty on the line, for the marker

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/editor/codeeditor.h"
 #include "ui/editor/pressurestrip.h"
-#include "ui/logging.h"
 #include "ui/editor/syntax.h"
+#include "ui/logging.h"
 #include "ui/palette.h"
 
 #include <KSyntaxHighlighting/Definition>
@@ -555,12 +555,15 @@ void CodeEditor::paintGutter(QPaintEvent* event)
         if (!a)
             continue;
         painter.setPen(m_colors.gutterText);
-        const int digits = int(std::round(m_layout.columnWidth(GutterLayout::Offset) / QFontMetricsF(font()).horizontalAdvance(QLatin1Char('0')))) - 2;
+        const int digits = int(std::round(m_layout.columnWidth(GutterLayout::Offset)
+                                          / QFontMetricsF(font()).horizontalAdvance(QLatin1Char('0'))))
+            - 2;
         painter.drawText(cell(GutterLayout::Offset, r), Qt::AlignRight | Qt::AlignVCenter,
                          QStringLiteral("0x%1").arg(a->offset, std::max(digits, 1), 16, QLatin1Char('0')));
         painter.drawText(cell(GutterLayout::Slot, r), Qt::AlignCenter, QString::number(a->position.slot));
         painter.drawText(cell(GutterLayout::Size, r), Qt::AlignCenter, QString::number(a->size));
-        painter.drawText(cell(GutterLayout::Cycles, r), Qt::AlignRight | Qt::AlignVCenter, QString::number(a->cycles + a->penaltyCycles));
+        painter.drawText(cell(GutterLayout::Cycles, r), Qt::AlignRight | Qt::AlignVCenter,
+                         QString::number(a->cycles + a->penaltyCycles));
         // Issue #16: live registers, the peak line in the peak colour and bold.
         if (a->peak) {
             QFont bold = font();

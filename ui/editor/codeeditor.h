@@ -89,7 +89,7 @@ private:
     QWidget* m_gutter = nullptr;
     PressureStrip* m_strip = nullptr;
     QList<QTextEdit::ExtraSelection> m_findingSelections;
-    std::vector<int> m_findingSelectionLines;       // the line of each, ascending
+    std::vector<int> m_findingSelectionLines;           // the line of each, ascending
     mutable std::pair<int, int> m_findingRange {0, -1}; // the lines whose underlines are set now
     KSyntaxHighlighting::SyntaxHighlighter* m_highlighter = nullptr;
     SnapshotPtr m_snapshot;

@@ -203,7 +203,8 @@ bool PressureStrip::event(QEvent* event)
             QToolTip::hideText();
             return true;
         }
-        QToolTip::showText(help->globalPos(), tr("line %1: %2").arg(line).arg(pressureLine(*a, m_snapshot->lines.hasAgprs())), this);
+        QToolTip::showText(help->globalPos(), tr("line %1: %2").arg(line).arg(pressureLine(*a, m_snapshot->lines.hasAgprs())),
+                           this);
         return true;
     }
     return QWidget::event(event);

@@ -35,7 +35,7 @@ KSyntaxHighlighting::Theme themeFor(const QPalette& palette);
 struct FormatRange {
     int start = 0;
     int length = 0;
-    QColor color;      // invalid: the theme's normal text
+    QColor color; // invalid: the theme's normal text
     bool bold = false;
     bool italic = false;
 };

@@ -22,8 +22,8 @@ void ReportBuilder::heading(Flow& flow, const QString& text, const QFont& font, 
     });
 }
 
-void ReportBuilder::paragraph(Flow& flow, const QString& text, const QFont& font, const QColor& color,
-               qreal indent, qreal spacing)
+void ReportBuilder::paragraph(Flow& flow, const QString& text, const QFont& font, const QColor& color, qreal indent,
+                              qreal spacing)
 {
     const qreal w = flow.width() - indent;
     const qreal h = wrappedHeight(font, w, text);
@@ -35,7 +35,7 @@ void ReportBuilder::paragraph(Flow& flow, const QString& text, const QFont& font
 }
 
 void ReportBuilder::table(Flow& flow, const QStringList& headers, const std::vector<QStringList>& rows,
-           const std::vector<double>& widths, qreal spacing, bool wrapLast)
+                          const std::vector<double>& widths, qreal spacing, bool wrapLast)
 {
     const qreal lineH = lineHeight(fonts_.body) + 2;
     const qreal total = flow.width();
@@ -45,7 +45,8 @@ void ReportBuilder::table(Flow& flow, const QStringList& headers, const std::vec
             return lineH;
         return std::max(lineH, wrappedHeight(fonts_.body, lastW, cells[qsizetype(widths.size()) - 1]) + 2);
     };
-    auto paintRow = [this, widths, total, wrapLast](QPainter& p, QPointF at, const QStringList& cells, bool header, bool shade, qreal rowH) {
+    auto paintRow = [this, widths, total, wrapLast](QPainter& p, QPointF at, const QStringList& cells, bool header, bool shade,
+                                                    qreal rowH) {
         if (shade)
             p.fillRect(QRectF(at, QSizeF(total, rowH)), QColor(0xf4, 0xf4, 0xf4));
         const QFont& font = header ? fonts_.tableHead : fonts_.body;
@@ -71,7 +72,8 @@ void ReportBuilder::table(Flow& flow, const QStringList& headers, const std::vec
     // The header sticks to the first row.
     if (flow.remaining() < lineH + (rows.empty() ? 0 : heightOf(rows.front())) + spacing)
         flow.newPage();
-    flow.add(lineH, spacing, [paintRow, headers, lineH](QPainter& p, QPointF at) { paintRow(p, at, headers, true, false, lineH); });
+    flow.add(lineH, spacing,
+             [paintRow, headers, lineH](QPainter& p, QPointF at) { paintRow(p, at, headers, true, false, lineH); });
     for (std::size_t r = 0; r < rows.size(); ++r) {
         const qreal h = heightOf(rows[r]);
         flow.add(h, 0, [paintRow, cells = rows[r], shade = r % 2 == 1, h](QPainter& p, QPointF at) {

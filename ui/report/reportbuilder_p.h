@@ -32,11 +32,11 @@
 
 namespace gcnlens::report::detail {
 
-using ui::AnalysisColors;
 using report::ChartAxis;
 using report::FlowLayout;
 using report::ListingPagination;
 using report::PageFrame;
+using ui::AnalysisColors;
 
 inline QString qs(const std::string& s)
 {
@@ -181,8 +181,7 @@ inline QString expandTabs(const QString& text)
 
 class ReportBuilder {
 public:
-    ReportBuilder(const Analysis& analysis, const QString& sourceText, const ReportOptions& options,
-                  QPaintDevice* device);
+    ReportBuilder(const Analysis& analysis, const QString& sourceText, const ReportOptions& options, QPaintDevice* device);
 
     // false: cancelled through ReportOptions::progress.
     bool build();
@@ -205,15 +204,15 @@ private:
 
     void heading(Flow& flow, const QString& text, const QFont& font, qreal spacing = 10);
 
-    void paragraph(Flow& flow, const QString& text, const QFont& font, const QColor& color = kInk,
-                   qreal indent = 0, qreal spacing = 2);
+    void paragraph(Flow& flow, const QString& text, const QFont& font, const QColor& color = kInk, qreal indent = 0,
+                   qreal spacing = 2);
 
     // A table of single-line cells (elided to their column), one flow block per row so that long
     // tables break between rows. widths are fractions of the flow width; a negative fraction means
     // a right-aligned column.
     // wrapLast: the last column wraps (row heights grow) instead of eliding.
-    void table(Flow& flow, const QStringList& headers, const std::vector<QStringList>& rows,
-               const std::vector<double>& widths, qreal spacing = 4, bool wrapLast = false);
+    void table(Flow& flow, const QStringList& headers, const std::vector<QStringList>& rows, const std::vector<double>& widths,
+               qreal spacing = 4, bool wrapLast = false);
 
     // A chart's frame: y grid lines with their values left of the plot, x ticks with theirs below,
     // the x axis' name, and the two axis lines (the occupancy charts and the pressure graph).
@@ -266,14 +265,14 @@ private:
 
     struct ListingLine {
         LineKind kind = LineKind::Source;
-        int sourceLine = 0;     // shown on the first line of a source row
-        int numbers = -1;       // instruction whose offset/slot/size/cycles this line shows
-        int shade = -1;         // instruction whose block band and penalty shading this line takes
-        int textStart = 0;      // piece of the source line: [textStart, textStart + textLength)
+        int sourceLine = 0; // shown on the first line of a source row
+        int numbers = -1;   // instruction whose offset/slot/size/cycles this line shows
+        int shade = -1;     // instruction whose block band and penalty shading this line takes
+        int textStart = 0;  // piece of the source line: [textStart, textStart + textLength)
         int textLength = 0;
         bool elided = false;
-        QString text;           // Expansion / Diagnostic text
-        QString rule;           // the rules column for this line
+        QString text; // Expansion / Diagnostic text
+        QString rule; // the rules column for this line
         Severity severity = Severity::Error;
         std::vector<ui::FormatRange> ranges; // Expansion: the colours of `text`
     };
@@ -337,10 +336,10 @@ private:
     qreal lineH_ = 9;
     QString name_;
     QDateTime date_;
-    std::vector<ui::FindingView> findings_;                  // issue #17, by line
-    std::map<int, std::vector<int>> findingsByInstruction_;  // consumer → indices into findings_
-    int pressureChars_ = 0;                                  // the listing's live column (0: none)
-    bool agprs_ = false;                                     // the program uses AGPRs
+    std::vector<ui::FindingView> findings_;                 // issue #17, by line
+    std::map<int, std::vector<int>> findingsByInstruction_; // consumer → indices into findings_
+    int pressureChars_ = 0;                                 // the listing's live column (0: none)
+    bool agprs_ = false;                                    // the program uses AGPRs
 };
 
 } // namespace gcnlens::report::detail

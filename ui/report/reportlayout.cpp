@@ -40,7 +40,7 @@ FlowLayout::Placement FlowLayout::place(qreal blockHeight, qreal spacing)
         newPage();
         spacing = 0;
     }
-    const Placement placement{page_, y_ + spacing};
+    const Placement placement {page_, y_ + spacing};
     y_ += spacing + blockHeight;
     return placement;
 }
@@ -71,8 +71,8 @@ ListingPagination ListingPagination::paginate(const std::vector<int>& rowLineCou
 {
     ListingPagination result;
     linesPerPage = std::max(1, linesPerPage);
-    int line = 0;        // flat index of the next line
-    int usedOnPage = 0;  // lines already on the current page
+    int line = 0;       // flat index of the next line
+    int usedOnPage = 0; // lines already on the current page
     for (const int rawCount : rowLineCounts) {
         const int count = std::max(0, rawCount);
         if (count == 0)
@@ -106,7 +106,7 @@ std::vector<WrapPiece> wrapLine(const QString& text, int columns, int maxPieces)
     const int length = int(text.size());
     int start = 0;
     if (length == 0)
-        return {WrapPiece{0, 0, false}};
+        return {WrapPiece {0, 0, false}};
     while (start < length) {
         const int left = length - start;
         if (left <= columns) {

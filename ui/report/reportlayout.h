@@ -15,10 +15,10 @@ namespace gcnlens::report {
 
 // One page: margins, a running header above the content and a footer (page number) below it.
 struct PageFrame {
-    QSizeF page;              // the whole page
-    qreal margin = 36;        // half an inch on every side
-    qreal headerHeight = 20;  // running header band, inside the top margin's edge
-    qreal footerHeight = 18;  // page-number band, inside the bottom margin's edge
+    QSizeF page;             // the whole page
+    qreal margin = 36;       // half an inch on every side
+    qreal headerHeight = 20; // running header band, inside the top margin's edge
+    qreal footerHeight = 18; // page-number band, inside the bottom margin's edge
 
     QRectF headerRect() const;
     QRectF footerRect() const;
@@ -82,8 +82,8 @@ std::vector<WrapPiece> wrapLine(const QString& text, int columns, int maxPieces)
 struct ChartAxis {
     double minimum = 0;
     double maximum = 1;
-    qreal pixelFrom = 0;   // where minimum lands
-    qreal pixelTo = 1;     // where maximum lands (smaller than pixelFrom for a y axis going up)
+    qreal pixelFrom = 0; // where minimum lands
+    qreal pixelTo = 1;   // where maximum lands (smaller than pixelFrom for a y axis going up)
 
     qreal map(double value) const;
     std::vector<double> ticks(int maxTicks) const;

@@ -11,9 +11,10 @@ void ReportBuilder::buildLdsAndLegend()
         Flow flow(doc_, frame_.contentRect(), QStringLiteral("LDS bank conflicts"));
         heading(flow, QStringLiteral("LDS bank conflicts"), fonts_.heading, 0);
         paragraph(flow,
-                  QStringLiteral("Each grid shows, per lane group (rows) and bank (columns), how many distinct 128-byte rows "
-                                 "that bank serves; the group's conflict degree is its largest value and the access costs the "
-                                 "sum of its groups' degrees (timing-model.md section 7, lds-group %1 dwords; docs/model.md L-phases, %2).")
+                  QStringLiteral(
+                      "Each grid shows, per lane group (rows) and bank (columns), how many distinct 128-byte rows "
+                      "that bank serves; the group's conflict degree is its largest value and the access costs the "
+                      "sum of its groups' degrees (timing-model.md section 7, lds-group %1 dwords; docs/model.md L-phases, %2).")
                       .arg(a_.timing.options.ldsGroupDwords)
                       .arg(qs(std::string(ldsPhasesName(ldsPhasesFor(a_.program.gpu.generation, a_.timing.options.ldsPhases))))),
                   fonts_.small, kMuted, 0, 2);
@@ -26,10 +27,10 @@ void ReportBuilder::buildLdsAndLegend()
         // Identical accesses (same instruction text, same per-bank rows) share one heatmap: an
         // unrolled kernel repeats the same DS instruction hundreds of times.
         struct Access {
-            QString text;                 // "ds_read_b32 v3, v1"
+            QString text; // "ds_read_b32 v3, v1"
             std::vector<int> lines;
             const LdsAccessResult* result = nullptr;
-            QString problem;              // non-empty: no heatmap, say why
+            QString problem; // non-empty: no heatmap, say why
         };
         std::vector<Access> accesses;
         std::map<QString, std::size_t> byKey;
@@ -61,7 +62,8 @@ void ReportBuilder::buildLdsAndLegend()
             QStringList rest;
             for (std::size_t i = 1; i < lines.size(); ++i)
                 rest << QString::number(lines[i]);
-            return QStringLiteral("The same access at line%1 %2.").arg(rest.size() > 1 ? QStringLiteral("s") : QString(), rest.join(QStringLiteral(", ")));
+            return QStringLiteral("The same access at line%1 %2.")
+                .arg(rest.size() > 1 ? QStringLiteral("s") : QString(), rest.join(QStringLiteral(", ")));
         };
         for (const Access& access : accesses) {
             if (!access.problem.isEmpty())
@@ -121,14 +123,15 @@ void ReportBuilder::heatmap(Flow& flow, const QString& title, const LdsAccessRes
         }
         p.drawText(QRectF(at.x(), at.y(), labelW - 4, 10), Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("bank"));
         for (int g = 0; g < rows; ++g) {
-            const LaneGroup group = std::size_t(g) < r.groups.size() ? r.groups[std::size_t(g)] : LaneGroup{};
+            const LaneGroup group = std::size_t(g) < r.groups.size() ? r.groups[std::size_t(g)] : LaneGroup {};
             const QRectF rowCell = grid.cellRect(g, 0);
             p.setPen(kMuted);
             p.drawText(QRectF(at.x(), rowCell.top(), labelW - 4, rowCell.height()), Qt::AlignRight | Qt::AlignVCenter,
                        QStringLiteral("lanes %1 ×%2").arg(qs(laneGroupText(group))).arg(group.degree));
             for (int b = 0; b < 32; ++b) {
                 const int v = std::size_t(g) < r.bankRows.size() && std::size_t(b) < r.bankRows[std::size_t(g)].size()
-                    ? r.bankRows[std::size_t(g)][std::size_t(b)] : 0;
+                    ? r.bankRows[std::size_t(g)][std::size_t(b)]
+                    : 0;
                 const QRectF c = grid.cellRect(g, b);
                 if (v > 0)
                     p.fillRect(c, heat(v));

@@ -25,7 +25,8 @@ QStringList ReportBuilder::rulesFor(int index) const
 
 const InstructionTiming* ReportBuilder::timingOf(int index) const
 {
-    return index >= 0 && std::size_t(index) < a_.timing.instructions.size() ? &a_.timing.instructions[std::size_t(index)] : nullptr;
+    return index >= 0 && std::size_t(index) < a_.timing.instructions.size() ? &a_.timing.instructions[std::size_t(index)]
+                                                                            : nullptr;
 }
 
 ui::FetchPosition ReportBuilder::positionOf(int index) const
@@ -41,7 +42,10 @@ QString ReportBuilder::cyclesFor(int index) const
     const QString cycles = t ? qs(cyclesText(a_.program.instructions[std::size_t(index)], *t)) : QString();
     if (cycles.isEmpty())
         return QStringLiteral("—");
-    return cycles + (t->direction == Direction::Taken ? QStringLiteral(" T") : t->direction == Direction::NotTaken ? QStringLiteral(" N") : QString());
+    return cycles
+        + (t->direction == Direction::Taken          ? QStringLiteral(" T")
+               : t->direction == Direction::NotTaken ? QStringLiteral(" N")
+                                                     : QString());
 }
 
 bool ReportBuilder::buildListing()
@@ -61,8 +65,9 @@ bool ReportBuilder::buildListing()
         maxLive = {std::max(maxLive.vgpr, c.vgpr), std::max(maxLive.sgpr, c.sgpr), std::max(maxLive.agpr, c.agpr), 0};
     agprs_ = maxLive.agpr > 0;
     pressureChars_ = a_.liveness.instructions.empty() ? 0 : std::max(4, ui::pressureChars(maxLive, agprs_));
-    cols_ = ui::GutterLayout(charW_, ui::GutterLayout::digitsFor(std::uint64_t(std::max<qsizetype>(1, sourceLines_.size())), 10, 4),
-                             offsetDigits_, kCyclesChars, pressureChars_, 1);
+    cols_ =
+        ui::GutterLayout(charW_, ui::GutterLayout::digitsFor(std::uint64_t(std::max<qsizetype>(1, sourceLines_.size())), 10, 4),
+                         offsetDigits_, kCyclesChars, pressureChars_, 1);
     rulesX_ = content.width() - kRuleChars * charW_;
     sourceColumns_ = std::max(8, int(std::floor((rulesX_ - cols_.width()) / charW_ + 1e-9)) - 1);
     const int wrapCols = std::max(8, sourceColumns_ - 2); // continuation lines are indented by 2
@@ -126,8 +131,7 @@ bool ReportBuilder::buildListing()
         const QString& text = expanded_.back();
         lineColours_.push_back(highlighter_.highlightLine(text));
         const auto found = program.lineToInstructions.find(lineNo);
-        const std::span<const int> indices =
-            found != program.lineToInstructions.end() ? found->second : std::span<const int>();
+        const std::span<const int> indices = found != program.lineToInstructions.end() ? found->second : std::span<const int>();
         const int first = indices.empty() ? -1 : indices.front();
         const QStringList rules = rulesFor(first);
         const auto pieces = report::wrapLine(text, wrapCols, 4);
@@ -180,7 +184,8 @@ bool ReportBuilder::buildListing()
     for (int page = 0; page < pages.pageCount(); ++page) {
         const int docPage = doc_.addPage(QStringLiteral("Annotated listing"));
         const auto [from, to] = pages.linesOnPage(page, int(lines_.size()));
-        doc_.add(docPage, [this, from, to, content, headerRowH](QPainter& p) { paintListingPage(p, content, headerRowH, from, to); });
+        doc_.add(docPage,
+                 [this, from, to, content, headerRowH](QPainter& p) { paintListingPage(p, content, headerRowH, from, to); });
     }
     if (pages.pageCount() == 0) {
         const int docPage = doc_.addPage(QStringLiteral("Annotated listing"));
@@ -193,8 +198,8 @@ bool ReportBuilder::buildListing()
     return true;
 }
 
-void ReportBuilder::paintHighlighted(QPainter& p, qreal x, qreal baseline, const QString& text, const std::vector<ui::FormatRange>& ranges,
-                      int start, int length, bool elided) const
+void ReportBuilder::paintHighlighted(QPainter& p, qreal x, qreal baseline, const QString& text,
+                                     const std::vector<ui::FormatRange>& ranges, int start, int length, bool elided) const
 {
     const int end = start + length - (elided ? 1 : 0);
     auto run = [&](int from, int to, const QColor& colour, const QFont& font) {
@@ -313,7 +318,8 @@ void ReportBuilder::paintListingPage(QPainter& p, const QRectF& content, qreal h
             const Instruction& ins = a_.program.instructions[std::size_t(line.numbers)];
             const InstructionTiming* t = timingOf(line.numbers);
             p.setPen(colors_.text);
-            p.drawText(cell(Column::Offset, y), numeric, QStringLiteral("0x%1").arg(ins.offset, offsetDigits_, 16, QLatin1Char('0')));
+            p.drawText(cell(Column::Offset, y), numeric,
+                       QStringLiteral("0x%1").arg(ins.offset, offsetDigits_, 16, QLatin1Char('0')));
             p.drawText(cell(Column::Slot, y), Qt::AlignCenter, QString::number(positionOf(line.numbers).slot));
             p.drawText(cell(Column::Size, y), Qt::AlignCenter, ins.size > 9 ? QStringLiteral("…") : QString::number(ins.size));
             p.drawText(cell(Column::Cycles, y), numeric, cyclesFor(line.numbers));
@@ -323,9 +329,11 @@ void ReportBuilder::paintListingPage(QPainter& p, const QRectF& content, qreal h
             if (pressureChars_ > 0 && std::size_t(line.numbers) < a_.liveness.instructions.size()) {
                 const LiveCounts& live = a_.liveness.instructions[std::size_t(line.numbers)];
                 const KernelPressure* peak = ins.kernel >= 0 && std::size_t(ins.kernel) < a_.liveness.kernels.size()
-                    ? &a_.liveness.kernels[std::size_t(ins.kernel)] : nullptr;
-                const bool atPeak = peak && (peak->vgpr.instruction == line.numbers || peak->sgpr.instruction == line.numbers
-                                             || peak->agpr.instruction == line.numbers);
+                    ? &a_.liveness.kernels[std::size_t(ins.kernel)]
+                    : nullptr;
+                const bool atPeak = peak
+                    && (peak->vgpr.instruction == line.numbers || peak->sgpr.instruction == line.numbers
+                        || peak->agpr.instruction == line.numbers);
                 p.setFont(atPeak ? fonts_.monoBold : fonts_.mono);
                 p.setPen(atPeak ? ui::peakColor() : colors_.text);
                 p.drawText(cell(Column::Pressure, y), numeric, ui::pressureText(live, agprs_));

@@ -25,7 +25,8 @@ void ReportBuilder::buildOccupancy(Flow& flow, int k)
         rows.push_back({QStringLiteral("VGPRs"), opt(ru->declaredVgprs), QString::number(ru->usedVgprs),
                         QString::number(in.vgprs), occ.error.empty() ? QString::number(occ.allocatedVgprs) : QString()});
         if (ru->usedAgprs > 0 || ru->declaredAgprs || a_.program.gpu.generation == Generation::CDNA)
-            rows.push_back({QStringLiteral("AGPRs"), opt(ru->declaredAgprs), QString::number(ru->usedAgprs), QString::number(in.agprs), QString()});
+            rows.push_back({QStringLiteral("AGPRs"), opt(ru->declaredAgprs), QString::number(ru->usedAgprs),
+                            QString::number(in.agprs), QString()});
         QStringList extras;
         if (ru->vcc)
             extras << QStringLiteral("VCC");
@@ -34,14 +35,18 @@ void ReportBuilder::buildOccupancy(Flow& flow, int k)
         if (ru->xnack)
             extras << QStringLiteral("XNACK");
         rows.push_back({QStringLiteral("SGPRs"), opt(ru->declaredSgprs),
-                        QStringLiteral("%1 (user %2%3)").arg(ru->usedSgprs).arg(ru->userSgprs)
+                        QStringLiteral("%1 (user %2%3)")
+                            .arg(ru->usedSgprs)
+                            .arg(ru->userSgprs)
                             .arg(extras.isEmpty() ? QString() : QStringLiteral(" + ") + extras.join(QStringLiteral(", "))),
                         QString::number(in.sgprs), occ.error.empty() ? QString::number(occ.allocatedSgprs) : QString()});
         rows.push_back({QStringLiteral("LDS bytes"), opt(ru->declaredLds), QStringLiteral("—"), QString::number(in.ldsBytes),
                         occ.error.empty() ? QString::number(occ.allocatedLds) : QString()});
-        rows.push_back({QStringLiteral("Workgroup size"), QStringLiteral("—"), QStringLiteral("—"), QString::number(in.workgroupSize), QString()});
-        table(flow, {QStringLiteral("Resource"), QStringLiteral("Declared"), QStringLiteral("Used"), QStringLiteral("Occupancy input"),
-                     QStringLiteral("Allocated")},
+        rows.push_back({QStringLiteral("Workgroup size"), QStringLiteral("—"), QStringLiteral("—"),
+                        QString::number(in.workgroupSize), QString()});
+        table(flow,
+              {QStringLiteral("Resource"), QStringLiteral("Declared"), QStringLiteral("Used"), QStringLiteral("Occupancy input"),
+               QStringLiteral("Allocated")},
               rows, {0.18, -0.14, -0.3, -0.2, -0.18}, 6);
         for (const std::string& w : ru->warnings)
             paragraph(flow, QStringLiteral("⚠ %1").arg(qs(w)), fonts_.body, colors_.warning, 8, 1);
@@ -50,7 +55,11 @@ void ReportBuilder::buildOccupancy(Flow& flow, int k)
     const auto& panel = options_.occupancy;
     if (panel && panel->kernel == k && !sameInput(panel->input, in)) {
         const OccupancyInput& at = panel->input;
-        QString values = QStringLiteral("VGPRs %1, SGPRs %2, LDS %3 bytes, workgroup size %4").arg(at.vgprs).arg(at.sgprs).arg(at.ldsBytes).arg(at.workgroupSize);
+        QString values = QStringLiteral("VGPRs %1, SGPRs %2, LDS %3 bytes, workgroup size %4")
+                             .arg(at.vgprs)
+                             .arg(at.sgprs)
+                             .arg(at.ldsBytes)
+                             .arg(at.workgroupSize);
         if (at.agprs > 0)
             values += QStringLiteral(", AGPRs %1").arg(at.agprs);
         heading(flow, QStringLiteral("At the occupancy panel's values: %1").arg(values), fonts_.subheading, 8);
@@ -78,17 +87,19 @@ void ReportBuilder::occupancyReadout(Flow& flow, const OccupancyResult& occ)
     QStringList limiters;
     for (const std::string& l : occ.limiters)
         limiters << qs(l);
-    paragraph(flow,
-              QStringLiteral("%1 waves per SIMD, %2 waves per CU; limited by %3.")
-                  .arg(occ.wavesPerSimd)
-                  .arg(occ.wavesPerCu)
-                  .arg(limiters.isEmpty() ? QStringLiteral("nothing (the hardware maximum)") : limiters.join(QStringLiteral(", "))),
-              fonts_.bold, kInk, 0, 2);
+    paragraph(
+        flow,
+        QStringLiteral("%1 waves per SIMD, %2 waves per CU; limited by %3.")
+            .arg(occ.wavesPerSimd)
+            .arg(occ.wavesPerCu)
+            .arg(limiters.isEmpty() ? QStringLiteral("nothing (the hardware maximum)") : limiters.join(QStringLiteral(", "))),
+        fonts_.bold, kInk, 0, 2);
     QStringList limits;
     for (const auto& [resource, waves] : occ.limits)
         limits << QStringLiteral("%1 → %2").arg(qs(resource)).arg(waves);
     if (!limits.isEmpty())
-        paragraph(flow, QStringLiteral("Waves per SIMD each resource allows: %1.").arg(limits.join(QStringLiteral(", "))), fonts_.body);
+        paragraph(flow, QStringLiteral("Waves per SIMD each resource allows: %1.").arg(limits.join(QStringLiteral(", "))),
+                  fonts_.body);
     for (const OccupancyHint& h : occ.hints)
         paragraph(flow, QStringLiteral("• %1").arg(qs(h.text)), fonts_.body, kInk, 8, 1);
 }
@@ -116,7 +127,8 @@ void ReportBuilder::paintChart(QPainter& p, const QRectF& box, const QString& la
     p.setRenderHint(QPainter::Antialiasing);
     p.setFont(fonts_.bold);
     p.setPen(kInk);
-    p.drawText(QRectF(box.left(), box.top(), box.width(), 12), Qt::AlignHCenter | Qt::AlignTop, QStringLiteral("Waves/SIMD vs %1").arg(label.section(QLatin1Char(' '), 0, 0)));
+    p.drawText(QRectF(box.left(), box.top(), box.width(), 12), Qt::AlignHCenter | Qt::AlignTop,
+               QStringLiteral("Waves/SIMD vs %1").arg(label.section(QLatin1Char(' '), 0, 0)));
     const QRectF plot(box.left() + 22, box.top() + 16, box.width() - 28, box.height() - 16 - 24);
     if (chart.curve.empty()) {
         p.setFont(fonts_.small);
@@ -124,8 +136,9 @@ void ReportBuilder::paintChart(QPainter& p, const QRectF& box, const QString& la
         p.drawText(plot, Qt::AlignCenter, QStringLiteral("no curve"));
         return;
     }
-    const ChartAxis xAxis{double(std::min(0, chart.xMin)), double(std::max(chart.xMax, chart.xMin + 1)), plot.left(), plot.right()};
-    const ChartAxis yAxis{0, double(chart.yMax), plot.bottom(), plot.top()};
+    const ChartAxis xAxis {double(std::min(0, chart.xMin)), double(std::max(chart.xMax, chart.xMin + 1)), plot.left(),
+                           plot.right()};
+    const ChartAxis yAxis {0, double(chart.yMax), plot.bottom(), plot.top()};
     auto map = [&](const QPointF& v) { return QPointF(xAxis.map(v.x()), yAxis.map(v.y())); };
 
     const QFontMetricsF fm = metrics(fonts_.small);

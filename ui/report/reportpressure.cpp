@@ -22,11 +22,14 @@ void ReportBuilder::buildPressure()
         const KernelPressure& peak = kernels[k];
         heading(flow, QStringLiteral("Kernel %1").arg(qs(a_.program.kernels[k].name)), fonts_.subheading, 12);
         QStringList peaks;
-        for (const auto& [name, p] : {std::pair {QStringLiteral("VGPRs"), &peak.vgpr}, std::pair {QStringLiteral("SGPRs"), &peak.sgpr},
-                                      std::pair {QStringLiteral("AGPRs"), &peak.agpr}})
+        for (const auto& [name, p] :
+             {std::pair {QStringLiteral("VGPRs"), &peak.vgpr}, std::pair {QStringLiteral("SGPRs"), &peak.sgpr},
+              std::pair {QStringLiteral("AGPRs"), &peak.agpr}})
             if (p->count > 0)
                 peaks << QStringLiteral("%1 %2 at line %3").arg(p->count).arg(name).arg(p->line);
-        paragraph(flow, QStringLiteral("Peaks: %1.").arg(peaks.isEmpty() ? QStringLiteral("no registers live") : peaks.join(QStringLiteral(", "))),
+        paragraph(flow,
+                  QStringLiteral("Peaks: %1.")
+                      .arg(peaks.isEmpty() ? QStringLiteral("no registers live") : peaks.join(QStringLiteral(", "))),
                   fonts_.bold, kInk, 0, 2);
         for (const QString& sentence : ui::pressureSentences(a_, int(k)))
             paragraph(flow, QStringLiteral("• %1").arg(sentence), fonts_.body, kInk, 8, 1);
@@ -39,7 +42,10 @@ void ReportBuilder::buildPressure()
 void ReportBuilder::pressureGraph(Flow& flow, int kernel)
 {
     // One point per instruction of the kernel at its source line; x: lines, y: live registers.
-    struct Point { int line; LiveCounts live; };
+    struct Point {
+        int line;
+        LiveCounts live;
+    };
     std::vector<Point> points;
     const auto& instructions = a_.program.instructions;
     bool agprs = false;
@@ -101,7 +107,8 @@ void ReportBuilder::pressureGraph(Flow& flow, int kernel)
             const QString label = QStringLiteral("peak: line %1, %2 VGPRs").arg(peak.vgpr.line).arg(peak.vgpr.count);
             const qreal lw = metrics(fonts_.small).horizontalAdvance(label) + 4;
             p.setPen(ui::peakColor());
-            p.drawText(QRectF(x + lw + 4 > plot.right() ? x - lw - 2 : x + 3, plot.top() - 12, lw, 10), Qt::AlignLeft | Qt::AlignTop, label);
+            p.drawText(QRectF(x + lw + 4 > plot.right() ? x - lw - 2 : x + 3, plot.top() - 12, lw, 10),
+                       Qt::AlignLeft | Qt::AlignTop, label);
         }
         // Key, top left.
         qreal kx = plot.left() + 4;

@@ -48,22 +48,26 @@ void ReportBuilder::buildSummary()
     for (std::size_t i = 0; i < a_.timing.instructions.size() && i < program.instructions.size(); ++i) {
         const InstructionTiming& t = a_.timing.instructions[i];
         if (t.directionOverridden)
-            directions << QStringLiteral("line %1 %2").arg(program.instructions[i].line)
+            directions << QStringLiteral("line %1 %2")
+                              .arg(program.instructions[i].line)
                               .arg(t.direction == Direction::Taken ? QStringLiteral("taken") : QStringLiteral("not taken"));
     }
     std::vector<std::pair<QString, QString>> titleRows = {
         {QStringLiteral("File"), options_.sourceName.isEmpty() ? name_ : options_.sourceName},
-        {QStringLiteral("Kernels"), kernelNames.isEmpty() ? QStringLiteral("(none found)") : kernelNames.join(QStringLiteral(", "))},
-        {QStringLiteral("GPU"), gpu.product.empty() ? QStringLiteral("%1 (a processor name, no product preset)").arg(qs(gpu.name)) : qs(gpu.product)},
+        {QStringLiteral("Kernels"),
+         kernelNames.isEmpty() ? QStringLiteral("(none found)") : kernelNames.join(QStringLiteral(", "))},
+        {QStringLiteral("GPU"),
+         gpu.product.empty() ? QStringLiteral("%1 (a processor name, no product preset)").arg(qs(gpu.name)) : qs(gpu.product)},
         {QStringLiteral("Processor"), qs(gpu.targetId.empty() ? gpu.processor : gpu.targetId)},
         {QStringLiteral("Generation"), qs(std::string(generationName(gpu.generation)))},
         {QStringLiteral("DPFACTOR"), QString::number(gpu.dpfactor)},
         {QStringLiteral("DP factor from"), qs(gpu.dpfactorSource)},
         {QStringLiteral("Timing sources"), timingSources()},
-        {QStringLiteral("Model options"), optionText.isEmpty() ? QStringLiteral("defaults (timing-model.md section 9)")
-                                                                : optionText.join(QStringLiteral(", "))},
-        {QStringLiteral("Branch directions"), directions.isEmpty() ? QStringLiteral("as the model assumes (timing-model.md section 3)")
-                                                                    : directions.join(QStringLiteral(", "))},
+        {QStringLiteral("Model options"),
+         optionText.isEmpty() ? QStringLiteral("defaults (timing-model.md section 9)") : optionText.join(QStringLiteral(", "))},
+        {QStringLiteral("Branch directions"),
+         directions.isEmpty() ? QStringLiteral("as the model assumes (timing-model.md section 3)")
+                              : directions.join(QStringLiteral(", "))},
         {QStringLiteral("Date"), date_.toString(QStringLiteral("yyyy-MM-dd HH:mm"))},
         {QStringLiteral("gcnlens version"), reportVersion()},
     };
@@ -76,7 +80,8 @@ void ReportBuilder::buildSummary()
             p.drawText(QRectF(at, QSizeF(keyW, h)), Qt::AlignLeft | Qt::AlignTop, key);
             p.setFont(fonts_.body);
             p.setPen(kInk);
-            p.drawText(QRectF(at + QPointF(keyW, 0), QSizeF(w - keyW, h + 2)), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, value);
+            p.drawText(QRectF(at + QPointF(keyW, 0), QSizeF(w - keyW, h + 2)), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop,
+                       value);
         });
     }
 
@@ -93,11 +98,15 @@ void ReportBuilder::buildDiagnostics(Flow& flow)
         (d.severity == Severity::Error ? errors : others).push_back(&d);
     if (errors.empty() && others.empty())
         return;
-    heading(flow, errors.empty() ? QStringLiteral("Assembler messages")
-                                 : QStringLiteral("Assembler errors (%1): the figures below are incomplete").arg(errors.size()),
+    heading(flow,
+            errors.empty() ? QStringLiteral("Assembler messages")
+                           : QStringLiteral("Assembler errors (%1): the figures below are incomplete").arg(errors.size()),
             fonts_.heading);
     auto line = [](const Diagnostic& d) {
-        QString text = QStringLiteral("line %1:%2: %3: %4").arg(d.line).arg(d.column + 1).arg(qs(std::string(severityName(d.severity))), qs(d.message));
+        QString text = QStringLiteral("line %1:%2: %3: %4")
+                           .arg(d.line)
+                           .arg(d.column + 1)
+                           .arg(qs(std::string(severityName(d.severity))), qs(d.message));
         if (!d.origin.empty())
             text += QStringLiteral(" (%1)").arg(qs(d.origin));
         return text;
@@ -108,13 +117,19 @@ void ReportBuilder::buildDiagnostics(Flow& flow)
     for (std::size_t i = 0; i < others.size() && i < maxOthers; ++i)
         paragraph(flow, line(*others[i]), fonts_.body, others[i]->severity == Severity::Warning ? colors_.warning : kMuted, 8, 1);
     if (others.size() > maxOthers)
-        paragraph(flow, QStringLiteral("… and %1 more (shown in the listing)").arg(others.size() - maxOthers), fonts_.body, kMuted, 8, 1);
+        paragraph(flow, QStringLiteral("… and %1 more (shown in the listing)").arg(others.size() - maxOthers), fonts_.body,
+                  kMuted, 8, 1);
 }
 
 QStringList ReportBuilder::totalsRow(const QString& scope, const Totals& t)
 {
-    return {scope, number(t.instructions), number((long long)t.bytes), number(t.baseCycles), number(t.penaltyCycles),
-            number(t.singleWaveCycles), number(t.hiddenCycles)};
+    return {scope,
+            number(t.instructions),
+            number((long long)t.bytes),
+            number(t.baseCycles),
+            number(t.penaltyCycles),
+            number(t.singleWaveCycles),
+            number(t.hiddenCycles)};
 }
 
 void ReportBuilder::buildTotals(Flow& flow)
@@ -145,8 +160,8 @@ void ReportBuilder::buildTotals(Flow& flow)
     if (prow.empty()) {
         paragraph(flow, QStringLiteral("No penalties."), fonts_.body);
     } else {
-        table(flow, {QStringLiteral("Rule"), QStringLiteral("Count"), QStringLiteral("Cycles"), QStringLiteral("Meaning")},
-              prow, {0.2, -0.09, -0.1, 0.61}, 4, true);
+        table(flow, {QStringLiteral("Rule"), QStringLiteral("Count"), QStringLiteral("Cycles"), QStringLiteral("Meaning")}, prow,
+              {0.2, -0.09, -0.1, 0.61}, 4, true);
     }
 }
 

@@ -33,7 +33,7 @@ QDateTime reportDate()
 namespace gcnlens::report::detail {
 
 ReportBuilder::ReportBuilder(const Analysis& analysis, const QString& sourceText, const ReportOptions& options,
-              QPaintDevice* device)
+                             QPaintDevice* device)
     : a_(analysis)
     , options_(options)
     , device_(device)
@@ -91,8 +91,7 @@ void ReportBuilder::paintFrame(QPainter& p, int page) const
     p.setPen(kMuted);
     p.drawText(footer, Qt::AlignLeft | Qt::AlignBottom,
                QStringLiteral("gcnlens %1 · %2").arg(reportVersion(), date_.toString(Qt::ISODate)));
-    p.drawText(footer, Qt::AlignRight | Qt::AlignBottom,
-               QStringLiteral("Page %1 of %2").arg(page + 1).arg(doc_.pageCount()));
+    p.drawText(footer, Qt::AlignRight | Qt::AlignBottom, QStringLiteral("Page %1 of %2").arg(page + 1).arg(doc_.pageCount()));
 }
 
 } // namespace gcnlens::report::detail
@@ -125,7 +124,8 @@ bool writeReport(const QString& path, const Analysis& analysis, const QString& s
         writer.setPageSize(options.pageSize);
         writer.setPageOrientation(QPageLayout::Portrait);
         writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Point);
-        writer.setTitle(QStringLiteral("gcnlens report: %1").arg(options.sourceName.isEmpty() ? QStringLiteral("<input>") : options.sourceName));
+        writer.setTitle(QStringLiteral("gcnlens report: %1")
+                            .arg(options.sourceName.isEmpty() ? QStringLiteral("<input>") : options.sourceName));
         writer.setCreator(QStringLiteral("gcnlens %1").arg(reportVersion()));
 
         ReportBuilder builder(analysis, sourceText, options, &writer);

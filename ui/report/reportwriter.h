@@ -13,21 +13,21 @@
 
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace gcnlens {
 
 struct ReportOptions {
     QPageSize pageSize = QPageSize(QPageSize::A4);
-    QString sourceName;          // shown in the title and page headers ("kernel.s"); empty: "<input>"
+    QString sourceName; // shown in the title and page headers ("kernel.s"); empty: "<input>"
     // A typed LDS pattern from the window's LDS panel (optional): analysed with analyzeLdsPattern()
     // and shown before the per-instruction heatmaps.
     QString patternText;
-    QString patternOp = QStringLiteral("b32");   // op name or width in bytes, as analyzeLdsPattern takes it
+    QString patternOp = QStringLiteral("b32"); // op name or width in bytes, as analyzeLdsPattern takes it
     std::map<std::string, std::int64_t> patternParameters;
-    QDateTime date;              // invalid: reportDate()
+    QDateTime date; // invalid: reportDate()
     // The occupancy panel's slider values for one kernel (the window's what-if): shown beside the
     // kernel's own figures, and the charts drawn at them. Unset, or equal to the kernel's own
     // input: the kernel's figures only.
@@ -43,8 +43,8 @@ struct ReportOptions {
 
 // Writes the report to `path`. On failure returns false and says why in *error (unwritable path,
 // nothing to report); a program with assembler errors still yields a report that lists them first.
-bool writeReport(const QString& path, const gcnlens::Analysis& analysis, const QString& sourceText,
-                 const ReportOptions& options, QString* error = nullptr);
+bool writeReport(const QString& path, const gcnlens::Analysis& analysis, const QString& sourceText, const ReportOptions& options,
+                 QString* error = nullptr);
 
 // The gcnlens version the report states (PROJECT_VERSION).
 QString reportVersion();

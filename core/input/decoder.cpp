@@ -54,12 +54,37 @@ const std::string& Decoder::error() const
     return impl_->error;
 }
 
+namespace {
+
+// LLVM 19's disassembler crashes (llvm-objdump-19 and llvm-mc-19 --disassemble too) on a VOP1/VOP2
+// SDWA word whose dst_sel, src0_sel or src1_sel is 7, a value the ISA reserves: 0x000000f9
+// 0x07000000 on gfx900 or fiji is enough (fuzz_objectreader, tests/data/input/sdwa-sel7.o). Such a
+// word is no instruction, so it is read as data before LLVM sees it.
+bool isReservedSdwaSelect(std::span<const std::uint8_t> bytes)
+{
+    if (bytes.size() < 8)
+        return false;
+    const auto word = [&](std::size_t at) {
+        return std::uint32_t(bytes[at]) | std::uint32_t(bytes[at + 1]) << 8 | std::uint32_t(bytes[at + 2]) << 16
+            | std::uint32_t(bytes[at + 3]) << 24;
+    };
+    const std::uint32_t first = word(0), sdwa = word(4);
+    const bool vop = (first >> 31) == 0;   // VOP1, VOP2 and VOPC all have bit 31 clear
+    if (!vop || (first & 0x1ffu) != 0xf9u) // src0 = 0xf9 says "SDWA word follows"
+        return false;
+    const bool vopc = (first >> 25) == 0x3eu; // its bits 15:8 are SDST, not dst_sel
+    const bool dstSel7 = !vopc && ((sdwa >> 8) & 7u) == 7u;
+    return dstSel7 || ((sdwa >> 16) & 7u) == 7u || ((sdwa >> 24) & 7u) == 7u;
+}
+
+} // namespace
+
 DecodedInstruction Decoder::decode(std::span<const std::uint8_t> bytes, std::uint64_t address)
 {
     Impl& d = *impl_;
     DecodedInstruction out;
     Instruction& inst = out.inst;
-    if (d.error.empty() && !bytes.empty()) {
+    if (d.error.empty() && !bytes.empty() && !isReservedSdwaSelect(bytes)) {
         llvm::MCInst mc;
         std::uint64_t size = 0;
         // The disassembler writes its own comments (literal notes) here; nothing gcnlens shows.

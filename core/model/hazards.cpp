@@ -6,7 +6,6 @@
 #include "core/model/hazards.h"
 
 #include "core/model/classify.h"
-#include "core/model/schedmodel.h"
 #include "core/support/cancel.h"
 
 #include <algorithm>
@@ -82,11 +81,6 @@ public:
         nopLimit_ = gen_ <= Generation::GFX7 ? 8 : o_.nopLimit;
         // W-clause: XNACK on is a target ID with xnack+ (core/gpu.h: "+xnack" in the features).
         xnack_ = gfx8plus() && p.gpu.features.find("+xnack") != std::string::npos;
-        if (gfx9plus() && o_.vccAlias) {
-            vccForm_.assign(p.instructions.size(), 0);
-            for (std::size_t i = 0; i < p.instructions.size(); ++i)
-                vccForm_[i] = vccForm(p.instructions[i]);
-        }
     }
 
     // Walks every consumer, or (after an edit) only the `affected` ones, taking the others'
@@ -248,15 +242,14 @@ private:
                 || (execz && anyDef(P, [](const RegRange& r) { return r.kind == RegKind::EXEC; })))
                 out.push_back({"W-execz", 5, false, "VCCZ/EXECZ read as data after a VALU wrote VCC/EXEC"});
         }
-        if (!vccForm_.empty() && pc.valu && cc.valu) {
-            // By name = the implicit VCC of a VOPC/VOP2 encoding; by SGPR number = an explicit
-            // operand (encoded as SGPR 106/107). A carry-in read needs no wait state.
-            const int pf = vccForm_[std::size_t(pi)], cf = vccForm_[std::size_t(ci)];
-            const bool carryIn = C.mnemonic.find("addc") != std::string::npos || C.mnemonic.find("subb") != std::string::npos;
-            if (((pf & kVccWriteImplicit) && (cf & kVccReadExplicit))
-                || ((pf & kVccWriteExplicit) && (cf & kVccReadImplicit) && !carryIn))
-                out.push_back(
-                    {"W-vcc-alias", 1, false, "VCC written by one name (implicit VCC or its SGPR number) and read by the other"});
+        if (gfx9plus() && o_.vccAlias && pc.valu && cc.valu) {
+            const RegRange alias {RegKind::SGPR, 106, 2};
+            const bool pVcc = anyDef(P, [](const RegRange& r) { return r.kind == RegKind::VCC; });
+            const bool pAlias = anyDef(P, [&](const RegRange& r) { return overlaps(r, alias); });
+            const bool cAlias = std::any_of(C.uses.begin(), C.uses.end(), [&](const RegRange& r) { return overlaps(r, alias); });
+            const bool cVcc = std::any_of(C.uses.begin(), C.uses.end(), [](const RegRange& r) { return r.kind == RegKind::VCC; });
+            if ((pVcc && cAlias) || (pAlias && cVcc))
+                out.push_back({"W-vcc-alias", 1, false, "VCC written by one name and read by the other"});
         }
         const bool pWritesM0 = pc.salu && anyDef(P, [](const RegRange& r) { return r.kind == RegKind::M0; });
         if (pWritesM0) {
@@ -610,23 +603,6 @@ private:
         }
     }
 
-    static constexpr int kVccReadImplicit = 1, kVccWriteImplicit = 2, kVccReadExplicit = 4, kVccWriteExplicit = 8;
-    // How an instruction reads and writes VCC: the VCC entries of its uses/defs beyond the implicit
-    // one LLVM's descriptor lists are explicit operands.
-    int vccForm(const Instruction& in) const
-    {
-        auto count = [](std::span<const RegRange> rs) {
-            return int(std::count_if(rs.begin(), rs.end(), [](const RegRange& r) { return r.kind == RegKind::VCC; }));
-        };
-        const int reads = count(in.uses), writes = count(in.defs);
-        if (in.isData || (reads == 0 && writes == 0))
-            return 0;
-        const int implicit = implicitVcc(p_.gpu, in.opcode);
-        const int ir = implicit & 1 ? 1 : 0, iw = implicit & 2 ? 1 : 0;
-        return (ir && reads ? kVccReadImplicit : 0) | (iw && writes ? kVccWriteImplicit : 0) | (reads > ir ? kVccReadExplicit : 0)
-            | (writes > iw ? kVccWriteExplicit : 0);
-    }
-
     // A finding's rule, consumer and producer with their lines.
     HazardFinding findingAt(const char* rule, int consumer, int producer) const
     {
@@ -760,7 +736,6 @@ private:
     std::vector<InstClass> cls_;
     int nopLimit_ = 16;
     bool xnack_ = false;
-    std::vector<int> vccForm_; // per instruction (kVcc* bits), when W-vcc-alias applies
     std::vector<Best> best_;
     std::vector<Item> stack_, seen_;
 };

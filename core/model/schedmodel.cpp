@@ -143,22 +143,6 @@ SchedInfo llvmSchedInfo(const GpuTarget& gpu, unsigned opcode)
     return *slot;
 }
 
-int implicitVcc(const GpuTarget& gpu, unsigned opcode)
-{
-    std::lock_guard lock(modelsMutex());
-    ProcessorModel& model = modelFor(gpu);
-    if (!model.kit->error.empty() || opcode == 0 || opcode >= model.kit->instrInfo->getNumOpcodes())
-        return 0;
-    const llvm::MCInstrDesc& desc = model.kit->instrInfo->get(opcode);
-    auto vcc = [&](llvm::ArrayRef<llvm::MCPhysReg> regs) {
-        return std::any_of(regs.begin(), regs.end(), [&](llvm::MCPhysReg r) {
-            const auto& range = model.kit->reg(r);
-            return range && range->kind == RegKind::VCC;
-        });
-    };
-    return (vcc(desc.implicit_uses()) ? 1 : 0) | (vcc(desc.implicit_defs()) ? 2 : 0);
-}
-
 std::vector<OpcodeInfo> instructionCatalog(const GpuTarget& gpu)
 {
     std::lock_guard lock(modelsMutex());

@@ -30,11 +30,6 @@ struct SchedInfo {
 // LLVM's model of `gpu.processor` for an MC opcode (Instruction::opcode). Thread-safe.
 SchedInfo llvmSchedInfo(const GpuTarget& gpu, unsigned opcode);
 
-// VCC among an LLVM opcode's implicit operands (bit 0: read, bit 1: written). W-vcc-alias tells
-// VCC "by name" (the implicit VCC of VOPC/VOP2 encodings) from VCC "by SGPR number" (an explicit
-// operand, encoded as SGPR 106/107) with it; the front-end's defs/uses hold both as RegKind::VCC.
-int implicitVcc(const GpuTarget& gpu, unsigned opcode);
-
 // An instruction of LLVM's tables: a real (encodable) opcode, the mnemonic LLVM prints for it
 // and its encoding family.
 struct OpcodeInfo {

@@ -92,20 +92,6 @@ const std::vector<Row>& rows()
          "v_cmp_eq_u32_e32 vcc, v0, v1",
          "v_mov_b32 v2, src_vccz",
          {{"gfx900", 5}, {"gfx908", 5}, {"gfx90a", 5}, {"gfx942", 5}}},
-        // VCC by name (VOPC's implicit VCC) then by SGPR number (an explicit operand, encoded as
-        // SGPR 106: LLVM spells it vcc_lo; it rejects s106 on GFX8+), and the reverse.
-        {"W-vcc-alias",
-         "v_cmp_eq_u32_e32 vcc, v0, v1",
-         "v_mov_b32 v2, vcc_lo",
-         {{"gfx900", 1}, {"gfx908", 1}, {"gfx90a", 1}, {"gfx942", 1}},
-         nullptr,
-         {"fiji", "hawaii"}},
-        {"W-vcc-alias",
-         "v_cmp_eq_u32_e64 vcc, v0, v1",
-         "v_cndmask_b32_e32 v2, v3, v4, vcc",
-         {{"gfx900", 1}, {"gfx942", 1}},
-         nullptr,
-         {"fiji"}},
         {"W-m0-msg",
          "s_mov_b32 m0, s0",
          "s_sendmsg sendmsg(MSG_INTERRUPT)",
@@ -377,7 +363,7 @@ void TestHazards::everyRuleHasARow()
                                  "W-m0-msg",         "W-m0-lds",         "W-m0-movrel", "W-dpp-vgpr",    "W-dpp-exec",
                                  "W-store-data",     "W-valu-sgpr-valu", "W-exec-lane", "W-cmpx-exec",   "W-vgpr-readlane",
                                  "W-trans",          "W-dstsel",         "W-icache",    "W-vintrp-rl",   "W-dgemm-fma",
-                                 "W-90a-dgemm",      "W-clause",         "W-vcc-alias"};
+                                 "W-90a-dgemm",      "W-clause"};
     for (const char* rule : implemented)
         QVERIFY2(std::any_of(rows().begin(), rows().end(), [&](const Row& r) { return std::string(r.rule) == rule; }), rule);
 }
@@ -496,13 +482,6 @@ void TestHazards::options_data()
     QTest::addColumn<int>("changed");   // with the option
     const std::string setreg =
         "k:\n  s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s0\n  s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s1\n  s_endpgm\n";
-    // W-vcc-alias off; and on by default it spares a carry-in (0 wait states, hazards.md §2).
-    const std::string alias = "k:\n  v_cmp_eq_u32_e32 vcc, v0, v1\n  v_mov_b32 v2, vcc_lo\n  s_endpgm\n";
-    QTest::addRow("W-vcc-alias") << std::string("W-vcc-alias") << std::string("off") << alias << std::string("gfx900")
-                                 << std::string("W-vcc-alias") << 1 << 0;
-    const std::string carryIn = "k:\n  v_cmp_eq_u32_e64 vcc, v0, v1\n  v_addc_co_u32_e32 v2, vcc, v3, v4, vcc\n  s_endpgm\n";
-    QTest::addRow("W-vcc-alias carry-in") << std::string("W-vcc-alias") << std::string("off") << carryIn << std::string("gfx900")
-                                          << std::string("W-vcc-alias") << 0 << 0;
     QTest::addRow("A-setreg") << std::string("A-setreg") << std::string("1") << setreg << std::string("gfx900")
                               << std::string("W-setreg-setreg") << 2 << 1;
     const std::string vmem = "k:\n  v_readfirstlane_b32 s4, v0\n  buffer_load_dword v1, v2, s[0:3], s4 offen\n  s_endpgm\n";

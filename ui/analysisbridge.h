@@ -98,6 +98,9 @@ public:
 
     SnapshotPtr current() const { return m_current; }
     bool busy() const { return m_running; }
+    // The current snapshot is of the latest text and no job runs: what a test or a benchmark
+    // waits for after typing (other requests, such as options, are not compared).
+    bool upToDate() const { return m_current && !m_running && m_current->textGeneration == m_textGeneration; }
 
 Q_SIGNALS:
     void analysisStarted(quint64 job);

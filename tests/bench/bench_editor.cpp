@@ -97,10 +97,7 @@ int main(int argc, char** argv)
         return 1;
     CodeEditor* editor = window.editor();
     AnalysisBridge* bridge = window.bridge();
-    auto settled = [&] {
-        const auto s = bridge->current();
-        return s && !bridge->busy() && s->textGeneration == bridge->textGeneration();
-    };
+    auto settled = [&] { return bridge->upToDate(); };
     QElapsedTimer open;
     open.start();
     window.openFile(path);

@@ -141,10 +141,7 @@ int main(int argc, char** argv)
         return 1;
     CodeEditor* editor = window.editor();
     AnalysisBridge* bridge = window.bridge();
-    auto settled = [&] {
-        const auto s = bridge->current();
-        return !bridge->busy() && (window.analysisCapped() || (s && s->textGeneration == bridge->textGeneration()));
-    };
+    auto settled = [&] { return bridge->upToDate() || (window.analysisCapped() && !bridge->busy()); };
     while (!settled())
         QTest::qWait(5);
     const QString previous = editor->toPlainText();

@@ -23,8 +23,7 @@ namespace {
 // The newest text's analysis is delivered and nothing runs.
 bool settled(const AnalysisBridge& bridge)
 {
-    const SnapshotPtr s = bridge.current();
-    return s && !bridge.busy() && s->textGeneration == bridge.textGeneration();
+    return bridge.upToDate();
 }
 
 // A document wired to a bridge as the window wires its editor's (MainWindow::documentEdited).

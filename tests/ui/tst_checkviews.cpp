@@ -34,11 +34,7 @@ class TestCheckViews : public QObject {
     std::unique_ptr<MainWindow> w;
     QTemporaryDir recoveryDir;
 
-    bool settled() const
-    {
-        const auto s = w->bridge()->current();
-        return s && !w->bridge()->busy() && s->textGeneration == w->bridge()->textGeneration();
-    }
+    bool settled() const { return w->bridge()->upToDate(); }
     const Analysis& analysis() const { return w->bridge()->current()->analysis; }
     int rowOf(const QString& rule) const
     {

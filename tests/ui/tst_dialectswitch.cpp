@@ -38,9 +38,7 @@ class TestDialectSwitch : public QObject {
     }
     static bool settled(MainWindow* window, Dialect dialect)
     {
-        const auto s = window->bridge()->current();
-        return s && !window->bridge()->busy() && s->textGeneration == window->bridge()->textGeneration()
-            && s->request.assemble.dialect == dialect;
+        return window->bridge()->upToDate() && window->bridge()->current()->request.assemble.dialect == dialect;
     }
     static int errors(MainWindow* window)
     {

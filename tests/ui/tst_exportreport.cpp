@@ -68,8 +68,7 @@ class TestExportReport : public QObject {
     bool settled() const
     {
         const auto s = w->bridge()->current();
-        return s && !w->bridge()->busy() && s->textGeneration == w->bridge()->textGeneration()
-            && s->request.branches.byLine == w->bridge()->request().branches.byLine
+        return w->bridge()->upToDate() && s->request.branches.byLine == w->bridge()->request().branches.byLine
             && s->request.timing.values() == w->bridge()->request().timing.values();
     }
 

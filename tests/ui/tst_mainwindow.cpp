@@ -57,11 +57,7 @@ class TestMainWindow : public QObject {
     QTemporaryDir recoveryDir;
 
     // The analysis shown matches the editor's text and nothing is queued.
-    bool settled() const
-    {
-        const auto s = w->bridge()->current();
-        return s && !w->bridge()->busy() && s->textGeneration == w->bridge()->textGeneration();
-    }
+    bool settled() const { return w->bridge()->upToDate(); }
     const Analysis& analysis() const { return w->bridge()->current()->analysis; }
     // Adds a line that does not assemble after a 1-based line and waits for its analysis.
     bool insertBogusLineAfter(int line)

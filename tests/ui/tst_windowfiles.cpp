@@ -122,11 +122,7 @@ class TestWindowFiles : public QObject {
         window->bridge()->setDebounceInterval(0);
         return window;
     }
-    bool settled(MainWindow* window) const
-    {
-        const auto s = window->bridge()->current();
-        return s && !window->bridge()->busy() && s->textGeneration == window->bridge()->textGeneration();
-    }
+    bool settled(MainWindow* window) const { return window->bridge()->upToDate(); }
     QStringList recentTexts() const
     {
         QStringList out;

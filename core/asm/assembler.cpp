@@ -196,23 +196,29 @@ struct FrontEnd::State {
     {
         std::string error;
         const auto gpu = resolveGpu(options.gpu, &error);
-        if (!gpu) {
-            program = Program {};
-            program.diagnostics.push_back({Severity::Error, 0, 0, error, {}});
-            havePrevious = false;
+        const std::string triple = !gpu ? std::string()
+            : options.triple.empty()    ? tripleFor(text, options.defsyms)
+                                        : options.triple;
+        if (!ready(gpu, error, triple, program))
             return std::nullopt;
-        }
-        const std::string triple = options.triple.empty() ? tripleFor(text, options.defsyms) : options.triple;
-        if (useKit(*gpu, triple))
-            havePrevious = false;
-        if (!kit->error.empty()) {
-            program = Program {};
-            program.gpu = *gpu;
-            program.diagnostics.push_back({Severity::Error, 0, 0, kit->error, {}});
-            havePrevious = false;
-            return std::nullopt;
-        }
         return gpu;
+    }
+
+    // Makes the kit for `gpu` and `triple` current; false, with `out` the program that says why,
+    // when there is no GPU (`error`) or LLVM has no target for it. Both end the incremental history.
+    bool ready(const std::optional<GpuTarget>& gpu, const std::string& error, const std::string& triple, Program& out)
+    {
+        if (gpu && useKit(*gpu, triple))
+            havePrevious = false;
+        const std::string& why = gpu ? kit->error : error;
+        if (why.empty())
+            return true;
+        out = Program {};
+        if (gpu)
+            out.gpu = *gpu;
+        out.diagnostics.push_back({Severity::Error, 0, 0, why, {}});
+        havePrevious = false;
+        return false;
     }
 
     // Makes `kit` the one for this target (from the thread's pool when one is there); true when
@@ -462,21 +468,8 @@ const Program& FrontEnd::analyzeClrx(std::string_view source, const AssembleOpti
     const ClrxTranslation& translation = state.oneShot ? once : state.translator.translate(source, clrxOptions);
     if (!translation.processor.empty() && options.gpuFromSource)
         gpu = resolveGpu(translation.processor, &error);
-    if (!gpu) {
-        state.havePrevious = false;
-        state.clrx = Program {};
-        state.clrx.diagnostics.push_back({Severity::Error, 0, 0, error, {}});
+    if (!state.ready(gpu, error, gpu ? tripleFor(translation.text) : std::string(), state.clrx))
         return state.clrx;
-    }
-    if (state.useKit(*gpu, tripleFor(translation.text)))
-        state.havePrevious = false;
-    if (!state.kit->error.empty()) {
-        state.havePrevious = false;
-        state.clrx = Program {};
-        state.clrx.gpu = *gpu;
-        state.clrx.diagnostics.push_back({Severity::Error, 0, 0, state.kit->error, {}});
-        return state.clrx;
-    }
     // The GPU may come from the source's .gpu: part of what the previous program was made for.
     const std::string currentKey = optionsKey(options) + "clrx:" + gpu->processor;
     const std::string_view text = translation.text;

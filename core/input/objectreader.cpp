@@ -429,7 +429,9 @@ private:
                 continue;
             llvm::Error error = llvm::Error::success();
             for (const auto& note : elf.getELFFile().notes(shdr, error)) {
-                const auto desc = note.getDesc(shdr.sh_addralign);
+                // The alignment the note iterator itself walks by: LLVM's getDesc asserts on 0 (a
+                // damaged or hand-made file), and reads 1 as no padding where the iterator pads to 4.
+                const auto desc = note.getDesc(std::max<std::size_t>(shdr.sh_addralign, 4));
                 const std::string_view data(reinterpret_cast<const char*>(desc.data()), desc.size());
                 if (note.getName() == "AMD" && note.getType() == llvm::ELF::NT_AMD_HSA_ISA_VERSION && data.size() >= 16) {
                     const auto major = readLE(data, 4, 4), minor = readLE(data, 8, 4), stepping = readLE(data, 12, 4);

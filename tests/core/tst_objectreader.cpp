@@ -343,6 +343,53 @@ private Q_SLOTS:
         QVERIFY(read.listing.find(".long 0x000000f9") != std::string::npos);
     }
 
+    // A note section whose alignment is 0 or 1 (allowed by LLVM's note iterator, which pads to 4)
+    // is read like the aligned original: the same kernels and metadata, no crash (a CI fuzz finding).
+    void noteSectionAlignment_data()
+    {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<quint8>("alignment");
+        // (LLVM 19 no longer assembles v2 sources, so the v2 ISA note has no row here.)
+        for (const quint8 alignment : {0, 1})
+            QTest::addRow("v5 metadata, alignment %d", alignment)
+                << QStringLiteral("metadata-gfx900.s") << QStringLiteral("gfx900") << alignment;
+    }
+    void noteSectionAlignment()
+    {
+        QFETCH(QString, source);
+        QFETCH(QString, gpu);
+        QFETCH(quint8, alignment);
+        QTemporaryDir dir;
+        const QByteArray good = objectFor(kData + source, gpu, dir);
+        QVERIFY(!good.isEmpty());
+        const auto field = [&](qsizetype at, int size) {
+            quint64 value = 0;
+            for (int i = size - 1; i >= 0; --i)
+                value = value << 8 | quint8(good[at + i]);
+            return qsizetype(value);
+        };
+        const qsizetype sectionTable = field(0x28, 8), entrySize = field(0x3a, 2), count = field(0x3c, 2);
+        QByteArray damaged = good;
+        int notes = 0;
+        for (qsizetype index = 0; index < count; ++index) {
+            const qsizetype header = sectionTable + index * entrySize;
+            if (field(header + 4, 4) != 7) // SHT_NOTE
+                continue;
+            ++notes;
+            damaged.replace(header + 0x30, 8, QByteArray(8, '\0'));
+            damaged[header + 0x30] = char(alignment);
+        }
+        QCOMPARE(notes, 1);
+        const input::ObjectListing original = input::readCodeObject(view(good), input::ObjectReadOptions {});
+        const input::ObjectListing read = input::readCodeObject(view(damaged), input::ObjectReadOptions {});
+        QVERIFY2(read.error.empty(), read.error.c_str());
+        QCOMPARE(read.listing, original.listing);
+        QCOMPARE(read.program.instructions.size(), original.program.instructions.size());
+        QCOMPARE(read.program.gpu.processor, original.program.gpu.processor);
+        QCOMPARE(read.program.directives.size(), original.program.directives.size());
+    }
+
     // Random damage (byte flips, cuts) never crashes or hangs the reader: a bounded, seeded run
     // of what the fuzz target does at length.
     void randomDamage()

@@ -13,6 +13,20 @@
 
 namespace gcnlens::test {
 
+// Whether this build runs under AddressSanitizer (the asan/fuzz preset), where code runs several
+// times slower: randomised sessions take fewer steps there, with the same checks on each.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
 // A file or folder under tests/ ("data/timing-gfx6.s", "data/frontend"); empty when not found.
 inline QString testData(const char* relative)
 {

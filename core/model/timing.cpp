@@ -1059,19 +1059,21 @@ TimingResult analyzeTiming(const Program& program, const TimingOptions& options,
 namespace {
 
 // What the pass reads of an instruction (its own fields, or as prev / writer / the block's longest).
+// The operand text only for s_nop, whose count it holds (T-nop).
 bool sameForTiming(const Instruction& a, const Instruction& b)
 {
     return a.offset == b.offset && a.size == b.size && a.kernel == b.kernel && a.line == b.line && a.isData == b.isData
         && a.placeholder == b.placeholder && a.family == b.family && a.opcode == b.opcode && a.glc == b.glc
         && a.branch == b.branch && a.backward == b.backward && a.targetOffset == b.targetOffset && a.mnemonic == b.mnemonic
-        && a.targetLabel == b.targetLabel && a.defs == b.defs;
+        && a.targetLabel == b.targetLabel && a.defs == b.defs && (a.mnemonic != "s_nop" || a.operands == b.operands);
 }
 
-// The options the pass reads (the rest only travel in TimingResult::options).
+// The options the pass reads (the rest only travel in TimingResult::options): A-nop caps T-nop.
 bool samePassOptions(const TimingOptions& a, const TimingOptions& b)
 {
     return a.backwardBranchTargetPenalty == b.backwardBranchTargetPenalty && a.takenBranchCycles == b.takenBranchCycles
-        && a.longRule == b.longRule && a.pairRule == b.pairRule && a.valuSaluWriters == b.valuSaluWriters;
+        && a.longRule == b.longRule && a.pairRule == b.pairRule && a.valuSaluWriters == b.valuSaluWriters
+        && a.checks.nopLimit == b.checks.nopLimit;
 }
 
 struct PassCheckpoint {

@@ -312,7 +312,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("gpu");
         QTest::addColumn<QByteArray>("words");
         QTest::addColumn<bool>("data");
-        const auto sdwa = [](char b5, char b6, char b7) { return QByteArray("\xf9\x00\x00\x00\x00", 5) + b5 + b6 + b7; };
+        // (QByteArray, not auto: a QStringBuilder would refer to the parameters after they are gone.)
+        const auto sdwa = [](char b5, char b6, char b7) -> QByteArray {
+            return QByteArray("\xf9\x00\x00\x00\x00", 5) + b5 + b6 + b7;
+        };
         QTest::addRow("src1_sel 7, gfx900") << QStringLiteral("gfx900") << sdwa(0, 0, 0x07) << true;
         QTest::addRow("src0_sel 7, gfx900") << QStringLiteral("gfx900") << sdwa(0, 0x07, 0) << true;
         QTest::addRow("dst_sel 7, fiji") << QStringLiteral("fiji") << sdwa(0x07, 0, 0) << true;

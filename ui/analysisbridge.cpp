@@ -2,7 +2,6 @@
 #include "ui/analysisbridge.h"
 
 #include "core/input/detect.h"
-#include "core/input/listingreader.h"
 #include "core/support/cancel.h"
 #include "ui/logging.h"
 
@@ -311,13 +310,15 @@ void AnalysisBridge::start()
         try {
             const Analysis* previous = last ? &last->analysis : nullptr;
             const Program* program = nullptr;
+            Program listingRead;
             if (input.kind == TextInput::Whole) {
                 const std::string_view text(input.text);
-                // A disassembly listing (a pasted one, or a code object's) is read, not assembled.
+                // A disassembly listing (a pasted one, or a code object's) is read, not assembled;
+                // in the worker too, since reading it assembles and disassembles.
                 snapshot->listing = input::looksLikeListing(text);
                 if (snapshot->listing) {
-                    snapshot->analysis =
-                        engine->analyzer.analyze(input::readListing(text, request.assemble), request, previous, stop);
+                    listingRead = engine->frontEnd->readListing(text, request.assemble);
+                    program = &listingRead;
                 } else {
                     program = &engine->frontEnd->analyze(text, request.assemble);
                 }
@@ -338,8 +339,9 @@ void AnalysisBridge::start()
                 const auto outcome = engine->frontEnd->lastOutcome();
                 if (outcome == IsolatedFrontEnd::Outcome::Crashed || outcome == IsolatedFrontEnd::Outcome::TimedOut
                     || outcome == IsolatedFrontEnd::Outcome::Cancelled) {
-                    // The assembler failed on this text: keep showing the last good analysis with the
-                    // error on the line it reached. `last` stays the reference for the next job.
+                    // The assembler (or the disassembler, reading a listing) failed on this text: keep
+                    // showing the last good analysis with the error on the line it reached. `last`
+                    // stays the reference for the next job.
                     snapshot->analysis = last ? last->analysis : analyzeProgram(*program, request);
                     if (last)
                         snapshot->analysis.program.diagnostics.push_back(program->diagnostics.back());

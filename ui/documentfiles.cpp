@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/documentfiles.h"
 
+#include "core/asm/isolated.h"
 #include "core/input/detect.h"
 #include "core/input/objectreader.h"
 
@@ -10,6 +11,9 @@
 #include <QFileInfo>
 #include <QLocale>
 #include <QSettings>
+
+#include <chrono>
+#include <future>
 
 namespace gcnlens::ui::documentfiles {
 
@@ -23,8 +27,11 @@ QString tr(const char* text)
 }
 
 // A code object (core/input/objectreader.h): its kernels disassembled into a read-only listing
-// that the analysis reads back as a listing, for the GPU the object names.
-bool readCodeObject(QFile& file, QByteArray bytes, const QString& name, LoadedText* out, QString* error)
+// that the analysis reads back as a listing, for the GPU the object names. LLVM reads it in the
+// worker process (issue #12), waited for on a thread of its own so that `progress` keeps the
+// window painting and can cancel; a crash or a hang there is an error, never the window's end.
+bool readCodeObject(QFile& file, QByteArray bytes, const QString& name, const AssembleLimits& limits, LoadedText* out,
+                    QString* error, const std::function<bool(int)>& progress)
 {
     bytes += file.readAll();
     if (file.error() != QFileDevice::NoError) {
@@ -33,8 +40,19 @@ bool readCodeObject(QFile& file, QByteArray bytes, const QString& name, LoadedTe
     }
     input::ObjectReadOptions options;
     options.fileName = QFileInfo(file.fileName()).fileName().toStdString();
-    const input::ObjectListing read =
-        input::readCodeObject(std::string_view(bytes.constData(), std::size_t(bytes.size())), options);
+    IsolatedFrontEnd worker;
+    auto job = std::async(std::launch::async, [&] {
+        return worker.readCodeObject(std::string_view(bytes.constData(), std::size_t(bytes.size())), options, limits);
+    });
+    bool cancelled = false;
+    while (job.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
+        cancelled = cancelled || (progress && !progress(100));
+        if (cancelled)
+            worker.cancel(); // again each turn: the first may come before the read started
+    }
+    const input::ObjectListing read = job.get();
+    if (cancelled)
+        return false;
     if (!read.error.empty()) {
         *error = tr("Cannot open %1:\n%2.").arg(name, QString::fromStdString(read.error));
         return false;
@@ -53,7 +71,8 @@ QString nativePath(const QString& path)
     return QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath());
 }
 
-bool read(const QString& path, qint64 maxSize, LoadedText* out, QString* error, const std::function<bool(int)>& progress)
+bool read(const QString& path, qint64 maxSize, LoadedText* out, QString* error, const std::function<bool(int)>& progress,
+          const AssembleLimits& limits)
 {
     error->clear();
     const QFileInfo info(path);
@@ -84,7 +103,7 @@ bool read(const QString& path, qint64 maxSize, LoadedText* out, QString* error, 
     input::SourceDecoder decoder;
     QByteArray chunk = file.read(kReadChunk);
     if (input::looksLikeCodeObject(std::string_view(chunk.constData(), std::size_t(chunk.size()))))
-        return readCodeObject(file, chunk, name, out, error);
+        return readCodeObject(file, chunk, name, limits, out, error, progress);
     for (;; chunk = file.read(kReadChunk)) {
         if (chunk.isEmpty()) {
             if (file.error() != QFileDevice::NoError) {

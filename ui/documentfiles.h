@@ -6,6 +6,7 @@
 // large-text rule, paste, recovery offers).
 #pragma once
 
+#include "core/asm/assembler.h"
 #include "core/input/loader.h"
 
 #include <QString>
@@ -27,9 +28,11 @@ struct LoadedText {
 namespace documentfiles {
 
 // Reads `path` (at most maxSize bytes) into *out. `progress` (may be empty) gets the percentage
-// read after each chunk and returns false to cancel. On failure *error names the file (native
+// read after each chunk, and 100 every 50 ms while the worker process disassembles a code object
+// (within limits.seconds), and returns false to cancel. On failure *error names the file (native
 // path) and the cause, as the window shows it; a cancel leaves *error empty.
-bool read(const QString& path, qint64 maxSize, LoadedText* out, QString* error, const std::function<bool(int)>& progress = {});
+bool read(const QString& path, qint64 maxSize, LoadedText* out, QString* error, const std::function<bool(int)>& progress = {},
+          const AssembleLimits& limits = {});
 
 // The editor's text in the bytes of `format` (core/input/loader.h encodeSource). Characters that
 // Latin-1 cannot hold switch *format to UTF-8 rather than being lost.

@@ -430,13 +430,21 @@ bool MainWindow::readFile(const QString& path, Loaded* out)
     if (QFileInfo(path).size() > chunkThreshold() && QFileInfo(path).size() <= m_maxFileSize)
         out->progress = makeProgress(tr("Opening %1…").arg(QFileInfo(path).fileName()), true);
     QString error;
-    const bool ok = documentfiles::read(path, m_maxFileSize, out, &error, [out](int percent) {
+    QElapsedTimer opening;
+    opening.start();
+    // A code object the worker process takes a while over (or hangs on, until the time limit of
+    // its listing's options) gets a cancellable progress dialog too.
+    const auto progress = [&](int percent) {
+        if (!out->progress && opening.elapsed() > 300)
+            out->progress = makeProgress(tr("Opening %1…").arg(QFileInfo(path).fileName()), true);
         if (!out->progress)
             return true;
         out->progress->setValue(percent);
         QCoreApplication::processEvents();
         return !out->progress->wasCanceled();
-    });
+    };
+    const bool ok =
+        documentfiles::read(path, m_maxFileSize, out, &error, progress, FileOptions::load(path + QStringLiteral(".s")).limits);
     if (ok)
         return true;
     if (error.isEmpty()) {

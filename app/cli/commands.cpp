@@ -137,17 +137,12 @@ AssembleOptions assembleOptions(const SourceArgs& source, input::InputKind kind)
     return options;
 }
 
-// LLVM runs in a worker process (issue #12): a crash or a hang on this input becomes an error on
-// the line reached, and the command ends with a status instead of a signal.
-Program assembleIsolated(const std::string& text, const AssembleOptions& options)
-{
-    IsolatedFrontEnd frontEnd;
-    return frontEnd.assemble(text, options);
-}
-
 // The input through the one loader and its reader (source, code object, listing), or false after
-// saying why (naming the input).
-bool readSource(const SourceArgs& source, input::ReadInput& read, input::InputKind& kindRead, QString* sourceText)
+// saying why (naming the input). LLVM runs in `worker`'s process (issue #12): a crash or a hang
+// while reading a code object or a listing, or assembling a source, becomes an error naming where
+// it stood, and the command ends with a status instead of a signal.
+bool readSource(const SourceArgs& source, IsolatedFrontEnd& worker, input::ReadInput& read, input::InputKind& kindRead,
+                QString* sourceText)
 {
     const bool fromStdin = source.file == QLatin1String("-");
     const QString name = fromStdin ? QStringLiteral("standard input") : source.file;
@@ -157,7 +152,7 @@ bool readSource(const SourceArgs& source, input::ReadInput& read, input::InputKi
     kindRead = loaded.kind;
     // Without --gpu a code object names its own processor.
     const bool gpuChosen = !source.gpu.isEmpty();
-    read = input::readInput(std::move(loaded), assembleOptions(source, kindRead), gpuChosen);
+    read = input::readInput(std::move(loaded), assembleOptions(source, kindRead), gpuChosen, &worker);
     if (!read.error.empty()) {
         printError(QStringLiteral("%1: %2").arg(name, QString::fromStdString(read.error)));
         return false;
@@ -171,25 +166,27 @@ bool readSource(const SourceArgs& source, input::ReadInput& read, input::InputKi
 
 bool loadProgram(const SourceArgs& source, Program& program, QString* sourceText)
 {
+    IsolatedFrontEnd worker;
     input::ReadInput read;
     input::InputKind kind = input::InputKind::Llvm;
-    if (!readSource(source, read, kind, sourceText))
+    if (!readSource(source, worker, read, kind, sourceText))
         return false;
-    program = read.assembled ? assembleIsolated(read.text, assembleOptions(source, kind)) : std::move(read.program);
+    program = read.assembled ? worker.assemble(read.text, assembleOptions(source, kind)) : std::move(read.program);
     return true;
 }
 
 bool loadAnalysis(const SourceArgs& source, AnalysisRequest request, Analysis& analysis, QString* sourceText,
                   std::optional<AnalysisRequest>* assembledWith)
 {
+    IsolatedFrontEnd worker;
     input::ReadInput read;
     input::InputKind kind = input::InputKind::Llvm;
-    if (!readSource(source, read, kind, sourceText))
+    if (!readSource(source, worker, read, kind, sourceText))
         return false;
     request.assemble = assembleOptions(source, kind);
     if (assembledWith && read.assembled)
         *assembledWith = request;
-    analysis = analyzeProgram(read.assembled ? assembleIsolated(read.text, request.assemble) : std::move(read.program), request);
+    analysis = analyzeProgram(read.assembled ? worker.assemble(read.text, request.assemble) : std::move(read.program), request);
     return true;
 }
 

@@ -4,6 +4,7 @@
 #include "core/asm/programcodec.h"
 #include "core/asm/splice_p.h"
 #include "core/asm/watch_p.h"
+#include "core/input/listingreader.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -17,6 +18,7 @@
 #include <limits>
 #include <mutex>
 #include <poll.h>
+#include <ranges>
 #include <spawn.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
@@ -113,11 +115,14 @@ void installWorkerHandlers()
 // Requests (issue #11 item 6): the whole text, or an edit of the text the worker holds (the
 // editor's keystrokes), or the whole program again (the parent's copy went out of step). Each
 // text the worker takes has the next generation number; an edit names the generation it applies to.
-enum RequestKind : char { kRequestText = 'T', kRequestEdit = 'E', kRequestProgram = 'P' };
+// A read (issue #12) is a code object or a listing to read, the FrontEnd's text untouched.
+enum RequestKind : char { kRequestText = 'T', kRequestEdit = 'E', kRequestProgram = 'P', kRequestRead = 'R' };
+enum ReadKind : char { kReadObject = 'O', kReadListing = 'L' };
 // A reply: the frame header, a byte saying whether the worker ends after it, a kind byte, then the
-// whole program, or the splice the front-end made (a few lines), or nothing (send the text).
+// whole program, or the splice the front-end made (a few lines), or nothing (send the text), or
+// what a read gave (the listing and the error, each length-prefixed, then the program).
 enum ReplyEnd : char { kWorkerContinues = 0, kWorkerEnds = 1 };
-enum ReplyKind : char { kReplyProgram = 'F', kReplySplice = 'S', kReplyNeedText = 'N' };
+enum ReplyKind : char { kReplyProgram = 'F', kReplySplice = 'S', kReplyNeedText = 'N', kReplyRead = 'R' };
 
 // Fixed 8-byte little-endian fields for the few numbers an edit or a splice carries.
 void putField(std::string& out, std::uint64_t value)
@@ -192,7 +197,73 @@ void finishEarly(const Program& program)
     ::_exit(0);
 }
 
+// A read request: `bytes` read as the parent's input::readCodeObject or input::readListing would.
+bool serveRead(char kind, std::string_view bytes, const AssembleOptions& options, std::string& out)
+{
+    detail::WorkerProgress& progress = *detail::runWatch.progress;
+    progress.decoding.store(0, std::memory_order_relaxed);
+    progress.address.store(0, std::memory_order_relaxed);
+    progress.regionBegin.store(0, std::memory_order_relaxed);
+    progress.region[0] = '\0';
+    input::ObjectListing read;
+    // A limit the listing's assembly crosses ends that run as it does in the parent, not the worker.
+    detail::runWatch.finish = nullptr;
+    if (kind == kReadObject) {
+        input::ObjectReadOptions objectOptions;
+        objectOptions.gpu = options.gpu;
+        objectOptions.fileName = options.fileName;
+        read = input::readCodeObject(bytes, objectOptions);
+    } else {
+        read.program = input::readListing(bytes, options);
+    }
+    detail::runWatch.finish = finishEarly;
+    out.assign(8, '\0');
+    out.push_back(kWorkerContinues);
+    out.push_back(kReplyRead);
+    for (const std::string* part : {&read.listing, &read.error}) {
+        putField(out, part->size());
+        out.append(*part);
+    }
+    codec::encodeTo(read.program, out);
+    return sendFrame(out);
+}
+
+// $GCNLENS_WORKER_FAULT (watch_p.h DecodeFault): "crash", "abort" or "hang", then "@ADDRESS" or not.
+detail::DecodeFault faultFromEnvironment()
+{
+    detail::DecodeFault fault;
+    const char* value = std::getenv("GCNLENS_WORKER_FAULT");
+    if (!value)
+        return fault;
+    const std::string_view text(value);
+    const std::string_view kind = text.substr(0, text.find('@'));
+    fault.kind = kind == "crash" ? detail::DecodeFault::Crash
+        : kind == "abort"        ? detail::DecodeFault::Abort
+        : kind == "hang"         ? detail::DecodeFault::Hang
+                                 : detail::DecodeFault::None;
+    if (const auto at = text.find('@'); at != std::string_view::npos)
+        fault.address = std::strtoull(value + at + 1, nullptr, 0);
+    return fault;
+}
+
 } // namespace
+
+void detail::RunWatch::injectFault()
+{
+    switch (fault.kind) {
+    case DecodeFault::Crash:
+        ::raise(SIGSEGV); // the worker's handler runs and resets itself (SA_RESETHAND) ...
+        ::raise(SIGSEGV); // ... and the default action ends the process, as after a real fault
+        break;
+    case DecodeFault::Abort:
+        std::abort();
+    case DecodeFault::Hang:
+        for (;;)
+            ::pause(); // until the parent's SIGUSR1 (time is up, or cancel())
+    case DecodeFault::None:
+        break;
+    }
+}
 
 int runAssemblerWorker(int fd, int progressFd)
 {
@@ -203,8 +274,9 @@ int runAssemblerWorker(int fd, int progressFd)
         return 3;
     detail::runWatch.progress = static_cast<detail::WorkerProgress*>(page);
     installWorkerHandlers();
+    detail::runWatch.fault = faultFromEnvironment();
     FrontEnd frontEnd;
-    std::string frame, text, out;
+    std::string frame, text, out, bytes;
     AssembleOptions options;
     std::uint64_t generation = 0; // of the text the FrontEnd holds (0: none)
     char header[8];
@@ -225,6 +297,15 @@ int runAssemblerWorker(int fd, int progressFd)
             if (!sendReply(frontEnd.program(), kWorkerContinues, out))
                 return 6;
             continue;
+        } else if (kind == kRequestRead) {
+            if (body.empty() || !codec::decodeRequest(body.substr(1), options, bytes, &error))
+                error = error.empty() ? "truncated read" : error;
+            if (error.empty()) {
+                detail::runWatch.progress->line.store(0, std::memory_order_relaxed);
+                if (!serveRead(body[0], bytes, options, out))
+                    return 6;
+                continue;
+            }
         } else if ((kind != kRequestText && kind != kRequestEdit) || !codec::decodeRequest(body, options, text, &error)) {
             error = error.empty() ? "unknown request" : error;
         }
@@ -282,6 +363,10 @@ struct IsolatedFrontEnd::State {
     detail::RegisterTally registers; // of `program`, for replaying the worker's splices
     bool tallyFresh = false;
     std::size_t transferred = 0; // bytes of the last call's frames, both ways
+    // What the running request does, for the message after a failure: assemble, or read a code
+    // object or a listing (`readText`, whose line holding the decoded word is the one to name).
+    enum class Job { Assemble, ReadObject, ReadListing } job = Job::Assemble;
+    std::string_view readText;
 
     bool start()
     {
@@ -413,6 +498,36 @@ struct IsolatedFrontEnd::State {
         return Wait::Ready;
     }
 
+    // Where a read stood when the worker ended: " while decoding KERNEL at offset 0x1c, address
+    // 0x11c", or for a code object " while reading the ELF file" / " after decoding KERNEL"; empty
+    // for a listing that was not decoding (its assembler's line says where). Read after the
+    // worker ended (stop()), so the shared page no longer changes.
+    std::string readPosition(bool& decoding)
+    {
+        decoding = job != Job::Assemble && progress->decoding.load(std::memory_order_relaxed);
+        const std::string region(progress->region, ::strnlen(progress->region, sizeof progress->region));
+        if (!decoding)
+            return job != Job::ReadObject ? std::string()
+                : region.empty()          ? std::string(" while reading the ELF file")
+                                          : " after decoding " + region;
+        const std::uint64_t address = progress->address.load(std::memory_order_relaxed);
+        const std::uint64_t begin = progress->regionBegin.load(std::memory_order_relaxed);
+        char where[96];
+        std::snprintf(where, sizeof where, " at offset 0x%llx, address 0x%llx",
+                      static_cast<unsigned long long>(address >= begin ? address - begin : address),
+                      static_cast<unsigned long long>(address));
+        if (job == Job::ReadListing) // the line of the listing that gives this word
+            for (int n = 1; const auto& text : std::views::split(readText, '\n')) {
+                const input::ListingLine parsed = input::parseListingLine(std::string_view(text.begin(), text.end()));
+                if (parsed.kind == input::ListingLine::Instruction && parsed.address == address) {
+                    line = n;
+                    break;
+                }
+                ++n;
+            }
+        return " while decoding " + (region.empty() ? std::string("the code") : region) + where;
+    }
+
     void fail(Outcome what, const AssembleOptions& options, int lines, int status)
     {
         const int reached = progress ? progress->line.load(std::memory_order_relaxed) : 0;
@@ -420,6 +535,30 @@ struct IsolatedFrontEnd::State {
         line = std::clamp(reached, 1, std::max(1, lines));
         char seconds[32];
         std::snprintf(seconds, sizeof seconds, "%g", options.limits.seconds);
+        bool decoding = false;
+        const std::string position = progress ? readPosition(decoding) : std::string();
+        if (job == Job::ReadObject || decoding) {
+            const std::string who = decoding ? "the disassembler" : "the code object reader";
+            switch (what) {
+            case Outcome::TimedOut:
+                message = "stopped after " + std::string(seconds) + " s" + position + " (raise with --limit time=SECONDS)";
+                break;
+            case Outcome::Cancelled:
+                message = "the reading was cancelled" + position;
+                break;
+            default:
+                message = status >= 0 && WIFSIGNALED(status) ? who + " crashed (signal " + std::to_string(WTERMSIG(status)) + ")"
+                    : status >= 0 && WIFEXITED(status)
+                    ? who + " stopped (exit status " + std::to_string(WEXITSTATUS(status)) + ")"
+                    : who + " stopped answering";
+                message += position;
+                break;
+            }
+            if (job == Job::ReadListing)
+                message += " on line " + std::to_string(line) + "; the text is kept, earlier results too";
+            setFailure(what, options);
+            return;
+        }
         switch (what) {
         case Outcome::TimedOut:
             message = "stopped after " + std::string(seconds) + " s at line " + std::to_string(line)
@@ -438,6 +577,14 @@ struct IsolatedFrontEnd::State {
             message += " at line " + std::to_string(line) + "; the text is kept, earlier results too";
             break;
         }
+        setFailure(what, options);
+    }
+
+    // `program` becomes the one error `message` on `line` (0 for a code object: the whole file).
+    void setFailure(Outcome what, const AssembleOptions& options)
+    {
+        if (job == Job::ReadObject)
+            line = 0;
         outcome = what;
         program = Program {};
         if (const auto gpu = resolveGpu(options.gpu))
@@ -542,22 +689,72 @@ struct IsolatedFrontEnd::State {
                 error = "an unknown reply";
             }
         }
+        broken(options, lines, error);
+        return Taken::Broken;
+    }
+
+    // A reply that makes no sense: the worker is ended and the request failed, saying why.
+    void broken(const AssembleOptions& options, int lines, const std::string& error)
+    {
         fail(Outcome::Crashed, options, lines, stop(SIGKILL));
         message += " (" + error + ")";
         program.diagnostics.back().message = message;
-        return Taken::Broken;
+    }
+
+    // A worker to send to, started if need be; false when none can be (then the caller works here).
+    bool worker()
+    {
+        reapIfEnded();
+        if (pid >= 0 || start())
+            return true;
+        if (!warned) // not installed beside this executable?
+            std::fprintf(stderr, "gcnlens: cannot start the assembler worker %s (%s); working in-process\n", workerPath.c_str(),
+                         std::strerror(errno));
+        warned = true;
+        return false;
+    }
+    bool warned = false;
+
+    // A read request: what the worker read into `out`, or false after a failure (then `program`
+    // and `message` say what happened).
+    bool read(ReadKind kind, std::string_view bytes, const AssembleOptions& options, input::ObjectListing& out)
+    {
+        std::string frame(8, '\0'), reply;
+        frame.push_back(kRequestRead);
+        frame.push_back(kind);
+        codec::encodeRequest(options, bytes, frame);
+        progress->decoding.store(0, std::memory_order_relaxed); // not a word of an earlier read
+        progress->region[0] = '\0';
+        job = kind == kReadObject ? Job::ReadObject : Job::ReadListing;
+        readText = kind == kReadListing ? bytes : std::string_view();
+        const int lines = kind == kReadListing ? int(std::count(bytes.begin(), bytes.end(), '\n')) + 1 : 1;
+        bool ok = exchange(frame, reply, options, lines);
+        if (ok && (reply.size() < 2 || reply[1] != kReplyRead)) {
+            broken(options, lines, "an unknown reply");
+            ok = false;
+        } else if (ok) {
+            std::string error = "a truncated read";
+            std::string_view body = std::string_view(reply).substr(2);
+            for (std::string* part : {&out.listing, &out.error}) {
+                std::uint64_t size = 0;
+                if (!(ok = getField(body, size) && size <= body.size()))
+                    break;
+                part->assign(body.substr(0, size));
+                body.remove_prefix(size);
+            }
+            if (!(ok = ok && codec::decode(body, out.program, &error)))
+                broken(options, lines, error);
+        }
+        job = Job::Assemble;
+        readText = {};
+        return ok;
     }
 
     const Program& run(std::string_view source, const AssembleOptions& options)
     {
-        reapIfEnded();
-        if (pid < 0 && !start()) {
-            // No worker (not installed beside this executable?): assemble here, unprotected.
-            if (!inProcess) {
-                std::fprintf(stderr, "gcnlens: cannot start the assembler worker %s (%s); assembling in-process\n",
-                             workerPath.c_str(), std::strerror(errno));
+        if (!worker()) { // assemble here, unprotected
+            if (!inProcess)
                 inProcess = std::make_unique<FrontEnd>();
-            }
             outcome = Outcome::InProcess;
             return inProcess->analyze(source, options);
         }
@@ -655,6 +852,44 @@ Program IsolatedFrontEnd::assemble(std::string_view source, const AssembleOption
         return program;
     state_->holdsText = false; // the program leaves: an edit would have nothing to splice into
     return std::move(state_->program);
+}
+
+input::ObjectListing IsolatedFrontEnd::readCodeObject(std::string_view bytes, const input::ObjectReadOptions& options,
+                                                      const AssembleLimits& limits)
+{
+    state_->setBusy(true);
+    input::ObjectListing out;
+    if (!state_->worker()) {
+        state_->outcome = Outcome::InProcess;
+        out = input::readCodeObject(bytes, options);
+    } else {
+        AssembleOptions request;
+        request.gpu = options.gpu;
+        request.fileName = options.fileName;
+        request.limits = limits;
+        if (!state_->read(kReadObject, bytes, request, out)) {
+            out = {};
+            out.error = state_->message;
+            out.program = std::move(state_->program);
+        }
+    }
+    state_->setBusy(false);
+    return out;
+}
+
+Program IsolatedFrontEnd::readListing(std::string_view text, const AssembleOptions& options)
+{
+    state_->setBusy(true);
+    Program out;
+    input::ObjectListing read;
+    if (!state_->worker()) {
+        state_->outcome = Outcome::InProcess;
+        out = input::readListing(text, options);
+    } else {
+        out = state_->read(kReadListing, text, options, read) ? std::move(read.program) : std::move(state_->program);
+    }
+    state_->setBusy(false);
+    return out;
 }
 
 void IsolatedFrontEnd::cancel()

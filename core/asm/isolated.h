@@ -4,11 +4,14 @@
 // `gcnlens-asm-worker`, which they restart after it dies and stop after a wall-clock limit. A
 // crash or a timeout comes back as a Program holding one error on the last line the worker
 // reached; nothing of the caller is lost. The worker keeps a FrontEnd, so the editor's
-// incremental path works across requests. Requests and results cross a socket in the compact
+// incremental path works across requests. Code objects and listings are read there too (LLVM's
+// Object library and disassembler have their own crashes): a fault while reading one names the
+// kernel and the word the disassembler had. Requests and results cross a socket in the compact
 // form of core/asm/programcodec.h.
 #pragma once
 
 #include "core/asm/assembler.h"
+#include "core/input/objectreader.h"
 
 #include <cstddef>
 #include <memory>
@@ -43,7 +46,18 @@ public:
     // One run for a caller that keeps no state (the CLI): the program moved out, no copy.
     Program assemble(std::string_view source, const AssembleOptions& options);
 
-    // Ends the running analyze() (it returns a Program saying so, Outcome::Cancelled) by ending
+    // A code object or offload bundle read and disassembled in the worker, as input::readCodeObject
+    // does here, within limits.seconds. A crash, a timeout or cancel() gives no listing and an
+    // error saying what happened and where ("the disassembler crashed (signal 11) while decoding
+    // KERNEL at offset 0x1c, address 0x11c"). The worker's text for edit() is lost then, not otherwise.
+    input::ObjectListing readCodeObject(std::string_view bytes, const input::ObjectReadOptions& options,
+                                        const AssembleLimits& limits = {});
+    // A disassembly listing read in the worker, as input::readListing does here (it assembles the
+    // text and decodes its encodings). A failure is one error, as analyze() gives, on the line the
+    // assembler reached or the line of the word the disassembler had.
+    Program readListing(std::string_view text, const AssembleOptions& options);
+
+    // Ends the running request (it returns a Program saying so, Outcome::Cancelled) by ending
     // the worker; the next request starts a new one. Callable from any thread; no effect when idle.
     void cancel();
 

@@ -2,11 +2,16 @@
 // Private to core/asm: where the assembler worker process stands (issue #12). In the worker, the
 // main assembler run publishes the main-file line of each statement it emits into a word of shared
 // memory the parent reads after a crash or a timeout; the worker's signal handlers publish the
-// parser's own position last. Outside the worker nothing is published (one branch per emission).
+// parser's own position last. Reading a code object or a listing there, the disassembler
+// publishes the kernel and the address of each word it decodes. Outside the worker nothing is
+// published (one branch per emission or decoded word).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
+#include <string_view>
 
 namespace llvm {
 class MCAsmParser;
@@ -22,8 +27,24 @@ namespace gcnlens::detail {
 struct WorkerProgress {
     std::atomic<std::int32_t> line {0};     // 1-based main-file line last reached, 0 before any
     std::atomic<std::uint32_t> request {0}; // the request the line belongs to
+    // Reading a code object or a listing: the word being decoded (decoding 1 while LLVM's
+    // disassembler has it), and the kernel or section it lies in. The parent reads these only
+    // after the worker ended, so the name needs no lock.
+    std::atomic<std::uint32_t> decoding {0};
+    std::atomic<std::uint64_t> address {0};
+    std::atomic<std::uint64_t> regionBegin {0};
+    char region[120] {};
 };
 static_assert(std::atomic<std::int32_t>::is_always_lock_free);
+static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
+
+// A fault the worker makes on purpose while decoding (tests only: $GCNLENS_WORKER_FAULT, read by
+// the worker, e.g. "crash", "abort" or "hang", optionally "@ADDRESS"): LLVM's disassembler has no
+// known crash left that gcnlens does not guard, and the isolation must still be shown to hold.
+struct DecodeFault {
+    enum Kind { None, Crash, Abort, Hang } kind = None;
+    std::uint64_t address = 0; // the first word at or past it
+};
 
 struct RunWatch {
     WorkerProgress* progress = nullptr; // null: not in a worker
@@ -58,6 +79,34 @@ struct RunWatch {
         countedLine = 1;
     }
     void stop() { parser = nullptr; }
+
+    // The disassembler's side (core/input/decoder.cpp): the words that follow belong to `name`,
+    // which starts at `begin`; the word at `address` goes to LLVM now (decoding), came back (decoded).
+    void decodingRegion(std::string_view name, std::uint64_t begin)
+    {
+        if (!progress)
+            return;
+        const std::size_t n = std::min(name.size(), sizeof progress->region - 1);
+        std::memcpy(progress->region, name.data(), n);
+        progress->region[n] = '\0';
+        progress->regionBegin.store(begin, std::memory_order_relaxed);
+    }
+    void decoding(std::uint64_t address)
+    {
+        if (!progress)
+            return;
+        progress->address.store(address, std::memory_order_relaxed);
+        progress->decoding.store(1, std::memory_order_relaxed);
+        if (fault.kind != DecodeFault::None && address >= fault.address)
+            injectFault();
+    }
+    void decoded()
+    {
+        if (progress)
+            progress->decoding.store(0, std::memory_order_relaxed);
+    }
+    DecodeFault fault;
+    void injectFault(); // isolated.cpp
 
 private:
     const char* countedTo = nullptr;

@@ -2,6 +2,7 @@
 #include "core/input/decoder.h"
 
 #include "core/asm/programbuild_p.h"
+#include "core/asm/watch_p.h"
 
 #include <llvm/MC/MCDisassembler/MCDisassembler.h>
 
@@ -90,6 +91,8 @@ DecodedInstruction Decoder::decode(std::span<const std::uint8_t> bytes, std::uin
         // The disassembler writes its own comments (literal notes) here; nothing gcnlens shows.
         std::string comments;
         llvm::raw_string_ostream commentStream(comments);
+        // In the worker (core/asm/isolated.h), where LLVM stands if it crashes or hangs here.
+        detail::runWatch.decoding(address);
         const auto status = d.disassembler->getInstruction(mc, size, llvm::ArrayRef<std::uint8_t>(bytes.data(), bytes.size()),
                                                            address, commentStream);
         if (status == llvm::MCDisassembler::Success && size > 0 && size <= bytes.size()) {
@@ -108,8 +111,10 @@ DecodedInstruction Decoder::decode(std::span<const std::uint8_t> bytes, std::uin
             inst.uses = std::move(e.uses);
             inst.branch = detail::branchKind(inst.mnemonic);
             out.branchImmediate = e.branchImmediate;
+            detail::runWatch.decoded();
             return out;
         }
+        detail::runWatch.decoded();
     }
     // Not an instruction this target knows: one dword (or the bytes left) of data.
     const std::size_t size = std::min<std::size_t>(4, bytes.size());
@@ -125,6 +130,11 @@ DecodedInstruction Decoder::decode(std::span<const std::uint8_t> bytes, std::uin
     inst.mnemonic = size == 4 ? ".long" : ".byte";
     inst.operands = text;
     return out;
+}
+
+void Decoder::enterRegion(std::string_view name, std::uint64_t begin)
+{
+    detail::runWatch.decodingRegion(name, begin);
 }
 
 void nameBranchTarget(DecodedInstruction& decoded, std::uint64_t address, const std::map<std::uint64_t, std::string>& labels)

@@ -12,6 +12,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace gcnlens::input {
 
@@ -33,6 +34,10 @@ public:
     // The instruction at the start of `bytes`. Words the disassembler does not know are data of
     // known size (one dword, or what is left), never an error: a code object may hold constants.
     DecodedInstruction decode(std::span<const std::uint8_t> bytes, std::uint64_t address);
+
+    // The words decoded next belong to `name` (a kernel, a function, a section), which starts at
+    // `begin`: what the worker process names when LLVM crashes or hangs on one (core/asm/isolated.h).
+    void enterRegion(std::string_view name, std::uint64_t begin);
 
 private:
     struct Impl;

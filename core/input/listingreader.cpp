@@ -374,6 +374,7 @@ Program readListing(std::string_view text, const AssembleOptions& options)
         kernel.firstInstruction = int(program.instructions.size());
         kernel.sectionOffset = address - firstAddress;
         kernel.line = line;
+        decoder.enterRegion(kernel.name, address);
         program.kernels.push_back(std::move(kernel));
         kernelAddress = address;
     };

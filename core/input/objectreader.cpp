@@ -616,6 +616,7 @@ private:
                 kernel.sectionOffset = base + (begin - sectionAddress);
                 kernel.line = put(hex(begin, 16) + " <" + region.name + ">:");
                 std::uint64_t at = begin;
+                decoder.enterRegion(region.name, begin);
                 while (nextLabel < symbols.size() && symbols[nextLabel].address <= begin)
                     ++nextLabel;
                 while (at < codeEnd) {

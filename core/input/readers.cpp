@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "core/input/readers.h"
 
+#include "core/asm/isolated.h"
 #include "core/input/listingreader.h"
 #include "core/input/objectreader.h"
 
 namespace gcnlens::input {
 
-ReadInput readInput(Loaded&& loaded, const AssembleOptions& options, bool gpuChosen)
+ReadInput readInput(Loaded&& loaded, const AssembleOptions& options, bool gpuChosen, IsolatedFrontEnd* isolated)
 {
     ReadInput out;
     out.error = std::move(loaded.error);
@@ -17,7 +18,8 @@ ReadInput readInput(Loaded&& loaded, const AssembleOptions& options, bool gpuCho
         ObjectReadOptions objectOptions;
         objectOptions.gpu = gpuChosen ? options.gpu : std::string();
         objectOptions.fileName = options.fileName;
-        ObjectListing read = readCodeObject(loaded.bytes, objectOptions);
+        ObjectListing read = isolated ? isolated->readCodeObject(loaded.bytes, objectOptions, options.limits)
+                                      : readCodeObject(loaded.bytes, objectOptions);
         out.error = std::move(read.error);
         out.program = std::move(read.program);
         out.text = std::move(read.listing);
@@ -25,7 +27,7 @@ ReadInput readInput(Loaded&& loaded, const AssembleOptions& options, bool gpuCho
         return out;
     }
     case InputKind::Listing:
-        out.program = readListing(loaded.text, options);
+        out.program = isolated ? isolated->readListing(loaded.text, options) : readListing(loaded.text, options);
         out.text = std::move(loaded.text);
         return out;
     default:

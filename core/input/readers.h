@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: MIT
 // What the loader (loader.h) read, to a Program by its kind: source is assembled, a code object
 // disassembled (objectreader.h), a listing read (listingreader.h). The CLI and the window share it.
+// Given an IsolatedFrontEnd (core/asm/isolated.h), code objects and listings are read in its
+// worker process, where a crash or a hang of LLVM's disassembler becomes an error (issue #12).
 #pragma once
 
 #include "core/asm/assembler.h"
 #include "core/input/loader.h"
 
 #include <string>
+
+namespace gcnlens {
+class IsolatedFrontEnd;
+}
 
 namespace gcnlens::input {
 
@@ -19,6 +25,7 @@ struct ReadInput {
 };
 
 // gpuChosen: options.gpu is the user's choice; otherwise a code object names its own processor.
-ReadInput readInput(Loaded&& loaded, const AssembleOptions& options, bool gpuChosen);
+// isolated: the worker to read code objects and listings in; null reads them in this process.
+ReadInput readInput(Loaded&& loaded, const AssembleOptions& options, bool gpuChosen, IsolatedFrontEnd* isolated = nullptr);
 
 } // namespace gcnlens::input

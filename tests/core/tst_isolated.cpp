@@ -3,15 +3,22 @@
 // LLVM's parser become one error on the line reached, the worker is restarted for the next
 // request, a runaway run is stopped at the wall-clock limit or cancelled from another thread, and
 // results through the worker equal assemble() in this process, the incremental path included.
+// Code objects, offload bundles and listings are read there too: the same listing, program and
+// diagnostics as in this process, and a fault while decoding (made on purpose with
+// $GCNLENS_WORKER_FAULT) is one error naming the kernel and the word, through the CLI as well.
 #include "core/asm/isolated.h"
 
 #include "../bench/generatedkernel.h"
+#include "codeobjects.h"
+#include "core/input/listingreader.h"
 #include "describeprogram.h"
 #include "linechange.h"
+#include "testutils.h"
 
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -41,6 +48,73 @@ QString cli()
     return QStringLiteral(GCNLENS_BIN_DIR "/gcnlens-cli");
 }
 
+std::string_view view(const QByteArray& bytes)
+{
+    return {bytes.constData(), std::size_t(bytes.size())};
+}
+
+// What a test reads: the objects llvm-mc makes of tests/data/input's sources (the GPU in the
+// name), the fuzz finding sdwa-sel7.o, offload bundles of them, and each object's llvm-objdump
+// listing. Made once per run.
+struct ReadInputs {
+    struct Input {
+        QString name;
+        QByteArray bytes;
+        QString gpu; // a listing's target, or a --gpu for an object (empty: its own)
+        bool listing = false;
+    };
+    QTemporaryDir dir;
+    QList<Input> inputs;
+    QByteArray twoKernels; // two-kernels-gfx900.s's object, for the faults
+
+    ReadInputs()
+    {
+        const QDir data(QStringLiteral(GCNLENS_TESTDATA_DIR "/input"));
+        const QRegularExpression gpuInName(QStringLiteral("-(gfx[0-9a-f]+)$"));
+        QList<QPair<QString, QString>> objects; // path, gpu
+        for (const QFileInfo& source : data.entryInfoList({QStringLiteral("*.s")}, QDir::Files, QDir::Name)) {
+            const auto match = gpuInName.match(source.completeBaseName());
+            if (!match.hasMatch())
+                continue;
+            const QByteArray object = test::objectFor(source.absoluteFilePath(), match.captured(1), dir);
+            if (object.isEmpty())
+                continue; // LLVM 19 no longer assembles code object v2 sources
+            const QString path = dir.filePath(source.completeBaseName() + QStringLiteral(".o"));
+            objects.append({path, match.captured(1)});
+            inputs.append({source.completeBaseName(), object, {}, false});
+            if (source.completeBaseName() == QStringLiteral("two-kernels-gfx900"))
+                twoKernels = object;
+        }
+        const QByteArray sdwa = test::readBytes(data.filePath(QStringLiteral("sdwa-sel7.o")));
+        inputs.append({QStringLiteral("sdwa-sel7"), sdwa, {}, false});
+        // llvm-objdump 19 crashes on sdwa-sel7.o: its listing is the one gcnlens writes (the
+        // window's), as for two kernels.
+        for (const auto& [name, object] : {std::pair {"sdwa-sel7", sdwa}, std::pair {"two-kernels", twoKernels}})
+            inputs.append({QLatin1String(name) + QStringLiteral(" gcnlens listing"),
+                           QByteArray::fromStdString(input::readCodeObject(view(object), {}).listing), QStringLiteral("gfx900"),
+                           true});
+        for (const auto& [path, gpu] : objects)
+            inputs.append({QFileInfo(path).completeBaseName() + QStringLiteral(" listing"),
+                           test::runTool(test::llvmTool("llvm-objdump"), {QStringLiteral("-d"), path}), gpu, true});
+        const QByteArray fat = test::bundle({{"host-x86_64-unknown-linux-gnu",
+                                              QByteArray("\x7f"
+                                                         "ELF host",
+                                                         9)},
+                                             {"hipv4-amdgcn-amd-amdhsa--gfx900", inputs[0].bytes},
+                                             {"hipv4-amdgcn-amd-amdhsa--gfx90a", inputs[1].bytes}});
+        inputs.append({QStringLiteral("bundle"), fat, {}, false});
+        inputs.append({QStringLiteral("bundle, --gpu gfx90a"), fat, QStringLiteral("gfx90a"), false});
+        inputs.append({QStringLiteral("object as gfx90a"), twoKernels, QStringLiteral("gfx90a"), false});
+        inputs.append({QStringLiteral("truncated object"), twoKernels.left(100), {}, false});
+    }
+};
+
+const ReadInputs& readInputs()
+{
+    static const ReadInputs made;
+    return made;
+}
+
 } // namespace
 
 class TestIsolated : public QObject {
@@ -62,6 +136,12 @@ private Q_SLOTS:
     void missingWorker();
     void llvmFaults_data();
     void llvmFaults();
+    void readsAsInProcess_data();
+    void readsAsInProcess();
+    void faultWhileDecoding_data();
+    void faultWhileDecoding();
+    void faultThroughCli_data();
+    void faultThroughCli();
 };
 
 void TestIsolated::crashBecomesError_data()
@@ -358,6 +438,202 @@ void TestIsolated::llvmFaults()
     }
     QCOMPARE(frontEnd.analyze("s_nop 0\n", {}).instructions.size(), std::size_t(1));
     QCOMPARE(frontEnd.lastOutcome(), Outcome::Ok);
+}
+
+// Code objects, bundles and listings read in the worker give what they give in this process:
+// the same listing text, error, program and diagnostics; the worker then still assembles.
+void TestIsolated::readsAsInProcess_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("gpu");
+    QTest::addColumn<bool>("listing");
+    const auto& made = readInputs();
+    QVERIFY(made.inputs.size() >= 12); // three objects and sdwa-sel7.o, their listings, bundles
+    for (const auto& input : made.inputs) {
+        QVERIFY2(!input.bytes.isEmpty(), qPrintable(input.name));
+        QTest::addRow("%s", qPrintable(input.name)) << input.bytes << input.gpu << input.listing;
+    }
+}
+
+void TestIsolated::readsAsInProcess()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, gpu);
+    QFETCH(bool, listing);
+    IsolatedFrontEnd worker;
+    if (listing) {
+        AssembleOptions options;
+        options.gpu = gpu.toStdString();
+        const Program got = worker.readListing(view(bytes), options);
+        QCOMPARE(worker.lastOutcome(), Outcome::Ok);
+        const Program want = input::readListing(view(bytes), options);
+        QVERIFY(!want.instructions.empty());
+        const QStringList a = test::describe(got), b = test::describe(want);
+        QVERIFY2(a == b, qPrintable(test::firstDifference(a, b)));
+    } else {
+        input::ObjectReadOptions options;
+        options.gpu = gpu.toStdString();
+        options.fileName = "kernel.o";
+        const input::ObjectListing got = worker.readCodeObject(view(bytes), options);
+        QCOMPARE(worker.lastOutcome(), Outcome::Ok);
+        const input::ObjectListing want = input::readCodeObject(view(bytes), options);
+        QCOMPARE(got.error, want.error);
+        QCOMPARE(got.listing, want.listing);
+        const QStringList a = test::describe(got.program), b = test::describe(want.program);
+        QVERIFY2(a == b, qPrintable(test::firstDifference(a, b)));
+    }
+    QCOMPARE(worker.analyze("s_nop 0\ns_endpgm\n", {}).instructions.size(), std::size_t(2));
+    QCOMPARE(worker.workerStarts(), 1);
+}
+
+// A crash, an abort or a hang of the worker while it decodes one word of the second kernel of
+// an object (or of its listing) is one error naming that kernel, the word's offset and address
+// (and the listing's line); cancel() from another thread ends a hang; the next read is normal.
+void TestIsolated::faultWhileDecoding_data()
+{
+    QTest::addColumn<QByteArray>("fault");
+    QTest::addColumn<bool>("listing");
+    QTest::addColumn<bool>("cancel");
+    QTest::addColumn<QString>("what"); // the message before the position; %1: the limit
+    for (const bool listing : {false, true}) {
+        const char* kind = listing ? "listing" : "object";
+        QTest::addRow("%s, crash", kind) << QByteArray("crash") << listing << false
+                                         << QStringLiteral("the disassembler crashed (signal 11)");
+        QTest::addRow("%s, abort", kind) << QByteArray("abort") << listing << false
+                                         << QStringLiteral("the disassembler crashed (signal 6)");
+        QTest::addRow("%s, hang", kind) << QByteArray("hang") << listing << false << QStringLiteral("stopped after 0.5 s");
+        QTest::addRow("%s, hang cancelled", kind)
+            << QByteArray("hang") << listing << true << QStringLiteral("the reading was cancelled");
+    }
+}
+
+void TestIsolated::faultWhileDecoding()
+{
+    QFETCH(QByteArray, fault);
+    QFETCH(bool, listing);
+    QFETCH(bool, cancel);
+    QFETCH(QString, what);
+    const QByteArray& object = readInputs().twoKernels;
+    QVERIFY(!object.isEmpty());
+    const input::ObjectListing here = input::readCodeObject(view(object), {});
+    QCOMPARE(here.program.kernels.size(), std::size_t(2));
+    // The third word of the second kernel (a relocatable object: addresses from 0, one section).
+    const Kernel& second = here.program.kernels[1];
+    const Instruction& word = here.program.instructions.at(std::size_t(second.firstInstruction + 2));
+    const std::uint64_t address = word.sectionOffset;
+    QString expected =
+        QStringLiteral("%1 while decoding %2 at offset 0x%3, address 0x%4")
+            .arg(what, QString::fromStdString(second.name), QString::number(word.offset, 16), QString::number(address, 16));
+    if (fault == "hang" && !cancel)
+        expected += QStringLiteral(" (raise with --limit time=SECONDS)");
+    const QByteArray listingText =
+        listing ? QByteArray::fromStdString(here.listing) : QByteArray(); // gcnlens' own listing of the object
+    AssembleOptions options;
+    options.gpu = "gfx900";
+    options.limits.seconds = cancel ? 30 : 0.5;
+    int line = 0;
+    if (listing) {
+        const Program read = input::readListing(view(listingText), options);
+        for (const auto& inst : read.instructions)
+            if (inst.sectionOffset == address && !inst.isData)
+                line = inst.line;
+        QVERIFY(line > 0);
+        expected += QStringLiteral(" on line %1; the text is kept, earlier results too").arg(line);
+    }
+
+    qputenv("GCNLENS_WORKER_FAULT", QByteArray(fault + "@" + QByteArray::number(qulonglong(address))));
+    IsolatedFrontEnd worker;
+    worker.analyze("s_nop 0\n", {}); // the worker starts with the fault armed
+    qunsetenv("GCNLENS_WORKER_FAULT");
+    std::thread canceller;
+    if (cancel)
+        canceller = std::thread([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            worker.cancel();
+        });
+    const auto start = std::chrono::steady_clock::now();
+    std::string message;
+    int reportedLine = -1;
+    if (listing) {
+        const Program p = worker.readListing(view(listingText), options);
+        QCOMPARE(p.diagnostics.size(), std::size_t(1));
+        message = p.diagnostics.front().message;
+        reportedLine = p.diagnostics.front().line;
+        QCOMPARE(p.gpu.processor, std::string("gfx900"));
+    } else {
+        input::ObjectReadOptions objectOptions;
+        const input::ObjectListing read = worker.readCodeObject(view(object), objectOptions, options.limits);
+        QVERIFY(read.listing.empty());
+        message = read.error;
+        reportedLine = read.program.diagnostics.at(0).line;
+    }
+    if (canceller.joinable())
+        canceller.join();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    QVERIFY2(seconds < 3, qPrintable(QString::number(seconds)));
+    QCOMPARE(QString::fromStdString(message), expected);
+    QCOMPARE(reportedLine, line);
+    QCOMPARE(worker.lastOutcome(), fault == "hang" ? (cancel ? Outcome::Cancelled : Outcome::TimedOut) : Outcome::Crashed);
+    // A new worker (without the fault) reads the object normally.
+    const input::ObjectListing again = worker.readCodeObject(view(object), {});
+    QCOMPARE(worker.lastOutcome(), Outcome::Ok);
+    QCOMPARE(again.listing, here.listing);
+    QCOMPARE(worker.workerStarts(), 2);
+}
+
+// The CLI on a code object (or its listing) whose decoding crashes or hangs the worker: one error
+// naming the file and where, an exit status, never a signal.
+void TestIsolated::faultThroughCli_data()
+{
+    QTest::addColumn<QByteArray>("fault");
+    QTest::addColumn<bool>("listing");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("want"); // %1: the file, %2: the listing's line
+    QTest::addRow("object, crash") << QByteArray("crash") << false << 2
+                                   << QStringLiteral("gcnlens-cli: %1: the disassembler crashed (signal 11) while decoding");
+    QTest::addRow("object, abort") << QByteArray("abort") << false << 2
+                                   << QStringLiteral("gcnlens-cli: %1: the disassembler crashed (signal 6) while decoding");
+    QTest::addRow("object, hang") << QByteArray("hang") << false << 2
+                                  << QStringLiteral("gcnlens-cli: %1: stopped after 1 s while decoding");
+    QTest::addRow("listing, crash") << QByteArray("crash") << true << 1
+                                    << QStringLiteral("%1:%2:1: error: the disassembler crashed (signal 11) while decoding");
+    QTest::addRow("listing, hang") << QByteArray("hang") << true << 1
+                                   << QStringLiteral("%1:%2:1: error: stopped after 1 s while decoding");
+}
+
+void TestIsolated::faultThroughCli()
+{
+    QFETCH(QByteArray, fault);
+    QFETCH(bool, listing);
+    QFETCH(int, status);
+    QFETCH(QString, want);
+    const QByteArray& object = readInputs().twoKernels;
+    QVERIFY(!object.isEmpty());
+    const input::ObjectListing here = input::readCodeObject(view(object), {});
+    QTemporaryDir dir;
+    const QString path = dir.filePath(listing ? QStringLiteral("kernel.lst") : QStringLiteral("kernel.o"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(listing ? QByteArray::fromStdString(here.listing) : object);
+    file.close();
+    // The first word of the first kernel: the listing's line of it, for the message.
+    const Instruction& first = here.program.instructions.front();
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("GCNLENS_WORKER_FAULT"), QString::fromLatin1(fault));
+    for (const char* command : {"listing", "analyze"}) {
+        QProcess process;
+        process.setProcessEnvironment(environment);
+        process.start(cli(),
+                      {QString::fromLatin1(command), path, QStringLiteral("--gpu"), QStringLiteral("gfx900"),
+                       QStringLiteral("--limit"), QStringLiteral("time=1")});
+        QVERIFY(process.waitForFinished(30000));
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit); // never a signal
+        QCOMPARE(process.exitCode(), status);
+        const QString err = QString::fromLocal8Bit(process.readAllStandardError());
+        const QString message = listing ? want.arg(path).arg(first.line) : want.arg(path);
+        QVERIFY2(err.contains(message), qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("at offset 0x0, address 0x0")), qPrintable(err));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestIsolated)

@@ -3,6 +3,7 @@
 // llvm-mc give the same instructions, offsets, sizes, registers and timing as their source, and so
 // does the object's llvm-objdump listing (core/input/listingreader.h); offload bundles pick their
 // target; broken files give an error and never crash.
+#include "codeobjects.h"
 #include "core/analysis.h"
 #include "core/asm/assembler.h"
 #include "core/input/decoder.h"
@@ -23,32 +24,10 @@ namespace {
 
 using gcnlens::test::readBytes;
 
-QString llvmTool(const char* name)
-{
-    return QFileInfo(QStringLiteral(GCNLENS_LLVM_MC)).absolutePath() + QLatin1Char('/') + QLatin1String(name);
-}
-
-// Runs a tool; its standard output, or a failed test.
-QByteArray run(const QString& program, const QStringList& arguments)
-{
-    QProcess process;
-    process.start(program, arguments);
-    if (!process.waitForFinished(60000) || process.exitCode() != 0) {
-        qWarning() << program << arguments << process.readAllStandardError();
-        return {};
-    }
-    return process.readAllStandardOutput();
-}
-
-// Assembles a test source to a relocatable code object with llvm-mc.
-QByteArray objectFor(const QString& source, const QString& mcpu, const QTemporaryDir& dir)
-{
-    const QString out = dir.filePath(QFileInfo(source).baseName() + QLatin1String(".o"));
-    run(QStringLiteral(GCNLENS_LLVM_MC),
-        {QStringLiteral("-filetype=obj"), QStringLiteral("-triple=amdgcn-amd-amdhsa"), QLatin1String("-mcpu=") + mcpu, source,
-         QStringLiteral("-o"), out});
-    return readBytes(out);
-}
+using gcnlens::test::bundle;
+using gcnlens::test::llvmTool;
+using gcnlens::test::objectFor;
+using gcnlens::test::runTool;
 
 std::string_view view(const QByteArray& bytes)
 {
@@ -99,29 +78,6 @@ void compareAnalyses(const Analysis& expected, const Analysis& actual, const cha
     QCOMPARE(actual.timing.totals.hiddenCycles, expected.timing.totals.hiddenCycles);
     for (std::size_t k = 0; k < a.kernels.size(); ++k)
         QCOMPARE(b.kernelRegisters[k].maxVgpr, a.kernelRegisters[k].maxVgpr);
-}
-
-// A clang offload bundle as clang-offload-bundler writes it (magic, count, entry table, payloads).
-QByteArray bundle(const QList<QPair<QByteArray, QByteArray>>& entries)
-{
-    const auto le64 = [](quint64 v) {
-        QByteArray out(8, '\0');
-        for (int i = 0; i < 8; ++i)
-            out[i] = char(v >> (8 * i));
-        return out;
-    };
-    QByteArray header = "__CLANG_OFFLOAD_BUNDLE__" + le64(quint64(entries.size()));
-    qsizetype tableSize = 0;
-    for (const auto& [id, payload] : entries)
-        tableSize += 24 + id.size();
-    quint64 offset = quint64(header.size() + tableSize);
-    QByteArray payloads;
-    for (const auto& [id, payload] : entries) {
-        header += le64(offset) + le64(quint64(payload.size())) + le64(quint64(id.size())) + id;
-        offset += quint64(payload.size());
-        payloads += payload;
-    }
-    return header + payloads;
 }
 
 const QString kData = QStringLiteral(GCNLENS_TESTDATA_DIR "/input/");
@@ -187,8 +143,8 @@ private Q_SLOTS:
             QCOMPARE(fromOwnListing.occupancyInputs[k].sgprs, fromObject.occupancyInputs[k].sgprs);
             QCOMPARE(fromOwnListing.occupancyInputs[k].ldsBytes, fromObject.occupancyInputs[k].ldsBytes);
         }
-        const QByteArray objdump = run(llvmTool("llvm-objdump"),
-                                       {QStringLiteral("-d"), dir.filePath(QFileInfo(source).baseName() + QLatin1String(".o"))});
+        const QByteArray objdump = runTool(
+            llvmTool("llvm-objdump"), {QStringLiteral("-d"), dir.filePath(QFileInfo(source).baseName() + QLatin1String(".o"))});
         QVERIFY(!objdump.isEmpty());
         compareAnalyses(fromSource, analysed(input::readListing(view(objdump), listingOptions)), "llvm-objdump listing");
     }

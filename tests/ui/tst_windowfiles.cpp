@@ -164,6 +164,7 @@ private Q_SLOTS:
 
     void cleanup()
     {
+        qunsetenv("GCNLENS_WORKER_FAULT"); // workerFaultKeepsWindow's, should it have failed half way
         w->editor()->document()->setModified(false);
         w.reset();
     }
@@ -734,6 +735,82 @@ private Q_SLOTS:
         QCOMPARE(w->text(), before);
         QVERIFY(w->isWindowModified());
         QVERIFY(w->currentFile().isEmpty());
+    }
+
+    // A crash or a hang of LLVM while the worker process decodes (made on purpose with
+    // $GCNLENS_WORKER_FAULT, issue #12): opening a code object fails with that error naming the
+    // file, and a listing whose reading fails in the analysis keeps the last analysis with the
+    // error on its line. Either way the window stays up with the text being edited, and analyses.
+    void workerFaultKeepsWindow_data()
+    {
+        QTest::addColumn<QByteArray>("fault");
+        QTest::addColumn<bool>("listing"); // the object's listing, opened as text, rather than the object
+        QTest::addColumn<QString>("cause");
+        QTest::addRow("object, crash") << QByteArray("crash") << false
+                                       << QStringLiteral("the disassembler crashed (signal 11) while decoding");
+        QTest::addRow("object, abort") << QByteArray("abort") << false
+                                       << QStringLiteral("the disassembler crashed (signal 6) while decoding");
+        QTest::addRow("object, hang") << QByteArray("hang") << false << QStringLiteral("stopped after 1 s while decoding");
+        QTest::addRow("listing, crash") << QByteArray("crash") << true
+                                        << QStringLiteral("the disassembler crashed (signal 11) while decoding");
+    }
+    void workerFaultKeepsWindow()
+    {
+        QFETCH(QByteArray, fault);
+        QFETCH(bool, listing);
+        QFETCH(QString, cause);
+        const QString object = path(QStringLiteral("fault.o"));
+        QFile::remove(object);
+        QVERIFY(QFile::copy(gcnlens::test::testData("data/input/sdwa-sel7.o"), object));
+        const QString listingFile = path(QStringLiteral("fault.lst"));
+        if (listing) { // the window's own listing of the object, as a file
+            QVERIFY(w->openFile(object));
+            QVERIFY(writeFile(listingFile, w->text().toUtf8()));
+        }
+        if (fault == "hang") { // the time limit of the object's options (those of its listing, NAME.s)
+            FileOptions options;
+            options.limits.seconds = 1;
+            options.save(object + QStringLiteral(".s"));
+        }
+        // A new window, whose worker processes start with the fault armed.
+        qputenv("GCNLENS_WORKER_FAULT", fault);
+        w = makeWindow();
+        w->resize(1200, 800);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        w->editor()->setPlainText(QStringLiteral("k:\n    s_nop 0\n    s_endpgm\n"));
+        QTest::keyClicks(w->editor(), QStringLiteral("// typed"));
+        QTRY_VERIFY(settled(w.get()));
+        const QString before = w->editor()->toPlainText();
+        if (!listing) {
+            BoxAnswerer ok(QMessageBox::Ok);
+            QVERIFY(!w->openFile(object));
+            qunsetenv("GCNLENS_WORKER_FAULT");
+            QCOMPARE(ok.texts.size(), 1);
+            QVERIFY2(ok.texts[0].contains(QDir::toNativeSeparators(object)), qPrintable(ok.texts[0]));
+            // (This damaged object's code section has no name, nor symbols: "the code".)
+            QVERIFY2(ok.texts[0].contains(cause + QStringLiteral(" the code at offset 0x0, address 0x0")),
+                     qPrintable(ok.texts[0]));
+            QCOMPARE(w->lastError(), ok.texts[0]);
+            QCOMPARE(w->editor()->toPlainText(), before);
+            QVERIFY(w->currentFile().isEmpty());
+        } else {
+            QVERIFY(w->openFile(listingFile));
+            qunsetenv("GCNLENS_WORKER_FAULT");
+            QTRY_VERIFY(settled(w.get()));
+            const SnapshotPtr failed = w->bridge()->current();
+            QVERIFY(failed->assemblerFailed);
+            const Diagnostic& error = failed->analysis.program.diagnostics.back();
+            QVERIFY2(QString::fromStdString(error.message).startsWith(cause), error.message.c_str());
+            QVERIFY(error.line > 1);
+            QVERIFY(failed->text().startsWith(QStringLiteral("; fault.o")));
+        }
+        QVERIFY(w->isVisible());
+        // The next text is analysed by a new worker, normally.
+        w->editor()->setPlainText(QStringLiteral("k:\n    s_nop 0\n    s_nop 1\n    s_endpgm\n"));
+        QTRY_VERIFY(settled(w.get()));
+        QVERIFY(!w->bridge()->current()->assemblerFailed);
+        QCOMPARE(w->bridge()->current()->analysis.program.instructions.size(), std::size_t(3));
     }
 
     void unwritableSavePath_data()

@@ -154,7 +154,7 @@ void OptionParser::addSource(SourceArgs& source)
     // issue #12: the assembler's bounds and the include rule (core/asm/assembler.h, AssembleLimits)
     addValue({QStringLiteral("--limit")}, QStringLiteral("NAME=VALUE"),
              QStringLiteral("raise a bound of the assembler: instructions, bytes, include-depth, incbin-bytes, time "
-                            "(seconds) (repeatable)"),
+                            "(seconds; also bounds reading a code object or listing) (repeatable)"),
              [&source](const QString& value) {
                  const qsizetype eq = value.indexOf(QLatin1Char('='));
                  std::string error;

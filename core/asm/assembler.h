@@ -23,7 +23,7 @@ struct AssembleLimits {
     std::uint64_t bytes = 64ull << 20;       // code bytes, .space/.fill/.skip and .incbin included
     int includeDepth = 16;                   // nested .include
     std::uint64_t incbinBytes = 16ull << 20; // one .incbin file
-    double seconds = 10; // wall clock of one run, or one read of a code object or listing, in the worker (IsolatedFrontEnd)
+    double seconds = 10;                     // wall clock of one run or read (object, listing) in the worker (IsolatedFrontEnd)
 
     // NAME=VALUE as the CLI's --limit takes it: instructions, bytes, include-depth, incbin-bytes, time.
     // False with the reason (without the option's name) in *error for an unknown name or a bad value.

@@ -41,8 +41,9 @@ static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
 // A fault the worker makes on purpose while decoding (tests only: $GCNLENS_WORKER_FAULT, read by
 // the worker, e.g. "crash", "abort" or "hang", optionally "@ADDRESS"): LLVM's disassembler has no
 // known crash left that gcnlens does not guard, and the isolation must still be shown to hold.
+// "unguarded" lets the words gcnlens keeps from LLVM (decoder.cpp) reach it: LLVM's own crash.
 struct DecodeFault {
-    enum Kind { None, Crash, Abort, Hang } kind = None;
+    enum Kind { None, Crash, Abort, Hang, Unguarded } kind = None;
     std::uint64_t address = 0; // the first word at or past it
 };
 
@@ -107,6 +108,7 @@ struct RunWatch {
     }
     DecodeFault fault;
     void injectFault(); // isolated.cpp
+    bool unguarded() const { return progress && fault.kind == DecodeFault::Unguarded; }
 
 private:
     const char* countedTo = nullptr;

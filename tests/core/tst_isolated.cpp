@@ -22,6 +22,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <thread>
@@ -142,6 +143,7 @@ private Q_SLOTS:
     void faultWhileDecoding();
     void faultThroughCli_data();
     void faultThroughCli();
+    void llvmCrashWhileDecoding();
 };
 
 void TestIsolated::crashBecomesError_data()
@@ -634,6 +636,37 @@ void TestIsolated::faultThroughCli()
         QVERIFY2(err.contains(message), qPrintable(err));
         QVERIFY2(err.contains(QStringLiteral("at offset 0x0, address 0x0")), qPrintable(err));
     }
+}
+
+// LLVM 19's own crash: the worker lets the SDWA word with a reserved select of sdwa-sel7.o reach
+// the disassembler ("unguarded"), which dies on it. Through the API and the CLI: one error naming
+// the word; without the fault the guard reads it as data and the listing is whole.
+void TestIsolated::llvmCrashWhileDecoding()
+{
+    const QString path = QStringLiteral(GCNLENS_TESTDATA_DIR "/input/sdwa-sel7.o");
+    const QByteArray object = test::readBytes(path);
+    const input::ObjectListing here = input::readCodeObject(view(object), {});
+    const auto word = std::find_if(here.program.instructions.begin(), here.program.instructions.end(),
+                                   [](const Instruction& i) { return i.isData && i.operands == "0x000000f9"; });
+    QVERIFY(word != here.program.instructions.end());
+    const QString expected = QStringLiteral("the disassembler crashed (signal 11) while decoding the code at offset 0x%1")
+                                 .arg(QString::number(word->offset, 16));
+    qputenv("GCNLENS_WORKER_FAULT", "unguarded");
+    IsolatedFrontEnd worker;
+    const input::ObjectListing crashed = worker.readCodeObject(view(object), {});
+    QCOMPARE(worker.lastOutcome(), Outcome::Crashed);
+    QVERIFY2(QString::fromStdString(crashed.error).startsWith(expected), crashed.error.c_str());
+    QProcess process;
+    process.start(cli(), {QStringLiteral("listing"), path});
+    QVERIFY(process.waitForFinished(30000));
+    qunsetenv("GCNLENS_WORKER_FAULT");
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 2);
+    const QString err = QString::fromLocal8Bit(process.readAllStandardError());
+    QVERIFY2(err.contains(QStringLiteral("gcnlens-cli: %1: %2").arg(path, expected)), qPrintable(err));
+    const input::ObjectListing guarded = worker.readCodeObject(view(object), {});
+    QCOMPARE(worker.lastOutcome(), Outcome::Ok);
+    QCOMPARE(guarded.listing, here.listing);
 }
 
 QTEST_GUILESS_MAIN(TestIsolated)

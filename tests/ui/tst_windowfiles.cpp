@@ -746,11 +746,17 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("fault");
         QTest::addColumn<bool>("listing"); // the object's listing, opened as text, rather than the object
         QTest::addColumn<QString>("cause");
-        QTest::addRow("object, crash") << QByteArray("crash") << false
-                                       << QStringLiteral("the disassembler crashed (signal 11) while decoding");
-        QTest::addRow("object, abort") << QByteArray("abort") << false
-                                       << QStringLiteral("the disassembler crashed (signal 6) while decoding");
-        QTest::addRow("object, hang") << QByteArray("hang") << false << QStringLiteral("stopped after 1 s while decoding");
+        // (This damaged object's code section has no name, nor symbols: "the code".)
+        QTest::addRow("object, crash") << QByteArray(
+            "crash") << false << QStringLiteral("the disassembler crashed (signal 11) while decoding the code at offset 0x0,");
+        QTest::addRow("object, abort") << QByteArray(
+            "abort") << false << QStringLiteral("the disassembler crashed (signal 6) while decoding the code at offset 0x0,");
+        QTest::addRow("object, hang") << QByteArray("hang") << false
+                                      << QStringLiteral("stopped after 1 s while decoding the code at offset 0x0,");
+        // LLVM's own crash on its reserved-select SDWA word, which the worker lets through.
+        QTest::addRow("object, LLVM crash")
+            << QByteArray("unguarded") << false
+            << QStringLiteral("the disassembler crashed (signal 11) while decoding the code at offset 0x74,");
         QTest::addRow("listing, crash") << QByteArray("crash") << true
                                         << QStringLiteral("the disassembler crashed (signal 11) while decoding");
     }
@@ -788,9 +794,7 @@ private Q_SLOTS:
             qunsetenv("GCNLENS_WORKER_FAULT");
             QCOMPARE(ok.texts.size(), 1);
             QVERIFY2(ok.texts[0].contains(QDir::toNativeSeparators(object)), qPrintable(ok.texts[0]));
-            // (This damaged object's code section has no name, nor symbols: "the code".)
-            QVERIFY2(ok.texts[0].contains(cause + QStringLiteral(" the code at offset 0x0, address 0x0")),
-                     qPrintable(ok.texts[0]));
+            QVERIFY2(ok.texts[0].contains(cause), qPrintable(ok.texts[0]));
             QCOMPARE(w->lastError(), ok.texts[0]);
             QCOMPARE(w->editor()->toPlainText(), before);
             QVERIFY(w->currentFile().isEmpty());

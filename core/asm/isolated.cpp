@@ -209,6 +209,10 @@ bool serveRead(char kind, std::string_view bytes, const AssembleOptions& options
     // A limit the listing's assembly crosses ends that run as it does in the parent, not the worker.
     detail::runWatch.finish = nullptr;
     if (kind == kReadObject) {
+        if (detail::runWatch.fault.kind == detail::DecodeFault::CrashReading) {
+            detail::runWatch.fault.kind = detail::DecodeFault::Crash;
+            detail::runWatch.injectFault();
+        }
         input::ObjectReadOptions objectOptions;
         objectOptions.gpu = options.gpu;
         objectOptions.fileName = options.fileName;
@@ -228,8 +232,8 @@ bool serveRead(char kind, std::string_view bytes, const AssembleOptions& options
     return sendFrame(out);
 }
 
-// $GCNLENS_WORKER_FAULT (watch_p.h DecodeFault): "crash", "abort", "hang" or "unguarded", then
-// "@ADDRESS" or not.
+// $GCNLENS_WORKER_FAULT (watch_p.h DecodeFault): "crash", "abort", "hang", "unguarded" or
+// "crash-reading", then "@ADDRESS" or not.
 detail::DecodeFault faultFromEnvironment()
 {
     detail::DecodeFault fault;
@@ -238,11 +242,12 @@ detail::DecodeFault faultFromEnvironment()
         return fault;
     const std::string_view text(value);
     const std::string_view kind = text.substr(0, text.find('@'));
-    fault.kind = kind == "crash" ? detail::DecodeFault::Crash
-        : kind == "abort"        ? detail::DecodeFault::Abort
-        : kind == "hang"         ? detail::DecodeFault::Hang
-        : kind == "unguarded"    ? detail::DecodeFault::Unguarded
-                                 : detail::DecodeFault::None;
+    fault.kind = kind == "crash"  ? detail::DecodeFault::Crash
+        : kind == "abort"         ? detail::DecodeFault::Abort
+        : kind == "hang"          ? detail::DecodeFault::Hang
+        : kind == "unguarded"     ? detail::DecodeFault::Unguarded
+        : kind == "crash-reading" ? detail::DecodeFault::CrashReading
+                                  : detail::DecodeFault::None;
     if (const auto at = text.find('@'); at != std::string_view::npos)
         fault.address = std::strtoull(value + at + 1, nullptr, 0);
     return fault;
@@ -263,7 +268,8 @@ void detail::RunWatch::injectFault()
         for (;;)
             ::pause(); // until the parent's SIGUSR1 (time is up, or cancel())
     case DecodeFault::None:
-    case DecodeFault::Unguarded: // decoder.cpp lets LLVM crash by itself
+    case DecodeFault::Unguarded:    // decoder.cpp lets LLVM crash by itself
+    case DecodeFault::CrashReading: // serveRead's
         break;
     }
 }

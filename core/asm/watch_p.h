@@ -41,9 +41,10 @@ static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
 // A fault the worker makes on purpose while decoding (tests only: $GCNLENS_WORKER_FAULT, read by
 // the worker, e.g. "crash", "abort" or "hang", optionally "@ADDRESS"): LLVM's disassembler has no
 // known crash left that gcnlens does not guard, and the isolation must still be shown to hold.
-// "unguarded" lets the words gcnlens keeps from LLVM (decoder.cpp) reach it: LLVM's own crash.
+// "unguarded" lets the words gcnlens keeps from LLVM (decoder.cpp) reach it: LLVM's own crash;
+// "crash-reading" crashes before a code object is read (where LLVM's Object library would).
 struct DecodeFault {
-    enum Kind { None, Crash, Abort, Hang, Unguarded } kind = None;
+    enum Kind { None, Crash, Abort, Hang, Unguarded, CrashReading } kind = None;
     std::uint64_t address = 0; // the first word at or past it
 };
 

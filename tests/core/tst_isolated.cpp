@@ -75,11 +75,11 @@ struct ReadInputs {
         QList<QPair<QString, QString>> objects; // path, gpu
         for (const QFileInfo& source : data.entryInfoList({QStringLiteral("*.s")}, QDir::Files, QDir::Name)) {
             const auto match = gpuInName.match(source.completeBaseName());
-            if (!match.hasMatch())
+            // (LLVM 19 no longer assembles code object v2 sources.)
+            if (!match.hasMatch() || source.completeBaseName().startsWith(QStringLiteral("v2-")))
                 continue;
             const QByteArray object = test::objectFor(source.absoluteFilePath(), match.captured(1), dir);
-            if (object.isEmpty())
-                continue; // LLVM 19 no longer assembles code object v2 sources
+            QVERIFY2(!object.isEmpty(), qPrintable(source.fileName()));
             const QString path = dir.filePath(source.completeBaseName() + QStringLiteral(".o"));
             objects.append({path, match.captured(1)});
             inputs.append({source.completeBaseName(), object, {}, false});
@@ -597,6 +597,10 @@ void TestIsolated::faultThroughCli_data()
                                    << QStringLiteral("gcnlens-cli: %1: the disassembler crashed (signal 6) while decoding");
     QTest::addRow("object, hang") << QByteArray("hang") << false << 2
                                   << QStringLiteral("gcnlens-cli: %1: stopped after 1 s while decoding");
+    // Before any word is decoded (where LLVM's Object library asserts on some damaged files).
+    QTest::addRow("object, crash reading") << QByteArray("crash-reading") << false << 2
+                                           << QStringLiteral("gcnlens-cli: %1: the code object reader crashed (signal 11) "
+                                                             "while reading the ELF file");
     QTest::addRow("listing, crash") << QByteArray("crash") << true << 1
                                     << QStringLiteral("%1:%2:1: error: the disassembler crashed (signal 11) while decoding");
     QTest::addRow("listing, hang") << QByteArray("hang") << true << 1
@@ -634,7 +638,8 @@ void TestIsolated::faultThroughCli()
         const QString err = QString::fromLocal8Bit(process.readAllStandardError());
         const QString message = listing ? want.arg(path).arg(first.line) : want.arg(path);
         QVERIFY2(err.contains(message), qPrintable(err));
-        QVERIFY2(err.contains(QStringLiteral("at offset 0x0, address 0x0")), qPrintable(err));
+        if (want.contains(QStringLiteral("while decoding")))
+            QVERIFY2(err.contains(QStringLiteral("at offset 0x0, address 0x0")), qPrintable(err));
     }
 }
 

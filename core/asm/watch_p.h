@@ -40,8 +40,8 @@ static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
 
 // A fault the worker makes on purpose while it reads a code object or a listing (tests only:
 // $GCNLENS_WORKER_FAULT, read by the worker: "crash", "abort" or "hang" at the first word decoded,
-// or the first at or past "@ADDRESS"): LLVM's disassembler has no
-// known crash left that gcnlens does not guard, and the isolation must still be shown to hold.
+// or the first at or past "@ADDRESS"): LLVM's disassembler has no known crash left that gcnlens
+// does not guard, and the isolation must still be shown to hold.
 // "unguarded" lets the words gcnlens keeps from LLVM (decoder.cpp) reach it: LLVM's own crash;
 // "crash-reading" crashes before a code object is read (where LLVM's Object library would).
 struct DecodeFault {

@@ -194,8 +194,9 @@ bool guardText(std::string_view text, const AssembleOptions& options, std::strin
             int depth = 0;
             std::string inner;
             std::string_view ignored;
-            for (std::size_t j = i + 1; j < lines.size(); ++j) {
-                const std::string_view c = statement(lines[j], inner, ignored);
+            std::size_t end = i + 1; // the line of the block's .endr (or the end of the text)
+            for (; end < lines.size(); ++end) {
+                const std::string_view c = statement(lines[end], inner, ignored);
                 if (inner == ".rept" || inner == ".rep" || inner == ".irp" || inner == ".irpc")
                     ++depth;
                 else if (inner == ".endr" && depth-- == 0)
@@ -213,10 +214,14 @@ bool guardText(std::string_view text, const AssembleOptions& options, std::strin
                                       + " statements, over the limit of " + std::to_string(options.limits.instructions)
                                       + " instructions (raise with --limit instructions=N); it is not expanded",
                                   {}});
-                // ".rept 0" in the operand's place: the block parses and produces nothing.
-                blank(operands);
-                guarded[std::size_t(operands.data() - text.data())] = '0';
-                repeat.push_back(0);
+                // The whole block blanked, up to its .endr: it produces nothing, and the blocks
+                // around it then repeat blank lines instead of parsing it each time (the work of
+                // `.rept 10` nested eight deep is a third of a block left as `.rept 0`).
+                for (std::size_t b = i; b <= end && b < lines.size(); ++b)
+                    if (!lines[b].empty())
+                        blank(lines[b]);
+                i = end; // (its .endr is blanked with it: the enclosing count stays on the stack)
+                continue;
             } else {
                 repeat.push_back(times);
             }

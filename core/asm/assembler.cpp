@@ -60,13 +60,22 @@ void settleDiagnostics(std::vector<Diagnostic>& diagnostics, std::string_view so
 }
 
 // whole: the text is the user's whole source (not a region the incremental path re-assembles).
+// scan: the line scan of `source`, which learns the lines the source map reads by their context.
 Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view source, const AssembleOptions& options, bool whole,
-                     const LineScan* scan = nullptr, int lineBase = 0)
+                     LineScan* scan = nullptr, int lineBase = 0)
 {
     Program program;
     program.gpu = gpu;
 
     SourceMap map(source);
+    // Lines the source map reads by their context are no lines an edit may re-assemble alone.
+    const auto markBlocks = [&map](LineScan& lines) {
+        for (const int line : map.blockLines())
+            if (std::size_t(line - 1) < lines.plain.size())
+                lines.plain[std::size_t(line - 1)] = false;
+    };
+    if (scan)
+        markBlocks(*scan);
     for (const auto& note : map.notes())
         program.diagnostics.push_back(note);
     if (const auto& [line, processor] = map.declaredIsa(); whole && line > 0 && processor != gpu.processor)
@@ -90,6 +99,7 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
         LineScan ownScan;
         if (!scan) {
             ownScan = scanLines(splitLines(source));
+            markBlocks(ownScan);
             scan = &ownScan;
         }
         planned = planShapes(kit, gpu, text, *scan, options, plan);

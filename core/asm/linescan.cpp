@@ -83,7 +83,7 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
         list.emplace_back(name);
     };
     bool inString = false, inComment = false; // a string or C comment open at the line's start
-    bool afterSpill = false;                  // the line before may make LLVM skip this one (below)
+    int spillLines = 0;                       // lines from here that a line before may reach into (below)
     // Lines after a switch to a section other than .text: LLVM places what they make there (an
     // instruction in .rodata is no instruction of the program), which a re-assembled line alone,
     // in .text, would not know (fuzz_frontend d81bb3bb, 5b6935db, 8efdb5d3).
@@ -113,14 +113,19 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
             second = rest.substr(0, secondEnd);
         }
         // Where LLVM's error recovery crosses a line end, lines depend on their neighbours: a
-        // character its lexer refuses (a backquote, a bad character literal such as "'x y") is
-        // eaten silently after an error on the line before, and makes the parser skip the next
-        // line; a register range or bracket left open at the end ("v[44:") reaches into the next
-        // line. Such lines and their neighbours take the full run (issue #12, fuzz_frontend
-        // d12cd6f3, a93bc7df, 2e898d94). (An open operand list, "v0, v1, " while typing, does not
-        // reach further: it keeps the incremental path and its kept size.)
+        // character its lexer refuses (a backquote, DEL, which the source map leaves as it is, a
+        // bad character literal such as "'x y") is eaten silently after an error on the line
+        // before, and makes the parser skip the next line; a register range or bracket left open
+        // at the end ("v[44:") reaches into the next line. Such lines and their neighbours take
+        // the full run (issue #12, fuzz_frontend d12cd6f3, a93bc7df, 2e898d94, b98103b3). A
+        // character literal reads the two characters after its quote whatever they are (three
+        // after a backslash): near a line's end that eats its newline, and a blank next line's
+        // too, so the statement runs on into the line after that one: two lines follow it
+        // (c763633d: a blank line, then a line LLVM skipped). (An open operand list, "v0, v1, "
+        // while typing, does not reach further: it keeps the incremental path and its kept size.)
         const std::string_view trimmedCode = code.substr(0, code.find_last_not_of(" \t\r") + 1);
-        const bool refused = code.find_first_of("'`") != std::string_view::npos;
+        const bool quote = code.find('\'') != std::string_view::npos;
+        const bool refused = quote || code.find_first_of("`\x7f") != std::string_view::npos;
         const std::size_t openBracket = code.rfind('['), closeBracket = code.rfind(']');
         const bool spills = refused
             || (openBracket != std::string_view::npos && (closeBracket == std::string_view::npos || closeBracket < openBracket))
@@ -128,7 +133,7 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
         if (refused && i > 0)
             scan.plain[i - 1] = false;
         bool plain = macroDepth == 0 && repeatDepth == 0 && conditionalDepth == 0 && !spansLines && !controls && blockEnd.empty()
-            && !spills && !afterSpill && !otherSection;
+            && !spills && spillLines == 0 && !otherSection;
         {
             static constexpr std::string_view sectionDirectives[] = {
                 ".section", ".pushsection", ".popsection", ".previous", ".subsection", ".data", ".rodata", ".bss", ".text"};
@@ -138,7 +143,7 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
             if (std::find(std::begin(sectionDirectives), std::end(sectionDirectives), lower) != std::end(sectionDirectives))
                 otherSection = !(lower == ".text" || (lower == ".section" && (second == ".text" || second == "\".text\"")));
         }
-        afterSpill = spills;
+        spillLines = std::max(spillLines - 1, quote ? 2 : spills ? 1 : 0);
         if (blockEnd.empty()) {
             for (const auto& [open, close] : blocks)
                 if (first == open)

@@ -207,6 +207,8 @@ SourceMap::SourceMap(std::string_view source)
     std::string lastKernel;
     for (std::size_t index = 0; index < lines_.size(); ++index) {
         const int lineNo = int(index) + 1;
+        if (inOldMetadata)
+            blockLines_.push_back(lineNo);
         const std::string_view raw = lines_[index];
         std::string_view code = trimmed(raw.substr(0, codeEnd(raw)));
         // A leading label ("name:") is not part of the statement.

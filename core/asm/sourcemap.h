@@ -25,6 +25,11 @@ public:
     // The processor an old .hsa_code_object_isa / .amd_amdgpu_isa names, and its line (0: none).
     const std::pair<int, std::string>& declaredIsa() const { return declaredIsa_; }
 
+    // Lines (1-based, ascending) inside a code object v2 metadata block, which the text LLVM sees
+    // has blank: what such a line becomes depends on the lines before it, so an edit of one
+    // takes a full run (fuzz_frontend 0f58f641).
+    const std::vector<int>& blockLines() const { return blockLines_; }
+
     int lineCount() const { return int(lines_.size()); }
     std::string_view line(int line) const; // 1-based; empty when out of range
 
@@ -48,6 +53,7 @@ private:
     std::string assemblerText_;
     std::vector<Diagnostic> notes_;
     std::vector<std::string> kernelNames_;
+    std::vector<int> blockLines_;
     std::vector<ResourceDirective> directives_;
     std::pair<int, std::string> declaredIsa_ {0, {}};
     struct KernelScope {

@@ -149,6 +149,20 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
                 + deltaCount
             <= 0)
         return false;
+    // Code before any label forms the kernel "(top)" only while a fresh run meets an instruction
+    // before the first label: an edit that removes the instructions ahead of a label makes that
+    // label the kernel (programbuild.cpp; fuzz_frontend 1229bf61). (Insertions ahead of a
+    // labelled first kernel were refused above.)
+    if (program.kernels[std::size_t(kernel)].name == "(top)"
+        && begin == std::size_t(program.kernels[std::size_t(kernel)].firstInstruction)) {
+        const int newFirstLine = !added.empty() ? first + added.front().line - 1
+            : end < insts.size()                ? insts[end].line + deltaLines
+                                                : 0;
+        if (newFirstLine > 0 && std::any_of(program.labels.begin(), program.labels.end(), [&](const Label& l) {
+                return (l.line > lastOld ? l.line + deltaLines : l.line) <= newFirstLine;
+            }))
+            return false;
+    }
     const std::uint64_t kernelStart = program.kernels[std::size_t(kernel)].sectionOffset;
     for (auto& inst : added) {
         const int lineIndex = first + inst.line - 1; // mini lines are 1-based
@@ -159,13 +173,27 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
             ++b;
         inst.columnBegin = int(b);
         inst.columnEnd = int(b + codeOf(text.substr(b)).size());
+        const std::uint64_t miniOffset = inst.offset;
         inst.sectionOffset += at;
         inst.offset = inst.sectionOffset - kernelStart;
         inst.kernel = kernel;
+        // A raw branch offset ("s_cbranch_execz 6") counts from the instruction (fuzz_frontend 90232f43).
+        if (inst.targetLabel.empty() && inst.targetOffset)
+            inst.targetOffset = *inst.targetOffset - miniOffset + inst.offset;
     }
 
     if (insts.size() + added.size() == end - begin)
         return false; // the program becomes empty: a full run says so
+    // A label after the edit keeps its kernel: its offset in it moves with the edit when that is
+    // the edited kernel, whose start stays (fuzz_frontend 25be84ca: "done:" at the end of one
+    // kernel, at the offset where the next one began once the edit took 4 bytes away). Its kernel
+    // is the one it was measured from; a later kernel that started at the same offset would
+    // leave that open: a full run then.
+    const std::uint64_t editedStart = program.kernels[std::size_t(kernel)].sectionOffset;
+    if (deltaBytes != 0)
+        for (std::size_t k = 0; k < program.kernels.size(); ++k)
+            if (int(k) != kernel && program.kernels[k].line > lastOld && program.kernels[k].sectionOffset == editedStart)
+                return false;
 
     // From here on the splice cannot fail.
     for (std::size_t i = begin; i < end; ++i)
@@ -179,9 +207,15 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
         for (std::size_t i = end; i < insts.size(); ++i) {
             Instruction& inst = insts[i];
             inst.sectionOffset = std::uint64_t(std::int64_t(inst.sectionOffset) + deltaBytes);
-            if (inst.kernel == kernel)
+            if (inst.kernel == kernel) {
                 inst.offset = std::uint64_t(std::int64_t(inst.offset) + deltaBytes);
-            inst.line += deltaLines;
+                if (inst.targetLabel.empty() && inst.targetOffset)
+                    inst.targetOffset = std::uint64_t(std::int64_t(*inst.targetOffset) + deltaBytes);
+            }
+            // (What LLVM emits at the end, a placeholder for an undefined "1f", stands on an
+            // earlier line: fuzz_frontend 7f6147aa.)
+            if (inst.line > lastOld)
+                inst.line += deltaLines;
         }
     if (deltaCount == 0) {
         std::move(added.begin(), added.end(), insts.begin() + std::ptrdiff_t(begin));
@@ -200,6 +234,8 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
 
     for (auto& label : program.labels)
         if (label.line > lastOld) {
+            if (label.sectionOffset - label.offset == editedStart)
+                label.offset = std::uint64_t(std::int64_t(label.offset) + deltaBytes);
             label.sectionOffset = std::uint64_t(std::int64_t(label.sectionOffset) + deltaBytes);
             label.line += deltaLines;
         }
@@ -223,12 +259,6 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
                 std::lower_bound(insts.begin(), insts.end(), label.sectionOffset,
                                  [](const Instruction& i, std::uint64_t offset) { return i.sectionOffset < offset; });
             label.instruction = next == insts.end() ? -1 : int(next - insts.begin());
-            // Kernel-relative offset: against the last kernel that starts at or before the label.
-            for (auto it = program.kernels.rbegin(); it != program.kernels.rend(); ++it)
-                if (it->sectionOffset <= label.sectionOffset) {
-                    label.offset = label.sectionOffset - it->sectionOffset;
-                    break;
-                }
         }
 
     std::vector<Diagnostic> diagnostics;

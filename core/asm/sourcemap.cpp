@@ -182,6 +182,51 @@ std::string isaProcessor(std::string_view argument)
     return "gfx" + std::to_string(parts[0]) + std::to_string(parts[1]) + digits[parts[2] & 15];
 }
 
+// LLVM 19's AMDGPU parser never returns on some bad statements (found by fuzzing): an
+// unterminated '"' after a bad token ("s_endpgm ? \""), some UTF-8 where an operand is due
+// ("s_nop 0 é"), a control character after a bad token. None is ever valid code, so LLVM sees '?'
+// there instead and reports the error it is. One statement: [begin, end) of a line.
+void sanitiseStatement(std::string& line, std::size_t begin, std::size_t end)
+{
+    const std::string_view text = std::string_view(line).substr(begin, end - begin);
+    std::size_t openQuote = std::string_view::npos;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '"') {
+            openQuote = openQuote == std::string_view::npos ? i : std::string_view::npos;
+        } else if (openQuote == std::string_view::npos && c == '\'') {
+            // A character literal takes the two characters after its quote, whatever they are
+            // (three after a backslash): a '"' among them opens no string (fuzz_frontend
+            // badb7d75, "a'\",\"").
+            i += i + 1 < text.size() && text[i + 1] == '\\' ? 3 : 2;
+        } else if (openQuote == std::string_view::npos && (c == ';' || (c == '/' && i + 1 < text.size() && text[i + 1] == '/'))) {
+            break;
+        }
+    }
+    if (openQuote != std::string_view::npos)
+        line[begin + openQuote] = '?';
+    bool inString = false;
+    const std::size_t code = codeEnd(text);
+    for (std::size_t i = 0; i < code; ++i) {
+        const char c = text[i];
+        if (c == '"')
+            inString = !inString;
+        else if (!inString && (static_cast<unsigned char>(c) >= 0x80 || (static_cast<unsigned char>(c) < 0x20 && c != '\t')))
+            line[begin + i] = '?'; // and control characters, which it loops on after a '?' ("s_endpgm ? \a")
+    }
+}
+
+// LLVM's lexer ends a statement, and a line comment, at a '\r' as at a line end: each part of
+// a line on its own (fuzz_frontend d1ffb3dc: "// \rp\xff\"", where the comment ended at the '\r').
+void sanitiseForLlvm(std::string& line)
+{
+    for (std::size_t begin = 0; begin <= line.size();) {
+        const std::size_t end = std::min(line.find('\r', begin), line.size());
+        sanitiseStatement(line, begin, end);
+        begin = end + 1;
+    }
+}
+
 } // namespace
 
 SourceMap::SourceMap(std::string_view source)
@@ -220,34 +265,9 @@ SourceMap::SourceMap(std::string_view source)
             labels_.emplace_back(lineNo, std::string(code.substr(0, colon)));
             code = trimmed(code.substr(colon + 1));
         }
-        // LLVM 19's AMDGPU parser never returns on some bad statements (found by fuzzing): an
-        // unterminated '"' after a bad token ("s_endpgm ? \""), some UTF-8 where an operand is due
-        // ("s_nop 0 é"), a control character after a bad token. None is ever valid code, so LLVM
-        // sees '?' there instead and reports the error it is.
         {
             std::string fixed(raw);
-            std::size_t openQuote = std::string_view::npos;
-            for (std::size_t i = 0; i < fixed.size(); ++i) {
-                const char c = fixed[i];
-                if (c == '"') {
-                    openQuote = openQuote == std::string_view::npos ? i : std::string_view::npos;
-                } else if (openQuote == std::string_view::npos
-                           && (c == ';' || (c == '/' && i + 1 < fixed.size() && fixed[i + 1] == '/'))) {
-                    break;
-                }
-            }
-            if (openQuote != std::string_view::npos)
-                fixed[openQuote] = '?';
-            bool inString = false;
-            const std::size_t end = codeEnd(fixed);
-            for (std::size_t i = 0; i < end; ++i) {
-                if (fixed[i] == '"')
-                    inString = !inString;
-                else if (!inString
-                         && (static_cast<unsigned char>(fixed[i]) >= 0x80
-                             || (static_cast<unsigned char>(fixed[i]) < 0x20 && fixed[i] != '\t' && fixed[i] != '\r')))
-                    fixed[i] = '?'; // and control characters, which it loops on after a '?' ("s_endpgm ? \a")
-            }
+            sanitiseForLlvm(fixed);
             if (fixed != raw)
                 assemblerText_.replace(lineStart, fixed.size(), fixed);
         }

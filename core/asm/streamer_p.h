@@ -458,10 +458,12 @@ public:
         : context_(kit.triple, kit.asmInfo.get(), kit.registerInfo.get(), kit.subtargetInfo.get(), &sources, &kit.targetOptions)
     {
         sources.setIncludeDirs(options.includeDirs);
-        // With a blank line after the text: LLVM 19 never returns on some bad statements when they
-        // end the text ("s9, 0x" as the last line), and copes when any line follows (issue #12,
-        // tests/fuzz/llvm-faults/hang-last-line.s). assembleWith() keeps diagnostics within the text.
-        const std::size_t blank = text.ends_with('\n') ? 1 : 2;
+        // With blank lines after the text: LLVM 19 never returns on some bad statements when they
+        // run to the end of the text ("s9, 0x" as the last line), and copes when a line follows
+        // (issue #12, tests/fuzz/llvm-faults/hang-last-line.s). A character literal reads the two
+        // or three characters after its quote, line ends too: "d,'" at the end needs three blank
+        // lines (hang-quote-at-end.s). assembleWith() keeps diagnostics within the text.
+        const std::size_t blank = text.ends_with('\n') ? 3 : 4;
         auto buffer = llvm::WritableMemoryBuffer::getNewUninitMemBuffer(text.size() + blank, bufferName);
         std::copy(text.begin(), text.end(), buffer->getBufferStart());
         std::fill_n(buffer->getBufferStart() + text.size(), blank, '\n');

@@ -282,6 +282,8 @@ private Q_SLOTS:
     void diagnostics_data();
     void diagnostics();
     void badLineKeepsLaterOffsets();
+    void badEndOfText_data();
+    void badEndOfText();
     void emptySource();
     void warningWithoutLocation();
     void binarySource();
@@ -989,6 +991,32 @@ void TestFrontEnd::diagnostics_data()
                                          << QStringLiteral("gfx900") << QString();
     QTest::addRow("flat on tahiti") << QStringLiteral("tahiti") << QByteArray("flat_load_dword v0, v[0:1]")
                                     << QStringLiteral("hawaii") << QString();
+}
+
+// Texts on which llvm-mc 19 never returns (issue #12, fuzz_frontend timeouts): a bad statement
+// whose character literal eats the line ends after it (20b1247e, 778f8201, f91429c8; LLVM's
+// fault, tests/fuzz/llvm-faults/hang-quote-at-end.s), a '"' after a character literal (badb7d75),
+// a statement after a '\r' that ends a line comment (d1ffb3dc). gcnlens finishes each with an
+// error on line 1 (a regression hangs here).
+void TestFrontEnd::badEndOfText_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addRow("d,'") << QByteArray("d,'");
+    QTest::addRow("y/'") << QByteArray("y/'");
+    QTest::addRow("y[?'") << QByteArray("y[?'");
+    QTest::addRow("d,x'\\") << QByteArray("d,x'\\");
+    QTest::addRow("d,'\\ newline") << QByteArray("d,'\\\n");
+    QTest::addRow("a'\",\"") << QByteArray("a'\",\"");
+    QTest::addRow("CR ends a comment") << QByteArray("//\rp\xff\"");
+}
+
+void TestFrontEnd::badEndOfText()
+{
+    QFETCH(QByteArray, text);
+    const Program program = assembleText(text, QStringLiteral("tahiti"));
+    QVERIFY(program.hasErrors());
+    for (const auto& d : program.diagnostics)
+        QCOMPARE(d.line, 1);
 }
 
 void TestFrontEnd::diagnostics()

@@ -77,6 +77,32 @@ private Q_SLOTS:
 
     // CLRX-only directives are blanked to the same length (lines and columns hold) and noted;
     // .vgprsnum/.sgprsnum are kept as declared resources.
+    // What LLVM sees of a line it would never finish: '?' for an unterminated '"' and for bytes
+    // it loops on (issue #12), found as LLVM's lexer reads: a character literal's two characters
+    // hold no string, and a '\r' ends a statement and a line comment.
+    void sanitised_data()
+    {
+        QTest::addColumn<QByteArray>("line");
+        QTest::addColumn<QByteArray>("llvmSees");
+        QTest::addRow("unterminated string") << QByteArray("s_endpgm ? \"x") << QByteArray("s_endpgm ? ?x");
+        QTest::addRow("UTF-8 operand") << QByteArray("s_nop 0 \xc3\xa9") << QByteArray("s_nop 0 ??");
+        QTest::addRow("closed string kept") << QByteArray(".ascii \"\xc3\xa9\"") << QByteArray(".ascii \"\xc3\xa9\"");
+        QTest::addRow("comment kept") << QByteArray("s_nop 0 // \xc3\xa9 \"") << QByteArray("s_nop 0 // \xc3\xa9 \"");
+        // fuzz_frontend badb7d75: "'\"," is a character literal, the '"' after it opens a string.
+        QTest::addRow("quote after a character literal") << QByteArray("a'\",\"") << QByteArray("a'\",?");
+        QTest::addRow("character literal, escape") << QByteArray("a '\\\"' \"") << QByteArray("a '\\\"' ?");
+        // fuzz_frontend d1ffb3dc: the comment ends at the '\r', a statement with a bad byte follows.
+        QTest::addRow("statement after a CR") << QByteArray("// x\rp\xff\"") << QByteArray("// x\rp??");
+        QTest::addRow("CRLF") << QByteArray("s_nop 0\r") << QByteArray("s_nop 0\r");
+    }
+    void sanitised()
+    {
+        QFETCH(QByteArray, line);
+        QFETCH(QByteArray, llvmSees);
+        const SourceMap map(line.toStdString());
+        QCOMPARE(QByteArray::fromStdString(map.assemblerText()), llvmSees);
+    }
+
     void clrxBlanked()
     {
         const std::string source = ".kernel vadd\n"

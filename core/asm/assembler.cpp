@@ -153,7 +153,8 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
 // fuzzers' inputs: issue #12). A kit is owned by one FrontEnd at a time; its caches hold only
 // what depends on the encoding, so a reused kit gives the same Program.
 struct KitPool {
-    static constexpr std::size_t kKept = 8;
+    // (fuzz_frontend's five GPUs, each with and without the amdhsa triple, are ten)
+    static constexpr std::size_t kKept = 12;
     std::vector<std::pair<std::string, std::unique_ptr<TargetKit>>> kits; // most recent last
 
     std::unique_ptr<TargetKit> take(const std::string& key, const GpuTarget& gpu, const std::string& triple)

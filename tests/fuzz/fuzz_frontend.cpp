@@ -120,6 +120,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         (void)assemble(text, options);
         return 0;
     }
+    // The fresh run first: assemble() then hands its target kit back to the pool before the
+    // FrontEnd takes one, so one kit per target serves both (with both alive at once, each input
+    // needed two, and the pool's eight places did not hold them for five GPUs: a new kit, the
+    // costliest part of a run, every few inputs).
+    const Program freshProgram = assemble(after, options);
     FrontEnd frontEnd;
     (void)frontEnd.analyze(text, options);
     const Program* edited = asLines ? frontEnd.edit(test::lineChange(text, after), options) : &frontEnd.analyze(after, options);
@@ -134,7 +139,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (i.placeholder && i.operands.find("before this edit") != std::string::npos)
             return 0;
     const QStringList incremental = test::describe(program);
-    const QStringList fresh = test::describe(assemble(after, options));
+    const QStringList fresh = test::describe(freshProgram);
     if (incremental != fresh) {
         if (const char* dir = std::getenv("GCNLENS_FUZZ_REPLAY")) // both in full, for tst_incremental's row
             for (const auto& [name, lines] : {std::pair {"incremental.txt", &incremental}, std::pair {"fresh.txt", &fresh}})

@@ -370,6 +370,13 @@ private Q_SLOTS:
         // A raw branch offset ("s_cbranch_execz 6") typed in: its target kept the re-assembled
         // line's offset from the start of its own little run.
         QTest::addRow("90232f43") << QStringLiteral("incremental-90232f43") << QStringLiteral("tahiti") << true;
+        // Open, found by the last long run (tests/fuzz/README.md), expected to fail below. CLRX
+        // sources all three: 73838dbd is ClrxTranslator's patch of the edited line (core/input),
+        // which copies it verbatim where a fresh translation leaves it out; in 5567ea71 and f46604d0
+        // the edited last line gets a placeholder that a fresh run does not make (not found yet).
+        QTest::addRow("73838dbd") << QStringLiteral("incremental-73838dbd") << QStringLiteral("gfx900") << true;
+        QTest::addRow("5567ea71") << QStringLiteral("incremental-5567ea71") << QStringLiteral("tahiti") << true;
+        QTest::addRow("f46604d0") << QStringLiteral("incremental-f46604d0") << QStringLiteral("tahiti") << false;
     }
     void fuzzFindings()
     {
@@ -397,6 +404,9 @@ private Q_SLOTS:
             return i.placeholder && i.operands.find("before this edit") != std::string::npos;
         });
         QCOMPARE(keptSize, name.endsWith(QLatin1String("755ab0eb")));
+        static const QStringList open {QStringLiteral("73838dbd"), QStringLiteral("5567ea71"), QStringLiteral("f46604d0")};
+        if (open.contains(name.section(QLatin1Char('-'), 1)))
+            QEXPECT_FAIL("", "open finding of fuzz_frontend (issue #12): see its row", Continue);
         if (!keptSize)
             QCOMPARE(describe(edited), describe(fresh));
         // Each placeholder stands on a line with an error.

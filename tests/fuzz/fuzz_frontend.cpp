@@ -10,6 +10,8 @@
 // the END of the data; so any plain source file is a seed as it is (no edit), and the fuzzer grows
 // the edit by mutating the tail.
 #include "core/asm/assembler.h"
+#include "core/asm/sourcemap.h"
+#include "core/input/clrx.h"
 #include "tests/core/describeprogram.h"
 #include "tests/core/linechange.h"
 
@@ -52,10 +54,28 @@ struct Edit {
     }
 };
 
+// The text LLVM reads for a source: the CLRX translation when it is one, with the source map's
+// changes (directives blanked, '?' for what LLVM would never finish) and the blank lines
+// AssemblerSession puts after it (core/asm/streamer_p.h). (The incremental path's re-assembled
+// lines are not among them.)
+std::string llvmText(const std::string& text, const AssembleOptions& options)
+{
+    std::string source = text;
+    if (resolvedDialect(text, options) == AssembleOptions::Dialect::Clrx) {
+        ClrxOptions clrx;
+        clrx.processor = options.gpu;
+        source = translateClrx(text, clrx).text;
+    }
+    std::string seen = SourceMap(source).assemblerText();
+    seen.append(seen.ends_with('\n') ? 3 : 4, '\n');
+    return seen;
+}
+
 // tools/fuzz replays a finding with GCNLENS_FUZZ_REPLAY=DIR set to get the texts this input
-// assembles (DIR/before.s, DIR/after.s for an edit, DIR/gpu), and runs llvm-mc on them to tell
-// LLVM's faults from gcnlens's.
-void dumpForReplay(const std::string& gpu, const std::string& text, const std::string& after)
+// assembles (DIR/before.s, DIR/after.s for an edit, DIR/gpu) and what LLVM reads of them
+// (DIR/llvm-before.s, DIR/llvm-after.s), and runs llvm-mc on them to tell LLVM's faults from
+// gcnlens's.
+void dumpForReplay(const AssembleOptions& options, const std::string& text, const std::string& after)
 {
     const char* dir = std::getenv("GCNLENS_FUZZ_REPLAY");
     if (!dir)
@@ -66,10 +86,13 @@ void dumpForReplay(const std::string& gpu, const std::string& text, const std::s
             std::fclose(f);
         }
     };
-    write("gpu", gpu + "\n");
+    write("gpu", options.gpu + "\n");
     write("before.s", text);
-    if (!after.empty())
+    write("llvm-before.s", llvmText(text, options));
+    if (!after.empty()) {
         write("after.s", after);
+        write("llvm-after.s", llvmText(after, options));
+    }
 }
 
 } // namespace
@@ -114,7 +137,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string text = fdp.ConsumeRemainingBytesAsString();
 
     const std::string after = incrementalPath ? edit.applyTo(text) : std::string();
-    dumpForReplay(options.gpu, text, after);
+    dumpForReplay(options, text, after);
 
     if (!incrementalPath) {
         (void)assemble(text, options);

@@ -277,8 +277,6 @@ std::optional<int> OptionParser::parse(const QStringList& args)
             return status;
         return usageError(QStringLiteral("unknown option '%1' (see `gcnlens-cli %2 --help`)").arg(head[unknown], command_));
     }
-    if (const auto status = readOptions(head, nullptr))
-        return status;
     if (marker >= 0)
         for (const QString& arg : args.mid(marker + 1))
             if (const auto status = takeOperand(arg))
@@ -340,7 +338,10 @@ std::optional<int> OptionParser::readOptions(const QStringList& args, qsizetype*
             if (const qsizetype at = args.indexOf(arg); isOption(arg) && (*firstUnknown < 0 || at < *firstUnknown))
                 *firstUnknown = at;
         }
-        return std::nullopt;
+        if (*firstUnknown >= 0)
+            return std::nullopt;
+        // None: this parse is the line's, and its handlers run now (a second CLI11 App, built
+        // again option by option, cost as much as the rest of the parse; fuzz_options, issue #12).
     }
 
     std::map<const CLI::Option*, std::size_t> taken; // results used so far, per option

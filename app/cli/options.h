@@ -93,7 +93,8 @@ private:
     Option* find(const QString& name);
     int usageError(const QString& message) const;
     // Reads the options part of the line (before "--") with CLI11 and runs the handlers in order. With
-    // firstUnknown, only finds where the first unknown option stands (-1: none) and runs nothing.
+    // firstUnknown (set to -1 by the caller), first finds where the first unknown option stands and,
+    // when there is one, runs nothing.
     std::optional<int> readOptions(const QStringList& args, qsizetype* firstUnknown);
     // The input file, once; anything else is an unexpected argument.
     std::optional<int> takeOperand(const QString& arg);

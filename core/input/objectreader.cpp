@@ -246,10 +246,13 @@ void readMetadata(llvm::StringRef blob, std::map<std::string, KernelInfo>& kerne
         take(".max_flat_workgroup_size", ".max_flat_workgroup_size");
         take(".wavefront_size", ".wavefront_size");
         if (const auto it = map.find(".reqd_workgroup_size"); it != map.end() && it->second.isArray()) {
+            // A product beyond 64 bits declares nothing (it overflowed: undefined behaviour).
             std::int64_t product = 1;
+            bool fits = true;
             for (auto& dim : it->second.getArray())
-                product *= integer(dim).value_or(1);
-            info.declared.push_back({".reqd_workgroup_size", product, "metadata .reqd_workgroup_size"});
+                fits = fits && !__builtin_mul_overflow(product, integer(dim).value_or(1), &product);
+            if (fits)
+                info.declared.push_back({".reqd_workgroup_size", product, "metadata .reqd_workgroup_size"});
         }
     }
 }

@@ -171,6 +171,40 @@ private Q_SLOTS:
         }
     }
 
+    // .reqd_workgroup_size is the product of its dimensions, and one too large for 64 bits is no
+    // declaration at all (the product overflowed, undefined behaviour that UBSan stops on).
+    void metadataWorkgroupSize_data()
+    {
+        QTest::addColumn<QByteArray>("dimensions");
+        QTest::addColumn<qlonglong>("declared"); // -1: not declared
+        QTest::addRow("128·2·1") << QByteArray("[ 128, 2, 1 ]") << 256LL;
+        QTest::addRow("product beyond 64 bits") << QByteArray("[ 4294967296, 4294967296, 4294967296 ]") << -1LL;
+        QTest::addRow("negative product beyond 64 bits") << QByteArray("[ -4294967296, 4294967296, 4294967296 ]") << -1LL;
+        QTest::addRow("largest 64-bit product") << QByteArray("[ 4611686018427387903, 2, 1 ]") << 9223372036854775806LL;
+    }
+    void metadataWorkgroupSize()
+    {
+        QFETCH(QByteArray, dimensions);
+        QFETCH(qlonglong, declared);
+        QTemporaryDir dir;
+        QByteArray source = readBytes(kData + QLatin1String("metadata-gfx900.s"));
+        QVERIFY(source.contains("[ 128, 2, 1 ]"));
+        source.replace("[ 128, 2, 1 ]", dimensions);
+        const QString path = dir.filePath(QStringLiteral("workgroup.s"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write(source) == source.size());
+        file.close();
+        const QByteArray object = objectFor(path, QStringLiteral("gfx900"), dir);
+        QVERIFY(!object.isEmpty());
+        const input::ObjectListing read = input::readCodeObject(view(object), input::ObjectReadOptions {});
+        QVERIFY2(read.error.empty(), read.error.c_str());
+        qlonglong found = -1;
+        for (const ResourceDirective& d : read.program.directives)
+            if (d.name == ".reqd_workgroup_size")
+                found = d.value;
+        QCOMPARE(found, declared);
+    }
+
     void bundles_data()
     {
         QTest::addColumn<QString>("gpu");

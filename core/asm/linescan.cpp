@@ -29,19 +29,16 @@ std::string_view trimmedFront(std::string_view text)
     return text;
 }
 
-namespace {
-
-// LLVM's lexer lets a string ("…", with \ escapes) and a C comment (/* … */) run over line ends, so
-// a line that starts or ends inside one changes how the lines after it read. Carries that state
-// over one line; line comments (';', '//', a leading '#') end the scan as in SourceMap::code.
-void carryOpenSpans(std::string_view line, bool& inString, bool& inComment)
+std::size_t carryOpenSpans(std::string_view line, bool& inString, bool& inComment)
 {
+    std::size_t opened = std::string_view::npos;
     for (std::size_t i = 0; i < line.size(); ++i) {
         const char c = line[i];
         const char next = i + 1 < line.size() ? line[i + 1] : '\0';
         if (inComment) {
             if (c == '*' && next == '/') {
                 inComment = false;
+                opened = std::string_view::npos;
                 ++i;
             }
         } else if (inString) {
@@ -53,14 +50,14 @@ void carryOpenSpans(std::string_view line, bool& inString, bool& inComment)
             inString = true;
         } else if (c == '/' && next == '*') {
             inComment = true;
+            opened = i;
             ++i;
         } else if (c == ';' || (c == '/' && next == '/') || (c == '#' && trimmedFront(line.substr(0, i)).empty())) {
-            return;
+            break;
         }
     }
+    return opened;
 }
-
-} // namespace
 
 LineScan scanLines(const std::vector<std::string_view>& lines)
 {

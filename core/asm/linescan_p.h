@@ -12,6 +12,13 @@ namespace gcnlens::detail {
 
 bool isWordChar(char c);
 
+// LLVM's lexer lets a string ("…", with \ escapes) and a C comment (/* … */) run over line ends, so
+// a line that starts or ends inside one changes how the lines after it read. Carries that state
+// over one line; line comments (';', '//', a leading '#') end the scan as in SourceMap::code.
+// Returns the column of the "/*" on this line that opens a comment still open at its end (npos:
+// none).
+std::size_t carryOpenSpans(std::string_view line, bool& inString, bool& inComment);
+
 // Calls f(word) for each word of a text, in order, until f returns false.
 template <typename F> void forEachWord(std::string_view text, F&& f)
 {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/asm/sourcemap.h"
 
+#include "core/asm/linescan_p.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -348,6 +350,39 @@ SourceMap::SourceMap(std::string_view source)
         }
         lineStart += raw.size() + 1;
     }
+    blankUnclosedComment();
+}
+
+// LLVM 19's AMDGPU parser never returns on a bad statement followed by a C comment that is never
+// closed ("s_nop ? /*", "v_mov_b32 v0, @x /*": fuzz_listingreader, issue #12): the comment runs to
+// the end of the text, so no statement end follows. LLVM reads all of it as comment either way; it
+// is blanked here (line ends kept) and the error is said on the line that opens it.
+void SourceMap::blankUnclosedComment()
+{
+    std::string& text = assemblerText_;
+    bool inString = false, inComment = false;
+    int openLine = 0;
+    std::size_t openAt = 0, lineStart = 0;
+    for (int lineNo = 1; lineStart <= text.size(); ++lineNo) {
+        const std::size_t end = std::min(text.find('\n', lineStart), text.size());
+        if (const std::size_t opened =
+                detail::carryOpenSpans(std::string_view(text).substr(lineStart, end - lineStart), inString, inComment);
+            opened != std::string_view::npos) {
+            openLine = lineNo;
+            openAt = lineStart + opened;
+        }
+        lineStart = end + 1;
+    }
+    if (!inComment)
+        return;
+    for (std::size_t i = openAt; i < text.size(); ++i)
+        if (text[i] != '\n')
+            text[i] = ' ';
+    notes_.push_back({Severity::Error,
+                      openLine,
+                      int(openAt - (text.rfind('\n', openAt) + 1)),
+                      "unterminated comment: this /* is never closed, so the rest of the text is a comment",
+                      {}});
 }
 
 std::string_view SourceMap::line(int line) const

@@ -49,6 +49,8 @@ public:
     static std::string_view code(std::string_view line);
 
 private:
+    void blankUnclosedComment();
+
     std::vector<std::string_view> lines_;
     std::string assemblerText_;
     std::vector<Diagnostic> notes_;

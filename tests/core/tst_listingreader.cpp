@@ -209,6 +209,34 @@ private Q_SLOTS:
         QCOMPARE(program.diagnostics.front().line, 1);
     }
 
+    void llvmHangs_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<int>("severity"); // of what line 2 gets
+        // (minimised from fuzz_listingreader's timeouts 1d6a40ab, 3f94c8e8, f96573ab and b60cd82b)
+        const int error = int(Severity::Error), warning = int(Severity::Warning);
+        QTest::addRow("quote after a bad token, last line") << QByteArray("s_nop 0\nv,'") << error;
+        QTest::addRow("quote after a bad token, then a line end") << QByteArray("s_nop 0\nv,'\n") << error;
+        QTest::addRow("quote and a letter, last line") << QByteArray("s_nop 0\ns_nop ?'x") << error;
+        QTest::addRow("quote and an escape") << QByteArray("s_nop 0\nv,'\\\n") << error;
+        QTest::addRow("unclosed comment after a bad token") << QByteArray("s_nop 0\ns ? /*\n") << error;
+        QTest::addRow("unclosed comment, listing line")
+            << QByteArray("\ts_nop 0 // 000000000000: BF800000\n\tv_mov_b32 v0, ? /*   // 000000000004: BF810000\n") << warning;
+    }
+    // LLVM 19's parser never returns when a bad statement reaches the end of the text: a character
+    // literal eats the line ends after it, an unclosed C comment all the rest. The listing is read:
+    // line 2 is an error (a warning where its encoding stands in), and line 1 stands.
+    void llvmHangs()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(int, severity);
+        const Program program = read(text.constData());
+        QCOMPARE(program.instructions.size(), std::size_t(2));
+        QCOMPARE(program.instructions.front().mnemonic, std::string("s_nop"));
+        QVERIFY(onLine(program, 1, Severity::Error).empty());
+        QVERIFY(!onLine(program, 2, Severity(severity)).empty());
+    }
+
     // Damaged listings never crash; whatever is left is read.
     void randomDamage()
     {

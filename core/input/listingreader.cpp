@@ -244,10 +244,23 @@ ListingLine parseListingLine(std::string_view raw)
     return line;
 }
 
-Program readListing(std::string_view text, const AssembleOptions& options)
-{
+namespace {
+
+// A listing line by line, and the text the assembler reads: the same lines, each holding only its
+// statement.
+struct ParsedListing {
     std::vector<ListingLine> lines;
     std::vector<std::size_t> lineStarts;
+    std::vector<bool> kernelStart;
+    std::string source;
+    bool haveEncodings = false;
+};
+
+ParsedListing parseListing(std::string_view text)
+{
+    ParsedListing parsed;
+    std::vector<ListingLine>& lines = parsed.lines;
+    std::vector<std::size_t>& lineStarts = parsed.lineStarts;
     for (std::size_t start = 0; start <= text.size();) {
         std::size_t end = text.find('\n', start);
         if (end == std::string_view::npos)
@@ -261,7 +274,8 @@ Program readListing(std::string_view text, const AssembleOptions& options)
 
     // Which symbols start kernels: the first one, and one on a 256-byte boundary after code that
     // ended (s_endpgm, a jump) and its padding. Other symbols are labels.
-    std::vector<bool> kernelStart(lines.size(), false);
+    std::vector<bool>& kernelStart = parsed.kernelStart;
+    kernelStart.assign(lines.size(), false);
     {
         bool any = false, ended = true;
         for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -282,10 +296,8 @@ Program readListing(std::string_view text, const AssembleOptions& options)
         }
     }
 
-    // The text the assembler reads: the same lines, each holding only its statement.
-    std::string source;
+    std::string& source = parsed.source;
     source.reserve(text.size());
-    bool haveEncodings = false;
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const ListingLine& line = lines[i];
         // Section symbols ("<.text>") name no label the assembler may define.
@@ -296,10 +308,28 @@ Program readListing(std::string_view text, const AssembleOptions& options)
                 source.append(" .type ").append(line.text).append(",@function");
         } else if (line.kind == ListingLine::Instruction) {
             source.append(line.text);
-            haveEncodings = haveEncodings || !line.bytes.empty();
+            parsed.haveEncodings = parsed.haveEncodings || !line.bytes.empty();
         }
         source.push_back('\n');
     }
+    return parsed;
+}
+
+} // namespace
+
+std::string listingAssemblerText(std::string_view text)
+{
+    return parseListing(text).source;
+}
+
+Program readListing(std::string_view text, const AssembleOptions& options)
+{
+    const ParsedListing parsed = parseListing(text);
+    const std::vector<ListingLine>& lines = parsed.lines;
+    const std::vector<std::size_t>& lineStarts = parsed.lineStarts;
+    const std::vector<bool>& kernelStart = parsed.kernelStart;
+    const std::string& source = parsed.source;
+    const bool haveEncodings = parsed.haveEncodings;
     Program assembled = assemble(source, options);
     // Declared values (gcnlens' own listings of code objects) belong to the kernel that follows.
     std::vector<ResourceDirective> declared;

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -29,5 +30,9 @@ ListingLine parseListingLine(std::string_view line);
 
 // Reads a listing. options.gpu is the target (a listing does not name it reliably).
 Program readListing(std::string_view text, const AssembleOptions& options);
+
+// The text readListing() has the assembler read: each line's statement alone, lines kept (for
+// fuzz_listingreader, whose hangs tools/fuzz checks with llvm-mc on this text).
+std::string listingAssemblerText(std::string_view text);
 
 } // namespace gcnlens::input

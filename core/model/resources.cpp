@@ -50,14 +50,21 @@ ResourceUsage kernelResources(const Program& program, int kernel)
             amdhsaVgprs = v;
         else if (n == ".vgprsnum" || n == "workitem_vgpr_count")
             codeVgprs = v;
-        else if (n == "granulated_workitem_vgpr_count")
-            codeVgprBlocks = (v + 1) * vgprGranule;
-        else if (n == ".amdhsa_next_free_sgpr" || n == ".sgprsnum")
+        else if (n == "granulated_workitem_vgpr_count" || n == "granulated_wavefront_sgpr_count") {
+            // COMPUTE_PGM_RSRC1's VGPR (6-bit) and SGPR (4-bit) block fields: a listing may say
+            // anything, and what no descriptor can hold declares nothing (nor overflows below).
+            const bool vgpr = n == "granulated_workitem_vgpr_count";
+            const std::int64_t field = vgpr ? 63 : 15;
+            if (d.value < 0 || d.value > field) {
+                usage.warnings.push_back(n + " " + std::to_string(d.value) + " does not fit the descriptor's "
+                                         + (vgpr ? "6" : "4") + "-bit field (0-" + std::to_string(field) + "); ignored");
+                continue;
+            }
+            (vgpr ? codeVgprBlocks : codeSgprBlocks) = (v + 1) * (vgpr ? vgprGranule : 8); // SGPR encoding granule 8
+        } else if (n == ".amdhsa_next_free_sgpr" || n == ".sgprsnum")
             usage.declaredSgprs = v; // user SGPRs
         else if (n == "wavefront_sgpr_count")
             codeSgprs = v; // incl. extras
-        else if (n == "granulated_wavefront_sgpr_count")
-            codeSgprBlocks = (v + 1) * 8; // encoding granule 8
         else if (n == ".amdhsa_group_segment_fixed_size" || n == "workgroup_group_segment_byte_size" || n == ".localsize")
             usage.declaredLds = v;
         else if (n == ".amdhsa_accum_offset" || n == "accum_offset")

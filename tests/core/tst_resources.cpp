@@ -139,6 +139,37 @@ private Q_SLOTS:
         QCOMPARE(int(kernelResources(q, 0).warnings.size()), 1);
     }
 
+    // Granulated counts no descriptor field can hold (a listing line can say anything) declare
+    // nothing, with a warning, and never overflow (hunt helper's review of the listing path).
+    void granulatedOutOfField_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<qint64>("value");
+        QTest::addColumn<bool>("declares");
+        QTest::addRow("vgpr blocks 63") << "granulated_workitem_vgpr_count" << qint64(63) << true;
+        QTest::addRow("vgpr blocks 64") << "granulated_workitem_vgpr_count" << qint64(64) << false;
+        QTest::addRow("vgpr blocks INT_MAX") << "granulated_workitem_vgpr_count" << qint64(2147483647) << false;
+        QTest::addRow("vgpr blocks -1") << "granulated_workitem_vgpr_count" << qint64(-1) << false;
+        QTest::addRow("sgpr blocks 15") << "granulated_wavefront_sgpr_count" << qint64(15) << true;
+        QTest::addRow("sgpr blocks INT64_MAX") << "granulated_wavefront_sgpr_count" << qint64(INT64_MAX) << false;
+    }
+    void granulatedOutOfField()
+    {
+        QFETCH(QString, name);
+        QFETCH(qint64, value);
+        QFETCH(bool, declares);
+        const Program p = programFor("tahiti", regs(3, 3), {{name.toStdString(), value}});
+        const ResourceUsage u = kernelResources(p, 0);
+        const bool vgpr = name.contains(QLatin1String("vgpr"));
+        const std::optional<int> declared = vgpr ? u.declaredVgprs : u.declaredSgprs;
+        QCOMPARE(declared.has_value(), declares);
+        if (declares)
+            QCOMPARE(*declared, int(value + 1) * (vgpr ? 4 : 8));
+        const bool warned = std::any_of(u.warnings.begin(), u.warnings.end(),
+                                        [](const std::string& w) { return w.find("does not fit") != std::string::npos; });
+        QCOMPARE(warned, !declares);
+    }
+
     void clrx()
     {
         // CLRX: .vgprsnum / .sgprsnum (user SGPRs) / .localsize.

@@ -5,6 +5,7 @@
 
 #include "core/support/cancel.h"
 
+#include "core/model/classify.h"
 #include "core/model/commonends.h"
 #include "core/model/schedmodel.h"
 #include "core/support/text.h"
@@ -149,20 +150,7 @@ bool writes(const Instruction& in, RegKind kind)
 
 bool writesScalar(const Instruction& in)
 {
-    return std::any_of(in.defs.begin(), in.defs.end(), [](const RegRange& r) {
-        switch (r.kind) {
-        case RegKind::SGPR:
-        case RegKind::VCC:
-        case RegKind::EXEC:
-        case RegKind::M0:
-        case RegKind::TTMP:
-        case RegKind::FlatScratch:
-        case RegKind::XnackMask:
-            return true;
-        default:
-            return false;
-        }
-    });
+    return std::any_of(in.defs.begin(), in.defs.end(), [](const RegRange& r) { return isScalar(r.kind); });
 }
 
 // Section 4's list, by canonical (GFX6) name: the _CO_ / GFX8 _U32 spellings map onto these.

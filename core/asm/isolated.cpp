@@ -5,8 +5,10 @@
 #include "core/asm/splice_p.h"
 #include "core/asm/watch_p.h"
 #include "core/input/listingreader.h"
+#include "core/support/besideself.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -349,8 +351,38 @@ int runAssemblerWorker(int fd, int progressFd)
 
 // --- the parent's side ---
 
+namespace {
+
+std::atomic<bool> forkWorkersWhenAlone {false};
+
+// Threads of this process, from /proc/self/stat's 20th field; 0 when unknown.
+int threadCount()
+{
+    const int fd = ::open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    char text[1024];
+    const ssize_t length = ::read(fd, text, sizeof text - 1);
+    ::close(fd);
+    if (length <= 0)
+        return 0;
+    text[length] = 0;
+    const char* field = std::strrchr(text, ')'); // the command name may hold spaces
+    for (int spaces = 0; field && *field && spaces < 18; ++field)
+        spaces += *field == ' ';
+    return field ? std::atoi(field) : 0;
+}
+
+} // namespace
+
+void IsolatedFrontEnd::forkWorkers(bool enable)
+{
+    forkWorkersWhenAlone = enable;
+}
+
 struct IsolatedFrontEnd::State {
     std::string workerPath;
+    bool defaultWorker = true; // workerPath came from neither the caller nor $GCNLENS_ASM_WORKER
     pid_t pid = -1;
     int socket = -1;
     int progressFd = -1;
@@ -391,6 +423,28 @@ struct IsolatedFrontEnd::State {
             if (page == MAP_FAILED)
                 return false;
             progress = new (page) detail::WorkerProgress;
+        }
+        if (defaultWorker && forkWorkersWhenAlone && threadCount() == 1) {
+            if (const pid_t child = ::fork(); child == 0) {
+                // The worker as a copy of this process, which has libLLVM loaded and initialised
+                // already: no exec, no second start (issue #18). Alone, so no lock is held.
+                // What exec would have reset: signal dispositions and mask, and every other fd.
+                for (int signal = 1; signal < NSIG; ++signal)
+                    std::signal(signal, SIG_DFL);
+                sigset_t none;
+                sigemptyset(&none);
+                ::sigprocmask(SIG_SETMASK, &none, nullptr);
+                if (::dup2(childEnd, 3) < 0 || ::dup2(progressFd, 4) < 0)
+                    ::_exit(127);
+                ::close_range(5, ~0U, 0);
+                ::_exit(runAssemblerWorker(3, 4));
+            } else if (child > 0) {
+                ::close(childEnd);
+                pid = child;
+                socket = parentEnd;
+                ++starts;
+                return true;
+            } // fork failed: try a new process
         }
         posix_spawn_file_actions_t actions;
         posix_spawn_file_actions_init(&actions);
@@ -824,6 +878,7 @@ struct IsolatedFrontEnd::State {
 IsolatedFrontEnd::IsolatedFrontEnd(std::string workerPath)
     : state_(std::make_unique<State>())
 {
+    state_->defaultWorker = workerPath.empty() && !std::getenv("GCNLENS_ASM_WORKER");
     state_->workerPath = workerPath.empty() ? defaultWorkerPath() : std::move(workerPath);
     state_->cancelFd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 }
@@ -943,15 +998,7 @@ long IsolatedFrontEnd::workerProcessId() const
 
 std::string IsolatedFrontEnd::defaultWorkerPath()
 {
-    if (const char* path = std::getenv("GCNLENS_ASM_WORKER"); path && *path)
-        return path;
-    char self[4096];
-    const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return "gcnlens-asm-worker";
-    std::string path(self, std::size_t(n));
-    path.erase(path.rfind('/') + 1);
-    return path + "gcnlens-asm-worker";
+    return programBesideSelf("gcnlens-asm-worker", "GCNLENS_ASM_WORKER");
 }
 
 } // namespace gcnlens

@@ -74,6 +74,11 @@ public:
 
     // $GCNLENS_ASM_WORKER when set, else gcnlens-asm-worker beside the running executable.
     static std::string defaultWorkerPath();
+    // For a single-threaded program (the CLI): start each default worker as a fork of this
+    // process instead of running the worker program, which would load and initialise libLLVM a
+    // second time (issue #18). Checked at each start: with more than one thread, or with a
+    // worker path given, it runs the program as before.
+    static void forkWorkers(bool enable);
 
 private:
     struct State;

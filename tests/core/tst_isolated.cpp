@@ -143,6 +143,7 @@ private Q_SLOTS:
     void faultWhileDecoding();
     void faultThroughCli_data();
     void faultThroughCli();
+    void cliForksItsWorker();
     void llvmCrashWhileDecoding();
 };
 
@@ -197,6 +198,46 @@ void TestIsolated::crashThroughCli()
         const QString want = QStringLiteral("%1:%2:1: error: the assembler crashed (signal 11) at line %2").arg(path).arg(line);
         QVERIFY2(err.contains(want), qPrintable(err));
     }
+}
+
+// gcnlens-cli, single-threaded, makes its worker a fork of itself (issue #18): a copy of the CLI
+// with no gcnlens-asm-worker beside it still runs the assembler apart, so LLVM's crash is an
+// error (run in-process, it would kill the CLI), and without "cannot start the assembler worker".
+void TestIsolated::cliForksItsWorker()
+{
+    QTemporaryDir dir;
+    const QString alone = dir.filePath(QStringLiteral("gcnlens-cli"));
+    QVERIFY(QFile::copy(cli(), alone));
+    QVERIFY(QFile::setPermissions(alone, QFile::permissions(cli())));
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("gcnlens-asm-worker"))));
+    const QString crashing = dir.filePath(QStringLiteral("crash.s"));
+    const QString plain = dir.filePath(QStringLiteral("plain.s"));
+    for (const auto& [path, text] : {std::pair {crashing, QByteArray(kCrashTriggers[0].source)},
+                                     std::pair {plain, QByteArray("s_mov_b32 s0, 1\nv_add_f32 v0, v1, v2\ns_endpgm\n")}}) {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(text);
+    }
+    auto run = [](const QString& program, const QString& file, QByteArray* err) {
+        QProcess process;
+        process.start(program, {QStringLiteral("listing"), file, QStringLiteral("--gpu"), QStringLiteral("gfx906")});
+        process.waitForFinished(30000);
+        *err = process.readAllStandardError();
+        return std::tuple {process.exitStatus(), process.exitCode(), process.readAllStandardOutput()};
+    };
+    QByteArray err, errBeside;
+    const auto [crashStatus, crashCode, crashOut] = run(alone, crashing, &err);
+    QCOMPARE(crashStatus, QProcess::NormalExit);
+    QCOMPARE(crashCode, 1);
+    QVERIFY2(err.contains("error: the assembler crashed (signal 11) at line 3"), err.constData());
+    QVERIFY2(!err.contains("cannot start"), err.constData());
+    // A plain kernel: the same listing as the CLI with its worker program beside it.
+    const auto [status, code, out] = run(alone, plain, &err);
+    const auto [statusBeside, codeBeside, outBeside] = run(cli(), plain, &errBeside);
+    QCOMPARE(code, 0);
+    QVERIFY2(err.isEmpty(), err.constData());
+    QCOMPARE(out, outBeside);
+    QVERIFY(out.contains("v_add_f32"));
 }
 
 // Through the worker, fresh and after edits (the worker's FrontEnd splices), every field equals a

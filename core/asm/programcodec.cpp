@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "core/asm/programcodec.h"
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
 #include <type_traits>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -63,9 +63,9 @@ public:
     {
         if (value.empty())
             return u(0);
-        const auto [it, added] = refs_.try_emplace(static_cast<const void*>(value.data()), refs_.size());
+        const auto [id, added] = refs_.insert(value.data());
         if (!added)
-            return u(it->second + 2);
+            return u(id + 2);
         u(1);
         u(value.size());
         if constexpr (std::is_same_v<Value, RegList>) {
@@ -80,8 +80,56 @@ public:
     }
 
 private:
+    // Each distinct value's id, by its address (pools keep distinct values at distinct addresses).
+    // Open addressing in one array: a real kernel's operands are mostly distinct, and a node-based
+    // map paid an allocation and two cache misses for each (issue #18: 100k distinct instructions
+    // encoded in 325-470 ms, most of the worker's time after LLVM's).
+    class AddressIds {
+    public:
+        // The address's id and whether it was new (then it gets the next id).
+        std::pair<std::uint64_t, bool> insert(const void* address)
+        {
+            if ((count_ + 1) * 2 > slots_.size())
+                grow();
+            std::size_t at = slotOf(address);
+            for (; slots_[at].address; at = (at + 1) & (slots_.size() - 1))
+                if (slots_[at].address == address)
+                    return {slots_[at].id, false};
+            slots_[at] = {address, count_};
+            return {count_++, true};
+        }
+
+    private:
+        struct Slot {
+            const void* address = nullptr;
+            std::uint64_t id = 0;
+        };
+        std::size_t slotOf(const void* address) const
+        {
+            // Fibonacci hashing: pool addresses are close together and aligned alike.
+            return std::size_t((std::uintptr_t(address) * 0x9e3779b97f4a7c15ull) >> shift_);
+        }
+        void grow()
+        {
+            std::vector<Slot> old = std::move(slots_);
+            slots_.assign(old.empty() ? 1024 : old.size() * 2, Slot {});
+            shift_ = 64 - std::countr_zero(slots_.size());
+            for (const Slot& slot : old) {
+                if (!slot.address)
+                    continue;
+                std::size_t at = slotOf(slot.address);
+                while (slots_[at].address)
+                    at = (at + 1) & (slots_.size() - 1);
+                slots_[at] = slot;
+            }
+        }
+        std::vector<Slot> slots_;
+        std::uint64_t count_ = 0;
+        int shift_ = 64;
+    };
+
     std::string& out_;
-    std::unordered_map<const void*, std::uint64_t> refs_; // pools keep distinct values at distinct addresses
+    AddressIds refs_;
 };
 
 class Reader {

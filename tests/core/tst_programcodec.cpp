@@ -62,6 +62,10 @@ void TestProgramCodec::roundTrip_data()
     }
     QTest::addRow("generated 3000") << QByteArray::fromStdString(bench::generateKernel(3000)) << QStringLiteral("tahiti")
                                     << QStringList {};
+    // Thousands of distinct operands and encodings: the writer's id table grows several times
+    // between a value's first use and its next.
+    QTest::addRow("distinct 5000") << QByteArray::fromStdString(bench::generateDistinctKernel(5000)) << QStringLiteral("tahiti")
+                                   << QStringList {};
     QTest::addRow("empty") << QByteArray() << QStringLiteral("tahiti") << QStringList {};
     QTest::addRow("errors") << QByteArray(".text\nk:\n v_bogus v1\n s_nop 0\n.long 5\n s_branch k\n s_endpgm\n")
                             << QStringLiteral("gfx900") << QStringList {};

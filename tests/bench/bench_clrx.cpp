@@ -6,6 +6,7 @@
 // Beside the wall-clock medians, the CPU time of the process (CLOCK_PROCESS_CPUTIME_ID): on a
 // machine others share, a run of 300 ms is preempted far more often than one of 3 ms, so the
 // CPU-time ratio is the steadier figure there.
+#include "benchmemory.h"
 #include "generatedkernel.h"
 
 #include "core/asm/assembler.h"
@@ -88,10 +89,11 @@ double editTimes(const std::string& text, const AssembleOptions& options)
 int main(int argc, char** argv)
 {
     const std::vector<int> sizes = bench::sizesFromArguments(argc, argv, {10000, 100000});
-    std::printf("%-10s %12s %12s %8s %14s %12s %12s %8s\n", "instrs", "llvm ms", "clrx ms", "ratio", "translate ms",
-                "llvm cpu ms", "clrx cpu ms", "cpu ratio");
+    std::printf("%-10s %12s %12s %8s %14s %12s %12s %8s %9s\n", "instrs", "llvm ms", "clrx ms", "ratio", "translate ms",
+                "llvm cpu ms", "clrx cpu ms", "cpu ratio", "peak MiB");
     std::vector<std::tuple<int, double, double>> edits;
     for (const int size : sizes) {
+        bench::resetPeakRss();
         const std::string llvm = bench::generateKernel(size);
         const std::string clrx = clrxTwin(llvm);
         AssembleOptions a;
@@ -126,8 +128,8 @@ int main(int argc, char** argv)
         }
         const double ma = median(ta), mb = median(tb);
         const double mca = median(ca), mcb = median(cb);
-        std::printf("%-10d %12.1f %12.1f %8.2f %14.1f %12.1f %12.1f %8.2f\n", size, ma, mb, mb / ma, median(tt), mca, mcb,
-                    mcb / mca);
+        std::printf("%-10d %12.1f %12.1f %8.2f %14.1f %12.1f %12.1f %8.2f %9.0f\n", size, ma, mb, mb / ma, median(tt), mca, mcb,
+                    mcb / mca, bench::megabytes(bench::peakRssBytes()));
         edits.push_back({size, editTimes(llvm, a), editTimes(clrx, b)});
     }
     // The editor's path: a FrontEnd kept between analyses, one line replaced in the middle.

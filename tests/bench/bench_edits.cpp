@@ -2,6 +2,7 @@
 // Re-analysis after a one-line edit (issue #2, section 6), in-process through FrontEnd on a
 // generated kernel (generatedkernel.h); moved out of bench_frontend, which now times whole CLI runs.
 // Prints its figures; not part of ctest.  Usage: bench_edits [INSTRUCTIONS...]   (default 10000 100000)
+#include "benchmemory.h"
 #include "core/asm/assembler.h"
 #include "generatedkernel.h"
 
@@ -31,6 +32,7 @@ double median(std::vector<double> v)
 // constant that turns a 4-byte instruction into an 8-byte one, and Enter; each made and undone 21 times.
 bool printEditMedians(int size)
 {
+    bench::resetPeakRss();
     const std::string text = bench::generateKernel(size);
     AssembleOptions options;
     options.gpu = "tahiti";
@@ -61,7 +63,7 @@ bool printEditMedians(int size)
         }
         std::printf("  %s %.3f ms", edit.name, median(times));
     }
-    std::printf("\n");
+    std::printf("  peak %.0f MiB\n", bench::megabytes(bench::peakRssBytes()));
     return true;
 }
 

@@ -4,6 +4,7 @@
 // (IsolatedFrontEnd) at 10k/100k/1M instructions. Prints its figures; not part of ctest.
 // Usage: bench_isolation [--max N]
 #include "../core/linechange.h"
+#include "benchmemory.h"
 #include "core/asm/assembler.h"
 #include "core/asm/isolated.h"
 #include "core/asm/programcodec.h"
@@ -76,8 +77,10 @@ int main(int argc, char** argv)
 
     // The same kernels assembled here and through a warm worker; then the editor's path, a
     // one-operand edit made and undone (the FrontEnd splices it in, here or in the worker).
-    std::printf("\nassemble: %-9s %14s %14s %8s %16s %16s %16s %12s\n", "size", "in-process ms", "worker ms", "ratio",
-                "edit here ms", "edit worker ms", "line edit ms", "line edit B");
+    // Peaks: this process's resident size while it assembled, and while the worker did (the
+    // program decoded here; the worker's own memory is its own).
+    std::printf("\nassemble: %-9s %14s %14s %8s %16s %16s %16s %12s %10s %12s\n", "size", "in-process ms", "worker ms", "ratio",
+                "edit here ms", "edit worker ms", "line edit ms", "line edit B", "here MiB", "caller MiB");
     for (const int size : {10000, 100000, 1000000}) {
         if (size > maxSize)
             continue;
@@ -89,14 +92,19 @@ int main(int argc, char** argv)
         worker.analyze("s_nop 0\n", options); // started and warm
         options.limits.seconds = 600;
         const int runs = size >= 1000000 ? 1 : 3;
+        bench::resetPeakRss();
         const double hereMs = medianMs(runs, [&] {
             here.analyze("s_nop 0\n", options);
             here.analyze(text, options);
         });
+        const double hereMiB = bench::megabytes(bench::peakRssBytes());
+        here.analyze("s_nop 0\n", options); // its program no longer counts
+        bench::resetPeakRss();
         const double workerMs = medianMs(runs, [&] {
             worker.analyze("s_nop 0\n", options); // so that the next run is a full one
             worker.analyze(text, options);
         });
+        const double callerMiB = bench::megabytes(bench::peakRssBytes());
         double editHere = 0, editWorker = 0, lineEdit = 0;
         std::size_t lineEditBytes = 0;
         if (size < 1000000) {
@@ -117,8 +125,8 @@ int main(int argc, char** argv)
             });
             lineEditBytes = worker.lastTransferBytes();
         }
-        std::printf("          %-9d %14.1f %14.1f %8.2f %16.2f %16.2f %16.2f %12zu\n", size, hereMs, workerMs, workerMs / hereMs,
-                    editHere, editWorker, lineEdit, lineEditBytes);
+        std::printf("          %-9d %14.1f %14.1f %8.2f %16.2f %16.2f %16.2f %12zu %10.0f %12.0f\n", size, hereMs, workerMs,
+                    workerMs / hereMs, editHere, editWorker, lineEdit, lineEditBytes, hereMiB, callerMiB);
     }
     return 0;
 }

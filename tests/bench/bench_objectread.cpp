@@ -3,6 +3,7 @@
 // and reading its llvm-objdump listing; issue #12: both read in the worker process
 // (IsolatedFrontEnd) against this process, at 1k instructions and N. Prints the best of three runs
 // of each. Usage: bench_objectread [N [DIR]]
+#include "benchmemory.h"
 #include "core/asm/assembler.h"
 #include "core/asm/isolated.h"
 #include "core/input/listingreader.h"
@@ -67,10 +68,22 @@ int main(int argc, char** argv)
         options.gpu = "gfx900";
         const input::ObjectReadOptions objectOptions;
         std::size_t fromSource = 0, fromObject = 0, fromListing = 0, isolatedObject = 0, warmObject = 0, isolatedListing = 0;
-        const double assembleMs = bestOf3([&] { return assemble(source, options).instructions.size(); }, fromSource);
-        const double objectMs =
-            bestOf3([&] { return input::readCodeObject(bytes, objectOptions).program.instructions.size(); }, fromObject);
-        const double listingMs = bestOf3([&] { return input::readListing(text, options).instructions.size(); }, fromListing);
+        // Each in-process read's own peak resident size (this process's: a worker's is its own).
+        double assembleMiB = 0, objectMiB = 0, listingMiB = 0;
+        const auto peakOf = [](double& mib, auto&& measure) {
+            bench::resetPeakRss();
+            const double ms = measure();
+            mib = bench::megabytes(bench::peakRssBytes());
+            return ms;
+        };
+        const double assembleMs = peakOf(
+            assembleMiB, [&] { return bestOf3([&] { return assemble(source, options).instructions.size(); }, fromSource); });
+        const double objectMs = peakOf(objectMiB, [&] {
+            return bestOf3([&] { return input::readCodeObject(bytes, objectOptions).program.instructions.size(); }, fromObject);
+        });
+        const double listingMs = peakOf(listingMiB, [&] {
+            return bestOf3([&] { return input::readListing(text, options).instructions.size(); }, fromListing);
+        });
         // Issue #12: as the window opens a code object and the CLI reads one, a worker process
         // started for the read (and ended after it); then the read alone, in a worker kept warm
         // (the window's analysis reads the listing in its own, long-lived one).
@@ -95,11 +108,12 @@ int main(int argc, char** argv)
 
         std::printf("%d-instruction gfx900 kernel (object %zu bytes, listing %zu bytes), best of 3:\n", n, bytes.size(),
                     text.size());
-        std::printf("  assemble source                %8.1f ms  (%zu instructions)\n", assembleMs, fromSource);
-        std::printf("  read code object               %8.1f ms  (%zu instructions)  %.2fx the source\n", objectMs, fromObject,
-                    objectMs / assembleMs);
-        std::printf("  read objdump listing           %8.1f ms  (%zu instructions)  %.2fx the source\n", listingMs, fromListing,
-                    listingMs / assembleMs);
+        std::printf("  assemble source                %8.1f ms  (%zu instructions)  peak %.0f MiB\n", assembleMs, fromSource,
+                    assembleMiB);
+        std::printf("  read code object               %8.1f ms  (%zu instructions)  %.2fx the source, peak %.0f MiB\n", objectMs,
+                    fromObject, objectMs / assembleMs, objectMiB);
+        std::printf("  read objdump listing           %8.1f ms  (%zu instructions)  %.2fx the source, peak %.0f MiB\n", listingMs,
+                    fromListing, listingMs / assembleMs, listingMiB);
         std::printf("  code object, new worker        %8.1f ms  %.2fx in-process (process start included)\n", isolatedMs,
                     isolatedMs / objectMs);
         std::printf("  code object, warm worker       %8.1f ms  %.2fx in-process (%zu bytes crossed the socket)\n", warmMs,

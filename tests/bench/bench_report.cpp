@@ -5,6 +5,8 @@
 #include "core/analysis.h"
 #include "ui/report/reportwriter.h"
 
+#include "benchmemory.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -67,9 +69,12 @@ int main(int argc, char** argv)
     AnalysisRequest request;
     request.assemble.fileName = "generated.s";
     QElapsedTimer timer;
+    gcnlens::bench::resetPeakRss();
     timer.start();
     const Analysis analysis = runAnalysis(source.toStdString(), request);
     const qint64 analysisMs = timer.elapsed();
+    const double analysisMiB = gcnlens::bench::megabytes(gcnlens::bench::peakRssBytes());
+    gcnlens::bench::resetPeakRss();
 
     ReportOptions options;
     options.sourceName = QStringLiteral("generated.s");
@@ -81,8 +86,10 @@ int main(int argc, char** argv)
         return 1;
     }
     const qint64 reportMs = timer.elapsed();
-    std::printf("report: %d source lines, %zu instructions: analysis %lld ms, report %lld ms (goal < 3000 ms), %lld KiB\n", lines,
-                analysis.program.instructions.size(), analysisMs, reportMs, QFileInfo(path).size() / 1024);
+    std::printf("report: %d source lines, %zu instructions: analysis %lld ms (peak %.0f MiB), report %lld ms (goal < 3000 ms, "
+                "peak %.0f MiB), PDF %lld KiB\n",
+                lines, analysis.program.instructions.size(), analysisMs, analysisMiB, reportMs,
+                gcnlens::bench::megabytes(gcnlens::bench::peakRssBytes()), QFileInfo(path).size() / 1024);
 
     if (args.size() > 2) {
         const QString example = QStringLiteral(GCNLENS_SOURCE_DIR "/resources/examples/saxpy-gfx6.s");

@@ -5,6 +5,8 @@
 #include "core/asm/assembler.h"
 #include "core/model/timing.h"
 
+#include "benchmemory.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -132,23 +134,26 @@ int main(int argc, char** argv)
     const int sizes[] = {10000, 100000, 1000000};
 
     std::printf("analyzeTiming on hand-built GFX6 programs (median of 5)\n");
-    std::printf("%-10s %12s %14s %16s\n", "size", "timing (s)", "ns/instr", "penalty cycles");
+    std::printf("%-10s %12s %14s %16s %10s\n", "size", "timing (s)", "ns/instr", "penalty cycles", "peak MiB");
     for (const int size : sizes) {
         if (size > maxSize)
             continue;
+        bench::resetPeakRss();
         const Program program = generateProgram(size);
         long long penalties = 0;
         const double t = timeTiming(program, 5, &penalties);
-        std::printf("%-10d %12.4f %14.1f %16lld\n", size, t, t * 1e9 / size, penalties);
+        std::printf("%-10d %12.4f %14.1f %16lld %10.0f\n", size, t, t * 1e9 / size, penalties,
+                    bench::megabytes(bench::peakRssBytes()));
     }
 
     if (!frontend)
         return 0;
     std::printf("\nfront-end vs timing on assembled sources (tahiti)\n");
-    std::printf("%-10s %14s %12s %10s\n", "size", "assemble (s)", "timing (s)", "timing %");
+    std::printf("%-10s %14s %12s %10s %10s\n", "size", "assemble (s)", "timing (s)", "timing %", "peak MiB");
     for (const int size : sizes) {
         if (size > maxSize)
             continue;
+        bench::resetPeakRss();
         const std::string source = generateSource(size);
         AssembleOptions options;
         options.gpu = "tahiti";
@@ -161,8 +166,8 @@ int main(int argc, char** argv)
         }
         long long penalties = 0;
         const double timingTime = timeTiming(program, 3, &penalties);
-        std::printf("%-10d %14.3f %12.4f %9.1f%%\n", size, assembleTime, timingTime,
-                    100.0 * timingTime / (assembleTime + timingTime));
+        std::printf("%-10d %14.3f %12.4f %9.1f%% %10.0f\n", size, assembleTime, timingTime,
+                    100.0 * timingTime / (assembleTime + timingTime), bench::megabytes(bench::peakRssBytes()));
     }
     return 0;
 }

@@ -30,12 +30,15 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/TargetParser/Triple.h>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace gcnlens::detail {
 
@@ -68,13 +71,35 @@ struct TargetKit {
     std::unique_ptr<llvm::MCSubtargetInfo> subtargetInfo;
     llvm::MCTargetOptions targetOptions;
     std::unordered_map<unsigned, std::optional<RegRange>> registerCache;
-    // Printed text by encoding: the same bytes (and branch symbol) always print the same, and
-    // kernels repeat instructions a lot, so each distinct encoding is printed once.
+    // Printed text by encoding: the same bytes and opcode always print the same, and kernels
+    // repeat instructions a lot, so each distinct encoding is printed once.
     struct Printed {
         std::string mnemonic, operands;
         bool glc = false;
     };
-    std::unordered_map<std::string, Printed> printCache;
+    class PrintCache {
+    public:
+        // Encodings longer than this (none on GCN: 8 bytes and a 4-byte literal) are not kept.
+        static constexpr std::size_t kMaxBytes = 16;
+        const Printed* find(std::span<const std::uint8_t> bytes, unsigned opcode) const;
+        void insert(std::span<const std::uint8_t> bytes, unsigned opcode, Printed printed);
+
+    private:
+        // Open addressing in one array (issue #18): in real kernels most encodings are distinct
+        // (offsets, literals), and a node-based map keyed by strings cost a twelfth of the
+        // worker's time on them, in allocations and cache misses.
+        struct Slot {
+            std::array<std::uint8_t, kMaxBytes> bytes {};
+            std::uint32_t opcode = 0;
+            std::uint8_t size = 0;
+            std::uint32_t printedPlusOne = 0; // 0: empty
+        };
+        std::size_t slotOf(std::span<const std::uint8_t> bytes, unsigned opcode) const;
+        static bool holds(const Slot& slot, std::span<const std::uint8_t> bytes, unsigned opcode);
+        std::vector<Slot> slots_;
+        std::vector<Printed> printed_;
+    };
+    PrintCache printCache;
     std::string error;
 
     // The register LLVM calls VGPR4, or VGPR4_VGPR5_… for a tuple (0 when there is none).

@@ -62,18 +62,17 @@ namespace {
 void printInstruction(TargetKit& kit, llvm::MCInstPrinter& printer, const llvm::MCInst& inst, const llvm::MCSubtargetInfo& sti,
                       Emission& e)
 {
-    std::string key(reinterpret_cast<const char*>(e.bytes.data()), e.bytes.size());
-    key += std::to_string(inst.getOpcode());
+    bool cacheable = true;
     for (unsigned i = 0; i < inst.getNumOperands(); ++i)
         if (inst.getOperand(i).isExpr()) { // symbolic operands print their symbol, not the bytes
-            key.clear();
+            cacheable = false;
             break;
         }
-    if (!key.empty()) {
-        if (const auto it = kit.printCache.find(key); it != kit.printCache.end()) {
-            e.mnemonic = it->second.mnemonic;
-            e.operands = it->second.operands;
-            e.glc = it->second.glc;
+    if (cacheable) {
+        if (const TargetKit::Printed* printed = kit.printCache.find(e.bytes, inst.getOpcode())) {
+            e.mnemonic = printed->mnemonic;
+            e.operands = printed->operands;
+            e.glc = printed->glc;
             return;
         }
     }
@@ -94,8 +93,8 @@ void printInstruction(TargetKit& kit, llvm::MCInstPrinter& printer, const llvm::
     }
     // glc is printed as a modifier on GFX6–9 memory instructions.
     e.glc = e.operands.find(" glc") != std::string::npos || e.operands.starts_with("glc");
-    if (!key.empty())
-        kit.printCache.emplace(std::move(key), TargetKit::Printed {e.mnemonic, e.operands, e.glc});
+    if (cacheable)
+        kit.printCache.insert(e.bytes, inst.getOpcode(), TargetKit::Printed {e.mnemonic, e.operands, e.glc});
 }
 
 void collectOperands(TargetKit& kit, const llvm::MCInst& inst, const llvm::MCInstrDesc& desc, Emission& e)

@@ -359,13 +359,15 @@ private:
                     return fail();
                 v %= r;
             } else if (take("<<")) {
-                const auto r = unary();
+                // Shift counts are unsigned, as in CLRX's AsmExpression: a negative one is out of
+                // range (0 or the sign), never a shift by a negative amount.
+                const auto r = std::uint64_t(unary());
                 v = r >= 64 ? 0 : std::int64_t(std::uint64_t(v) << r);
             } else if (take(">>>")) {
-                const auto r = unary();
+                const auto r = std::uint64_t(unary());
                 v = r >= 64 ? (v < 0 ? -1 : 0) : v >> r;
             } else if (take(">>")) {
-                const auto r = unary();
+                const auto r = std::uint64_t(unary());
                 v = r >= 64 ? 0 : std::int64_t(std::uint64_t(v) >> r);
             } else
                 return v;
@@ -1210,7 +1212,7 @@ private:
                 return;
             }
             symbol = std::string(trim(std::string_view(parts[0].text).substr(0, eq)));
-            const auto init = Expr(operandText(std::string_view(parts[0].text).substr(eq + 1), l, 0, true), symbols_).evaluate();
+            const auto init = valueOf(std::string_view(parts[0].text).substr(eq + 1), l, 0);
             if (!init) {
                 note(l.line, 0, "CLRX .for start value is not known; the loop is left out", Severity::Error);
                 return;
@@ -1223,7 +1225,7 @@ private:
         }
         constexpr int kMaxPasses = 100000;
         for (int pass = 0;; ++pass) {
-            const auto c = Expr(operandText(condition, l, 0, true), symbols_).evaluate();
+            const auto c = valueOf(condition, l, 0);
             if (!c) {
                 note(l.line, 0, "CLRX " + word + " condition is not known; the loop stops here", Severity::Error);
                 return;
@@ -1241,7 +1243,7 @@ private:
             }
             processRange(open + 1, close);
             if (!symbol.empty()) {
-                const auto v = Expr(operandText(next, l, 0, true), symbols_).evaluate();
+                const auto v = valueOf(next, l, 0);
                 if (!v)
                     return;
                 symbols_.values[symbol] = *v;
@@ -1864,7 +1866,7 @@ private:
         }
         const std::string translated = operandText(value, l, at, true);
         // A register symbol assigned to another ("x2 = x1[4]" is written with '%' only).
-        if (const auto v = Expr(translated, symbols_).evaluate()) {
+        if (const auto v = valueOf(value, l, at)) {
             symbols_.values[name] = *v;
             symbols_.registers.erase(name);
             if (isRegisterWord(name) || isUnsafeName(name))
@@ -1893,7 +1895,16 @@ private:
 
     // Rewrites one operand or expression: register symbols and ranges, @symbols, known symbol
     // values, lit(), float suffixes, CLRX-only operators.
-    std::string operandText(std::string_view text, const SourceLine& l, std::size_t at, bool noAnchors = false)
+    // The value of a CLRX expression when every symbol in it is known. Read in CLRX's own terms: its
+    // operators (>>> a signed shift, // and %% unsigned) have no LLVM twin that means the same for
+    // negative values, so they are not translated for this.
+    std::optional<std::int64_t> valueOf(std::string_view text, const SourceLine& l, std::size_t at)
+    {
+        return Expr(operandText(text, l, at, true, true), symbols_).evaluate();
+    }
+
+    std::string operandText(std::string_view text, const SourceLine& l, std::size_t at, bool noAnchors = false,
+                            bool keepClrxOperators = false)
     {
         std::string out;
         std::size_t i = 0;
@@ -2106,6 +2117,11 @@ private:
                 continue;
             }
             // CLRX-only operators.
+            if (keepClrxOperators) {
+                out += c;
+                ++i;
+                continue;
+            }
             if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
                 out += '/';
                 i += 2;
@@ -2326,7 +2342,7 @@ private:
         bool vop3 = false, sdwa = false, dpp = false;
         int absMask = 0, negMask = 0, sextMask = 0;
         std::optional<std::int64_t> dfmt, nfmt;
-        auto value = [&](const Modifier& m) { return Expr(operandText(m.value, l, restAt, true), symbols_).evaluate(); };
+        auto value = [&](const Modifier& m) { return valueOf(m.value, l, restAt); };
         auto mask = [&](const Modifier& m) -> int {
             if (!m.hasValue)
                 return 0;
@@ -2335,7 +2351,7 @@ private:
                 int bits = 0;
                 const auto parts = splitOperands(v.substr(1, v.size() - 2), 0);
                 for (std::size_t i = 0; i < parts.size(); ++i)
-                    if (const auto b = Expr(operandText(parts[i].text, l, restAt, true), symbols_).evaluate(); b && *b)
+                    if (const auto b = valueOf(parts[i].text, l, restAt); b && *b)
                         bits |= 1 << i;
                 return bits;
             }
@@ -2403,10 +2419,7 @@ private:
                 dpp = true;
                 const auto second = m.value.find(':');
                 const bool set = second == std::string::npos
-                    || Expr(operandText(std::string_view(m.value).substr(second + 1), l, restAt, true), symbols_)
-                            .evaluate()
-                            .value_or(1)
-                        != 0;
+                    || valueOf(std::string_view(m.value).substr(second + 1), l, restAt).value_or(1) != 0;
                 if (set)
                     outMods.push_back("bound_ctrl:0");
             } else if (name == "format") {
@@ -2418,7 +2431,7 @@ private:
                 for (std::size_t i = 0; i < parts.size(); ++i) {
                     std::string p = lower(parts[i].text);
                     if (p.starts_with("@")) {
-                        const auto e = Expr(operandText(std::string_view(p).substr(1), l, restAt, true), symbols_).evaluate();
+                        const auto e = valueOf(std::string_view(p).substr(1), l, restAt);
                         (i == 0 && parts.size() == 2 ? dfmt : (parts.size() == 1 ? dfmt : nfmt)) = e.value_or(0);
                         continue;
                     }
@@ -2846,7 +2859,7 @@ private:
             d.kernel = int(result_.kernels.size()) - 1;
             result_.directives.push_back(d);
         };
-        auto argValue = [&]() { return Expr(operandText(arg, l, argAt, true), symbols_).evaluate(); };
+        auto argValue = [&]() { return valueOf(arg, l, argAt); };
         const std::string a = lower(trim(arg));
         // Binary formats, bitness, targets.
         if (word == ".amd" || word == ".amdcl2" || word == ".rocm" || word == ".gallium" || word == ".rawcode") {
@@ -2913,7 +2926,7 @@ private:
             std::int64_t product = 1;
             bool any = false;
             for (const auto& p : parts)
-                if (const auto v = Expr(operandText(p.text, l, argAt, true), symbols_).evaluate(); v && *v > 0) {
+                if (const auto v = valueOf(p.text, l, argAt); v && *v > 0) {
                     product *= *v;
                     any = true;
                 }

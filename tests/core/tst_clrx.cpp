@@ -69,6 +69,8 @@ private Q_SLOTS:
     void includes();
     void commandLine_data();
     void commandLine();
+    void shiftCounts_data();
+    void shiftCounts();
 };
 
 void TestClrx::detection_data()
@@ -526,4 +528,36 @@ void TestClrx::typing()
 }
 
 QTEST_GUILESS_MAIN(TestClrx)
+// CLRX's expression values (ClrxAsmSyntax.md, amdasm/AsmExpression.cpp), read in CLRX's terms and
+// not after the operators are translated for LLVM (whose >> is logical, / and % signed). Shift
+// counts are unsigned: a negative one is out of range, giving 0 (or the sign for >>>), never a
+// shift by a negative amount (UBSan found `>>> -1` through fuzz_listingreader).
+void TestClrx::shiftCounts_data()
+{
+    QTest::addColumn<QString>("expression");
+    QTest::addColumn<qlonglong>("value");
+    QTest::addRow("1 << 3") << QStringLiteral("1 << 3") << 8LL;
+    QTest::addRow("-8 >>> 1") << QStringLiteral("-8 >>> 1") << -4LL;
+    QTest::addRow("1 << -1") << QStringLiteral("1 << -1") << 0LL;
+    QTest::addRow("8 >> -2") << QStringLiteral("8 >> -2") << 0LL;
+    QTest::addRow("-8 >>> -1") << QStringLiteral("-8 >>> -1") << -1LL;
+    QTest::addRow("8 >>> -1") << QStringLiteral("8 >>> -1") << 0LL;
+    QTest::addRow("1 << 64") << QStringLiteral("1 << 64") << 0LL;
+    // CLRX's unsigned division and remainder, which LLVM's / and % (signed) do not mean.
+    QTest::addRow("-8 // 2") << QStringLiteral("-8 // 2") << 9223372036854775804LL;
+    QTest::addRow("-7 unsigned-rem 4") << QStringLiteral("-7 %% 4") << 1LL;
+    QTest::addRow("-7 signed-rem 4") << QStringLiteral("-7 % 4") << -3LL;
+}
+
+void TestClrx::shiftCounts()
+{
+    QFETCH(QString, expression);
+    QFETCH(qlonglong, value);
+    ClrxOptions options;
+    options.processor = "tahiti";
+    const ClrxTranslation translation = translateClrx("x = " + expression.toStdString() + "\ns_mov_b32 s0, x\n", options);
+    const std::string want = "x = " + std::to_string(value);
+    QVERIFY2(translation.text.find(want) != std::string::npos, translation.text.c_str());
+}
+
 #include "tst_clrx.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/compact.h"
 
+#include <charconv>
 #include <cstdlib>
 #include <mutex>
 
@@ -127,3 +128,127 @@ std::size_t poolBytes()
 }
 
 } // namespace gcnlens::intern
+
+namespace gcnlens {
+
+namespace {
+// Marker bytes of a pattern: a decimal hole, a hex hole, and (first byte) "the rest is literal",
+// for the rare text that holds a marker byte itself.
+constexpr char kDecimal = '\x01', kHex = '\x02', kLiteral = '\x03';
+
+bool hasMarker(std::string_view text)
+{
+    return text.find_first_of(std::string_view("\x01\x02\x03", 3)) != std::string_view::npos;
+}
+
+void appendNumber(std::string& out, std::uint64_t value, int base)
+{
+    char buffer[24];
+    const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value, base);
+    out.append(buffer, end);
+}
+} // namespace
+
+PatternText::PatternText(std::string_view text)
+{
+    if (text.empty())
+        return;
+    if (!hasMarker(text)) {
+        pattern_ = static_cast<const char*>(intern::store(0, text.data(), text.size(), 1));
+        return;
+    }
+    std::string literal(1, kLiteral);
+    literal.append(text);
+    pattern_ = static_cast<const char*>(intern::store(0, literal.data(), literal.size(), 1));
+}
+
+void PatternText::appendTo(std::string& out) const
+{
+    if (!pattern_)
+        return;
+    std::uint32_t size;
+    std::memcpy(&size, pattern_ - 4, 4);
+    const std::string_view pattern(pattern_, size);
+    if (pattern.front() == kLiteral) {
+        out.append(pattern.substr(1));
+        return;
+    }
+    int next = 0;
+    std::size_t from = 0;
+    for (std::size_t at = pattern.find_first_of("\x01\x02"); at != std::string_view::npos;
+         at = pattern.find_first_of("\x01\x02", from)) {
+        out.append(pattern.substr(from, at - from));
+        if (pattern[at] == kHex)
+            out.append("0x");
+        appendNumber(out, values_[next++], pattern[at] == kHex ? 16 : 10);
+        from = at + 1;
+    }
+    out.append(pattern.substr(from));
+}
+
+PatternText::Builder& PatternText::Builder::operator<<(std::string_view text)
+{
+    if (!literal_ && hasMarker(text)) {
+        // Spell out the holes so far; from here on everything is literal text.
+        PatternText sofar = take();
+        pattern_.assign(1, kLiteral);
+        sofar.appendTo(pattern_);
+        literal_ = true;
+    }
+    pattern_.append(text);
+    return *this;
+}
+
+PatternText::Builder& PatternText::Builder::operator<<(long long value)
+{
+    if (value < 0) {
+        pattern_.push_back('-');
+        appendNumber(pattern_, 0 - static_cast<std::uint64_t>(value), 10);
+    } else {
+        appendNumber(pattern_, static_cast<std::uint64_t>(value), 10);
+    }
+    return *this;
+}
+
+PatternText::Builder& PatternText::Builder::number(long long value)
+{
+    if (value < 0)
+        return *this << value;
+    hole(kDecimal, static_cast<std::uint64_t>(value));
+    return *this;
+}
+
+PatternText::Builder& PatternText::Builder::hex(std::uint64_t value)
+{
+    hole(kHex, value);
+    return *this;
+}
+
+// Values past 32 bits or past the second hole are written into the pattern instead.
+void PatternText::Builder::hole(char marker, std::uint64_t value)
+{
+    if (literal_ || holes_ == 2 || value > 0xffffffffu) {
+        if (marker == kHex)
+            pattern_.append("0x");
+        appendNumber(pattern_, value, marker == kHex ? 16 : 10);
+        return;
+    }
+    pattern_.push_back(marker);
+    values_[holes_++] = static_cast<std::uint32_t>(value);
+}
+
+PatternText PatternText::Builder::take()
+{
+    PatternText text;
+    if (!pattern_.empty())
+        text.pattern_ = static_cast<const char*>(intern::store(0, pattern_.data(), pattern_.size(), 1));
+    text.values_[0] = values_[0];
+    text.values_[1] = values_[1];
+    pattern_.clear();
+    values_[0] = values_[1] = 0;
+    holes_ = 0;
+    literal_ = false;
+    return text;
+}
+
+} // namespace gcnlens

@@ -316,83 +316,93 @@ private:
     Block* block_ = nullptr;
 };
 
-// An owned string in one allocation (a 4-byte length, the text, a 0), one null pointer when empty:
-// 8 bytes in the row instead of std::string's 32, for the per-instruction details most
-// instructions lack and those that have one hold alone. Reads like a const std::string.
-class OwnedString {
+// A text that is an interned pattern with up to two numbers written into it when it is read: 16
+// bytes and no allocation of its own, for the per-instruction details (issue #18). A detail repeats
+// its wording and differs in a line number or a block address: the wording is stored once, the
+// numbers in the value ("2-dword instruction at slot 3 of block \x02: …", 0x40). Reads like a
+// const std::string; the text is made on each read, so it has no view().
+class PatternText {
 public:
-    OwnedString() = default;
-    OwnedString(std::string_view text) { set(text); }
-    OwnedString(const std::string& text) { set(text); }
-    OwnedString(const char* text) { set(text); }
-    OwnedString(const OwnedString& other) { set(other.view()); }
-    OwnedString(OwnedString&&) noexcept = default;
-    OwnedString& operator=(const OwnedString& other)
-    {
-        if (this != &other)
-            set(other.view());
-        return *this;
-    }
-    OwnedString& operator=(OwnedString&&) noexcept = default;
-    OwnedString& operator=(std::string_view text)
-    {
-        set(text);
-        return *this;
-    }
-    OwnedString& operator=(const std::string& text) { return *this = std::string_view(text); }
-    OwnedString& operator=(const char* text) { return *this = std::string_view(text); }
+    // Builds a pattern: text is kept as written, number() and hex() leave a hole for their value.
+    class Builder {
+    public:
+        Builder() { pattern_.reserve(200); } // one allocation: details are under 200 bytes
+        Builder& operator<<(std::string_view text);
+        Builder& operator<<(const char* text) { return *this << std::string_view(text); }
+        Builder& operator<<(const std::string& text) { return *this << std::string_view(text); }
+        Builder& operator<<(long long value); // written into the pattern (small numbers repeat)
+        Builder& operator<<(int value) { return *this << static_cast<long long>(value); }
+        Builder& operator<<(const InternedString& text) { return *this << text.view(); }
+        Builder& number(long long value);  // a hole (line numbers): decimal
+        Builder& hex(std::uint64_t value); // a hole (addresses): "0x" and lower-case hex digits
+        // `builder << Hole {line} << HexHole {block}`: number() and hex() in a chain.
+        struct Hole {
+            long long value;
+        };
+        struct HexHole {
+            std::uint64_t value;
+        };
+        Builder& operator<<(Hole hole) { return number(hole.value); }
+        Builder& operator<<(HexHole hole) { return hex(hole.value); }
+        PatternText take();
 
-    std::string_view view() const
+    private:
+        void hole(char marker, std::uint64_t value);
+        std::string pattern_;
+        std::uint32_t values_[2] = {};
+        int holes_ = 0;
+        bool literal_ = false; // the text itself holds a marker byte: the whole text is the pattern
+    };
+
+    PatternText() = default;
+    PatternText(std::string_view text);
+    PatternText(const std::string& text)
+        : PatternText(std::string_view(text))
     {
-        if (!text_)
-            return {};
-        std::uint32_t size;
-        std::memcpy(&size, text_.get(), 4);
-        return {text_.get() + 4, size};
     }
-    std::string str() const { return std::string(view()); }
+    PatternText(const char* text)
+        : PatternText(std::string_view(text))
+    {
+    }
+
+    std::string str() const
+    {
+        std::string out;
+        appendTo(out);
+        return out;
+    }
+    void appendTo(std::string& out) const;
     operator std::string() const { return str(); }
-    operator std::string_view() const { return view(); }
-    bool empty() const { return !text_; }
-    std::size_t size() const { return view().size(); }
-    const char* c_str() const { return text_ ? text_.get() + 4 : ""; }
-    const char* data() const { return c_str(); }
-    std::size_t find(std::string_view s, std::size_t pos = 0) const { return view().find(s, pos); }
-    friend bool operator==(const OwnedString& a, const OwnedString& b) { return a.view() == b.view(); }
-    friend bool operator==(const OwnedString& a, std::string_view b) { return a.view() == b; }
-    friend bool operator==(const OwnedString& a, const std::string& b) { return a.view() == b; }
-    friend bool operator==(const OwnedString& a, const char* b) { return a.view() == b; }
-    friend std::ostream& operator<<(std::ostream& out, const OwnedString& s) { return out << s.view(); }
+    bool empty() const { return pattern_ == nullptr; }
+    std::size_t size() const { return str().size(); }
+    std::size_t find(std::string_view s, std::size_t pos = 0) const { return str().find(s, pos); }
+
+    friend bool operator==(const PatternText& a, const PatternText& b)
+    {
+        return (a.pattern_ == b.pattern_ && a.values_[0] == b.values_[0] && a.values_[1] == b.values_[1]) || a.str() == b.str();
+    }
+    friend bool operator==(const PatternText& a, std::string_view b) { return a.str() == b; }
+    friend bool operator==(const PatternText& a, const std::string& b) { return a.str() == b; }
+    friend bool operator==(const PatternText& a, const char* b) { return a.str() == b; }
+    friend std::ostream& operator<<(std::ostream& out, const PatternText& s) { return out << s.str(); }
 
 private:
-    void set(std::string_view text)
-    {
-        if (text.empty()) {
-            text_.reset();
-            return;
-        }
-        auto bytes = std::make_unique_for_overwrite<char[]>(4 + text.size() + 1);
-        const auto size = std::uint32_t(text.size());
-        std::memcpy(bytes.get(), &size, 4);
-        std::memcpy(bytes.get() + 4, text.data(), text.size());
-        bytes[4 + text.size()] = 0;
-        text_ = std::move(bytes);
-    }
-    std::unique_ptr<char[]> text_;
+    const char* pattern_ = nullptr; // interned; null for ""
+    std::uint32_t values_[2] = {};
 };
 
 } // namespace gcnlens
-
-template <> struct std::formatter<gcnlens::OwnedString> : std::formatter<std::string_view> {
-    auto format(const gcnlens::OwnedString& s, std::format_context& ctx) const
-    {
-        return std::formatter<std::string_view>::format(s.view(), ctx);
-    }
-};
 
 template <> struct std::formatter<gcnlens::InternedString> : std::formatter<std::string_view> {
     auto format(const gcnlens::InternedString& s, std::format_context& ctx) const
     {
         return std::formatter<std::string_view>::format(s.view(), ctx);
+    }
+};
+
+template <> struct std::formatter<gcnlens::PatternText> : std::formatter<std::string_view> {
+    auto format(const gcnlens::PatternText& s, std::format_context& ctx) const
+    {
+        return std::formatter<std::string_view>::format(s.str(), ctx);
     }
 };

@@ -798,6 +798,9 @@ CheckResult runChecks(const Program& program, const Cfg& cfg, const TimingOption
     result.notes.push_back("hazards: a producer counts even when a later write replaced its value, except that the "
                            "nearest MFMA writing a register hides older ones (as LLVM's GCNHazardRecognizer); "
                            "W-clause applies only with XNACK on (a target ID with xnack+)");
+    // The findings live as long as the analysis: no growth slack (issue #18).
+    result.hazards.shrink_to_fit();
+    result.waits.shrink_to_fit();
     return result;
 }
 

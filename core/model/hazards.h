@@ -42,7 +42,7 @@ struct WaitcntFinding {
     bool notGuaranteed = false; // out-of-order returns: no count but 0 proves completion
     int count = 0;              // the wait that would cover it: counter(count)
     InternedString fix;         // "s_waitcnt lgkmcnt(0)"
-    std::string detail;
+    PatternText detail;         // the producer's line a hole in a shared wording (issue #18)
     bool operator==(const WaitcntFinding&) const = default;
 };
 

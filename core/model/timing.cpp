@@ -12,9 +12,10 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <bit>
 #include <cctype>
 #include <charconv>
-#include <deque>
 #include <format>
 #include <mutex>
 #include <unordered_map>
@@ -606,44 +607,15 @@ std::string cyclesText(const Instruction& instruction, const InstructionTiming& 
 
 namespace {
 
-// Appends std::format's "{}" (integers, text) and "{:#x}" output without parsing a format string:
-// the rule details are written for thousands of instructions per run.
-class Text {
-public:
-    struct Hex {
-        std::uint64_t value;
-    };
+// The rule details are written for thousands of instructions per run: as patterns with the
+// block address and the lines of other instructions as holes, stored once per wording (issue #18).
+using Text = PatternText::Builder;
 
-    Text() { out_.reserve(200); } // one allocation: the longest detail is under 200 bytes
-    Text& operator<<(std::string_view text)
-    {
-        out_.append(text);
-        return *this;
-    }
-    Text& operator<<(const char* text) { return *this << std::string_view(text); }
-    Text& operator<<(const std::string& text) { return *this << std::string_view(text); }
-    Text& operator<<(const InternedString& text) { return *this << text.view(); }
-    Text& operator<<(long long value) { return number(value, 10); }
-    Text& operator<<(int value) { return number(value, 10); }
-    Text& operator<<(Hex hex)
-    {
-        out_.append("0x");
-        return number(hex.value, 16);
-    }
-    std::string take() { return std::move(out_); }
-
-private:
-    template <typename T> Text& number(T value, int base)
-    {
-        char buffer[24];
-        const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value, base);
-        out_.append(buffer, end);
-        return *this;
-    }
-    std::string out_;
-};
-
-Text::Hex hex(std::uint64_t value)
+Text::HexHole hex(std::uint64_t value)
+{
+    return {value};
+}
+Text::Hole line(int value)
 {
     return {value};
 }
@@ -762,7 +734,7 @@ void Pass::step(std::size_t i, PassState& s)
         if (t.direction == Direction::Taken) {
             CycleCount taken = cyclesOfRow(takenRow_, program_.gpu.dpfactor, false);
             if (options_.takenBranchCycles != taken.low)
-                taken.source = (Text() << options_.takenBranchCycles << " (taken-branch-cycles)").take();
+                taken.source = std::to_string(options_.takenBranchCycles) + " (taken-branch-cycles)";
             taken.low = taken.high = options_.takenBranchCycles;
             t.base = std::move(taken);
             t.cycles = options_.takenBranchCycles;
@@ -795,9 +767,9 @@ void Pass::step(std::size_t i, PassState& s)
             t.freedBy = "R-long";
             if (wholeBlock && s.blockMaxIndex != static_cast<int>(i)) {
                 const Instruction& longest = instructions[static_cast<std::size_t>(s.blockMaxIndex)];
-                t.freedDetail = (detail << "the " << longCycles << "-cycle " << longest.mnemonic << " (line " << longest.line
-                                        << ") in this block hides the fetch of its last " << std::min(8, longCycles / 4)
-                                        << " dwords (R-long, whole-block) → no penalty")
+                t.freedDetail = (detail << "the " << longCycles << "-cycle " << longest.mnemonic << " (line "
+                                        << line(longest.line) << ") in this block hides the fetch of its last "
+                                        << std::min(8, longCycles / 4) << " dwords (R-long, whole-block) → no penalty")
                                     .take();
             } else {
                 t.freedDetail = (detail << "its " << longCycles << " cycles hide the fetch of the last "
@@ -807,7 +779,7 @@ void Pass::step(std::size_t i, PassState& s)
         } else if (pairAdjacent && pairQuad) {
             t.freedBy = "R-pair";
             t.freedDetail =
-                (detail << "starts where the " << jCycles << "-cycle 2-dword " << j->mnemonic << " (line " << j->line
+                (detail << "starts where the " << jCycles << "-cycle 2-dword " << j->mnemonic << " (line " << line(j->line)
                         << ") ends (R-pair" << (options_.pairRule == TimingOptions::PairRule::SameQuad ? ", same-quad" : "")
                         << ") → no penalty")
                     .take();
@@ -862,7 +834,7 @@ void Pass::step(std::size_t i, PassState& s)
             if ((vcc && writes(*before, RegKind::VCC)) || (exec && writes(*before, RegKind::EXEC)))
                 t.penalties.push_back(
                     {"vcc-exec-branch", kPenalty,
-                     (Text() << in.mnemonic << " directly after " << before->mnemonic << " (line " << before->line
+                     (Text() << in.mnemonic << " directly after " << before->mnemonic << " (line " << line(before->line)
                              << "), which writes " << (vcc ? "VCC" : "EXEC") << " (H-vcc-exec-branch) → +" << kPenalty)
                          .take()});
             if (scc) {
@@ -873,7 +845,7 @@ void Pass::step(std::size_t i, PassState& s)
                 if (what)
                     t.penalties.push_back(
                         {"scc-branch", kPenalty,
-                         (Text() << in.mnemonic << " directly after " << before->mnemonic << " (line " << before->line
+                         (Text() << in.mnemonic << " directly after " << before->mnemonic << " (line " << line(before->line)
                                  << "), which writes " << what << " (H-scc-branch) → +" << kPenalty)
                              .take()});
             }
@@ -890,7 +862,7 @@ void Pass::step(std::size_t i, PassState& s)
                 const Instruction& writer = instructions[static_cast<std::size_t>(s.valuWriter)];
                 t.penalties.push_back(
                     {"valu-salu", charged,
-                     (Text() << in.mnemonic << " issues 16 cycles after " << writer.mnemonic << " (line " << writer.line
+                     (Text() << in.mnemonic << " issues 16 cycles after " << writer.mnemonic << " (line " << line(writer.line)
                              << ") completes; " << s.sinceValu << " cycles of instructions in between → 16 − " << s.sinceValu
                              << " = +" << charged << " (H-valu-salu)")
                          .take()});
@@ -1202,19 +1174,37 @@ TimingResult TimingAnalyzer::analyze(const Program& program, const TimingOptions
     return result;
 }
 
-// The process's CycleCounts, each stored once (never freed: handles live in every result).
+// The process's CycleCounts, each stored once (never freed: handles live in every result), in
+// chunks that never move, so a CycleRef's number is read without the lock: whoever holds a number
+// got it after its chunk was published.
 namespace {
+// Chunk k holds 256 << k counts and starts at number 256 * (2^k - 1).
+constexpr std::uint32_t kCycleChunk = 256;
+struct CycleSlot {
+    std::uint32_t chunk, at;
+};
+CycleSlot cycleSlot(std::uint32_t index)
+{
+    const std::uint32_t chunk = std::uint32_t(std::bit_width(index / kCycleChunk + 1)) - 1;
+    return {chunk, index - kCycleChunk * ((1u << chunk) - 1)};
+}
 struct CyclePool {
     std::mutex mutex;
-    std::deque<CycleCount> counts;
-    std::unordered_multimap<std::size_t, const CycleCount*> byHash;
+    std::uint32_t size = 0;
+    std::atomic<CycleCount*> chunks[24] = {}; // 4G counts; a few hundred occur
+    std::unordered_multimap<std::size_t, std::uint32_t> byHash;
+    const CycleCount& at(std::uint32_t index) const
+    {
+        const CycleSlot slot = cycleSlot(index);
+        return chunks[slot.chunk].load(std::memory_order_acquire)[slot.at];
+    }
 };
 CyclePool& cyclePool()
 {
     static CyclePool* pool = new CyclePool; // leaked on purpose, like the string pools
     return *pool;
 }
-const CycleCount* internCycles(const CycleCount& c)
+std::uint32_t internCycles(const CycleCount& c)
 {
     const auto h = std::hash<std::string_view> {}(c.ruleDetail) ^ std::hash<std::string_view> {}(c.source)
         ^ (std::size_t(c.low) << 8) ^ (std::size_t(c.high) << 20)
@@ -1223,22 +1213,33 @@ const CycleCount* internCycles(const CycleCount& c)
     std::lock_guard lock(p.mutex);
     const auto [first, last] = p.byHash.equal_range(h);
     for (auto it = first; it != last; ++it)
-        if (*it->second == c)
+        if (p.at(it->second) == c)
             return it->second;
-    const CycleCount* stored = &p.counts.emplace_back(c);
-    p.byHash.emplace(h, stored);
-    return stored;
+    const std::uint32_t index = p.size;
+    const CycleSlot slot = cycleSlot(index);
+    if (slot.chunk >= std::size(p.chunks))
+        std::abort(); // 4G distinct cycle counts: no table or model makes that many
+    if (slot.at == 0)
+        p.chunks[slot.chunk].store(new CycleCount[kCycleChunk << slot.chunk], std::memory_order_release);
+    p.chunks[slot.chunk].load(std::memory_order_relaxed)[slot.at] = c;
+    ++p.size;
+    p.byHash.emplace(h, index);
+    return index;
 }
 } // namespace
 
 CycleRef::CycleRef()
 {
-    static const CycleCount* const none = internCycles(CycleCount {});
-    count_ = none;
+    static const std::uint32_t none = internCycles(CycleCount {});
+    index_ = none;
 }
 CycleRef::CycleRef(const CycleCount& count)
-    : count_(internCycles(count))
+    : index_(internCycles(count))
 {
+}
+const CycleCount* CycleRef::get() const
+{
+    return &cyclePool().at(index_);
 }
 
 } // namespace gcnlens

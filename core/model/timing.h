@@ -60,17 +60,18 @@ struct CycleCount {
 };
 
 // A CycleCount stored once per distinct value for the process (issue #18): every instruction of a
-// mnemonic shares its row, so a timing holds an 8-byte handle; read it through -> and *.
+// mnemonic shares its row, so a timing holds a 4-byte number; read it through -> and *.
 class CycleRef {
 public:
     CycleRef();                        // the default CycleCount {}
     CycleRef(const CycleCount& count); // interns it
-    const CycleCount& operator*() const { return *count_; }
-    const CycleCount* operator->() const { return count_; }
-    bool operator==(const CycleRef& other) const { return count_ == other.count_; }
+    const CycleCount& operator*() const { return *get(); }
+    const CycleCount* operator->() const { return get(); }
+    bool operator==(const CycleRef& other) const { return index_ == other.index_; }
 
 private:
-    const CycleCount* count_;
+    const CycleCount* get() const;
+    std::uint32_t index_;
 };
 
 // What kind of cost a rule id charges (timing-model.md section 8): the fetch rules of section 2,
@@ -83,22 +84,23 @@ struct Penalty {
     InternedString rule; // fetch-align, fetch-straddle, branch-target, branch-position,
                          // valu-salu, vcc-exec-branch, scc-branch
     int cycles = 0;
-    OwnedString detail; // one line naming the slot, sizes and the rule (8 bytes, issue #18)
+    PatternText detail; // one line naming the slot, sizes and the rule (16 bytes, issue #18)
 };
 
 enum class Direction : std::uint8_t { NotABranch, Taken, NotTaken };
 
+// Fields ordered by size so the struct has no padding (issue #18 counts its bytes).
 struct InstructionTiming {
-    CycleRef base;  // C(I), DPFACTOR/GLC applied
-    int cycles = 4; // base cycles used in totals (branches: 4 or taken cycles)
-    Direction direction = Direction::NotABranch;
-    bool directionOverridden = false;
-    bool vectorIssue = false;      // counts toward latency-hidden cycles (VALU, DS, VMEM issue)
-    int slot = 0;                  // p(I) = (offset >> 2) & 7
     std::uint64_t block = 0;       // offset & ~31
     SparseList<Penalty> penalties; // most instructions pay none: one null pointer (issue #18)
     InternedString freedBy;        // R-first16 / R-long / R-pair when that saved a 2-dword instruction
-    OwnedString freedDetail;       // empty for most: one null pointer (issue #18)
+    PatternText freedDetail;       // empty for most; no allocation of its own (issue #18)
+    CycleRef base;                 // C(I), DPFACTOR/GLC applied
+    int cycles = 4;                // base cycles used in totals (branches: 4 or taken cycles)
+    int slot = 0;                  // p(I) = (offset >> 2) & 7
+    Direction direction = Direction::NotABranch;
+    bool directionOverridden = false;
+    bool vectorIssue = false; // counts toward latency-hidden cycles (VALU, DS, VMEM issue)
     int penaltyCycles() const;
     // The class a view marks the instruction with: hazard over branch over fetch (section 8).
     PenaltyClass markClass() const;

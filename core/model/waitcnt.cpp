@@ -377,15 +377,18 @@ private:
         f.notGuaranteed = n.notGuaranteed;
         f.count = n.count;
         f.fix = std::format("s_waitcnt {}({})", f.counter, n.count);
-        const std::string producer = n.producer >= 0
-            ? std::format("{} at line {}", p_.instructions[n.producer].mnemonic, f.producerLine)
-            : std::string("a pending export/GDS op");
         const char* verb = n.access == std::string("RAW") ? "reads" : "overwrites";
-        f.detail = n.notGuaranteed
-            ? std::format("{} {} {} before a wait proves {} complete: not guaranteed, returns are out of order, "
-                          "only {}(0) proves it",
-                          in.mnemonic, verb, f.reg, producer, f.counter)
-            : std::format("{} {} {} before a wait proves {} complete; {} would", in.mnemonic, verb, f.reg, producer, f.fix);
+        PatternText::Builder detail;
+        detail << in.mnemonic << " " << verb << " " << f.reg << " before a wait proves ";
+        if (n.producer >= 0)
+            detail << p_.instructions[n.producer].mnemonic << " at line " << PatternText::Builder::Hole {f.producerLine};
+        else
+            detail << "a pending export/GDS op";
+        if (n.notGuaranteed)
+            detail << " complete: not guaranteed, returns are out of order, only " << f.counter << "(0) proves it";
+        else
+            detail << " complete; " << f.fix << " would";
+        f.detail = detail.take();
         result.waits.push_back(std::move(f));
     }
 

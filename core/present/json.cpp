@@ -54,6 +54,8 @@ public:
             boolean(value);
         else if constexpr (std::is_integral_v<T>)
             integer((long long)value);
+        else if constexpr (std::is_same_v<T, PatternText>)
+            string(value.str());
         else
             string(value);
     }

@@ -16,7 +16,7 @@ namespace {
 struct Item {
     InternedString rule;
     int cycles = 0;
-    OwnedString detail;
+    PatternText detail;
     bool operator==(const Item&) const = default;
 };
 
@@ -117,27 +117,50 @@ private Q_SLOTS:
         QVERIFY(list.begin() == list.end());
     }
 
-    void ownedString_data()
+    // A pattern text reads as the text its builder was given, whatever its numbers: holes for
+    // the first two that fit 32 bits, the others (and texts holding a marker byte) written out.
+    void patternText_data()
     {
-        QTest::addColumn<QString>("text");
-        QTest::addRow("empty") << QString();
-        QTest::addRow("detail") << QStringLiteral("2-dword instruction at slot 5 of block 0x40: outside the first 16 bytes → +4");
+        QTest::addColumn<QString>("before");
+        QTest::addColumn<qlonglong>("line");
+        QTest::addColumn<qulonglong>("block");
+        QTest::addColumn<qlonglong>("third");
+        QTest::addRow("detail") << QStringLiteral("2-dword instruction at slot 3 of block ") << 12LL << 0x40ULL << 4LL;
+        QTest::addRow("zeros") << QStringLiteral("at ") << 0LL << 0ULL << 0LL;
+        QTest::addRow("negative line") << QStringLiteral("line ") << -3LL << 0x20ULL << -1LL;
+        QTest::addRow("past 32 bits") << QStringLiteral("block ") << 4294967296LL << 0x123456789aULL << 7LL;
+        QTest::addRow("largest 32-bit") << QStringLiteral("block ") << 4294967295LL << 0xffffffffULL << 7LL;
+        QTest::addRow("marker byte in the text") << QStringLiteral("odd \u0001 label \u0002 \u0003") << 5LL << 0x60ULL << 9LL;
+        QTest::addRow("utf-8") << QStringLiteral("→ +") << 4LL << 0x80ULL << 16LL;
     }
-    void ownedString()
+    void patternText()
     {
-        QFETCH(QString, text);
-        const std::string model = text.toStdString();
-        OwnedString a(model);
-        const OwnedString b = a;
-        QVERIFY(a == b);
-        QVERIFY(b == model);
-        QCOMPARE(std::string(b), model);
-        QCOMPARE(b.empty(), model.empty());
-        QCOMPARE(std::string(b.c_str()), model);
-        QCOMPARE(b.find("0x40"), model.find("0x40"));
-        a = std::string("other");
-        QVERIFY(b == model); // the copy is deep
-        QCOMPARE(std::format("{}", a), std::string("other"));
+        QFETCH(QString, before);
+        QFETCH(qlonglong, line);
+        QFETCH(qulonglong, block);
+        QFETCH(qlonglong, third);
+        const std::string text = before.toStdString();
+        const std::string model = std::format("{}{} (line {}) of block {:#x}, {} and {}", text, third, line, block, line, third);
+        PatternText::Builder builder;
+        builder << text << third << " (line " << PatternText::Builder::Hole {line} << ") of block "
+                << PatternText::Builder::HexHole {block} << ", " << PatternText::Builder::Hole {line} << " and "
+                << PatternText::Builder::Hole {third};
+        const PatternText a = builder.take();
+        QCOMPARE(a.str(), model);
+        QVERIFY(a == model);
+        QCOMPARE(std::format("{}", a), model);
+        QCOMPARE(a.find("line"), model.find("line"));
+        QCOMPARE(a.size(), model.size());
+        QVERIFY(builder.take().empty()); // take() leaves the builder empty
+        const PatternText plain(model);
+        QVERIFY(plain == a);
+        QCOMPARE(plain.str(), model);
+        builder << text << third << " (line " << PatternText::Builder::Hole {line + 1} << ") of block "
+                << PatternText::Builder::HexHole {block} << ", " << PatternText::Builder::Hole {line} << " and "
+                << PatternText::Builder::Hole {third};
+        QVERIFY(!(builder.take() == a));
+        QVERIFY(PatternText().empty());
+        QVERIFY(PatternText() == std::string());
     }
 };
 

@@ -127,7 +127,7 @@ private Q_SLOTS:
         QCOMPARE(model->index(row, ProblemsModel::SeverityColumn).data().toString(), QStringLiteral("warning"));
         QCOMPARE(model->index(row, ProblemsModel::LineColumn).data().toInt(), line);
         QCOMPARE(model->index(row, ProblemsModel::MessageColumn).data().toString(),
-                 QString::fromStdString(h ? h->detail : wf->detail));
+                 QString::fromStdString(h ? h->detail : wf->detail.str()));
         QCOMPARE(model->rowOf(key), row);
 
         // Click: the consumer's line.

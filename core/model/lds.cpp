@@ -15,6 +15,7 @@
 #include <memory>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace gcnlens {
 
@@ -923,8 +924,11 @@ public:
     void evaluate(int first, int i, const std::vector<char>& loops, LdsResults& out)
     {
         if (checkpoints_ && interval_ > 0 && (i - first) % interval_ == 0
-            && (checkpoints_->empty() || checkpoints_->back().index != i || checkpoints_->back().first != first))
+            && (checkpoints_->empty() || checkpoints_->back().index != i || checkpoints_->back().first != first)) {
+            shareEqual(regs_.vgprs);
+            shareEqual(regs_.sgprs);
             checkpoints_->push_back({first, i, std::make_shared<const RegFile>(regs_)});
+        }
         ++evaluated;
         const Instruction& in = program_.instructions[static_cast<std::size_t>(i)];
         if (in.isData || in.placeholder)
@@ -1302,9 +1306,40 @@ private:
     LdsKernelOptions options_;
     std::unordered_map<std::string, MnemonicInfo>& mnemonics_;
     std::unordered_map<std::string, LdsOp>& ops_;
+    // A checkpoint keeps every register written after it alive (1 KB each): in a long kernel that
+    // is most of the memory the incremental path holds. The registers take the same values again
+    // and again (a loop body, an unrolled block), so equal ones in the checkpoints are one copy
+    // (issue #18). Only registers not yet shared are hashed: those written since the last one.
+    static std::size_t hashOf(const Reg& r)
+    {
+        std::size_t h = std::hash<std::string> {}(r.origin);
+        for (const Val& v : r.lanes)
+            h = (h ^ (std::size_t(v.k) * 0x9e3779b97f4a7c15ull + std::size_t(v.state))) * 0x100000001b3ull;
+        return h;
+    }
+    void shareEqual(RegMap& map)
+    {
+        for (auto& [index, reg] : map) {
+            if (sharedRegs_.contains(reg.get()))
+                continue;
+            const std::size_t h = hashOf(*reg);
+            const auto [from, to] = regsByHash_.equal_range(h);
+            const auto same = std::find_if(from, to, [&](const auto& entry) { return *entry.second == *reg; });
+            if (same != to) {
+                reg = same->second;
+                continue;
+            }
+            regsByHash_.emplace(h, reg);
+            sharedRegs_.insert(reg.get());
+        }
+    }
+
     RegFile regs_;
     std::vector<Checkpoint>* checkpoints_ = nullptr;
     int interval_ = 0;
+    // The shared registers (held here too, so never written in place: RegFile::set copies them).
+    std::unordered_multimap<std::size_t, RegPtr> regsByHash_;
+    std::unordered_set<const Reg*> sharedRegs_;
 };
 
 // The instruction ranges evaluated: each kernel, or the whole program when it has none.
@@ -1359,7 +1394,10 @@ LdsResults analyzeLdsInProgram(const Program& program, const LdsKernelOptions& o
 // --- the incremental path ------------------------------------------------------------------------
 
 struct LdsProgramAnalyzer::Cache {
-    static constexpr int kInterval = 32; // instructions between checkpoints
+    // Instructions between checkpoints: 32, wider in long programs so they hold at most about
+    // 2048 register files (each a few KB: at 32 a 1M-instruction kernel kept about 190 MB, issue
+    // #18); an edit then re-evaluates at most two intervals (1M instructions: 512 each).
+    static int interval(std::size_t instructions) { return int(std::max<std::size_t>(32, std::bit_ceil(instructions / 2048))); }
     bool valid = false;
     LdsKernelOptions options;
     Generation generation = Generation::GFX6;
@@ -1399,7 +1437,7 @@ LdsResults LdsProgramAnalyzer::analyze(const Program& program, const LdsKernelOp
     LdsResults out;
     std::vector<Checkpoint> checkpoints;
     KernelEvaluator evaluator(program, options, c.mnemonics, c.ops);
-    evaluator.setCheckpoints(&checkpoints, Cache::kInterval);
+    evaluator.setCheckpoints(&checkpoints, Cache::interval(program.instructions.size()));
     const auto ranges = kernelRanges(program);
     const auto oldRanges = incremental ? kernelRanges(*previous) : decltype(ranges) {};
 

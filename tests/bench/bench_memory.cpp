@@ -6,7 +6,8 @@
 //     first, while this process is small: a forked child's peak counts the parent's pages.
 // (2) in this process, the heap each part of the Analysis holds (Program, timing, LDS, CFG,
 //     liveness, checks) and the run's peak resident growth, per instruction, for the shared
-//     generated kernel and its variant with distinct literals/offsets/registers.
+//     generated kernel and its variant with distinct literals/offsets/registers; and what an
+//     Analyzer (the window's incremental path) keeps beside its result.
 // Not part of ctest.
 // Usage: bench_memory [--before PATH-TO-OLD-gcnlens-cli] [sizes… = 100000 1000000]
 #include "core/analysis.h"
@@ -55,8 +56,16 @@ void inProcess(const char* kind, const std::string& text)
     const double n = double(p.instructions.size());
     const double total = program + timing + lds + cfg + live + checks;
     const double peak = double(peakRssBytes()) - double(rssBefore);
-    std::printf("%-9s %9zu %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %10.1f %9.0f\n", kind, p.instructions.size(), program / n,
-                timing / n, lds / n, cfg / n, live / n, checks / n, total / n, peak / n, megabytes(std::size_t(peak)));
+    // The window's path: an Analyzer keeps what the next edit resumes from (checkpoints, liveness
+    // sets) beside a result like analyzeProgram's (which holds a copy of the program).
+    Analysis plain;
+    const double plainBytes = measure([&] { plain = analyzeProgram(p, request); });
+    Analyzer analyzer;
+    Analysis kept;
+    const double state = measure([&] { kept = analyzer.analyze(p, request); }) - plainBytes;
+    std::printf("%-9s %9zu %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %10.1f %9.0f %9.1f\n", kind, p.instructions.size(),
+                program / n, timing / n, lds / n, cfg / n, live / n, checks / n, total / n, peak / n,
+                megabytes(std::size_t(peak)), state / n);
 }
 
 // Peak resident bytes of `cli analyze file` run as a child (ru_maxrss of that child alone).
@@ -122,9 +131,10 @@ int main(int argc, char** argv)
         }
     }
     std::filesystem::remove_all(dir);
-    std::printf("\n(2) in process: heap bytes per instruction each part holds; peak: resident growth of the run\n");
-    std::printf("%-9s %9s %8s %8s %8s %8s %8s %8s %8s %10s %9s\n", "kernel", "instr", "program", "timing", "lds", "cfg",
-                "liveness", "checks", "total", "peak B/in", "peak MB");
+    std::printf("\n(2) in process: heap bytes per instruction each part holds; peak: resident growth of the run;\n"
+                "    analyzer: what an Analyzer keeps beside its result (its state for the next edit)\n");
+    std::printf("%-9s %9s %8s %8s %8s %8s %8s %8s %8s %10s %9s %9s\n", "kernel", "instr", "program", "timing", "lds", "cfg",
+                "liveness", "checks", "total", "peak B/in", "peak MB", "analyzer");
     for (const int n : sizes) {
         inProcess("repeated", generateKernel(n));
         inProcess("distinct", generateDistinctKernel(n));

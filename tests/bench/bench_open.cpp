@@ -95,6 +95,9 @@ struct Heartbeat {
         // (it can only overstate).
         std::printf("%-34s wall %8.1f ms | event loop blocked: worst %7.1f ms, p99 %6.1f ms, gaps >50 ms: %zu, >100 ms: %zu\n",
                     phase, wall, worst(), percentile(0.99), over(50), over(100));
+        // Which phase the window's memory (issue #18: at most 1 GB at 1M lines) grows in.
+        std::printf("  resident after it %.0f MB, peak so far %.0f MB\n", gcnlens::bench::megabytes(gcnlens::bench::rssBytes()),
+                    gcnlens::bench::megabytes(gcnlens::bench::peakRssBytes()));
     }
 };
 

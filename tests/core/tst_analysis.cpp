@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QTest>
 
+#include <bit>
 #include <chrono>
 #include <format>
 #include <stop_token>
@@ -369,34 +370,41 @@ private Q_SLOTS:
         QTest::addColumn<QString>("target");  // the start of the line edited
         QTest::addColumn<QString>("edit");    // its new text; empty: the line is deleted
         QTest::addColumn<bool>("laterMoves"); // later instructions change offset or line
-        QTest::addRow("operand") << "    v_add_f32" << "    v_add_f32 v40, v2, v6" << false;
-        QTest::addRow("address") << "    v_lshlrev_b32" << "    v_lshlrev_b32 v7, 3, v0" << false;
-        QTest::addRow("literal") << "    s_mov_b32" << "    s_mov_b32 s10, 0x12345" << true;
+        QTest::addColumn<int>("length");      // instruction lines
+        QTest::addRow("operand") << "    v_add_f32" << "    v_add_f32 v40, v2, v6" << false << 2000;
+        QTest::addRow("address") << "    v_lshlrev_b32" << "    v_lshlrev_b32 v7, 3, v0" << false << 2000;
+        QTest::addRow("literal") << "    s_mov_b32" << "    s_mov_b32 s10, 0x12345" << true << 2000;
         // Two 4-byte data words where one 8-byte instruction was: one instruction more, nothing
         // moves (the timing state must be matched across the index shift).
-        QTest::addRow("data words") << "    v_mov_b32 v5" << "    .long 1, 2" << false;
-        QTest::addRow("deleted") << "    v_add_f32" << "" << true;
-        QTest::addRow("comment") << "    v_add_f32" << "    v_add_f32 v4, v2, v6 // a comment" << false;
+        QTest::addRow("data words") << "    v_mov_b32 v5" << "    .long 1, 2" << false << 2000;
+        QTest::addRow("deleted") << "    v_add_f32" << "" << true << 2000;
+        QTest::addRow("comment") << "    v_add_f32" << "    v_add_f32 v4, v2, v6 // a comment" << false << 2000;
+        // Past 65536 instructions the LDS checkpoints are further apart (128 here, issue #18).
+        QTest::addRow("address, long kernel") << "    v_lshlrev_b32" << "    v_lshlrev_b32 v7, 3, v0" << false << 140000;
     }
     void reusesWork()
     {
         QFETCH(QString, target);
         QFETCH(QString, edit);
         QFETCH(bool, laterMoves);
-        // 2000 lines of one repeating 10-instruction group (each line one instruction).
+        QFETCH(int, length);
+        // `length` lines of one repeating 10-instruction group (each line one instruction).
         static const char* body[] = {"    v_add_f32 v4, v2, v6",      "    v_mov_b32 v5, 0x3dcccccd",
                                      "    s_add_u32 s11, s9, 0x1000", "    v_lshlrev_b32 v7, 2, v0",
                                      "    ds_read_b32 v8, v7",        "    v_fma_f32 v9, v2, v8, v4",
                                      "    s_mov_b32 s10, 6",          "    v_add_i32 v3, vcc, s4, v1",
                                      "    s_waitcnt lgkmcnt(0)",      "    buffer_load_dword v12, v1, s[4:7], 0 offen"};
         std::vector<std::string> lines = {".text", ".globl k", ".p2align 8", ".type k,@function", "k:"};
-        for (int i = 0; i < 2000; ++i)
+        for (int i = 0; i < length; ++i)
             lines.push_back(body[i % 10]);
         lines.push_back("    s_endpgm");
         AnalysisRequest request;
         const Program before = assemble(joinLines(lines), request.assemble);
         const int count = int(before.instructions.size());
-        QCOMPARE(count, 2001);
+        QCOMPARE(count, length + 1);
+        // core/model/lds.cpp: LDS checkpoints 32 instructions apart, wider from 65536 on so that
+        // there are at most about 2048.
+        const int ldsInterval = std::max(32, int(std::bit_ceil(unsigned(count) / 2048)));
 
         Analyzer analyzer;
         Analysis previous = analyzer.analyze(before, request);
@@ -404,7 +412,7 @@ private Q_SLOTS:
         QCOMPARE(analyzer.lastWork().ldsEvaluatedInstructions, count);
 
         // Edit the first line of that kind from the middle on.
-        std::size_t line = 5 + 1000;
+        std::size_t line = 5 + std::size_t(length) / 2;
         while (!lines[line].starts_with(target.toStdString()))
             ++line;
         const int index = int(line) - 5; // its instruction
@@ -417,10 +425,11 @@ private Q_SLOTS:
         QVERIFY2(matchesFresh(analyzer, after, request, previous, why), why.constData());
         const Analyzer::Work work = analyzer.lastWork();
         // The timing pass resumes at most one checkpoint interval (16) before the edit and stops
-        // once its state matches again at a checkpoint; the LDS evaluation likewise (interval 32),
+        // once its state matches again at a checkpoint; the LDS evaluation likewise (ldsInterval),
         // where a changed address register keeps it going until that register is written again
         // (within one 10-line group here). Instructions that move are all timed again.
-        QVERIFY2(work.ldsEvaluatedInstructions <= 2 * 32 + 10, QByteArray::number(work.ldsEvaluatedInstructions).constData());
+        QVERIFY2(work.ldsEvaluatedInstructions <= 2 * ldsInterval + 10,
+                 QByteArray::number(work.ldsEvaluatedInstructions).constData());
         if (laterMoves)
             QVERIFY2(work.timedInstructions >= count - index - 1 && work.timedInstructions <= count - index + 16,
                      QByteArray::number(work.timedInstructions).constData());

@@ -425,12 +425,13 @@ struct IsolatedFrontEnd::State {
             progress = new (page) detail::WorkerProgress;
         }
         if (defaultWorker && forkWorkersWhenAlone && threadCount() == 1) {
+            std::fflush(stdout); // what the caller printed must not be buffered twice
             if (const pid_t child = ::fork(); child == 0) {
                 // The worker as a copy of this process, which has libLLVM loaded and initialised
                 // already: no exec, no second start (issue #18). Alone, so no lock is held.
                 // What exec would have reset: signal dispositions and mask, and every other fd.
-                for (int signal = 1; signal < NSIG; ++signal)
-                    std::signal(signal, SIG_DFL);
+                for (int number = 1; number < NSIG; ++number)
+                    std::signal(number, SIG_DFL);
                 sigset_t none;
                 sigemptyset(&none);
                 ::sigprocmask(SIG_SETMASK, &none, nullptr);

@@ -975,7 +975,10 @@ private:
     struct SourceLine {
         std::string_view code; // comments removed ('#', '/* */'), continuation lines joined
         int line = 0;
-        bool included = false;          // from an .include: it maps to the including line, column 0
+        bool included = false; // from an .include: it maps to the including line, column 0
+        // Its code is not its own text alone: it begins or ends inside a block comment, or a
+        // continuation joins it to the next line. An edit of a neighbour may change it.
+        bool tied = false;
         std::unique_ptr<Joined> joined; // when the code is not a slice of the source
     };
 
@@ -1030,6 +1033,7 @@ private:
             }
             out.joined = std::make_unique<Joined>();
             Joined& joined = *out.joined;
+            const bool startsInComment = inBlockComment;
             std::size_t index = i;
             for (;;) {
                 std::string_view text = raw[index];
@@ -1081,6 +1085,7 @@ private:
                     break;
                 ++index;
             }
+            out.tied = startsInComment || inBlockComment || index > i;
             lines_.push_back(std::move(out));
             // Continuation lines are consumed: they become empty lines of their own.
             while (i < index) {
@@ -1088,6 +1093,7 @@ private:
                 SourceLine empty;
                 empty.line = includedFrom ? includedFrom : int(i) + 1;
                 empty.included = includedFrom > 0;
+                empty.tied = true;
                 lines_.push_back(std::move(empty));
             }
         }
@@ -1499,11 +1505,13 @@ private:
         }
         if (!emitted)
             emitLine("", l.line, 0, 0, {});
-        // ClrxTranslator's record: the one output line of a line read verbatim (or blank), once.
+        // ClrxTranslator's record: the one output line of a line read verbatim (or blank), once. A
+        // tied line's code is not what its text alone reads as (a blank line in a block comment:
+        // fuzz_frontend 73838dbd), nor is the text of a line that takes its place.
         if (!l.included && l.line >= 1 && std::size_t(l.line) <= plainOutput.size()) {
             int& slot = plainOutput[std::size_t(l.line - 1)];
             const bool single = otherStatements == 0 && plainStatements <= 1 && result_.origins.size() == outputBefore + 1;
-            slot = slot == kUnseen && single && active() ? int(outputBefore) : -1;
+            slot = slot == kUnseen && single && active() && !l.tied ? int(outputBefore) : -1;
         }
     }
 

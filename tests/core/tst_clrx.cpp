@@ -65,6 +65,8 @@ private Q_SLOTS:
     void registerVariables();
     void typing_data();
     void typing();
+    void patchTiedLines_data();
+    void patchTiedLines();
     void loops();
     void includes();
     void commandLine_data();
@@ -450,6 +452,23 @@ void TestClrx::commandLine()
         QVERIFY(out.contains(QStringLiteral("s_nop 1")) && !out.contains(QStringLiteral("s_nop 2")));
 }
 
+// A patched translation against a fresh one: the same text, origins, notes and directives.
+void compareTranslations(const ClrxTranslation& p, const ClrxTranslation& t, const QString& what)
+{
+    QCOMPARE(QString::fromStdString(p.text), QString::fromStdString(t.text));
+    QCOMPARE(p.origins.size(), t.origins.size());
+    for (std::size_t o = 0; o < t.origins.size(); ++o)
+        QVERIFY2(p.origins[o].line == t.origins[o].line && p.origins[o].begin == t.origins[o].begin
+                     && p.origins[o].end == t.origins[o].end && p.origins[o].anchors == t.origins[o].anchors,
+                 qPrintable(QStringLiteral("output line %1 of %2").arg(o + 1).arg(what)));
+    QCOMPARE(p.notes.size(), t.notes.size());
+    for (std::size_t n = 0; n < t.notes.size(); ++n)
+        QCOMPARE(p.notes[n].line, t.notes[n].line);
+    QCOMPARE(p.directives.size(), t.directives.size());
+    for (std::size_t d = 0; d < t.directives.size(); ++d)
+        QCOMPARE(p.directives[d].line, t.directives[d].line);
+}
+
 // Typing in a CLRX source (the editor's path, FrontEnd reused): every one-line edit gives what a
 // fresh assemble() gives, as tst_incremental checks for LLVM texts. The translation goes through
 // the incremental splice, so this also checks that a CLRX line maps back after a splice.
@@ -494,19 +513,9 @@ void TestClrx::typing()
             translator.translate(before, translatorOptions);
             const ClrxTranslation& p = translator.translate(after, translatorOptions);
             patched += translator.lastPatched() ? 1 : 0;
-            const ClrxTranslation t = translateClrx(after, translatorOptions);
-            QCOMPARE(QString::fromStdString(p.text), QString::fromStdString(t.text));
-            QCOMPARE(p.origins.size(), t.origins.size());
-            for (std::size_t o = 0; o < t.origins.size(); ++o)
-                QVERIFY2(p.origins[o].line == t.origins[o].line && p.origins[o].begin == t.origins[o].begin
-                             && p.origins[o].end == t.origins[o].end && p.origins[o].anchors == t.origins[o].anchors,
-                         qPrintable(QStringLiteral("output line %1 of the edit of line %2").arg(o + 1).arg(l + 1)));
-            QCOMPARE(p.notes.size(), t.notes.size());
-            for (std::size_t n = 0; n < t.notes.size(); ++n)
-                QCOMPARE(p.notes[n].line, t.notes[n].line);
-            QCOMPARE(p.directives.size(), t.directives.size());
-            for (std::size_t d = 0; d < t.directives.size(); ++d)
-                QCOMPARE(p.directives[d].line, t.directives[d].line);
+            compareTranslations(p, translateClrx(after, translatorOptions), QStringLiteral("the edit of line %1").arg(l + 1));
+            if (QTest::currentTestFailed())
+                return;
             const Program incremental = frontEnd.analyze(after, options);
             const Program fresh = assemble(after, options);
             bool placeholder = false; // may keep its pre-edit size on the incremental path (by design)
@@ -525,6 +534,37 @@ void TestClrx::typing()
     }
     QVERIFY(compared > lines.size());
     QVERIFY(patched > 0); // edits of plain instruction lines take the patch (bench_clrx: its speed)
+}
+
+// Lines whose code is not their own text alone, which the patch must leave to a full translation:
+// a line in a block comment reads as blank whatever it says (fuzz_frontend 73838dbd), a line a
+// continuation joins to the one above is part of that one's statement, and a line inserted after
+// one that opens a comment or continues is read in that context.
+void TestClrx::patchTiedLines_data()
+{
+    QTest::addColumn<QString>("before");
+    QTest::addColumn<QString>("after");
+    QTest::addRow("in a block comment") << QStringLiteral("s_nop 0\n/*\ns_nop 1\n*/\ns_endpgm\n")
+                                        << QStringLiteral("s_nop 0\n/*\ns_nop 2\n*/\ns_endpgm\n");
+    QTest::addRow("blank in a block comment")
+        << QStringLiteral("s_nop 0\n/*\n\n*/\ns_endpgm\n") << QStringLiteral("s_nop 0\n/*\ns_nop 2\n*/\ns_endpgm\n");
+    QTest::addRow("joined by a continuation") << QStringLiteral("s_nop 0\ns_mov_b32 s0, 1 \\\n\ns_endpgm\n")
+                                              << QStringLiteral("s_nop 0\ns_mov_b32 s0, 1 \\\ns_nop 1\ns_endpgm\n");
+    QTest::addRow("inserted after a continued line") << QStringLiteral("s_nop 0\ns_mov_b32 s0, \\\n1\ns_endpgm\n")
+                                                     << QStringLiteral("s_nop 0\ns_mov_b32 s0, \\\ns_nop 1\n1\ns_endpgm\n");
+    QTest::addRow("inserted after an opened comment") << QStringLiteral("s_nop 0 /* open\n*/ s_nop 1\ns_endpgm\n")
+                                                      << QStringLiteral("s_nop 0 /* open\ns_nop 2\n*/ s_nop 1\ns_endpgm\n");
+}
+
+void TestClrx::patchTiedLines()
+{
+    QFETCH(QString, before);
+    QFETCH(QString, after);
+    ClrxOptions options;
+    ClrxTranslator translator;
+    translator.translate(before.toStdString(), options);
+    const ClrxTranslation& patched = translator.translate(after.toStdString(), options);
+    compareTranslations(patched, translateClrx(after.toStdString(), options), QStringLiteral("the edit"));
 }
 
 QTEST_GUILESS_MAIN(TestClrx)

@@ -133,6 +133,10 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
     }
     session.run();
     runWatch.stop();
+    // A run stopped at a limit records nothing after the line that crossed it, and an edit anywhere
+    // may move that line: no line is one an edit may re-assemble alone (fuzz_frontend 5567ea71).
+    if (scan && session.streamer->stopped())
+        scan->plain.assign(scan->plain.size(), false);
     session.streamer->resolveFixups();
     buildProgram(program, session.streamer->emissions, session.diagnostics, session.streamer->functionSymbols, map,
                  session.sources);
@@ -286,6 +290,13 @@ struct FrontEnd::State {
         Program before = mini; // for the step; splice() moves instructions out of `mini`
         if (!splice(program, mini, int(prefix) + 1, oldCount, newCount, newLines, barrierAfter, registers))
             return false;
+        // A program the edit takes past a limit is one a full run stops on, with its error.
+        if (!program.instructions.empty()) {
+            const Instruction& last = program.instructions.back();
+            if (program.instructions.size() > options.limits.instructions
+                || last.sectionOffset + std::uint64_t(last.size) > options.limits.bytes)
+                return false;
+        }
         step = SpliceStep {int(prefix) + 1,       oldCount, newCount, barrierAfter, std::move(region), std::move(before),
                            programDigest(program)};
         spliced = true;

@@ -59,6 +59,38 @@ std::size_t carryOpenSpans(std::string_view line, bool& inString, bool& inCommen
     return opened;
 }
 
+// A number LLVM's lexer refuses ("0x" without digits, "08" read as octal, a hex float without
+// its exponent, "0b2"): after an error on its statement, LLVM 19's parser skips the line after it
+// ("x, 0x": fuzz_frontend 66f45285, 760f1e65). Read wide: a few odd numbers more cost a full run.
+bool hasRefusedNumber(std::string_view code)
+{
+    const auto isHex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
+    const auto isDec = [](char c) { return c >= '0' && c <= '9'; };
+    for (std::size_t i = 0; i < code.size(); ++i) {
+        if (code[i] != '0' || (i > 0 && (isWordChar(code[i - 1]) || code[i - 1] == '@')))
+            continue;
+        const char next = i + 1 < code.size() ? code[i + 1] : '\0';
+        std::size_t j = i + 2;
+        if (next == 'x' || next == 'X') {
+            while (j < code.size() && isHex(code[j]))
+                ++j;
+            if (j == i + 2 || (j < code.size() && (code[j] == '.' || code[j] == 'p' || code[j] == 'P')))
+                return true;
+        } else if (next == 'b' || next == 'B') {
+            if (j < code.size() && code[j] >= '2' && code[j] <= '9')
+                return true;
+        } else if (isDec(next)) {
+            for (j = i + 1; j < code.size() && isDec(code[j]); ++j)
+                if (code[j] >= '8')
+                    return true;
+        }
+        while (j < code.size() && isWordChar(code[j]))
+            ++j;
+        i = j;
+    }
+    return false;
+}
+
 LineScan scanLines(const std::vector<std::string_view>& lines)
 {
     LineScan scan;
@@ -124,7 +156,7 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
         const bool quote = code.find('\'') != std::string_view::npos;
         const bool refused = quote || code.find_first_of("`\x7f") != std::string_view::npos;
         const std::size_t openBracket = code.rfind('['), closeBracket = code.rfind(']');
-        const bool spills = refused
+        const bool spills = refused || hasRefusedNumber(code)
             || (openBracket != std::string_view::npos && (closeBracket == std::string_view::npos || closeBracket < openBracket))
             || (!trimmedCode.empty() && std::string_view("({\\").find(trimmedCode.back()) != std::string_view::npos);
         if (refused && i > 0)

@@ -143,6 +143,12 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
         }
     if (kernel < 0)
         return false;
+    // A kernel without instructions whose entry lies between that one's and the edit ("b:" with
+    // nothing after it yet) is where a fresh run puts the new lines: a full run decides (fuzz_frontend 5c37ab3a).
+    const int chosenEntry = program.kernels[std::size_t(kernel)].line;
+    for (std::size_t k = 0; k < program.kernels.size(); ++k)
+        if (int(k) != kernel && program.kernels[k].line > chosenEntry && program.kernels[k].line < first)
+            return false;
     // An unlabelled kernel exists only while it has instructions.
     if (unlabelled(kernel)
         && program.kernels[std::size_t(kernel)].endInstruction - program.kernels[std::size_t(kernel)].firstInstruction

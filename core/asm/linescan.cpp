@@ -163,45 +163,47 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
             scan.plain[i - 1] = false;
         bool plain = macroDepth == 0 && repeatDepth == 0 && conditionalDepth == 0 && !spansLines && !controls && blockEnd.empty()
             && !spills && spillLines == 0 && !otherSection;
+        // LLVM reads directive names in any case (".p2aligN 8" aligns: fuzz_frontend cc72cf1c).
+        std::string lower(first);
+        std::transform(lower.begin(), lower.end(), lower.begin(),
+                       [](char c) { return char(std::tolower(static_cast<unsigned char>(c))); });
+        const std::string_view directive = lower;
         {
             static constexpr std::string_view sectionDirectives[] = {
                 ".section", ".pushsection", ".popsection", ".previous", ".subsection", ".data", ".rodata", ".bss", ".text"};
-            std::string lower(first);
-            std::transform(lower.begin(), lower.end(), lower.begin(),
-                           [](char c) { return char(std::tolower(static_cast<unsigned char>(c))); });
             if (std::find(std::begin(sectionDirectives), std::end(sectionDirectives), lower) != std::end(sectionDirectives))
                 otherSection = !(lower == ".text" || (lower == ".section" && (second == ".text" || second == "\".text\"")));
         }
         spillLines = std::max(spillLines - 1, quote ? 2 : spills ? 1 : 0);
         if (blockEnd.empty()) {
             for (const auto& [open, close] : blocks)
-                if (first == open)
+                if (directive == open)
                     blockEnd = close;
-        } else if (first == blockEnd) {
+        } else if (directive == blockEnd) {
             blockEnd = {};
         }
-        if (first == ".macro") {
+        if (directive == ".macro") {
             if (!second.empty())
                 scan.macroNames.emplace_back(second);
             ++macroDepth;
-        } else if (first == ".endm" || first == ".endmacro") {
+        } else if (directive == ".endm" || directive == ".endmacro") {
             macroDepth = std::max(0, macroDepth - 1);
-        } else if (first == ".rept" || first == ".irp" || first == ".irpc") {
+        } else if (directive == ".rept" || directive == ".irp" || directive == ".irpc") {
             ++repeatDepth;
-        } else if (first == ".endr") {
+        } else if (directive == ".endr") {
             repeatDepth = std::max(0, repeatDepth - 1);
-        } else if (first.starts_with(".if")) {
+        } else if (directive.starts_with(".if")) {
             ++conditionalDepth;
-        } else if (first == ".endif") {
+        } else if (directive == ".endif") {
             conditionalDepth = std::max(0, conditionalDepth - 1);
         }
         static constexpr std::string_view barriers[] = {".align",   ".p2align", ".balign", ".p2alignw", ".p2alignl",
                                                         ".balignw", ".balignl", ".org",    ".include",  ".incbin"};
-        if (std::find(std::begin(barriers), std::end(barriers), first) != std::end(barriers))
+        if (std::find(std::begin(barriers), std::end(barriers), directive) != std::end(barriers))
             scan.lastBarrier = std::max(scan.lastBarrier, int(i));
-        if (first == ".include" || first == ".incbin")
+        if (directive == ".include" || directive == ".incbin")
             scan.includes = true;
-        if ((first == ".set" || first == ".equ" || first == ".equiv" || first == ".eqv") && !second.empty())
+        if ((directive == ".set" || directive == ".equ" || directive == ".equiv" || directive == ".eqv") && !second.empty())
             addName(scan.assignedSymbols, second);
         const std::string_view afterFirst = trimmedFront(code.substr(first.size()));
         const bool assignment = !first.empty() && afterFirst.starts_with("=") && !afterFirst.starts_with("==");

@@ -296,6 +296,9 @@ private Q_SLOTS:
         // The placeholder of an undefined "1f" comes last but stands on its own line (7f6147aa).
         QTest::addRow("undefined 1f, edit after it") << QStringLiteral("s_nop 0\ns_branch 1f\ns_nop 1\ns_endpgm\n")
                                                      << QStringLiteral("s_nop 0\ns_branch 1f\ns_nop 1\ns_nop 2\ns_endpgm\n");
+        // LLVM reads directive names in any case: ".P2ALIGN" after the edit pads to the new size (cc72cf1c).
+        QTest::addRow("alignment in capitals") << QStringLiteral("s_nop 0\ns_nop 1\n.P2ALIGN 4\ns_endpgm\n")
+                                               << QStringLiteral("s_nop 0\nv_mov_b32 v0, 0x12345678\n.P2ALIGN 4\ns_endpgm\n");
         // The first instruction typed under a kernel's label that has none yet (5c37ab3a).
         QTest::addRow("first line of an empty kernel")
             << QStringLiteral(".type a,@function\na:\ns_nop 0\n.type b,@function\nb:\n\n")
@@ -392,6 +395,8 @@ private Q_SLOTS:
         // LLVM skips the line after "s9, 0x" (a number its lexer refuses, after an error).
         QTest::addRow("66f45285") << QStringLiteral("incremental-66f45285") << QStringLiteral("gfx906") << true;
         QTest::addRow("760f1e65") << QStringLiteral("incremental-760f1e65") << QStringLiteral("gfx906") << true;
+        // ".p2aligN 8" after the edit: the line scan read directive names in their case only.
+        QTest::addRow("cc72cf1c") << QStringLiteral("incremental-cc72cf1c") << QStringLiteral("tahiti") << true;
         QTest::addRow("5c37ab3a") << QStringLiteral("incremental-5c37ab3a") << QStringLiteral("gfx90a") << false;
     }
     void fuzzFindings()

@@ -149,9 +149,11 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
         // the full run (issue #12, fuzz_frontend d12cd6f3, a93bc7df, 2e898d94, b98103b3). A
         // character literal reads the two characters after its quote whatever they are (three
         // after a backslash): near a line's end that eats its newline, and a blank next line's
-        // too, so the statement runs on into the line after that one: two lines follow it
-        // (c763633d: a blank line, then a line LLVM skipped). (An open operand list, "v0, v1, "
-        // while typing, does not reach further: it keeps the incremental path and its kept size.)
+        // too, so the statement runs on into the line after that one, and the parser's recovery
+        // skips the line after that: three lines follow it (c763633d: a blank line, then a line
+        // LLVM skipped; 11280dd2: two blank lines, then a label LLVM skipped). (An open operand
+        // list, "v0, v1, " while typing, does not reach further: it keeps the incremental path and
+        // its kept size.)
         const std::string_view trimmedCode = code.substr(0, code.find_last_not_of(" \t\r") + 1);
         const bool quote = code.find('\'') != std::string_view::npos;
         const bool refused = quote || code.find_first_of("`\x7f") != std::string_view::npos;
@@ -174,7 +176,7 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
             if (std::find(std::begin(sectionDirectives), std::end(sectionDirectives), lower) != std::end(sectionDirectives))
                 otherSection = !(lower == ".text" || (lower == ".section" && (second == ".text" || second == "\".text\"")));
         }
-        spillLines = std::max(spillLines - 1, quote ? 2 : spills ? 1 : 0);
+        spillLines = std::max(spillLines - 1, quote ? 3 : spills ? 1 : 0);
         if (blockEnd.empty()) {
             for (const auto& [open, close] : blocks)
                 if (directive == open)

@@ -398,6 +398,7 @@ private Q_SLOTS:
         // ".p2aligN 8" after the edit: the line scan read directive names in their case only.
         QTest::addRow("cc72cf1c") << QStringLiteral("incremental-cc72cf1c") << QStringLiteral("tahiti") << true;
         QTest::addRow("5c37ab3a") << QStringLiteral("incremental-5c37ab3a") << QStringLiteral("gfx90a") << false;
+        QTest::addRow("11280dd2") << QStringLiteral("incremental-11280dd2") << QStringLiteral("tahiti") << false;
     }
     void fuzzFindings()
     {

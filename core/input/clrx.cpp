@@ -1279,7 +1279,7 @@ private:
                     int hi = -1;
                     ++j;
                     while (j < c.size() && isDigit(c[j]))
-                        hi = std::max(hi, 0) * 10 + (c[j++] - '0');
+                        hi = std::min(std::max(hi, 0) * 10 + (c[j++] - '0'), 1 << 20); // as `value` (fuzz_listingreader)
                     value = std::max(value, hi);
                 }
                 if (value < 0 || (j < c.size() && isIdentChar(c[j]) && c[j] != ']'))

@@ -380,6 +380,14 @@ void TestClrx::registerVariables()
     // Each variable its own registers, above those the code names (v3, s5), not v0/s0 as clrxasm.
     QCOMPARE(program.instructions[0].operands, std::string("v4, 0"));
     QCOMPARE(program.instructions[1].operands, std::string("s[6:7], 0"));
+    // A register number past any register (the upper end of a range, as the lower end) counts as
+    // 2^20, not as an int that overflows (fuzz_listingreader 09c18995): the variable goes above it
+    // (an even pair).
+    ClrxOptions options;
+    options.processor = "tahiti";
+    const ClrxTranslation huge =
+        translateClrx(".regvar b:s:2\ns_mov_b64 s[0:13333333333333333333], 0\ns_mov_b64 b, 0\n", options);
+    QVERIFY2(huge.text.find("s[1048578:1048579]") != std::string::npos, huge.text.c_str());
 }
 
 // .for/.while passes are laid out on the body's lines; a loop that never ends stops with an error.

@@ -409,6 +409,27 @@ struct IsolatedFrontEnd::State {
     enum class Job { Assemble, ReadObject, ReadListing } job = Job::Assemble;
     std::string_view readText;
 
+    // The worker as a copy of this process, which has libLLVM loaded and initialised already: no
+    // exec, no second start (issue #18). Only for a single-threaded caller: no lock is held. The
+    // child resets what exec would have: signal dispositions and mask, and every other fd.
+    // Returns the child's pid, or -1.
+    pid_t forkWorker(int childEnd) const
+    {
+        std::fflush(stdout); // what the caller printed must not be buffered twice
+        const pid_t child = ::fork();
+        if (child != 0)
+            return child;
+        for (int number = 1; number < NSIG; ++number)
+            std::signal(number, SIG_DFL);
+        sigset_t none;
+        sigemptyset(&none);
+        ::sigprocmask(SIG_SETMASK, &none, nullptr);
+        if (::dup2(childEnd, 3) < 0 || ::dup2(progressFd, 4) < 0)
+            ::_exit(127);
+        ::close_range(5, ~0U, 0);
+        ::_exit(runAssemblerWorker(3, 4));
+    }
+
     bool start()
     {
         int pair[2];
@@ -424,29 +445,14 @@ struct IsolatedFrontEnd::State {
                 return false;
             progress = new (page) detail::WorkerProgress;
         }
-        if (defaultWorker && forkWorkersWhenAlone && threadCount() == 1) {
-            std::fflush(stdout); // what the caller printed must not be buffered twice
-            if (const pid_t child = ::fork(); child == 0) {
-                // The worker as a copy of this process, which has libLLVM loaded and initialised
-                // already: no exec, no second start (issue #18). Alone, so no lock is held.
-                // What exec would have reset: signal dispositions and mask, and every other fd.
-                for (int number = 1; number < NSIG; ++number)
-                    std::signal(number, SIG_DFL);
-                sigset_t none;
-                sigemptyset(&none);
-                ::sigprocmask(SIG_SETMASK, &none, nullptr);
-                if (::dup2(childEnd, 3) < 0 || ::dup2(progressFd, 4) < 0)
-                    ::_exit(127);
-                ::close_range(5, ~0U, 0);
-                ::_exit(runAssemblerWorker(3, 4));
-            } else if (child > 0) {
-                ::close(childEnd);
-                pid = child;
-                socket = parentEnd;
-                ++starts;
-                return true;
-            } // fork failed: try a new process
-        }
+        const pid_t forked = defaultWorker && forkWorkersWhenAlone && threadCount() == 1 ? forkWorker(childEnd) : -1;
+        if (forked > 0) {
+            ::close(childEnd);
+            pid = forked;
+            socket = parentEnd;
+            ++starts;
+            return true;
+        } // not forked, or the fork failed: run the worker program
         posix_spawn_file_actions_t actions;
         posix_spawn_file_actions_init(&actions);
         posix_spawn_file_actions_adddup2(&actions, childEnd, 3);

@@ -194,7 +194,9 @@ void sanitiseStatement(std::string& line, std::size_t begin, std::size_t end)
     std::size_t openQuote = std::string_view::npos;
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
-        if (c == '"') {
+        if (openQuote != std::string_view::npos && c == '\\') {
+            ++i; // an escape in a string: '\"' does not close it (fuzz_frontend f106c951)
+        } else if (c == '"') {
             openQuote = openQuote == std::string_view::npos ? i : std::string_view::npos;
         } else if (openQuote == std::string_view::npos && c == '\'') {
             // A character literal takes the two characters after its quote, whatever they are
@@ -205,13 +207,18 @@ void sanitiseStatement(std::string& line, std::size_t begin, std::size_t end)
             break;
         }
     }
+    // Every '"' from the one never closed on: an escaped one after it would open a string again.
     if (openQuote != std::string_view::npos)
-        line[begin + openQuote] = '?';
+        for (std::size_t i = openQuote; i < text.size(); ++i)
+            if (text[i] == '"')
+                line[begin + i] = '?';
     bool inString = false;
     const std::size_t code = codeEnd(text);
     for (std::size_t i = 0; i < code; ++i) {
         const char c = text[i];
-        if (c == '"')
+        if (inString && c == '\\')
+            ++i;
+        else if (c == '"')
             inString = !inString;
         else if (!inString && (static_cast<unsigned char>(c) >= 0x80 || (static_cast<unsigned char>(c) < 0x20 && c != '\t')))
             line[begin + i] = '?'; // and control characters, which it loops on after a '?' ("s_endpgm ? \a")

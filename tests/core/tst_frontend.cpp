@@ -996,7 +996,8 @@ void TestFrontEnd::diagnostics_data()
 // Texts on which llvm-mc 19 never returns (issue #12, fuzz_frontend timeouts): a bad statement
 // whose character literal eats the line ends after it (20b1247e, 778f8201, f91429c8; LLVM's
 // fault, tests/fuzz/llvm-faults/hang-quote-at-end.s), a '"' after a character literal (badb7d75),
-// a statement after a '\r' that ends a line comment (d1ffb3dc). gcnlens finishes each with an
+// a statement after a '\r' that ends a line comment (d1ffb3dc), a string never closed with an
+// escaped quote in it (f106c951). gcnlens finishes each with an
 // error on line 1 (a regression hangs here).
 void TestFrontEnd::badEndOfText_data()
 {
@@ -1008,6 +1009,9 @@ void TestFrontEnd::badEndOfText_data()
     QTest::addRow("d,'\\ newline") << QByteArray("d,'\\\n");
     QTest::addRow("a'\",\"") << QByteArray("a'\",\"");
     QTest::addRow("CR ends a comment") << QByteArray("//\rp\xff\"");
+    // An escaped quote in a string never closed: the sanitiser took it for the string's end (f106c951).
+    QTest::addRow("?\"\\\"") << QByteArray("t ?\"\\\"");
+    QTest::addRow("?\"a\\\"b") << QByteArray("s_endpgm ?\"a\\\"b\n");
 }
 
 void TestFrontEnd::badEndOfText()

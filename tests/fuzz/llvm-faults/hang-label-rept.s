@@ -1,0 +1,3 @@
+.rept 3
+x: .rept 3
+.endr

@@ -1,0 +1,3 @@
+.rep 3
+.Rep 3
+.endr

@@ -270,9 +270,10 @@ struct FrontEnd::State {
                         [&](const Label& l) { return l.line >= firstOld && l.line <= lastOld; }))
             return false;
         // A pure insertion must land outside macro/.rept/.if regions: a plain neighbour proves it.
+        // (The end of the text proves nothing: a block left open runs to it, fuzz_frontend ff220144.)
         if (oldLines.empty()) {
             const bool beforePlain = prefix == 0 || scan.plain[prefix - 1];
-            const bool afterPlain = prefix >= scan.plain.size() || scan.plain[prefix];
+            const bool afterPlain = prefix < scan.plain.size() && scan.plain[prefix];
             if (!beforePlain && !afterPlain)
                 return false;
         }

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: MIT
 #include "core/asm/guard_p.h"
 
+#include "core/asm/linescan_p.h"
 #include "core/asm/sourcemap.h"
 #include "core/support/text.h"
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <sys/stat.h>
 
 namespace gcnlens::detail {
@@ -33,31 +36,172 @@ std::uint64_t saturatingProduct(std::uint64_t a, std::uint64_t b)
     return a && b > kUnknown / a ? kUnknown - 1 : a * b;
 }
 
-// A count as the guard can know it: an integer literal, a known symbol, or a product of those.
-// kUnknown otherwise (LLVM then decides, bounded by the streamer's limits and the worker's clock).
+// An absolute expression as LLVM reads one: integers (decimal, 0x, 0b, a leading 0 for octal, 'c'),
+// symbols assigned above, parentheses, unary - + ~ !, and the binary operators with GNU as
+// precedence (AsmParser's getGNUBinOpPrecedence), in 64-bit arithmetic that wraps as LLVM's does;
+// a comparison gives -1 when true. nullopt for anything else: a symbol the guard does not know
+// (a macro argument, a label), a division by zero.
+class Expression {
+public:
+    Expression(std::string_view text, const std::map<std::string, std::int64_t>& symbols)
+        : text_(text)
+        , symbols_(symbols)
+    {
+    }
+    std::optional<std::int64_t> value()
+    {
+        const std::int64_t v = binary(1);
+        skipBlanks();
+        if (!ok_ || at_ != text_.size())
+            return std::nullopt;
+        return v;
+    }
+
+private:
+    struct Operator {
+        std::string_view text;
+        int precedence;
+    };
+    void skipBlanks()
+    {
+        while (at_ < text_.size() && (text_[at_] == ' ' || text_[at_] == '\t'))
+            ++at_;
+    }
+    // The binary operator at the current place (the longest that matches), precedence 0: none.
+    Operator peekOperator()
+    {
+        static constexpr Operator operators[] = {{"||", 1}, {"&&", 2}, {"==", 3}, {"!=", 3}, {"<>", 3}, {"<=", 3}, {">=", 3},
+                                                 {"<<", 6}, {">>", 6}, {"<", 3},  {">", 3},  {"+", 4},  {"-", 4},  {"|", 5},
+                                                 {"^", 5},  {"&", 5},  {"!", 5},  {"*", 6},  {"/", 6},  {"%", 6}};
+        skipBlanks();
+        for (const Operator& op : operators)
+            if (text_.substr(at_, op.text.size()) == op.text)
+                return op;
+        return {{}, 0};
+    }
+    std::int64_t binary(int minPrecedence)
+    {
+        std::int64_t lhs = unary();
+        for (Operator op = peekOperator(); ok_ && op.precedence >= minPrecedence; op = peekOperator()) {
+            at_ += op.text.size();
+            const std::int64_t rhs = binary(op.precedence + 1);
+            lhs = apply(op.text, lhs, rhs);
+        }
+        return lhs;
+    }
+    std::int64_t apply(std::string_view op, std::int64_t a, std::int64_t b)
+    {
+        const auto ua = std::uint64_t(a), ub = std::uint64_t(b);
+        const auto truth = [](bool t) { return t ? std::int64_t(-1) : std::int64_t(0); };
+        if (op == "+")
+            return std::int64_t(ua + ub);
+        if (op == "-")
+            return std::int64_t(ua - ub);
+        if (op == "*")
+            return std::int64_t(ua * ub);
+        if (op == "/" || op == "%") {
+            if (b == 0 || (a == INT64_MIN && b == -1))
+                return fail();
+            return op == "/" ? a / b : a % b;
+        }
+        if (op == "<<")
+            return ub >= 64 ? 0 : std::int64_t(ua << ub);
+        if (op == ">>")
+            return ub >= 64 ? 0 : std::int64_t(ua >> ub);
+        if (op == "&")
+            return a & b;
+        if (op == "|")
+            return a | b;
+        if (op == "^")
+            return a ^ b;
+        if (op == "!")
+            return a | ~b;
+        if (op == "&&")
+            return a && b;
+        if (op == "||")
+            return a || b;
+        if (op == "==")
+            return truth(a == b);
+        if (op == "!=" || op == "<>")
+            return truth(a != b);
+        if (op == "<")
+            return truth(a < b);
+        if (op == "<=")
+            return truth(a <= b);
+        if (op == ">")
+            return truth(a > b);
+        return truth(a >= b);
+    }
+    std::int64_t unary()
+    {
+        skipBlanks();
+        if (at_ >= text_.size())
+            return fail();
+        const char c = text_[at_];
+        if (c == '-' || c == '+' || c == '~' || c == '!') {
+            ++at_;
+            const std::int64_t v = unary();
+            return c == '-' ? std::int64_t(0 - std::uint64_t(v)) : c == '+' ? v : c == '~' ? ~v : std::int64_t(v == 0);
+        }
+        if (c == '(') {
+            ++at_;
+            const std::int64_t v = binary(1);
+            skipBlanks();
+            if (at_ >= text_.size() || text_[at_] != ')')
+                return fail();
+            ++at_;
+            return v;
+        }
+        if (c == '\'' && at_ + 2 < text_.size() && text_[at_ + 1] != '\\' && text_[at_ + 2] == '\'') {
+            at_ += 3;
+            return static_cast<unsigned char>(text_[at_ - 2]);
+        }
+        std::size_t end = at_;
+        while (end < text_.size()
+               && (std::isalnum(static_cast<unsigned char>(text_[end])) || text_[end] == '_' || text_[end] == '.'
+                   || text_[end] == '$'))
+            ++end;
+        const std::string word(text_.substr(at_, end - at_));
+        at_ = end;
+        if (word.empty())
+            return fail();
+        if (std::isdigit(static_cast<unsigned char>(word[0]))) {
+            const bool binaryDigits = word.size() > 2 && (word[1] == 'b' || word[1] == 'B') && word[0] == '0';
+            char* stop = nullptr;
+            errno = 0;
+            const std::uint64_t v =
+                binaryDigits ? std::strtoull(word.c_str() + 2, &stop, 2) : std::strtoull(word.c_str(), &stop, 0);
+            if (*stop || errno == ERANGE)
+                return fail();
+            return std::int64_t(v);
+        }
+        const auto it = symbols_.find(word);
+        return it != symbols_.end() ? it->second : fail();
+    }
+    std::int64_t fail()
+    {
+        ok_ = false;
+        return 0;
+    }
+
+    std::string_view text_;
+    const std::map<std::string, std::int64_t>& symbols_;
+    std::size_t at_ = 0;
+    bool ok_ = true;
+};
+
+// A repeat count as the guard can know it (LLVM repeats a negative count no times), kUnknown
+// otherwise (LLVM then decides, bounded by the streamer's limits and the worker's clock).
 std::uint64_t countOf(std::string_view expr, const std::map<std::string, std::int64_t>& symbols)
 {
-    std::uint64_t product = 1;
-    for (;;) {
-        const auto star = expr.find('*');
-        const std::string_view factor = trim(expr.substr(0, star));
-        std::int64_t value = 0;
-        if (const auto it = symbols.find(std::string(factor)); it != symbols.end()) {
-            value = it->second;
-        } else {
-            const std::string text(factor);
-            char* end = nullptr;
-            if (text.empty() || !(std::isdigit(static_cast<unsigned char>(text[0]))))
-                return kUnknown;
-            value = std::strtoll(text.c_str(), &end, 0);
-            if (*end)
-                return kUnknown;
-        }
-        product = saturatingProduct(product, std::uint64_t(std::max<std::int64_t>(value, 0)));
-        if (star == std::string_view::npos)
-            return product;
-        expr.remove_prefix(star + 1);
-    }
+    const auto v = Expression(expr, symbols).value();
+    return !v ? kUnknown : *v < 0 ? 0 : std::min(std::uint64_t(*v), kUnknown - 1);
+}
+
+// A symbol's value, when the guard can know it.
+std::optional<std::int64_t> valueOf(std::string_view expr, const std::map<std::string, std::int64_t>& symbols)
+{
+    return Expression(expr, symbols).value();
 }
 
 // The folders includes may come from: the include paths and the source's own folder.
@@ -150,12 +294,17 @@ bool guardText(std::string_view text, const AssembleOptions& options, std::strin
         lines.push_back(text.substr(at, end - at));
         at = end + 1;
     }
-    // The statement of a line: its directive (lower case) and operands.
-    const auto statement = [](std::string_view line, std::string& directive, std::string_view& operands) {
+    // The statement of a line: its directive (lower case, as LLVM reads it: "x: .rept(3)" is a
+    // .rept, fuzz_frontend 1f32622f) and operands.
+    std::string_view written; // the directive of `code` and what follows it, as written
+    const auto statement = [&written](std::string_view line, std::string& directive, std::string_view& operands) {
         const std::string_view code = trim(SourceMap::code(line));
-        const auto space = code.find_first_of(" \t");
-        directive = lower(code.substr(0, space));
-        operands = space == std::string_view::npos ? std::string_view() : trim(code.substr(space));
+        operands = {};
+        written = {};
+        directive = statementDirective(code, &operands, &written);
+        operands = trim(operands);
+        if (!written.empty())
+            written = code.substr(std::size_t(written.data() - code.data()));
         return code;
     };
     std::vector<fs::path> roots;
@@ -177,18 +326,19 @@ bool guardText(std::string_view text, const AssembleOptions& options, std::strin
         if (directive == ".set" || directive == ".equ" || directive == ".equiv") {
             const auto comma = operands.find(',');
             if (comma != std::string_view::npos)
-                if (const auto v = countOf(operands.substr(comma + 1), symbols); v != kUnknown)
-                    symbols[std::string(trim(operands.substr(0, comma)))] = std::int64_t(std::min<std::uint64_t>(v, INT64_MAX));
+                if (const auto v = valueOf(operands.substr(comma + 1), symbols))
+                    symbols[std::string(trim(operands.substr(0, comma)))] = *v;
         } else if (const auto eq = code.find('=');
                    !code.empty() && code[0] != '.' && eq != std::string_view::npos && code.substr(eq + 1, 1) != "=") {
             // NAME = VALUE
             const std::string_view name = trim(code.substr(0, eq));
             if (!name.empty() && name.find_first_of(" \t,") == std::string_view::npos)
-                if (const auto v = countOf(code.substr(eq + 1), symbols); v != kUnknown)
-                    symbols[std::string(name)] = std::int64_t(std::min<std::uint64_t>(v, INT64_MAX));
+                if (const auto v = valueOf(code.substr(eq + 1), symbols))
+                    symbols[std::string(name)] = *v;
         }
         if (directive == ".rept" || directive == ".rep") {
             const std::uint64_t count = countOf(operands, symbols);
+            const std::string statementText(written);
             // The statements the body repeats (nested blocks multiply on their own line).
             std::uint64_t body = 0;
             int depth = 0;
@@ -210,7 +360,7 @@ bool guardText(std::string_view text, const AssembleOptions& options, std::strin
                 errors.push_back({Severity::Error,
                                   line,
                                   int(code.data() - lines[i].data()),
-                                  "`.rept " + std::string(operands) + "` would produce about " + std::to_string(produced)
+                                  "`" + statementText + "` would produce about " + std::to_string(produced)
                                       + " statements, over the limit of " + std::to_string(options.limits.instructions)
                                       + " instructions (raise with --limit instructions=N); it is not expanded",
                                   {}});

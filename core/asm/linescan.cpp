@@ -91,6 +91,34 @@ bool hasRefusedNumber(std::string_view code)
     return false;
 }
 
+std::string statementDirective(std::string_view code, std::string_view* operands, std::string_view* written)
+{
+    // The characters of an identifier (LLVM's AsmLexer: letters, digits, _ $ . @; a label may be
+    // all digits, "1:").
+    const auto isIdentifierChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_$.@", c); };
+    code = trimmedFront(code);
+    while (true) {
+        std::size_t end = 0;
+        while (end < code.size() && isIdentifierChar(code[end]))
+            ++end;
+        const std::string_view rest = trimmedFront(code.substr(end));
+        if (end > 0 && rest.starts_with(':')) { // a label: the statement goes on after it
+            code = trimmedFront(rest.substr(1));
+            continue;
+        }
+        if (end < 2 || code.front() != '.')
+            return {};
+        if (operands)
+            *operands = rest;
+        if (written)
+            *written = code.substr(0, end);
+        std::string name(code.substr(0, end));
+        std::transform(name.begin(), name.end(), name.begin(),
+                       [](char c) { return char(std::tolower(static_cast<unsigned char>(c))); });
+        return name;
+    }
+}
+
 // A reference to a directional label ("1f", "2b"): which "1:" it names depends on the lines
 // around it, and LLVM reports an undefined "1f" at the end of the text, with a placeholder after
 // every other instruction. A line re-assembled alone can reproduce neither (fuzz_frontend 527d4a52).
@@ -179,10 +207,9 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
             scan.plain[i - 1] = false;
         bool plain = macroDepth == 0 && repeatDepth == 0 && conditionalDepth == 0 && !spansLines && !controls && blockEnd.empty()
             && !spills && spillLines == 0 && !otherSection && !hasDirectionalReference(code);
-        // LLVM reads directive names in any case (".p2aligN 8" aligns: fuzz_frontend cc72cf1c).
-        std::string lower(first);
-        std::transform(lower.begin(), lower.end(), lower.begin(),
-                       [](char c) { return char(std::tolower(static_cast<unsigned char>(c))); });
+        // LLVM reads directive names in any case (".p2aligN 8" aligns: fuzz_frontend cc72cf1c), after
+        // a label, and to where the name's identifier ends (".rep+ 3" repeats: 1f32622f).
+        const std::string lower = statementDirective(code);
         const std::string_view directive = lower;
         {
             static constexpr std::string_view sectionDirectives[] = {
@@ -204,7 +231,7 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
             ++macroDepth;
         } else if (directive == ".endm" || directive == ".endmacro") {
             macroDepth = std::max(0, macroDepth - 1);
-        } else if (directive == ".rept" || directive == ".irp" || directive == ".irpc") {
+        } else if (directive == ".rept" || directive == ".rep" || directive == ".irp" || directive == ".irpc") {
             ++repeatDepth;
         } else if (directive == ".endr") {
             repeatDepth = std::max(0, repeatDepth - 1);

@@ -54,6 +54,12 @@ struct LineScan {
     bool kernelScopeSymbols = false; // .kernel.vgpr_count & co., which count registers as they are parsed
 };
 
+// The directive a statement runs, in lower case ("" for none: an instruction, an assignment),
+// read as LLVM reads it: after any labels ("x: .rept 3"), in any case, and to where its name's
+// identifier ends (".rept(3)", ".rep+ 3"). `operands`, when given, gets the text after the name,
+// `written` the name as written (a view into `code`).
+std::string statementDirective(std::string_view code, std::string_view* operands = nullptr, std::string_view* written = nullptr);
+
 // The code of a line: one set of comment rules for the scan and the source map (SourceMap::code).
 std::string_view codeOf(std::string_view line);
 std::string_view trimmedFront(std::string_view text);

@@ -140,7 +140,9 @@ private:
             return {};
         const llvm::MemoryBuffer* memory = sources_.getMemoryBuffer(buffer);
         const std::string_view text(memory->getBufferStart(), memory->getBufferSize());
-        const auto repetition = [](const std::string& word) { return word == ".rept" || word == ".irp" || word == ".irpc"; };
+        const auto repetition = [](const std::string& word) {
+            return word == ".rept" || word == ".rep" || word == ".irp" || word == ".irpc";
+        };
         std::size_t at = std::size_t(directive - text.data());
         if (!repetition(lowerWord(text.substr(at))))
             return {};

@@ -301,6 +301,11 @@ private Q_SLOTS:
                                                   << QStringLiteral("s_nop 0\n.amdhsa_kernel k\n  .amdhsa_next_free_vgpr 1\n");
         QTest::addRow("line after an open .rept")
             << QStringLiteral("s_nop 0\n.rept 2\ns_nop 1") << QStringLiteral("s_nop 0\n.rept 2\ns_nop 1\ns_nop 2");
+        // An edit in the body of a .rept written as LLVM also reads it (1f32622f).
+        QTest::addRow("in a .rep+ body") << QStringLiteral("s_nop 0\n.rep+ 2\ns_nop 1\n.endr\ns_endpgm\n")
+                                         << QStringLiteral("s_nop 0\n.rep+ 2\ns_nop 2\n.endr\ns_endpgm\n");
+        QTest::addRow("in a labelled .rept body") << QStringLiteral("s_nop 0\nx: .rept 2\ns_nop 1\n.endr\ns_endpgm\n")
+                                                  << QStringLiteral("s_nop 0\nx: .rept 2\ns_nop 2\n.endr\ns_endpgm\n");
         // A directional label typed in: which "1:" it names, and where an undefined one's
         // placeholder goes, depend on the whole text (527d4a52).
         QTest::addRow("undefined 1f typed") << QStringLiteral("s_nop 0\ns_nop 1\ns_endpgm\n")
@@ -424,6 +429,9 @@ private Q_SLOTS:
         // A line added at the end of a text that ends inside an .amdhsa_kernel block: the end of
         // the text was taken for a plain neighbour, and the block's error stayed on the old last line.
         QTest::addRow("ff220144") << QStringLiteral("incremental-ff220144") << QStringLiteral("gfx906") << true;
+        // ".rep+ 3" repeats (LLVM ends a directive's name where its identifier ends; ".rep" is
+        // ".rept"): the lines of its body were taken for plain ones.
+        QTest::addRow("1f32622f") << QStringLiteral("incremental-1f32622f") << QStringLiteral("tahiti") << false;
         QTest::addRow("527d4a52") << QStringLiteral("incremental-527d4a52") << QStringLiteral("gfx900") << false;
     }
     void fuzzFindings()

@@ -77,6 +77,29 @@ void TestLimits::limit_data()
                                        << QStringLiteral("2: `.rept N*N` would produce about 25000000 statements, over the "
                                                          "limit of 4000000 instructions")
             + over << 0;
+    // The count and the directive as LLVM reads them: any expression, a label before it, a name
+    // that ends where its identifier does (fuzz_frontend 1f32622f). Each ran unguarded before.
+    const auto overLimit = [&over](const char* statement, const char* produced) {
+        return QStringLiteral("1: `%1` would produce about %2 statements, over the limit of 4000000 instructions")
+                   .arg(QLatin1String(statement), QLatin1String(produced))
+            + over;
+    };
+    QTest::addRow(".rep+") << QByteArray(".rep+ 100000000\ns_nop 0\n.endr\n") << QString()
+                           << overLimit(".rep+ 100000000", "100000000") << 0;
+    QTest::addRow("label: .rept") << QByteArray("x: .rept 100000000\ns_nop 0\n.endr\n") << QString()
+                                  << overLimit(".rept 100000000", "100000000") << 0;
+    QTest::addRow(".rept(N)") << QByteArray(".REPT(100000000)\ns_nop 0\n.endr\n") << QString()
+                              << overLimit(".REPT(100000000)", "100000000") << 0;
+    QTest::addRow(".rept 1<<30") << QByteArray(".rept 1<<30\ns_nop 0\n.endr\n") << QString()
+                                 << overLimit(".rept 1<<30", "1073741824") << 0;
+    QTest::addRow(".rept (N+1)*N") << QByteArray(".set N, 1 << 12\n.rept (N+1)*N\ns_nop 0\n.endr\n") << QString()
+                                   << QStringLiteral("2: `.rept (N+1)*N` would produce about 16781312 statements, over "
+                                                     "the limit of 4000000 instructions")
+            + over << 0;
+    // GNU as precedence: + below & below *; a comparison is -1 when true, which LLVM refuses as a count.
+    QTest::addRow(".rept 2+3*4&7") << QByteArray(".rept 2+3*4&7\ns_nop 0\n.endr\n") << QString() << QString() << 6;
+    QTest::addRow(".rept 1<2") << QByteArray(".rept 1<2\ns_nop 0\n.endr\n") << QString()
+                               << QStringLiteral("1: Count is negative\n3: unmatched '.endr' directive") << 1;
     QTest::addRow(".rept under a raised limit")
         << QByteArray(".rept 300\ns_nop 0\n.endr\n") << QStringLiteral("instructions=300") << QString() << 300;
     QTest::addRow("instructions at run time")

@@ -349,7 +349,7 @@ bool guardText(std::string_view text, const AssembleOptions& options, std::strin
                 const std::string_view c = statement(lines[end], inner, ignored);
                 if (inner == ".rept" || inner == ".rep" || inner == ".irp" || inner == ".irpc")
                     ++depth;
-                else if (inner == ".endr" && depth-- == 0)
+                else if (closesBody(c, ".endr") && depth-- == 0)
                     break;
                 else if (depth == 0 && !c.empty())
                     ++body;
@@ -381,7 +381,7 @@ bool guardText(std::string_view text, const AssembleOptions& options, std::strin
             const std::uint64_t n = directive == ".irp" ? std::uint64_t(std::count(values.begin(), values.end(), ',') + 1)
                                                         : std::uint64_t(trim(values).size());
             repeat.push_back(saturatingProduct(repeat.back(), std::max<std::uint64_t>(n, 1)));
-        } else if (directive == ".endr") {
+        } else if (closesBody(code, ".endr")) {
             if (repeat.size() > 1)
                 repeat.pop_back();
         } else if (directive == ".include" || directive == ".incbin") {

@@ -119,6 +119,12 @@ std::string statementDirective(std::string_view code, std::string_view* operands
     }
 }
 
+bool closesBody(std::string_view code, std::string_view name)
+{
+    code = trimmedFront(code);
+    return code.starts_with(name) && (code.size() == name.size() || !isWordChar(code[name.size()]));
+}
+
 // A reference to a directional label ("1f", "2b"): which "1:" it names depends on the lines
 // around it, and LLVM reports an undefined "1f" at the end of the text, with a placeholder after
 // every other instruction. A line re-assembled alone can reproduce neither (fuzz_frontend 527d4a52).
@@ -229,11 +235,11 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
             if (!second.empty())
                 scan.macroNames.emplace_back(second);
             ++macroDepth;
-        } else if (directive == ".endm" || directive == ".endmacro") {
+        } else if (closesBody(code, ".endm") || closesBody(code, ".endmacro")) {
             macroDepth = std::max(0, macroDepth - 1);
         } else if (directive == ".rept" || directive == ".rep" || directive == ".irp" || directive == ".irpc") {
             ++repeatDepth;
-        } else if (directive == ".endr") {
+        } else if (closesBody(code, ".endr")) {
             repeatDepth = std::max(0, repeatDepth - 1);
         } else if (directive.starts_with(".if")) {
             ++conditionalDepth;

@@ -60,6 +60,11 @@ struct LineScan {
 // `written` the name as written (a view into `code`).
 std::string statementDirective(std::string_view code, std::string_view* operands = nullptr, std::string_view* written = nullptr);
 
+// LLVM ends a .rept/.irp or .macro body only at a closing directive that starts its statement,
+// written in lower case (AsmParser's body scan; it runs other directives in any case): a body
+// closed by ".ENDR" or "x: .endr" runs on to the end of the text. True when `code` is `name` so.
+bool closesBody(std::string_view code, std::string_view name);
+
 // The code of a line: one set of comment rules for the scan and the source map (SourceMap::code).
 std::string_view codeOf(std::string_view line);
 std::string_view trimmedFront(std::string_view text);

@@ -121,14 +121,15 @@ public:
     }
 
 private:
-    static std::string lowerWord(std::string_view line)
+    // The first word of a line, in lower case or as written.
+    static std::string firstWord(std::string_view line, bool lowerCase)
     {
         line = trimmedFront(line);
         std::string word;
         for (const char c : line) {
             if (!isWordChar(c))
                 break;
-            word += char(std::tolower(static_cast<unsigned char>(c)));
+            word += lowerCase ? char(std::tolower(static_cast<unsigned char>(c))) : c;
         }
         return word;
     }
@@ -144,15 +145,16 @@ private:
             return word == ".rept" || word == ".rep" || word == ".irp" || word == ".irpc";
         };
         std::size_t at = std::size_t(directive - text.data());
-        if (!repetition(lowerWord(text.substr(at))))
+        if (!repetition(firstWord(text.substr(at), true)))
             return {};
-        // The body runs from the next line to the matching .endr; nested repetitions count.
+        // The body runs from the next line to the matching .endr; nested repetitions count. (As
+        // LLVM's body scan reads them: in lower case only, closesBody.)
         std::vector<const char*> lines;
         int depth = 1;
         for (at = text.find('\n', at); at != std::string_view::npos && at + 1 <= text.size(); at = text.find('\n', at)) {
             ++at;
             const std::size_t end = std::min(text.find('\n', at), text.size());
-            const std::string word = lowerWord(text.substr(at, end - at));
+            const std::string word = firstWord(text.substr(at, end - at), false);
             if (repetition(word))
                 ++depth;
             else if (word == ".endr" && --depth == 0)

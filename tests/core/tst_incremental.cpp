@@ -306,6 +306,14 @@ private Q_SLOTS:
                                          << QStringLiteral("s_nop 0\n.rep+ 2\ns_nop 2\n.endr\ns_endpgm\n");
         QTest::addRow("in a labelled .rept body") << QStringLiteral("s_nop 0\nx: .rept 2\ns_nop 1\n.endr\ns_endpgm\n")
                                                   << QStringLiteral("s_nop 0\nx: .rept 2\ns_nop 2\n.endr\ns_endpgm\n");
+        // LLVM's body scan ends a body only at ".endr"/".endm" in lower case, at a statement's
+        // start: after ".ENDR" or "x: .endr" the body runs to the end of the text.
+        QTest::addRow("after .ENDR") << QStringLiteral("s_nop 0\n.rept 2\ns_nop 1\n.ENDR\ns_nop 2\ns_endpgm\n")
+                                     << QStringLiteral("s_nop 0\n.rept 2\ns_nop 1\n.ENDR\ns_nop 3\ns_endpgm\n");
+        QTest::addRow("after x: .endr") << QStringLiteral("s_nop 0\n.rept 2\ns_nop 1\nx: .endr\ns_nop 2\ns_endpgm\n")
+                                        << QStringLiteral("s_nop 0\n.rept 2\ns_nop 1\nx: .endr\ns_nop 3\ns_endpgm\n");
+        QTest::addRow("after .ENDM") << QStringLiteral("s_nop 0\n.macro m\ns_nop 1\n.ENDM\ns_nop 2\ns_endpgm\n")
+                                     << QStringLiteral("s_nop 0\n.macro m\ns_nop 1\n.ENDM\ns_nop 3\ns_endpgm\n");
         // A directional label typed in: which "1:" it names, and where an undefined one's
         // placeholder goes, depend on the whole text (527d4a52).
         QTest::addRow("undefined 1f typed") << QStringLiteral("s_nop 0\ns_nop 1\ns_endpgm\n")

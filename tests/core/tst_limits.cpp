@@ -96,6 +96,12 @@ void TestLimits::limit_data()
                                    << QStringLiteral("2: `.rept (N+1)*N` would produce about 16781312 statements, over "
                                                      "the limit of 4000000 instructions")
             + over << 0;
+    // The body runs to the first ".endr" in lower case (LLVM's body scan): 4 lines, not 1.
+    QTest::addRow(".ENDR inside the body")
+        << QByteArray(".rept 1000000\ns_nop 0\n.ENDR\ns_nop 1\ns_nop 2\n.endr\n") << QStringLiteral("instructions=3000000")
+        << QStringLiteral("1: `.rept 1000000` would produce about 4000000 statements, over the limit of 3000000 "
+                          "instructions (raise with --limit instructions=N); it is not expanded")
+        << 0;
     // GNU as precedence: + below & below *; a comparison is -1 when true, which LLVM refuses as a count.
     QTest::addRow(".rept 2+3*4&7") << QByteArray(".rept 2+3*4&7\ns_nop 0\n.endr\n") << QString() << QString() << 6;
     QTest::addRow(".rept 1<2") << QByteArray(".rept 1<2\ns_nop 0\n.endr\n") << QString()

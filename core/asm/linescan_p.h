@@ -11,6 +11,7 @@
 namespace gcnlens::detail {
 
 bool isWordChar(char c);
+bool isIdentifierChar(char c); // as LLVM's lexer reads a name
 
 // LLVM's lexer lets a string ("…", with \ escapes) and a C comment (/* … */) run over line ends, so
 // a line that starts or ends inside one changes how the lines after it read. Carries that state

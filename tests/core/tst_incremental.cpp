@@ -314,6 +314,10 @@ private Q_SLOTS:
                                         << QStringLiteral("s_nop 0\n.rept 2\ns_nop 1\nx: .endr\ns_nop 3\ns_endpgm\n");
         QTest::addRow("after .ENDM") << QStringLiteral("s_nop 0\n.macro m\ns_nop 1\n.ENDM\ns_nop 2\ns_endpgm\n")
                                      << QStringLiteral("s_nop 0\n.macro m\ns_nop 1\n.ENDM\ns_nop 3\ns_endpgm\n");
+        QTest::addRow("after .endm?") << QStringLiteral("s_nop 0\n.macro m\ns_nop 1\n.endm?\ns_nop 2\ns_endpgm\n")
+                                      << QStringLiteral("s_nop 0\n.macro m\ns_nop 1\n.endm?\ns_nop 3\ns_endpgm\n");
+        QTest::addRow("after .endr\\xe9") << QStringLiteral("s_nop 0\n.rept 2\ns_nop 1\n.endr\u00e9\ns_nop 2\ns_endpgm\n")
+                                         << QStringLiteral("s_nop 0\n.rept 2\ns_nop 1\n.endr\u00e9\ns_nop 3\ns_endpgm\n");
         // A directional label typed in: which "1:" it names, and where an undefined one's
         // placeholder goes, depend on the whole text (527d4a52).
         QTest::addRow("undefined 1f typed") << QStringLiteral("s_nop 0\ns_nop 1\ns_endpgm\n")
@@ -440,6 +444,8 @@ private Q_SLOTS:
         // ".rep+ 3" repeats (LLVM ends a directive's name where its identifier ends; ".rep" is
         // ".rept"): the lines of its body were taken for plain ones.
         QTest::addRow("1f32622f") << QStringLiteral("incremental-1f32622f") << QStringLiteral("tahiti") << false;
+        // ".endm" then a byte LLVM reads as part of the name (the source map's '?'): no .endm.
+        QTest::addRow("a2aaaf4b") << QStringLiteral("incremental-a2aaaf4b") << QStringLiteral("tahiti") << true;
         QTest::addRow("527d4a52") << QStringLiteral("incremental-527d4a52") << QStringLiteral("gfx900") << false;
     }
     void fuzzFindings()

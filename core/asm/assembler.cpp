@@ -59,6 +59,45 @@ void settleDiagnostics(std::vector<Diagnostic>& diagnostics, std::string_view so
                      [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
 }
 
+// The line scan reads the text's structure (blocks, sections, comments, error recovery across line
+// ends) by mirroring LLVM's lexer and parser; the full run is the witness of what LLVM really did.
+// A plain line with code is one LLVM read at the top level: an instruction or placeholder of its
+// own, not from an expansion. One that made none was read inside something the scan did not see
+// (a body whose closing directive LLVM did not take: ".endm?", fuzz_frontend a2aaaf4b), so an
+// edit of it takes the full run. A blank or comment line proves nothing by itself: it is in the
+// context of the non-blank line before it, which is the context of the one after it, so it stays
+// plain when either neighbour is a witnessed line (the start of the text counts, the end not).
+void confirmPlainLines(LineScan& scan, const Program& program, const std::vector<std::string_view>& lines)
+{
+    const std::size_t count = std::min(lines.size(), scan.plain.size());
+    std::vector<bool> witnessed(count, false);
+    for (const Instruction& instruction : program.instructions)
+        if (!instruction.fromExpansion && !instruction.isData && instruction.line >= 1
+            && std::size_t(instruction.line) <= count)
+            witnessed[std::size_t(instruction.line - 1)] = true;
+    std::vector<bool> blank(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        blank[i] = trimmedFront(codeOf(lines[i])).empty();
+        if (!blank[i])
+            witnessed[i] = witnessed[i] && scan.plain[i];
+    }
+    std::vector<bool> afterWitness(count, false); // the nearest non-blank line before is witnessed
+    for (std::size_t i = 0, previous = std::size_t(-1); i < count; ++i) {
+        afterWitness[i] = previous == std::size_t(-1) || witnessed[previous];
+        if (!blank[i])
+            previous = i;
+    }
+    bool beforeWitness = false; // the nearest non-blank line after is witnessed
+    for (std::size_t i = count; i-- > 0;) {
+        if (blank[i])
+            scan.plain[i] = scan.plain[i] && (afterWitness[i] || beforeWitness);
+        else {
+            scan.plain[i] = witnessed[i];
+            beforeWitness = witnessed[i];
+        }
+    }
+}
+
 // whole: the text is the user's whole source (not a region the incremental path re-assembles).
 // scan: the line scan of `source`, which learns the lines the source map reads by their context.
 Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view source, const AssembleOptions& options, bool whole,
@@ -312,8 +351,10 @@ struct FrontEnd::State {
     // A whole run over `source`.
     const Program& full(const GpuTarget& gpu, const AssembleOptions& options, const std::string& key)
     {
-        scan = scanLines(splitLines(source));
+        const std::vector<std::string_view> lines = splitLines(source);
+        scan = scanLines(lines);
         program = assembleWith(*kit, gpu, source, options, /*whole=*/true, &scan);
+        confirmPlainLines(scan, program, lines);
         registers.rebuild(program);
         optionsKey = key;
         havePrevious = true;

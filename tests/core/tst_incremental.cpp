@@ -528,6 +528,42 @@ private Q_SLOTS:
         QCOMPARE(describe(*edited), fresh);
     }
 
+    // State the line scan cannot see (an included file opens a conditional, or switches the
+    // section): the lines after the .include read as plain to the scan, but LLVM made nothing of
+    // them, and the full run's witness check (assembler.cpp confirmPlainLines) sends their edits
+    // to the full run.
+    void stateFromAnInclude_data()
+    {
+        QTest::addColumn<QString>("include");
+        QTest::addColumn<QString>("close");
+        QTest::addRow("open .if 0") << QStringLiteral("open-if.inc") << QStringLiteral(".endif");
+        QTest::addRow(".section .rodata") << QStringLiteral("rodata.inc") << QStringLiteral(".text");
+    }
+    void stateFromAnInclude()
+    {
+        QFETCH(QString, include);
+        QFETCH(QString, close);
+        AssembleOptions options;
+        options.includeDirs = {gcnlens::test::testData("data/incremental-inc").toStdString()};
+        const QString before = QStringLiteral("s_nop 0\n.include \"%1\"\ns_nop 1\n\n%2\ns_endpgm\n").arg(include, close);
+        const QString edited = QString(before).replace(QStringLiteral("s_nop 1"), QStringLiteral("s_nop 2"));
+        const QString typed = QString(before).replace(QStringLiteral("s_nop 1\n\n"), QStringLiteral("s_nop 1\ns_nop 3\n"));
+        for (const QString& after : {edited, typed}) {
+            const std::string b = before.toStdString(), a = after.toStdString();
+            const Program freshProgram = assemble(a, options);
+            QVERIFY2(!freshProgram.hasErrors(), qPrintable(describe(freshProgram).join(QLatin1Char('\n'))));
+            QCOMPARE(freshProgram.instructions.size(), std::size_t(2)); // s_nop 0 and s_endpgm
+            const QStringList fresh = describe(freshProgram);
+            FrontEnd byText, byLines;
+            byText.analyze(b, options);
+            QCOMPARE(describe(byText.analyze(a, options)), fresh);
+            byLines.analyze(b, options);
+            const Program* byEdit = byLines.edit(test::lineChange(b, a), options);
+            QVERIFY(byEdit);
+            QCOMPARE(describe(*byEdit), fresh);
+        }
+    }
+
     void halfTypedLineKeepsItsSize()
     {
         AssembleOptions options;

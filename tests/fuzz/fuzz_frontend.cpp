@@ -16,7 +16,6 @@
 #include "tests/core/linechange.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
-#include <sanitizer/asan_interface.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -96,28 +95,6 @@ void dumpForReplay(const AssembleOptions& options, const std::string& text, cons
 }
 
 } // namespace
-
-// LLVM 19's AMDGPU parser answers every unknown mnemonic (most lines of a fuzzed text) with a
-// spell check over its whole mnemonic table, which compares each entry with the one before it:
-// thousands of bcmp() calls per line. Through ASan's interceptor each went to libFuzzer's memcmp
-// hook, 44 % of the target's time (perf, issue #12). This bcmp replaces the interceptor (a weak
-// symbol) for LLVM and this binary alike: ranges ASan knows to be bad still go to the interceptor,
-// which reports them; the rest is compared here, out of libFuzzer's sight.
-extern "C" __attribute__((no_sanitize("address", "undefined", "coverage"), no_builtin("bcmp", "memcmp"))) int
-bcmp(const void* a, const void* b, std::size_t n)
-{
-    const auto* x = static_cast<const unsigned char*>(a);
-    const auto* y = static_cast<const unsigned char*>(b);
-    // Both ends of both ranges (a whole-range check cost more than the comparisons).
-    if (n
-        && (__asan_address_is_poisoned(x) || __asan_address_is_poisoned(x + n - 1) || __asan_address_is_poisoned(y)
-            || __asan_address_is_poisoned(y + n - 1)))
-        return std::memcmp(a, b, n) != 0;
-    for (std::size_t i = 0; i < n; ++i)
-        if (x[i] != y[i])
-            return 1;
-    return 0;
-}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {

@@ -72,8 +72,7 @@ void confirmPlainLines(LineScan& scan, const Program& program, const std::vector
     const std::size_t count = std::min(lines.size(), scan.plain.size());
     std::vector<bool> witnessed(count, false);
     for (const Instruction& instruction : program.instructions)
-        if (!instruction.fromExpansion && !instruction.isData && instruction.line >= 1
-            && std::size_t(instruction.line) <= count)
+        if (!instruction.fromExpansion && !instruction.isData && instruction.line >= 1 && std::size_t(instruction.line) <= count)
             witnessed[std::size_t(instruction.line - 1)] = true;
     std::vector<bool> blank(count);
     for (std::size_t i = 0; i < count; ++i) {

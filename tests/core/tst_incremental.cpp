@@ -317,7 +317,7 @@ private Q_SLOTS:
         QTest::addRow("after .endm?") << QStringLiteral("s_nop 0\n.macro m\ns_nop 1\n.endm?\ns_nop 2\ns_endpgm\n")
                                       << QStringLiteral("s_nop 0\n.macro m\ns_nop 1\n.endm?\ns_nop 3\ns_endpgm\n");
         QTest::addRow("after .endr\\xe9") << QStringLiteral("s_nop 0\n.rept 2\ns_nop 1\n.endr\u00e9\ns_nop 2\ns_endpgm\n")
-                                         << QStringLiteral("s_nop 0\n.rept 2\ns_nop 1\n.endr\u00e9\ns_nop 3\ns_endpgm\n");
+                                          << QStringLiteral("s_nop 0\n.rept 2\ns_nop 1\n.endr\u00e9\ns_nop 3\ns_endpgm\n");
         // A directional label typed in: which "1:" it names, and where an undefined one's
         // placeholder goes, depend on the whole text (527d4a52).
         QTest::addRow("undefined 1f typed") << QStringLiteral("s_nop 0\ns_nop 1\ns_endpgm\n")

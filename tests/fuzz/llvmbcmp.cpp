@@ -84,8 +84,8 @@ GCNLENS_UNINSTRUMENTED inline bool poisoned(const char* first, std::size_t n)
 
 } // namespace
 
-extern "C" GCNLENS_UNINSTRUMENTED __attribute__((no_builtin("bcmp", "memcmp"))) int
-bcmp(const void* a, const void* b, std::size_t n)
+extern "C" GCNLENS_UNINSTRUMENTED __attribute__((no_builtin("bcmp", "memcmp"))) int bcmp(const void* a, const void* b,
+                                                                                         std::size_t n)
 {
     const auto caller = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
     const bool fromThisBinary =

@@ -130,8 +130,8 @@ bool closesBody(std::string_view code, std::string_view name)
 }
 
 // A reference to a directional label ("1f", "2b"): which "1:" it names depends on the lines
-// around it, and LLVM reports an undefined "1f" at the end of the text, with a placeholder after
-// every other instruction. A line re-assembled alone can reproduce neither (fuzz_frontend 527d4a52).
+// around it, and LLVM reports an undefined "1f" at the end of the text, after every other
+// diagnostic. A line re-assembled alone can reproduce neither (fuzz_frontend 527d4a52).
 bool hasDirectionalReference(std::string_view code)
 {
     bool found = false;

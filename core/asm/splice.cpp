@@ -218,8 +218,7 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
                 if (inst.targetLabel.empty() && inst.targetOffset)
                     inst.targetOffset = std::uint64_t(std::int64_t(*inst.targetOffset) + deltaBytes);
             }
-            // (What LLVM emits at the end, a placeholder for an undefined "1f", stands on an
-            // earlier line: fuzz_frontend 7f6147aa.)
+            // (Instructions are not always in line order: .rept output stands on the .rept line.)
             if (inst.line > lastOld)
                 inst.line += deltaLines;
         }

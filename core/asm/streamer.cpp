@@ -239,17 +239,16 @@ void handleDiagnostic(const llvm::SMDiagnostic& d, void* contextPtr)
     raw.message = d.getMessage().str();
     context->diagnostics->push_back(std::move(raw));
 
-    // An instruction line that failed: reserve room once per statement (program.h).
+    // An instruction line that failed: reserve room once per statement (program.h), not once per
+    // run of errors on it. An error LLVM reports once every statement is read (an undefined "1f")
+    // comes back to a statement after others: whether it got a second room at the end of the
+    // code hung on which statement had failed last (fuzz_frontend 94288133, de542d01).
     if (raw.severity == Severity::Error && loc.isValid()) {
         const RawDiagnostic& stored = context->diagnostics->back();
-        const bool sameStatement =
-            stored.bufferId == context->lastPlaceholderBuffer && stored.bufferLine == context->lastPlaceholderLine;
-        const bool looksLikeInstruction = SourceMap::statementIsInstruction(d.getLineContents().str());
-        if (!sameStatement && looksLikeInstruction) {
+        const std::uint64_t statement = std::uint64_t(stored.bufferId) << 32 | std::uint32_t(stored.bufferLine);
+        if (SourceMap::statementIsInstruction(d.getLineContents().str())
+            && context->placeholderStatements.insert(statement).second)
             context->streamer->addPlaceholder(int(context->diagnostics->size()) - 1, stored.bufferId, stored.loc);
-            context->lastPlaceholderBuffer = stored.bufferId;
-            context->lastPlaceholderLine = stored.bufferLine;
-        }
     }
 }
 

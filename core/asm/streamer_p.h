@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace gcnlens::detail {
@@ -440,8 +441,9 @@ struct DiagnosticContext {
     bool probing = false;
     CollectingStreamer* streamer = nullptr;
     const SourceMap* map = nullptr;
-    unsigned lastPlaceholderBuffer = 0;
-    int lastPlaceholderLine = -1;
+    // Statements (buffer << 32 | line) that have their placeholder: one each, though errors
+    // come for them again (LLVM reports an undefined "1f" once every statement is read).
+    std::unordered_set<std::uint64_t> placeholderStatements;
 };
 
 // Line (1-based) in the main buffer of a location, following .include chains; 0 if it is inside

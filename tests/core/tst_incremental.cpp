@@ -293,9 +293,13 @@ private Q_SLOTS:
         QTest::addRow("label where the next kernel begins")
             << QStringLiteral(".type a,@function\na:\ns_nop 0\ndone:\ns_endpgm\n.type b,@function\nb:\ns_nop 1\n")
             << QStringLiteral(".type a,@function\na:\ns_nop 0\ndone:\n\n.type b,@function\nb:\ns_nop 1\n");
-        // The placeholder of an undefined "1f" comes last but stands on its own line (7f6147aa).
+        // An undefined "1f": LLVM reports it at the end of the text, after the lines below it (7f6147aa).
         QTest::addRow("undefined 1f, edit after it") << QStringLiteral("s_nop 0\ns_branch 1f\ns_nop 1\ns_endpgm\n")
                                                      << QStringLiteral("s_nop 0\ns_branch 1f\ns_nop 1\ns_nop 2\ns_endpgm\n");
+        // A failed line with an undefined "1f": its error at the end of the text gets no second
+        // placeholder, whichever line failed last (94288133, de542d01).
+        QTest::addRow("undefined 1f on a failed line, edit below it")
+            << QStringLiteral("s_bad v0, 1f\ns_nop 2\ns_endpgm\n") << QStringLiteral("s_bad v0, 1f\ns_nop 2\ns_w. 2\ns_endpgm\n");
         // A line added at the end of a block left open (ff220144).
         QTest::addRow("line after an open block") << QStringLiteral("s_nop 0\n.amdhsa_kernel k\n  .amdhsa_next_free_vgpr 1")
                                                   << QStringLiteral("s_nop 0\n.amdhsa_kernel k\n  .amdhsa_next_free_vgpr 1\n");
@@ -447,6 +451,8 @@ private Q_SLOTS:
         // ".endm" then a byte LLVM reads as part of the name (the source map's '?'): no .endm.
         QTest::addRow("a2aaaf4b") << QStringLiteral("incremental-a2aaaf4b") << QStringLiteral("tahiti") << true;
         QTest::addRow("527d4a52") << QStringLiteral("incremental-527d4a52") << QStringLiteral("gfx900") << false;
+        QTest::addRow("94288133") << QStringLiteral("incremental-94288133") << QStringLiteral("tahiti") << true;
+        QTest::addRow("de542d01") << QStringLiteral("incremental-de542d01") << QStringLiteral("tahiti") << false;
     }
     void fuzzFindings()
     {

@@ -142,6 +142,13 @@ private Q_SLOTS:
             << QByteArray("s_nop 0 /* a\n b */ s_nop 1\n") << QByteArray("s_nop 0 /* a\n b */ s_nop 1\n") << 0 << 0;
         QTest::addRow("after a closed one") << QByteArray("/* a */ s_nop 0 /*") << QByteArray("/* a */ s_nop 0   ") << 1 << 16;
         QTest::addRow("in a string") << QByteArray(".ascii \"/*\"\n") << QByteArray(".ascii \"/*\"\n") << 0 << 0;
+        // A character literal takes the '/' (and the '*') after its quote, as LLVM's lexer does: no
+        // comment opens there, and the one LLVM opens later is never closed (fuzz_frontend e92ee1a9,
+        // which hung LLVM).
+        QTest::addRow("after a character literal") << QByteArray("'/*\nk*/*\n") << QByteArray("'/*\nk*  \n") << 2 << 2;
+        QTest::addRow("a character literal takes the slash")
+            << QByteArray("s_nop 'x/* a\n") << QByteArray("s_nop 'x/* a\n") << 0 << 0;
+        QTest::addRow("a quoted quote") << QByteArray("s_nop '\\'/*\n") << QByteArray("s_nop '\\'/*\n") << 0 << 0;
         QTest::addRow("in line comments") << QByteArray("s_nop 0 ; /*\n// /*\n# /*\n")
                                           << QByteArray("s_nop 0 ; /*\n// /*\n# /*\n") << 0 << 0;
     }

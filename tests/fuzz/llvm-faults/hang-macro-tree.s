@@ -1,0 +1,5 @@
+.macro addk
+addk
+addk
+.endm
+addk

@@ -16,8 +16,8 @@ bool isIdentifierChar(char c); // as LLVM's lexer reads a name
 // LLVM's lexer lets a string ("…", with \ escapes) and a C comment (/* … */) run over line ends, so
 // a line that starts or ends inside one changes how the lines after it read. Carries that state
 // over one line; line comments (';', '//', a leading '#') end the scan as in SourceMap::code, and
-// a character literal takes the characters LLVM's lexer gives it. Returns the column of the "/*" on this line that opens a
-// comment still open at its end (npos: none).
+// a character literal takes the characters LLVM's lexer gives it. Returns the column of the "/*"
+// on this line that opens a comment still open at its end (npos: none).
 std::size_t carryOpenSpans(std::string_view line, bool& inString, bool& inComment);
 
 // Calls f(word) for each word of a text, in order, until f returns false.

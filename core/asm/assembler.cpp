@@ -347,16 +347,23 @@ struct FrontEnd::State {
         return true;
     }
 
-    // A whole run over `source`.
-    const Program& full(const GpuTarget& gpu, const AssembleOptions& options, const std::string& key)
+    // A whole run over `text` (the source, or a CLRX source's translation), with the line scan
+    // the next edit reads, witnessed by the run; `key` is what the program was made for.
+    void runWhole(const GpuTarget& gpu, std::string_view text, const AssembleOptions& options, const std::string& key)
     {
-        const std::vector<std::string_view> lines = splitLines(source);
+        const std::vector<std::string_view> lines = splitLines(text);
         scan = scanLines(lines);
-        program = assembleWith(*kit, gpu, source, options, /*whole=*/true, &scan);
+        program = assembleWith(*kit, gpu, text, options, /*whole=*/true, &scan);
         confirmPlainLines(scan, program, lines);
         registers.rebuild(program);
         optionsKey = key;
         havePrevious = true;
+    }
+
+    // A whole run over `source`.
+    const Program& full(const GpuTarget& gpu, const AssembleOptions& options, const std::string& key)
+    {
+        runWhole(gpu, source, options, key);
         return program;
     }
 };
@@ -557,13 +564,8 @@ const Program& FrontEnd::analyzeClrx(std::string_view source, const AssembleOpti
         state.translated.assign(text);
         assembled = state.translated;
     }
-    if (!spliced) {
-        state.scan = scanLines(splitLines(assembled));
-        state.program = assembleWith(*state.kit, *gpu, assembled, options, /*whole=*/true, &state.scan);
-        state.registers.rebuild(state.program);
-        state.optionsKey = currentKey;
-        state.havePrevious = true;
-    }
+    if (!spliced) // (the witness check too: fuzz_frontend e5900aaa, a CLRX source after a '.end')
+        state.runWhole(*gpu, assembled, options, currentKey);
     if (state.oneShot) { // a 100k-line program is not copied for nothing
         state.clrx = std::move(state.program);
         state.havePrevious = false;

@@ -300,6 +300,8 @@ private Q_SLOTS:
         // placeholder, whichever line failed last (94288133, de542d01).
         QTest::addRow("undefined 1f on a failed line, edit below it")
             << QStringLiteral("s_bad v0, 1f\ns_nop 2\ns_endpgm\n") << QStringLiteral("s_bad v0, 1f\ns_nop 2\ns_w. 2\ns_endpgm\n");
+        // LLVM stops at .end: the lines after it make nothing, which the full run witnesses (e5900aaa).
+        QTest::addRow("after .end") << QStringLiteral("s_nop 0\n.end\ns_nop 1\n") << QStringLiteral("s_nop 0\n.end\ns_nop 2\n");
         // A line added at the end of a block left open (ff220144).
         QTest::addRow("line after an open block") << QStringLiteral("s_nop 0\n.amdhsa_kernel k\n  .amdhsa_next_free_vgpr 1")
                                                   << QStringLiteral("s_nop 0\n.amdhsa_kernel k\n  .amdhsa_next_free_vgpr 1\n");
@@ -453,6 +455,10 @@ private Q_SLOTS:
         QTest::addRow("527d4a52") << QStringLiteral("incremental-527d4a52") << QStringLiteral("gfx900") << false;
         QTest::addRow("94288133") << QStringLiteral("incremental-94288133") << QStringLiteral("tahiti") << true;
         QTest::addRow("de542d01") << QStringLiteral("incremental-de542d01") << QStringLiteral("tahiti") << false;
+        // A CLRX source with ".end#…" (LLVM stops at .end, so nothing after it is assembled): its
+        // translation's full run skipped the witness check of the LLVM-syntax path, and a line
+        // after the .end was spliced in.
+        QTest::addRow("e5900aaa") << QStringLiteral("incremental-e5900aaa") << QStringLiteral("tahiti") << true;
     }
     void fuzzFindings()
     {

@@ -92,14 +92,15 @@ struct Instruction {
     int kernel = -1;                           // index into Program::kernels, -1 outside any kernel
     Family family = Family::Unknown;
     BranchKind branch = BranchKind::None;
-    bool hasLiteral = false;    // carries a 32-bit literal constant
-    bool glc = false;           // the glc cache-policy bit is set (MUBUF +GLCn timing)
-    bool isData = false;        // a raw data word (.long/.int/.byte) in the code section
-    bool placeholder = false;   // the line did not assemble; laid out with an assumed size
-    bool fromExpansion = false; // produced by a macro, .rept/.irp or an included file
-    bool backward = false;      // target at or before this instruction
+    // One bit each (issue #18: six bools and their padding were 8 of the 120 bytes).
+    bool hasLiteral : 1 = false;    // carries a 32-bit literal constant
+    bool glc : 1 = false;           // the glc cache-policy bit is set (MUBUF +GLCn timing)
+    bool isData : 1 = false;        // a raw data word (.long/.int/.byte) in the code section
+    bool placeholder : 1 = false;   // the line did not assemble; laid out with an assumed size
+    bool fromExpansion : 1 = false; // produced by a macro, .rept/.irp or an included file
+    bool backward : 1 = false;      // target at or before this instruction
 };
-static_assert(sizeof(void*) != 8 || sizeof(Instruction) <= 120, "Instruction grew: issue #18 counts its bytes");
+static_assert(sizeof(void*) != 8 || sizeof(Instruction) <= 112, "Instruction grew: issue #18 counts its bytes");
 
 struct Label {
     std::string name;

@@ -72,9 +72,11 @@ struct TargetKit {
     llvm::MCTargetOptions targetOptions;
     std::unordered_map<unsigned, std::optional<RegRange>> registerCache;
     // Printed text by encoding: the same bytes and opcode always print the same, and kernels
-    // repeat instructions a lot, so each distinct encoding is printed once.
+    // repeat instructions a lot, so each distinct encoding is printed once. The texts are the
+    // interned ones the instructions hold: a cache entry adds no copy of them (issue #18: two
+    // std::strings per distinct encoding were about 100 bytes per instruction of a real kernel).
     struct Printed {
-        std::string mnemonic, operands;
+        InternedString mnemonic, operands;
         bool glc = false;
     };
     class PrintCache {

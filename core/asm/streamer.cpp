@@ -84,15 +84,15 @@ void printInstruction(TargetKit& kit, llvm::MCInstPrinter& printer, const llvm::
     while (!view.empty() && (view.front() == '\t' || view.front() == ' '))
         view.remove_prefix(1);
     const auto space = view.find_first_of(" \t");
-    e.mnemonic = std::string(view.substr(0, space));
+    e.mnemonic = view.substr(0, space);
     if (space != std::string_view::npos) {
         std::string_view rest = view.substr(space);
         while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t'))
             rest.remove_prefix(1);
-        e.operands = std::string(rest);
+        e.operands = rest;
     }
     // glc is printed as a modifier on GFX6–9 memory instructions.
-    e.glc = e.operands.find(" glc") != std::string::npos || e.operands.starts_with("glc");
+    e.glc = e.operands.find(" glc") != InternedString::npos || e.operands.starts_with("glc");
     if (cacheable)
         kit.printCache.insert(e.bytes, inst.getOpcode(), TargetKit::Printed {e.mnemonic, e.operands, e.glc});
 }

@@ -56,7 +56,7 @@ struct Emission {
     // instructions
     unsigned opcode = 0;
     std::vector<std::uint8_t> bytes;
-    std::string mnemonic, operands;
+    InternedString mnemonic, operands; // interned once here (the print cache and the Instruction share them)
     Family family = Family::Unknown;
     bool glc = false;
     std::string branchSymbol;

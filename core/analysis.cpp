@@ -130,13 +130,18 @@ Analyzer::Work Analyzer::lastWork() const
 
 Analysis Analyzer::analyze(const Program& program, const AnalysisRequest& request, const Analysis* previous, std::stop_token stop)
 {
+    return analyze(Program(program), request, previous, stop);
+}
+
+Analysis Analyzer::analyze(Program&& program, const AnalysisRequest& request, const Analysis* previous, std::stop_token stop)
+{
     State& s = *state_;
     if (previous && (previous->serial == 0 || previous->serial != s.lastSerial))
         previous = nullptr;
     const CancelScope cancel(stop);
     checkCancelled();
     Analysis analysis;
-    analysis.program = program;
+    analysis.program = std::move(program);
     const Program& p = analysis.program;
     // The passes without a cache first, then the ones with: a cancel (which the passes check for
     // before they write their caches) then leaves every cache as the last complete run left it,

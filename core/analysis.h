@@ -66,6 +66,9 @@ public:
     // (core/support/cancel.h): no partial result, and `previous` stays this object's last result.
     Analysis analyze(const Program& program, const AnalysisRequest& request, const Analysis* previous = nullptr,
                      std::stop_token stop = {});
+    // The same with the program moved into the result rather than copied (the window's path).
+    Analysis analyze(Program&& program, const AnalysisRequest& request, const Analysis* previous = nullptr,
+                     std::stop_token stop = {});
 
     // How much of the last analyze() was computed rather than reused (tests and benchmarks).
     struct Work {

@@ -323,7 +323,9 @@ void AnalysisBridge::start()
                     program = &engine->frontEnd->analyze(text, request.assemble);
                 }
             } else if (input.kind == TextInput::Edit && !(last && last->listing)) {
-                program = engine->frontEnd->edit(input.change, request.assemble);
+                // The worker splices the program `last` took from it (below); the splice's digest
+                // proves `last` still holds it (a cancelled job's program never reached it).
+                program = engine->frontEnd->edit(input.change, request.assemble, last ? &last->analysis.program : nullptr);
                 if (!program) { // the worker holds no text this edit applies to: the UI sends it whole
                     snapshot->needsText = true;
                     return SnapshotPtr(std::move(snapshot));
@@ -350,7 +352,10 @@ void AnalysisBridge::start()
                     snapshot->milliseconds = double(timer.nsecsElapsed()) / 1e6;
                     return SnapshotPtr(std::move(snapshot));
                 }
-                snapshot->analysis = engine->analyzer.analyze(*program, request, previous, stop);
+                // One copy of the program in memory, the analysis's (issue #18): a listing's is
+                // ours to move, the front-end's is taken from it.
+                Program owned = program == &listingRead ? std::move(listingRead) : engine->frontEnd->takeProgram(*program);
+                snapshot->analysis = engine->analyzer.analyze(std::move(owned), request, previous, stop);
             }
             snapshot->lines = LineAnnotations::build(snapshot->analysis);
             engine->last = snapshot;

@@ -403,6 +403,9 @@ struct IsolatedFrontEnd::State {
     bool holdsText = false;
     detail::RegisterTally registers; // of `program`, for replaying the worker's splices
     bool tallyFresh = false;
+    // takeProgram() moved `program` out: a splice has nothing to apply to until a base (the
+    // taken program, given back) or the whole program from the worker replaces it.
+    bool taken = false;
     std::size_t transferred = 0; // bytes of the last call's frames, both ways
     // What the running request does, for the message after a failure: assemble, or read a code
     // object or a listing (`readText`, whose line holding the decoded word is the one to name).
@@ -657,6 +660,7 @@ struct IsolatedFrontEnd::State {
             line = 0;
         outcome = what;
         program = Program {};
+        taken = false;
         if (const auto gpu = resolveGpu(options.gpu))
             program.gpu = *gpu;
         program.diagnostics.push_back({Severity::Error, line, 0, message, {}});
@@ -731,10 +735,13 @@ struct IsolatedFrontEnd::State {
                 if (!codec::decode(body, program, &error))
                     break;
                 tallyFresh = false;
+                taken = false;
                 if (reply[0] == kWorkerEnds)
                     stop(0); // it stopped at a limit and exits; the next request starts another
                 return Taken::Program;
             case kReplySplice: {
+                if (taken) // nothing here to splice into: the whole program, asked for next
+                    return Taken::OutOfStep;
                 detail::SpliceStep step;
                 std::uint64_t barrier = 0, regionSize = 0;
                 if (!(getInt(body, step.first) && getInt(body, step.oldCount) && getInt(body, step.newCount)
@@ -840,7 +847,7 @@ struct IsolatedFrontEnd::State {
         return program;
     }
 
-    const Program* runEdit(const LineChange& change, const AssembleOptions& options)
+    const Program* runEdit(const LineChange& change, const AssembleOptions& options, const Program* base)
     {
         reapIfEnded();
         if (pid < 0) { // a new worker holds no text; without any, the in-process front-end may
@@ -851,6 +858,11 @@ struct IsolatedFrontEnd::State {
         }
         if (!holdsText)
             return nullptr;
+        if (taken && base) { // the caller's copy of the program it took; the splice's digest checks it
+            program = *base;
+            taken = false;
+            tallyFresh = false;
+        }
         const int lines = change.linesAfter > 0 ? change.linesAfter : std::numeric_limits<int>::max();
         std::string frame(8, '\0'), reply;
         frame.push_back(kRequestEdit);
@@ -908,12 +920,20 @@ const Program& IsolatedFrontEnd::analyze(std::string_view source, const Assemble
     return program;
 }
 
-const Program* IsolatedFrontEnd::edit(const LineChange& change, const AssembleOptions& options)
+const Program* IsolatedFrontEnd::edit(const LineChange& change, const AssembleOptions& options, const Program* base)
 {
     state_->setBusy(true);
-    const Program* program = state_->runEdit(change, options);
+    const Program* program = state_->runEdit(change, options, base);
     state_->setBusy(false);
     return program;
+}
+
+Program IsolatedFrontEnd::takeProgram(const Program& returned)
+{
+    if (&returned != &state_->program)
+        return returned;
+    state_->taken = true;
+    return std::move(state_->program);
 }
 
 Program IsolatedFrontEnd::assemble(std::string_view source, const AssembleOptions& options)

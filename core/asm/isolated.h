@@ -42,7 +42,15 @@ public:
     // text, and the splice the worker made comes back, not the program; this side makes the same
     // splice. nullptr when the worker holds no text the edit applies to (a new worker after a crash,
     // a timeout or cancel(), or a copy gone out of step): then send the whole text with analyze().
-    const Program* edit(const LineChange& change, const AssembleOptions& options);
+    // `base`: for a caller that took the last program away (takeProgram), that program,
+    // unchanged; this side splices a copy of it. The splice's digest proves the two the same; a
+    // base that is not (or none) costs the whole program from the worker, never a wrong one.
+    const Program* edit(const LineChange& change, const AssembleOptions& options, const Program* base = nullptr);
+    // The program analyze() or edit() just returned, moved out to the caller (the window's
+    // analysis keeps it) instead of copied: one program in memory, not two (issue #18: 112 MB
+    // at a million instructions). A program that is not this object's own (assembled in process)
+    // is copied. The next edit() then wants it back as `base`.
+    Program takeProgram(const Program& returned);
     // One run for a caller that keeps no state (the CLI): the program moved out, no copy.
     Program assemble(std::string_view source, const AssembleOptions& options);
 

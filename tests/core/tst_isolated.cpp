@@ -129,6 +129,7 @@ private Q_SLOTS:
     void editsThroughTheWorker_data();
     void editsThroughTheWorker();
     void editNeedsTextAfterRestart();
+    void editsAfterTakingTheProgram();
     void clrxThroughEdits();
     void timeLimit();
     void computedReptCount();
@@ -309,6 +310,47 @@ void TestIsolated::editsThroughTheWorker()
     p = frontEnd.edit(test::lineChange(edited, text), options);
     QVERIFY(p);
     QCOMPARE(test::describe(*p), test::describe(assemble(text, options)));
+    QCOMPARE(frontEnd.workerStarts(), 1);
+}
+
+// The window's path (issue #18): the program is taken into the analysis, not copied, and given
+// back as the next edit's base. The right base is spliced (a few hundred bytes cross the
+// socket); a wrong one, or none, costs the whole program from the worker, never a wrong result.
+void TestIsolated::editsAfterTakingTheProgram()
+{
+    IsolatedFrontEnd frontEnd;
+    AssembleOptions options;
+    const std::string text = bench::generateKernel(2000);
+    const auto edit = [&](const std::string& from, const std::string& a, const std::string& b) {
+        std::string to = from;
+        const auto at = to.find(a, to.size() / 3);
+        to.replace(at, a.size(), b);
+        return to;
+    };
+    const std::string second = edit(text, "v_add_f32 v16, v1, v2", "v_add_f32 v17, v1, v2");
+    const std::string third = edit(second, "s_add_u32 s", "s_sub_u32 s");
+    const std::string fourth = edit(third, "v_mul_f32 v", "v_sub_f32 v");
+    QVERIFY(second != text && third != second && fourth != third);
+
+    Program taken = frontEnd.takeProgram(frontEnd.analyze(text, options));
+    QCOMPARE(test::describe(taken), test::describe(assemble(text, options)));
+    const Program* p = frontEnd.edit(test::lineChange(text, second), options, &taken);
+    QVERIFY(p);
+    QCOMPARE(test::describe(*p), test::describe(assemble(second, options)));
+    QVERIFY2(frontEnd.lastTransferBytes() < 2000, qPrintable(QString::number(frontEnd.lastTransferBytes())));
+
+    taken = frontEnd.takeProgram(*p);
+    const Program other = assemble(bench::generateKernel(500), options); // not what was taken
+    p = frontEnd.edit(test::lineChange(second, third), options, &other);
+    QVERIFY(p);
+    QCOMPARE(test::describe(*p), test::describe(assemble(third, options)));
+    QVERIFY2(frontEnd.lastTransferBytes() > 20000, qPrintable(QString::number(frontEnd.lastTransferBytes())));
+
+    frontEnd.takeProgram(*p);
+    p = frontEnd.edit(test::lineChange(third, fourth), options); // no base at all
+    QVERIFY(p);
+    QCOMPARE(test::describe(*p), test::describe(assemble(fourth, options)));
+    QVERIFY2(frontEnd.lastTransferBytes() > 20000, qPrintable(QString::number(frontEnd.lastTransferBytes())));
     QCOMPARE(frontEnd.workerStarts(), 1);
 }
 

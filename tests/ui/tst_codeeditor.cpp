@@ -137,6 +137,47 @@ private Q_SLOTS:
         QVERIFY2(failure.isEmpty(), qPrintable(failure));
         QCOMPARE(step, 1 + 2 * 8 + 2 + 2 * 3 + 1 + 2 + 1);
     }
+
+    // Issue #17's underlines are made for the lines around the view, not for every finding at
+    // once (which took 2.9 s of the UI thread at a million lines, issue #18): a kernel with a
+    // finding every other line lists a few screens of them, and scrolled to its end, the last
+    // finding's statement is underlined.
+    void findingUnderlinesNearTheView()
+    {
+        std::string body = ".text\nk:\n";
+        for (int i = 0; i < 3000; ++i)
+            body += "    ds_read_b32 v8, v7\n    v_add_f32 v9, v8, v8\n"; // a use before s_waitcnt lgkmcnt(0)
+        body += "    s_endpgm\n";
+        const QString text = QString::fromStdString(body);
+        const SnapshotPtr snapshot = snapshotOf(text, 1);
+        const auto& findings = snapshot->lines.findings();
+        QVERIFY2(findings.size() >= 2900, qPrintable(QString::number(findings.size())));
+        QWidget window;
+        auto* editor = new CodeEditor(&window);
+        window.resize(700, 500);
+        editor->resize(700, 500);
+        editor->setPlainText(text);
+        editor->setSnapshot(snapshot);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const auto wavyLines = [&] {
+            std::vector<int> lines;
+            for (const QTextEdit::ExtraSelection& sel : editor->extraSelections())
+                if (sel.format.underlineStyle() == QTextCharFormat::WaveUnderline)
+                    lines.push_back(sel.cursor.blockNumber() + 1);
+            return lines;
+        };
+        std::vector<int> shown = wavyLines();
+        QVERIFY(!shown.empty());
+        QVERIFY2(shown.size() < 400, qPrintable(QString::number(shown.size())));
+        QVERIFY(std::find(shown.begin(), shown.end(), findings.front().line) != shown.end());
+        editor->jumpToLine(findings.back().line);
+        QCoreApplication::processEvents();
+        shown = wavyLines();
+        QVERIFY(std::find(shown.begin(), shown.end(), findings.back().line) != shown.end());
+        QVERIFY(std::find(shown.begin(), shown.end(), findings.front().line) == shown.end());
+        QVERIFY2(shown.size() < 400, qPrintable(QString::number(shown.size())));
+    }
 };
 
 QTEST_MAIN(TestCodeEditor)

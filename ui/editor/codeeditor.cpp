@@ -85,7 +85,7 @@ CodeEditor::CodeEditor(QWidget* parent)
         // The finding underlines are listed for the lines around the view (addFindingSelections).
         const int first = firstVisibleBlock().blockNumber() + 1;
         const int shown = int(viewport()->height() / std::max(1.0, QFontMetricsF(font()).lineSpacing())) + 1;
-        if (!m_findingSelections.isEmpty() && (first < m_findingRange.first || first + shown > m_findingRange.second))
+        if (!m_findingLines.empty() && (first < m_findingRange.first || first + shown > m_findingRange.second))
             updateExtraSelections();
     });
     auto* doc = new QTextDocument(this);
@@ -396,32 +396,23 @@ bool CodeEditor::statementSelection(int line, QTextEdit::ExtraSelection& sel) co
 
 void CodeEditor::buildFindingSelections(const AnalysisSnapshot* before)
 {
-    if (!m_snapshot) {
-        m_findingSelections.clear();
+    std::vector<int> lines;
+    if (m_snapshot) {
+        lines.reserve(m_snapshot->lines.findings().size());
+        for (const FindingView& f : m_snapshot->lines.findings())
+            lines.push_back(f.line);
+    }
+    // The underlines made so far stay when the findings are on the same lines and each one's
+    // cursor, which followed the edits, still sits on its line (a new text, or a line added
+    // above, makes them again).
+    if (before && lines == m_findingLines) {
+        std::erase_if(m_findingSelections, [&](const auto& entry) {
+            return !entry.second.cursor.isNull() && entry.second.cursor.blockNumber() + 1 != m_findingLines[entry.first];
+        });
         return;
     }
-    // Reused when the previous snapshot had findings on the same lines and the cached cursors,
-    // which follow edits, still sit on those lines (a new text, or a line added above, rebuilds).
-    const auto& now = m_snapshot->lines.findings();
-    if (before && before->lines.findings().size() == now.size() && qsizetype(now.size()) == m_findingSelections.size()) {
-        bool same = true;
-        for (std::size_t i = 0; same && i < now.size(); ++i)
-            same = before->lines.findings()[i].line == now[i].line && m_findingSelectionLines[i] == now[i].line
-                && m_findingSelections[qsizetype(i)].cursor.blockNumber() + 1 == now[i].line;
-        if (same)
-            return;
-    }
+    m_findingLines = std::move(lines);
     m_findingSelections.clear();
-    m_findingSelectionLines.clear();
-    for (const FindingView& f : now) {
-        QTextEdit::ExtraSelection sel;
-        sel.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
-        sel.format.setUnderlineColor(AnalysisColors::mark(PenaltyClass::Hazard));
-        if (statementSelection(f.line, sel)) {
-            m_findingSelections.append(sel);
-            m_findingSelectionLines.push_back(f.line);
-        }
-    }
 }
 
 void CodeEditor::addFindingSelections(QList<QTextEdit::ExtraSelection>& selections) const
@@ -436,10 +427,28 @@ void CodeEditor::addFindingSelections(QList<QTextEdit::ExtraSelection>& selectio
     const int first = firstVisibleBlock().blockNumber() + 1;
     const int shown = int(viewport()->height() / std::max(1.0, QFontMetricsF(font()).lineSpacing())) + 1;
     m_findingRange = {std::max(1, first - 2 * shown), first + 3 * shown};
-    const auto from = std::lower_bound(m_findingSelectionLines.begin(), m_findingSelectionLines.end(), m_findingRange.first);
-    const auto to = std::upper_bound(m_findingSelectionLines.begin(), m_findingSelectionLines.end(), m_findingRange.second);
-    for (auto it = from; it != to; ++it)
-        selections.append(m_findingSelections[qsizetype(it - m_findingSelectionLines.begin())]);
+    const auto from = std::lower_bound(m_findingLines.begin(), m_findingLines.end(), m_findingRange.first);
+    const auto to = std::upper_bound(m_findingLines.begin(), m_findingLines.end(), m_findingRange.second);
+    // Those made far from the view go once they are many (a long scroll through a kernel with a
+    // finding on every line): made again, at their lines, when the view comes back.
+    const auto firstIndex = std::size_t(from - m_findingLines.begin()), endIndex = std::size_t(to - m_findingLines.begin());
+    if (m_findingSelections.size() > 4096)
+        std::erase_if(m_findingSelections,
+                      [&](const auto& entry) { return entry.first < firstIndex || entry.first >= endIndex; });
+    for (auto it = from; it != to; ++it) {
+        const auto index = std::size_t(it - m_findingLines.begin());
+        auto made = m_findingSelections.find(index);
+        if (made == m_findingSelections.end()) {
+            QTextEdit::ExtraSelection sel;
+            sel.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
+            sel.format.setUnderlineColor(AnalysisColors::mark(PenaltyClass::Hazard));
+            if (!statementSelection(*it, sel))
+                sel.cursor = QTextCursor();
+            made = m_findingSelections.emplace(index, std::move(sel)).first;
+        }
+        if (!made->second.cursor.isNull())
+            selections.append(made->second);
+    }
     for (const FindingView* f : m_snapshot->lines.findingsOn(currentLine())) {
         QTextEdit::ExtraSelection producer;
         producer.format.setUnderlineStyle(QTextCharFormat::DashUnderline);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/findings.h"
 
+#include <QHash>
+
 #include <algorithm>
 
 namespace gcnlens::ui {
@@ -10,9 +12,14 @@ static QString qs(const std::string& s)
     return QString::fromStdString(s);
 }
 
+QString FindingView::message() const
+{
+    return qs(detail.str());
+}
+
 QString FindingView::tooltip() const
 {
-    QString text = QStringLiteral("%1: %2").arg(key.rule, message);
+    QString text = QStringLiteral("%1: %2").arg(key.rule, message());
     if (producerLine > 0)
         text += QStringLiteral("\nproducer: line %1").arg(producerLine);
     text += QStringLiteral("\n%1").arg(waits);
@@ -29,29 +36,37 @@ std::vector<FindingView> findingViews(const CheckResult& checks)
 {
     std::vector<FindingView> out;
     out.reserve(checks.hazards.size() + checks.waits.size());
+    // One QString per distinct text, shared by the findings (implicitly shared copies).
+    QHash<QString, QString> texts;
+    const auto shared = [&](QString text) {
+        auto it = texts.constFind(text);
+        if (it == texts.constEnd())
+            it = texts.insert(text, text);
+        return *it;
+    };
     for (std::size_t i = 0; i < checks.hazards.size(); ++i) {
         const HazardFinding& h = checks.hazards[i];
         FindingView v;
-        v.key = {FindingKind::Hazard, h.instruction, h.producer, qs(h.rule)};
+        v.key = {FindingKind::Hazard, h.instruction, h.producer, shared(qs(h.rule))};
         v.index = int(i);
         v.line = h.line;
         v.producerLine = h.producerLine;
-        v.message = qs(h.detail);
-        v.waits = QStringLiteral("%1 of %2 wait states").arg(h.present).arg(h.required);
-        v.fix = qs(h.fix);
+        v.detail = h.detail;
+        v.waits = shared(QStringLiteral("%1 of %2 wait states").arg(h.present).arg(h.required));
+        v.fix = shared(qs(h.fix));
         out.push_back(std::move(v));
     }
     for (std::size_t i = 0; i < checks.waits.size(); ++i) {
         const WaitcntFinding& w = checks.waits[i];
         FindingView v;
-        v.key = {FindingKind::Waitcnt, w.instruction, w.producer, qs(w.rule)};
+        v.key = {FindingKind::Waitcnt, w.instruction, w.producer, shared(qs(w.rule))};
         v.index = int(i);
         v.line = w.line;
         v.producerLine = w.producerLine;
         v.notGuaranteed = w.notGuaranteed;
-        v.message = qs(w.detail);
-        v.waits = QStringLiteral("needs %1(%2)").arg(qs(w.counter)).arg(w.count);
-        v.fix = qs(w.fix);
+        v.detail = w.detail;
+        v.waits = shared(QStringLiteral("needs %1(%2)").arg(qs(w.counter)).arg(w.count));
+        v.fix = shared(qs(w.fix));
         out.push_back(std::move(v));
     }
     std::stable_sort(out.begin(), out.end(), [](const FindingView& a, const FindingView& b) { return a.line < b.line; });

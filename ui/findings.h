@@ -35,10 +35,16 @@ struct FindingView {
     int line = 0;   // the consumer's line
     int producerLine = 0;
     bool notGuaranteed = false; // an s_waitcnt finding the order of returns makes unprovable
-    QString message;            // core's one-line detail
-    QString waits;              // hazards: "0 of 4 wait states"; s_waitcnt: "needs lgkmcnt(0)"
-    QString fix;                // "s_nop 3" / "s_waitcnt lgkmcnt(0)" (several lines for several s_nops)
-    QString tooltip() const;    // rule, producer line, waits required/present, fix
+    // The rule, waits and fix texts repeat across a kernel's findings: each distinct one is one
+    // QString the findings share. The detail, distinct per finding, is composed when shown (as
+    // QStrings, the findings of a million-line kernel took about 160 MB of the window, issue #18).
+    QString waits;           // hazards: "0 of 4 wait states"; s_waitcnt: "needs lgkmcnt(0)"
+    QString fix;             // "s_nop 3" / "s_waitcnt lgkmcnt(0)" (several lines for several s_nops)
+    QString message() const; // core's one-line detail
+    QString tooltip() const; // rule, producer line, waits required/present, fix
+    bool sameMessage(const FindingView& other) const { return detail == other.detail; }
+
+    PatternText detail; // core's (a hazard's plain text is a pattern without holes)
 };
 
 // Every finding, by consumer line (hazards before s_waitcnt findings on a line).

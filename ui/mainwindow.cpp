@@ -359,7 +359,7 @@ void MainWindow::applySnapshot(const SnapshotPtr& snapshot)
     m_occupancy->setSnapshot(snapshot);
     m_lds->setSnapshot(snapshot);
     m_lds->setCursorLine(m_editor->currentLine());
-    m_problems->setProblems(snapshot->analysis.program.diagnostics, snapshot->lines.findings());
+    m_problems->setProblems(snapshot->analysis.program.diagnostics, snapshot->lines.sharedFindings());
     m_dialect->updateDetected(m_text);
     if (m_analysisCapped) {
         m_status->setText(tr("Analysis off: %L1 lines (more than %L2)").arg(m_editor->blockCount()).arg(m_largeTextLines));

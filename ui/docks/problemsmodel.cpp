@@ -15,15 +15,10 @@ void ProblemsModel::setDiagnostics(std::vector<Diagnostic> diagnostics)
     endResetModel();
 }
 
-void ProblemsModel::setFindings(std::vector<FindingView> findings)
+void ProblemsModel::setProblems(std::vector<Diagnostic> diagnostics, std::shared_ptr<const std::vector<FindingView>> findings)
 {
-    beginResetModel();
-    m_findings = std::move(findings);
-    endResetModel();
-}
-
-void ProblemsModel::setProblems(std::vector<Diagnostic> diagnostics, std::vector<FindingView> findings)
-{
+    if (!findings)
+        findings = std::make_shared<const std::vector<FindingView>>();
     // Most keystrokes leave the problems as they were: no reset then (a kernel may list a
     // thousand findings, and a reset also loses the view's current row).
     const auto sameDiagnostic = [](const Diagnostic& a, const Diagnostic& b) {
@@ -31,11 +26,13 @@ void ProblemsModel::setProblems(std::vector<Diagnostic> diagnostics, std::vector
             && a.origin == b.origin;
     };
     const auto sameFinding = [](const FindingView& a, const FindingView& b) {
-        return a.key == b.key && a.line == b.line && a.producerLine == b.producerLine && a.message == b.message && a.fix == b.fix;
+        return a.key == b.key && a.line == b.line && a.producerLine == b.producerLine && a.sameMessage(b) && a.fix == b.fix;
     };
     if (std::equal(diagnostics.begin(), diagnostics.end(), m_diagnostics.begin(), m_diagnostics.end(), sameDiagnostic)
-        && std::equal(findings.begin(), findings.end(), m_findings.begin(), m_findings.end(), sameFinding))
+        && std::equal(findings->begin(), findings->end(), m_findings->begin(), m_findings->end(), sameFinding)) {
+        m_findings = std::move(findings); // the same rows: the new snapshot's list, the old one let go
         return;
+    }
     beginResetModel();
     m_diagnostics = std::move(diagnostics);
     m_findings = std::move(findings);
@@ -45,20 +42,20 @@ void ProblemsModel::setProblems(std::vector<Diagnostic> diagnostics, std::vector
 const FindingView* ProblemsModel::finding(int row) const
 {
     const int at = row - int(m_diagnostics.size());
-    return at >= 0 && at < int(m_findings.size()) ? &m_findings[std::size_t(at)] : nullptr;
+    return at >= 0 && at < int(m_findings->size()) ? &(*m_findings)[std::size_t(at)] : nullptr;
 }
 
 int ProblemsModel::rowOf(const FindingKey& key) const
 {
-    for (std::size_t i = 0; i < m_findings.size(); ++i)
-        if (m_findings[i].key == key)
+    for (std::size_t i = 0; i < m_findings->size(); ++i)
+        if ((*m_findings)[i].key == key)
             return int(m_diagnostics.size() + i);
     return -1;
 }
 
 int ProblemsModel::rowCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : int(m_diagnostics.size() + m_findings.size());
+    return parent.isValid() ? 0 : int(m_diagnostics.size() + m_findings->size());
 }
 
 int ProblemsModel::columnCount(const QModelIndex& parent) const
@@ -82,7 +79,7 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const
             case RuleColumn:
                 return f->key.rule;
             case MessageColumn:
-                return f->message;
+                return f->message();
             }
             break;
         case Qt::ToolTipRole:

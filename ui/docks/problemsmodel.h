@@ -9,6 +9,7 @@
 
 #include <QAbstractTableModel>
 
+#include <memory>
 #include <vector>
 
 namespace gcnlens::ui {
@@ -21,9 +22,9 @@ public:
 
     using QAbstractTableModel::QAbstractTableModel;
     void setDiagnostics(std::vector<Diagnostic> diagnostics);
-    void setFindings(std::vector<FindingView> findings);
-    // Both at once (one model reset per analysis).
-    void setProblems(std::vector<Diagnostic> diagnostics, std::vector<FindingView> findings);
+    // Both at once (one model reset per analysis). The findings are the snapshot's list, shared
+    // rather than copied (LineAnnotations::sharedFindings).
+    void setProblems(std::vector<Diagnostic> diagnostics, std::shared_ptr<const std::vector<FindingView>> findings);
 
     // The finding of a row (nullptr for a diagnostic's row).
     const FindingView* finding(int row) const;
@@ -37,7 +38,7 @@ public:
 
 private:
     std::vector<Diagnostic> m_diagnostics;
-    std::vector<FindingView> m_findings;
+    std::shared_ptr<const std::vector<FindingView>> m_findings = std::make_shared<const std::vector<FindingView>>();
 };
 
 } // namespace gcnlens::ui

@@ -138,8 +138,8 @@ LineAnnotations LineAnnotations::build(const Analysis& analysis)
               std::pair {&k.agpr, LineAnnotation::PeakAgpr}})
             if (peak->count > 0 && peak->line >= 1 && peak->line <= maxLine)
                 out.m_lines[size_t(peak->line - 1)].peak |= bit;
-    out.m_findings = findingViews(analysis.checks);
-    for (const FindingView& f : out.m_findings)
+    out.m_findings = std::make_shared<const std::vector<FindingView>>(findingViews(analysis.checks));
+    for (const FindingView& f : *out.m_findings)
         if (f.line >= 1 && f.line <= maxLine && out.m_lines[size_t(f.line - 1)].findings < 255)
             ++out.m_lines[size_t(f.line - 1)].findings;
     for (auto& [rule, lines] : out.m_linesByRule) {
@@ -226,8 +226,8 @@ std::vector<const FindingView*> LineAnnotations::findingsOn(int line) const
 {
     std::vector<const FindingView*> out;
     auto it =
-        std::lower_bound(m_findings.begin(), m_findings.end(), line, [](const FindingView& f, int l) { return f.line < l; });
-    for (; it != m_findings.end() && it->line == line; ++it)
+        std::lower_bound(m_findings->begin(), m_findings->end(), line, [](const FindingView& f, int l) { return f.line < l; });
+    for (; it != m_findings->end() && it->line == line; ++it)
         out.push_back(&*it);
     return out;
 }

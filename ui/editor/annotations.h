@@ -12,6 +12,7 @@
 #include <QString>
 
 #include <map>
+#include <memory>
 #include <vector>
 
 namespace gcnlens::ui {
@@ -64,7 +65,9 @@ public:
     const LiveCounts& maxLive() const { return m_maxLive; }
     bool hasAgprs() const { return m_maxLive.agpr > 0; }
     // Issue #17: every finding by consumer line, and those of one line.
-    const std::vector<FindingView>& findings() const { return m_findings; }
+    const std::vector<FindingView>& findings() const { return *m_findings; }
+    // The same list, shared: the Problems dock lists it without a copy of its own (issue #18).
+    std::shared_ptr<const std::vector<FindingView>> sharedFindings() const { return m_findings; }
     std::vector<const FindingView*> findingsOn(int line) const;
     // The tooltip of a 1-based line: per instruction its rule ids, cycles and the one-line
     // explanations (timing-model.md section 8). `analysis` must be the one this was built from.
@@ -75,7 +78,7 @@ private:
     std::map<QString, std::vector<int>> m_linesByRule;
     std::uint64_t m_maxOffset = 0;
     LiveCounts m_maxLive;
-    std::vector<FindingView> m_findings;
+    std::shared_ptr<const std::vector<FindingView>> m_findings = std::make_shared<const std::vector<FindingView>>();
 };
 
 } // namespace gcnlens::ui

@@ -41,7 +41,7 @@ void ReportBuilder::buildChecks()
                             .arg(w->notGuaranteed ? QStringLiteral(" n.g.") : QString());
             rows.push_back({f.key.rule, QString::number(f.line),
                             f.producerLine > 0 ? QString::number(f.producerLine) : QStringLiteral("—"), waits,
-                            QString(f.fix).replace(QLatin1Char('\n'), QStringLiteral("; ")), f.message});
+                            QString(f.fix).replace(QLatin1Char('\n'), QStringLiteral("; ")), f.message()});
         }
         table(flow,
               {QStringLiteral("Rule"), QStringLiteral("Line"), QStringLiteral("From"), QStringLiteral("Waits"),

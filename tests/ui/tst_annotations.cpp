@@ -84,7 +84,7 @@ private Q_SLOTS:
         QCOMPARE(at->position.slot, slot);
         QCOMPARE(at->fetchPenalty, fetchPenalty);
         QCOMPARE(at->markClass(), fetchPenalty ? PenaltyClass::Fetch : PenaltyClass::None);
-        QCOMPARE(at->freedBy, freedBy);
+        QCOMPARE(QString::fromStdString(at->freedBy.str()), freedBy);
         // The gutter's cycles are the sums over the line's instructions.
         int cycles = 0, penalties = 0;
         for (std::size_t i = 0; i < a.program.instructions.size(); ++i)

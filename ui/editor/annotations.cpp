@@ -21,7 +21,7 @@ bool LineAnnotation::textAreaAlike(const LineAnnotation* a, const LineAnnotation
     if (!a || !b)
         return !a && !b;
     return a->position.oddBand == b->position.oddBand && (a->position.slot == 0) == (b->position.slot == 0)
-        && a->markClass() == b->markClass() && a->freedBy.isEmpty() == b->freedBy.isEmpty();
+        && a->markClass() == b->markClass() && a->freedBy.empty() == b->freedBy.empty();
 }
 
 bool LineAnnotation::gutterAlike(const LineAnnotation* a, const LineAnnotation* b)
@@ -30,7 +30,7 @@ bool LineAnnotation::gutterAlike(const LineAnnotation* a, const LineAnnotation* 
         return !a && !b;
     return a->offset == b->offset && a->size == b->size && a->cycles + a->penaltyCycles == b->cycles + b->penaltyCycles
         && a->position.slot == b->position.slot && a->markClass() == b->markClass() && a->direction == b->direction
-        && a->directionOverridden == b->directionOverridden && a->freedBy.isEmpty() == b->freedBy.isEmpty() && a->live == b->live
+        && a->directionOverridden == b->directionOverridden && a->freedBy.empty() == b->freedBy.empty() && a->live == b->live
         && a->peak == b->peak && a->findings == b->findings;
 }
 
@@ -129,7 +129,7 @@ LineAnnotations LineAnnotations::build(const Analysis& analysis)
                 lines.push_back(ins.line);
         }
         if (!t->freedBy.empty())
-            a.freedBy = names(t->freedBy);
+            a.freedBy = t->freedBy;
     }
     // Issue #16: the kernels' peak lines; issue #17: the findings by line.
     for (const KernelPressure& k : analysis.liveness.kernels)

@@ -21,21 +21,22 @@ namespace gcnlens::ui {
 using gcnlens::PenaltyClass;
 
 struct LineAnnotation {
+    // (Ordered for size, issue #18: one of these per source line, a million in a large kernel.)
     int firstInstruction = -1; // index into Program::instructions
     int instructionCount = 0;  // several for macro/.rept output charged to the invoking line
     std::uint64_t offset = 0;  // of the first instruction
-    int size = 0;              // bytes, all instructions of the line
-    int cycles = 0;            // base cycles used in totals
-    int penaltyCycles = 0;
     FetchPosition position;
+    InternedString freedBy; // R-first16 / R-long / R-pair (core's handle: 8 bytes a line, not a QString's 24)
+    int size = 0;           // bytes, all instructions of the line
+    int cycles = 0;         // base cycles used in totals
+    int penaltyCycles = 0;
+    LiveCounts live; // issue #16: the most live registers of the line's instructions
     bool fetchPenalty = false, branchPenalty = false, hazardPenalty = false;
     bool twoDword = false; // an 8-byte instruction (the shaded ones when charged)
-    QString freedBy;       // R-first16 / R-long / R-pair
     bool conditionalBranch = false;
     Direction direction = Direction::NotABranch;
     bool directionOverridden = false;
     bool isData = false, placeholder = false;
-    LiveCounts live; // issue #16: the most live registers of the line's instructions
     enum PeakFile : quint8 { PeakVgpr = 1, PeakSgpr = 2, PeakAgpr = 4 };
     quint8 peak = 0;     // PeakFile bits: a kernel's pressure peak is on this line
     quint8 findings = 0; // issue #17: hazard and s_waitcnt findings on this line (at most 255)
@@ -47,6 +48,7 @@ struct LineAnnotation {
     static bool textAreaAlike(const LineAnnotation* a, const LineAnnotation* b);
     static bool gutterAlike(const LineAnnotation* a, const LineAnnotation* b);
 };
+static_assert(sizeof(void*) != 8 || sizeof(LineAnnotation) <= 80, "LineAnnotation grew: issue #18 counts its bytes");
 
 // The live registers of a line in words, for tooltips: "66 VGPRs · 5 SGPRs (the kernel's VGPR peak)".
 QString pressureLine(const LineAnnotation& a, bool withAgprs);

@@ -518,7 +518,7 @@ void CodeEditor::paintEvent(QPaintEvent* event)
                 painter.setPen(QPen(m_colors.separator, 1));
                 painter.drawLine(QPointF(0, r.top() + 0.5), QPointF(width, r.top() + 0.5));
             }
-            if (m_showFreed && !a->freedBy.isEmpty()) {
+            if (m_showFreed && !a->freedBy.empty()) {
                 painter.setPen(QPen(m_colors.freed, 1.5, Qt::DashLine));
                 painter.setBrush(Qt::NoBrush);
                 painter.drawRect(full.adjusted(1, 1, -2, -2));
@@ -592,7 +592,7 @@ void CodeEditor::paintGutter(QPaintEvent* event)
         // Marker: a filled box coloured by the penalty class, a triangle for a branch's direction
         // (→ taken, ↓ not taken), a ring for an instruction saved by a freeing rule.
         paintMark(painter, cell(GutterLayout::Marker, r).adjusted(1, 2, -1, -2),
-                  {a->markClass(), a->direction, a->directionOverridden, !a->freedBy.isEmpty()}, m_colors, m_showFreed);
+                  {a->markClass(), a->direction, a->directionOverridden, !a->freedBy.empty()}, m_colors, m_showFreed);
     }
     painter.setPen(m_colors.separator);
     painter.drawLine(m_gutter->width() - 1, event->rect().top(), m_gutter->width() - 1, event->rect().bottom());

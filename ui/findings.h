@@ -37,7 +37,7 @@ struct FindingView {
     bool notGuaranteed = false; // an s_waitcnt finding the order of returns makes unprovable
     // The rule, waits and fix texts repeat across a kernel's findings: each distinct one is one
     // QString the findings share. The detail, distinct per finding, is composed when shown (as
-    // QStrings, the findings of a million-line kernel took about 160 MB of the window, issue #18).
+    // QStrings, the findings of a million-line kernel cost 68 MB of the window, bench_open, issue #18).
     QString waits;           // hazards: "0 of 4 wait states"; s_waitcnt: "needs lgkmcnt(0)"
     QString fix;             // "s_nop 3" / "s_waitcnt lgkmcnt(0)" (several lines for several s_nops)
     QString message() const; // core's one-line detail

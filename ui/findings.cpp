@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/findings.h"
 
-#include <QHash>
+#include <QSet>
 
 #include <algorithm>
 
@@ -37,13 +37,8 @@ std::vector<FindingView> findingViews(const CheckResult& checks)
     std::vector<FindingView> out;
     out.reserve(checks.hazards.size() + checks.waits.size());
     // One QString per distinct text, shared by the findings (implicitly shared copies).
-    QHash<QString, QString> texts;
-    const auto shared = [&](QString text) {
-        auto it = texts.constFind(text);
-        if (it == texts.constEnd())
-            it = texts.insert(text, text);
-        return *it;
-    };
+    QSet<QString> texts;
+    const auto shared = [&](const QString& text) { return *texts.insert(text); }; // the stored copy when there is one
     for (std::size_t i = 0; i < checks.hazards.size(); ++i) {
         const HazardFinding& h = checks.hazards[i];
         FindingView v;

@@ -281,10 +281,11 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
             plain = false;
         scan.plain[i] = plain;
     }
+    // Every line, plain or not: a call on a line that is not plain for another reason (a byte
+    // LLVM's lexer refuses) still expands the macro, and its alignment is a barrier for edits
+    // above it (fuzz_frontend c60fa9bc).
     if (!scan.macroNames.empty())
         for (std::size_t i = 0; i < lines.size(); ++i) {
-            if (!scan.plain[i])
-                continue;
             bool invocation = false;
             forEachWord(codeOf(lines[i]), [&](std::string_view word) {
                 invocation = std::find(scan.macroNames.begin(), scan.macroNames.end(), word) != scan.macroNames.end();

@@ -463,6 +463,7 @@ private Q_SLOTS:
         // translation's full run skipped the witness check of the LLVM-syntax path, and a line
         // after the .end was spliced in.
         QTest::addRow("e5900aaa") << QStringLiteral("incremental-e5900aaa") << QStringLiteral("tahiti") << true;
+        QTest::addRow("c60fa9bc") << QStringLiteral("incremental-c60fa9bc") << QStringLiteral("gfx906") << false;
     }
     void fuzzFindings()
     {

@@ -207,6 +207,10 @@ void AnalysisBridge::setPaused(bool paused)
 
 void AnalysisBridge::analyzeNow()
 {
+    // A new request id would drop the running job's result and run the models again on a copy of
+    // its program: twice the work, and two analyses in memory (1.7 GB at a million lines, issue #18).
+    if (m_running && m_runningJob == m_requested && !m_debounce.isActive())
+        return;
     ++m_requested;
     m_debounce.stop();
     start();
@@ -286,6 +290,7 @@ void AnalysisBridge::start()
     m_pendingText.clear();
     m_sentAssemble = m_request.assemble;
     m_running = true;
+    m_runningJob = m_requested;
     m_jobTimer.start();
     m_jobStop = std::stop_source();
     const quint64 job = m_requested;
@@ -402,11 +407,22 @@ void AnalysisBridge::start()
         }
         SnapshotPtr replaced = std::exchange(m_current, snapshot);
         Q_EMIT analysisReady(snapshot);
-        if (replaced)
+        // The views hold the new result now: the one they let go of is freed on the worker at
+        // once (before the next job, if one is queued), not kept beside it until the next job
+        // starts, which doubled what an idle window holds (issue #18).
+        if (replaced) {
             m_garbage.push_back(std::move(replaced));
+            releaseGarbage();
+        }
     });
-    // Freeing a 10k-line analysis is not the UI's work, nor the next result's: the snapshots the
-    // views let go of are freed on the worker right after this job, once its result is out.
+    // What the job replaces as the worker's `last` is freed right after it, once its result is out.
+    releaseGarbage();
+}
+
+// Freeing a large analysis is not the UI's work: the snapshots the views let go of, and those the
+// worker replaced, are freed on the worker's thread (after the job that runs, if any).
+void AnalysisBridge::releaseGarbage()
+{
     auto garbage = std::make_shared<std::vector<SnapshotPtr>>(std::move(m_garbage));
     m_garbage.clear();
     m_pool.start([garbage, engine = m_engine] {

@@ -85,7 +85,8 @@ public:
     void setDebounceInterval(int milliseconds) { m_debounceInterval = milliseconds; }
     // Suspends analysis while a large file streams into the editor.
     void setPaused(bool paused);
-    // Skips the debounce and starts now (tests, file open).
+    // Skips the debounce and starts now (tests, file open). Nothing to do when the running job is
+    // already of the newest request (setSource() starts one at once when the last job was quick).
     void analyzeNow();
 
     // Ends the running job's assembler (a runaway analysis); its snapshot keeps the last good
@@ -111,6 +112,7 @@ private:
     void start();
     void textChanged();
     void supersede();
+    void releaseGarbage();
     QString wholeText() const;
 
     struct Engine;
@@ -135,7 +137,8 @@ private:
     quint64 m_textGeneration = 0;
     AssembleOptions m_sentAssemble; // the assembler options the last job ran with
     AnalysisRequest m_request;
-    quint64 m_requested = 0; // id of the newest request
+    quint64 m_requested = 0;  // id of the newest request
+    quint64 m_runningJob = 0; // id of the running job's request, while m_running
     bool m_running = false;
     std::stop_source m_jobStop;   // the running job's: a newer request stops its model passes
     bool m_cancelledLast = false; // the last job was cancelled (the next one is not)

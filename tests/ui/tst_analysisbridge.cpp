@@ -183,6 +183,41 @@ private Q_SLOTS:
         compareWithFresh(bridge, text);
     }
 
+    // Issue #18: analyzeNow() right after setSource() (opening a file, "Analyse Anyway"). setSource
+    // has started the job for that text already; a second request id made the bridge drop its
+    // result and run the models again on a copy of its program: twice the work, and two analyses
+    // in memory at once (1.7 GB at a million lines).
+    void analyzeNowAfterSetSourceRunsOneJob()
+    {
+        const QString text = gcnlens::test::readFile(gcnlens::test::exampleKernel());
+        AnalysisBridge bridge;
+        bridge.setDebounceInterval(0);
+        QSignalSpy started(&bridge, &AnalysisBridge::analysisStarted);
+        QSignalSpy ready(&bridge, &AnalysisBridge::analysisReady);
+        bridge.setSource(text);
+        QVERIFY(bridge.busy()); // no job before it was slow: it started at once
+        bridge.analyzeNow();
+        QTRY_VERIFY_WITH_TIMEOUT(settled(bridge), 20000);
+        QCOMPARE(started.size(), 1);
+        QCOMPARE(ready.size(), 1);
+        compareWithFresh(bridge, text);
+    }
+
+    // Issue #18: the snapshot a new result replaces is freed once the views have the new one, not
+    // kept beside it until some later job starts (which doubled what an idle window holds).
+    void replacedSnapshotIsFreedAtOnce()
+    {
+        const QString text = gcnlens::test::readFile(gcnlens::test::exampleKernel());
+        DocumentSession session(text);
+        QTRY_VERIFY_WITH_TIMEOUT(settled(session.bridge), 20000);
+        std::weak_ptr<const AnalysisSnapshot> first = session.bridge.current();
+        QVERIFY(!first.expired());
+        QTextCursor(&session.doc).insertText(QStringLiteral("// a comment line\n"));
+        QTRY_VERIFY_WITH_TIMEOUT(settled(session.bridge), 20000);
+        QVERIFY(session.bridge.current() != first.lock());
+        QTRY_VERIFY_WITH_TIMEOUT(first.expired(), 5000); // freed on the worker, no other job needed
+    }
+
     // Typing into a large kernel while jobs run: superseded jobs are cancelled (their model passes
     // stop, core/support/cancel.h) and publish nothing; every snapshot delivered is whole, and the
     // last one is a fresh analysis of the text.

@@ -8,6 +8,7 @@
 #include <QApplication>
 #include <QScreen>
 #include <QScrollBar>
+#include <QSyntaxHighlighter>
 #include <QTest>
 #include <QTextBlock>
 
@@ -177,6 +178,57 @@ private Q_SLOTS:
         QVERIFY(std::find(shown.begin(), shown.end(), findings.back().line) != shown.end());
         QVERIFY(std::find(shown.begin(), shown.end(), findings.front().line) == shown.end());
         QVERIFY2(shown.size() < 400, qPrintable(QString::number(shown.size())));
+    }
+
+    // Issue #18: a width change (a wider gutter when the first analysis arrives, a narrower
+    // window) lays no line of a large text out again. QPlainTextEdit would, through its document
+    // layout's setTextWidth, giving every line a QTextLayout of its own: 300 MB and a second's
+    // freeze at a million lines (heaptrack on bench_open, which measures it). A small text is laid
+    // out as Qt does. Either way, what is shown afterwards must be right.
+    void widthChangeOfALargeTextLaysNothingOut()
+    {
+        QFETCH(int, lines);
+        QWidget window;
+        auto* editor = new CodeEditor(&window);
+        window.resize(700, 500);
+        editor->resize(700, 500);
+        // As the window opens a large text: no undo step, no syntax colours (which lay out every
+        // line they colour), the gutter's final width first.
+        editor->document()->setUndoRedoEnabled(false);
+        editor->document()->findChild<QSyntaxHighlighter*>()->setDocument(nullptr);
+        editor->setLineCountHint(lines);
+        QTextCursor end(editor->document());
+        for (int first = 0; first < lines; first += 2000) { // streamed in by pieces, as the window opens a file
+            QString text;
+            for (int i = first; i < std::min(lines, first + 2000); ++i)
+                text += QStringLiteral("    v_add_f32 v4, v2, v6 // %1\n").arg(i + 1);
+            end.movePosition(QTextCursor::End);
+            end.insertText(text);
+        }
+        editor->setLineCountHint(0);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        editor->jumpToLine(lines / 2);
+        QCoreApplication::processEvents();
+        const int wideView = editor->viewport()->width();
+        editor->resize(560, 500); // narrower: Qt would give each of the lines a layout now
+        QCoreApplication::processEvents();
+        // Either way the text lays out and hit-tests where it is shown: the top line in view is
+        // near the one jumped to, and the line under a point is the one painted there.
+        const QTextBlock top = editor->cursorForPosition(QPoint(4, 4)).block();
+        QVERIFY2(std::abs(top.blockNumber() - (lines / 2 - 1)) < 40, qPrintable(QString::number(top.blockNumber())));
+        QVERIFY(top.text().endsWith(QStringLiteral("// %1").arg(top.blockNumber() + 1)));
+        QCOMPARE(top.layout()->lineCount(), 1);
+        // The document is as wide as its widest line (the scroll bar's range), not as the wider
+        // view its layout was last given.
+        QVERIFY2(editor->document()->documentLayout()->documentSize().width() < wideView,
+                 qPrintable(QString::number(editor->document()->documentLayout()->documentSize().width())));
+    }
+    void widthChangeOfALargeTextLaysNothingOut_data()
+    {
+        QTest::addColumn<int>("lines");
+        QTest::newRow("small") << 20000;
+        QTest::newRow("large") << 120000;
     }
 };
 

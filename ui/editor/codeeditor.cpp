@@ -319,7 +319,18 @@ void CodeEditor::setLineCountHint(qsizetype lines)
 
 void CodeEditor::resizeEvent(QResizeEvent* event)
 {
-    QPlainTextEdit::resizeEvent(event);
+    // QPlainTextEdit lays every block out again when the width changes, though without wrapping
+    // no line depends on it: QPlainTextDocumentLayout::setTextWidth clears each block's layout and
+    // so creates one, a QTextLayout per line. At a million lines that was 300 MB and a second's
+    // freeze when the first analysis widened the gutter (issue #18, heaptrack). Above
+    // kRelayoutBlocks the change reaches it as a height change only: the layout keeps the width it
+    // had, which only sets the least width the horizontal scroll bar reaches.
+    if (lineWrapMode() == NoWrap && blockCount() > kRelayoutBlocks && event->size().width() != event->oldSize().width()) {
+        QResizeEvent heightOnly(event->size(), QSize(event->size().width(), event->oldSize().height()));
+        QPlainTextEdit::resizeEvent(&heightOnly);
+    } else {
+        QPlainTextEdit::resizeEvent(event);
+    }
     updateGutterGeometry();
 }
 

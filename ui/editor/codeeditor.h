@@ -53,6 +53,10 @@ public:
     using Colors = AnalysisColors;
     const Colors& colors() const { return m_colors; }
 
+    // Above this many lines a width change (the gutter's, the window's) lays no line out again
+    // (resizeEvent): each would get a QTextLayout of its own, about 300 bytes.
+    static constexpr int kRelayoutBlocks = 50000;
+
 Q_SIGNALS:
     void branchToggleRequested(int line, gcnlens::Direction direction);
     void currentLineChanged(int line);

@@ -12,10 +12,9 @@ FetchPosition FetchPosition::at(std::uint64_t offset, int size)
 {
     FetchPosition p;
     p.block = offset & ~std::uint64_t(31);
-    p.band = offset >> 5;
     p.slot = int((offset >> 2) & 7);
-    p.oddBand = (p.band & 1) != 0;
-    p.straddles = size > 0 && ((offset + std::uint64_t(size) - 1) >> 5) != p.band;
+    p.oddBand = (p.band() & 1) != 0;
+    p.straddles = size > 0 && ((offset + std::uint64_t(size) - 1) >> 5) != p.band();
     return p;
 }
 
@@ -23,9 +22,8 @@ FetchPosition FetchPosition::of(const InstructionTiming& timing, int size)
 {
     FetchPosition p;
     p.block = timing.block;
-    p.band = timing.block >> 5;
     p.slot = timing.slot;
-    p.oddBand = (p.band & 1) != 0;
+    p.oddBand = (p.band() & 1) != 0;
     p.straddles = size > 0 && timing.slot * 4 + size > 32;
     return p;
 }

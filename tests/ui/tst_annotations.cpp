@@ -81,7 +81,7 @@ private Q_SLOTS:
         QVERIFY(at);
         QCOMPARE(at->instructionCount, instructions);
         QCOMPARE(at->size, size);
-        QCOMPARE(at->position.slot, slot);
+        QCOMPARE(int(at->position.slot), slot);
         QCOMPARE(at->fetchPenalty, fetchPenalty);
         QCOMPARE(at->markClass(), fetchPenalty ? PenaltyClass::Fetch : PenaltyClass::None);
         QCOMPARE(QString::fromStdString(at->freedBy.str()), freedBy);

@@ -125,7 +125,7 @@ private Q_SLOTS:
         QVERIFY(typed);
         QCOMPARE(typed->size, 8);
         QCOMPARE(typed->offset, waitcntOffset + 4); // right after the 4-byte s_waitcnt
-        QCOMPARE(typed->position.slot, int(((waitcntOffset + 4) >> 2) & 7));
+        QCOMPARE(int(typed->position.slot), int(((waitcntOffset + 4) >> 2) & 7));
         QCOMPARE(editor->annotationAt(30)->offset, vmacOffset + 8); // everything below moved by 8
         QVERIFY(!editor->annotationAt(29));                         // "loop:" holds no instruction
         // The summary shows the new totals; the cursor and scroll position did not move.

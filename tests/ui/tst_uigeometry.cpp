@@ -42,7 +42,8 @@ private Q_SLOTS:
         QFETCH(bool, straddles);
         const auto p = FetchPosition::at(offset, size);
         QCOMPARE(p.block, block);
-        QCOMPARE(p.band, block / 32);
+        QCOMPARE(p.band(), block / 32);
+        QCOMPARE(int(p.inBlock().slot), slot);
         QCOMPARE(p.slot, slot);
         QCOMPARE(p.oddBand, odd);
         QCOMPARE(p.straddles, straddles);

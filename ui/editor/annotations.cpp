@@ -85,7 +85,7 @@ LineAnnotations LineAnnotations::build(const Analysis& analysis)
         if (a.firstInstruction < 0) {
             a.firstInstruction = int(index);
             a.offset = ins.offset;
-            a.position = t ? FetchPosition::of(*t, ins.size) : FetchPosition::at(ins.offset, ins.size);
+            a.position = (t ? FetchPosition::of(*t, ins.size) : FetchPosition::at(ins.offset, ins.size)).inBlock();
             a.isData = ins.isData;
             a.placeholder = ins.placeholder;
         }

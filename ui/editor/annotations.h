@@ -25,10 +25,9 @@ struct LineAnnotation {
     int firstInstruction = -1; // index into Program::instructions
     int instructionCount = 0;  // several for macro/.rept output charged to the invoking line
     std::uint64_t offset = 0;  // of the first instruction
-    FetchPosition position;
-    InternedString freedBy; // R-first16 / R-long / R-pair (core's handle: 8 bytes a line, not a QString's 24)
-    int size = 0;           // bytes, all instructions of the line
-    int cycles = 0;         // base cycles used in totals
+    InternedString freedBy;    // R-first16 / R-long / R-pair (core's handle: 8 bytes a line, not a QString's 24)
+    int size = 0;              // bytes, all instructions of the line
+    int cycles = 0;            // base cycles used in totals
     int penaltyCycles = 0;
     LiveCounts live; // issue #16: the most live registers of the line's instructions
     bool fetchPenalty = false, branchPenalty = false, hazardPenalty = false;
@@ -40,6 +39,7 @@ struct LineAnnotation {
     enum PeakFile : quint8 { PeakVgpr = 1, PeakSgpr = 2, PeakAgpr = 4 };
     quint8 peak = 0;     // PeakFile bits: a kernel's pressure peak is on this line
     quint8 findings = 0; // issue #17: hazard and s_waitcnt findings on this line (at most 255)
+    FetchSlot position;  // of the first instruction, as the timing model placed it
 
     bool isInstruction() const { return firstInstruction >= 0; }
     PenaltyClass markClass() const; // the most important penalty on the line, for the marker
@@ -48,7 +48,7 @@ struct LineAnnotation {
     static bool textAreaAlike(const LineAnnotation* a, const LineAnnotation* b);
     static bool gutterAlike(const LineAnnotation* a, const LineAnnotation* b);
 };
-static_assert(sizeof(void*) != 8 || sizeof(LineAnnotation) <= 80, "LineAnnotation grew: issue #18 counts its bytes");
+static_assert(sizeof(void*) != 8 || sizeof(LineAnnotation) <= 64, "LineAnnotation grew: issue #18 counts its bytes");
 
 // The live registers of a line in words, for tooltips: "66 VGPRs · 5 SGPRs (the kernel's VGPR peak)".
 QString pressureLine(const LineAnnotation& a, bool withAgprs);

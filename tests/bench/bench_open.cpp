@@ -96,8 +96,12 @@ struct Heartbeat {
         std::printf("%-34s wall %8.1f ms | event loop blocked: worst %7.1f ms, p99 %6.1f ms, gaps >50 ms: %zu, >100 ms: %zu\n",
                     phase, wall, worst(), percentile(0.99), over(50), over(100));
         // Which phase the window's memory (issue #18: at most 1 GB at 1M lines) grows in.
-        std::printf("  resident after it %.0f MB, peak so far %.0f MB\n", gcnlens::bench::megabytes(gcnlens::bench::rssBytes()),
-                    gcnlens::bench::megabytes(gcnlens::bench::peakRssBytes()));
+        // Heap in use beside it: what live values hold, the rest of the resident size being freed
+        // heap not returned yet, code and Qt's own mappings.
+        std::printf("  resident after it %.0f MB, peak so far %.0f MB, heap in use %.0f MB\n",
+                    gcnlens::bench::megabytes(gcnlens::bench::rssBytes()),
+                    gcnlens::bench::megabytes(gcnlens::bench::peakRssBytes()),
+                    gcnlens::bench::megabytes(gcnlens::bench::heapInUseBytes()));
     }
 };
 

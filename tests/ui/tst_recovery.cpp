@@ -21,6 +21,12 @@ private Q_SLOTS:
         QTest::addRow("empty text") << QStringLiteral("/tmp/empty.s") << QString();
         QTest::addRow("first line looks like a header")
             << QStringLiteral("/tmp/h.s") << QStringLiteral("gcnlens-recovery 1\n/tmp/x.s\nbody\n");
+        // Written in slices of 256 Ki characters: a surrogate pair across the first boundary, a
+        // three-byte character across the second.
+        const QString pair = QString::fromUtf8("\xF0\x9F\x98\x80"), wide = QString::fromUtf8("\xE2\x89\x88");
+        QTest::addRow("several slices") << QStringLiteral("/tmp/big.s")
+                                        << QString(256 * 1024 - 1, QLatin1Char('a')) + pair
+                + QString(256 * 1024 - 2, QLatin1Char('b')) + wide + wide + QStringLiteral("\ns_endpgm\n");
     }
     void roundTrip()
     {

@@ -198,7 +198,7 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::createBanner()
 {
-    // Says why a large text has no colours or analysis, with the way out next to it.
+    // Says why a large text has no colours or no live analysis, with the way out next to it.
     m_banner = new QFrame;
     m_banner->setObjectName(QStringLiteral("LargeTextBanner"));
     m_banner->setFrameShape(QFrame::StyledPanel);
@@ -211,11 +211,11 @@ void MainWindow::createBanner()
     m_bannerText = new QLabel;
     m_bannerText->setWordWrap(true);
     row->addWidget(m_bannerText, 1);
-    auto* analyse = new QPushButton(tr("Analyse Anyway"));
-    analyse->setObjectName(QStringLiteral("AnalyseAnyway"));
-    analyse->setToolTip(tr("Runs the analysis in the background and again after each edit; the window stays responsive"));
-    connect(analyse, &QPushButton::clicked, this, &MainWindow::analyseAnyway);
-    row->addWidget(analyse);
+    m_analyseAnyway = new QPushButton(tr("Analyse Anyway"));
+    m_analyseAnyway->setObjectName(QStringLiteral("AnalyseAnyway"));
+    m_analyseAnyway->setToolTip(tr("Runs the analysis in the background and again after each edit; the window stays responsive"));
+    connect(m_analyseAnyway, &QPushButton::clicked, this, &MainWindow::analyseAnyway);
+    row->addWidget(m_analyseAnyway);
     m_banner->setVisible(false);
 }
 
@@ -362,7 +362,7 @@ void MainWindow::applySnapshot(const SnapshotPtr& snapshot)
     m_problems->setProblems(snapshot->analysis.program.diagnostics, snapshot->lines.sharedFindings());
     m_dialect->updateDetected(m_text);
     if (m_analysisCapped) {
-        m_status->setText(tr("Analysis off: %L1 lines (more than %L2)").arg(m_editor->blockCount()).arg(m_largeTextLines));
+        m_status->setText(tr("Analysis off: %L1 lines (more than %L2)").arg(m_editor->blockCount()).arg(m_liveAnalysisLines));
     } else {
         const auto& t = snapshot->analysis.timing.totals;
         int errors = 0;
@@ -523,11 +523,15 @@ void MainWindow::pasteLarge(QString text)
     QTextCursor cursor = m_editor->textCursor();
     const qsizetype lines =
         m_editor->blockCount() - (cursor.selectedText().count(QChar::ParagraphSeparator)) + text.count(QLatin1Char('\n'));
-    if (lines > m_largeTextLines && !m_analysisCapped) {
-        // The same rule as for opening: no colours, no live analysis (the banner says so).
+    // The same rules as for opening: no colours, and above the second limit no live analysis
+    // (the banner says so).
+    if (lines > m_largeTextLines)
         setHighlighting(false);
+    if (lines > m_liveAnalysisLines && !m_analysisCapped) {
         setCapped(true, lines);
         m_bridge->setSource(QString());
+    } else if (lines > m_largeTextLines) {
+        setCapped(m_analysisCapped, lines);
     }
     // The selection goes first; the slices join its undo step (or make a new one).
     const Undo undo = cursor.hasSelection() ? Undo::JoinPrevious : Undo::NewStep;
@@ -569,17 +573,26 @@ void MainWindow::setHighlighting(bool on)
 void MainWindow::setCapped(bool capped, qsizetype lines)
 {
     m_analysisCapped = capped;
+    const bool colourless = lines > m_largeTextLines;
+    const QString name = m_file.isEmpty() ? tr("This text") : QFileInfo(m_file).fileName();
     if (capped) {
-        const QString name = m_file.isEmpty() ? tr("This text") : QFileInfo(m_file).fileName();
         m_bannerText->setText(
-            tr("%1 has %L2 lines. Syntax colours and live analysis are off above %L3 lines so that the window "
-               "stays responsive: analysing a million lines takes about ten seconds and several GB, again after every edit. "
-               "For the figures, run gcnlens-cli analyze on the file, or analyse it here anyway.")
+            tr("%1 has %L2 lines. Live analysis is off above %L3 lines and syntax colours above %L4, so that the window "
+               "stays responsive: analysing a million lines takes seconds and about 1 GB, again after every edit. For the "
+               "figures, run gcnlens-cli analyze on the file, or analyse it here anyway.")
                 .arg(name)
                 .arg(lines)
+                .arg(m_liveAnalysisLines)
                 .arg(m_largeTextLines));
+    } else if (colourless) {
+        m_bannerText->setText(tr("%1 has %L2 lines: syntax colours are off above %L3 lines, so that the window stays "
+                                 "responsive. The analysis runs after each edit as for any text.")
+                                  .arg(name)
+                                  .arg(lines)
+                                  .arg(m_largeTextLines));
     }
-    m_banner->setVisible(capped);
+    m_analyseAnyway->setVisible(capped);
+    m_banner->setVisible(capped || colourless);
 }
 
 void MainWindow::analyseAnyway()
@@ -660,7 +673,11 @@ bool MainWindow::showText(Loaded& loaded, const QString& name)
 
 void MainWindow::analyseShownText(qsizetype lines)
 {
-    const bool large = lines > m_largeTextLines;
+    // Lines of text: a final line break ends the last line, it does not start one (a "1M-line"
+    // file ends with one, and the editor shows an empty block after it).
+    if (lines > 1 && m_text.endsWith(QLatin1Char('\n')))
+        --lines;
+    const bool large = lines > m_liveAnalysisLines;
     setCapped(large, lines);
     m_bridge->setSource(large ? QString() : m_text); // capped: empty panels rather than the previous file's
     m_bridge->setPaused(false);

@@ -6,11 +6,13 @@
 // Large texts. A text is inserted into the editor in slices of about 10 ms with a cancellable
 // progress dialog, so the window keeps repainting while a big file opens; cancelling puts the
 // previous text back. A text of more than largeTextLines() lines (100,000 by default, ten times the
-// 10k-instruction kernels the window is tuned for) opens with syntax colours and live analysis
-// off: measured on a 1M-line file (tests/bench/bench_open), colouring triples the time to open it
-// and an analysis takes about 10 s and 3.4 GB, so every edit would queue that much background work,
-// and re-colouring after a theme change would block for seconds. A banner says so and
-// offers to analyse anyway (still off the UI thread). Pasting (Ctrl+V) more than chunkThreshold()
+// 10k-instruction kernels the window is tuned for) opens without syntax colours: colouring lays out
+// every line it colours (about 1 KB a line) and triples the time to open a 1M-line file, and
+// re-colouring after a theme change would block for seconds. Above liveAnalysisLines() (1,000,000)
+// live analysis is off as well: measured on a 1M-line file (tests/bench/bench_open), the window
+// with the analysis on and typing peaks under 1 GiB, each keystroke repaints in about 20 ms and its
+// analysis arrives about a second later; beyond that the memory grows past the issue #18 budget. A
+// banner says which is off, and offers to analyse anyway (still off the UI thread). Pasting (Ctrl+V) more than chunkThreshold()
 // characters goes the same way, as one undo step. Files above maxFileSize() are refused with a
 // message, as are binary files (a NUL byte) and files that cannot be read.
 #pragma once
@@ -30,6 +32,7 @@ class QFrame;
 class QLabel;
 class QMenu;
 class QProgressDialog;
+class QPushButton;
 class QToolButton;
 class QSyntaxHighlighter;
 class QTimer;
@@ -67,9 +70,12 @@ public:
     void setAutosaveInterval(int milliseconds);
     static qint64 chunkThreshold() { return 256 * 1024; }
 
-    // Above this many lines a loaded text gets no syntax colours and no live analysis (see above).
+    // Above this many lines a loaded text gets no syntax colours (see above).
     int largeTextLines() const { return m_largeTextLines; }
     void setLargeTextLines(int lines) { m_largeTextLines = lines; }
+    // Above this many lines it gets no live analysis either (analyseAnyway() turns it on).
+    int liveAnalysisLines() const { return m_liveAnalysisLines; }
+    void setLiveAnalysisLines(int lines) { m_liveAnalysisLines = lines; }
     qint64 maxFileSize() const { return m_maxFileSize; }
     void setMaxFileSize(qint64 bytes) { m_maxFileSize = bytes; }
     bool analysisCapped() const { return m_analysisCapped; }
@@ -165,6 +171,7 @@ private:
     QLabel* m_status = nullptr;
     QFrame* m_banner = nullptr;
     QLabel* m_bannerText = nullptr;
+    QPushButton* m_analyseAnyway = nullptr;
     QTimer* m_autosave = nullptr;
     FileWatch* m_watch = nullptr;
     QToolButton* m_cancel = nullptr; // a runaway analysis: Cancel in the status bar
@@ -178,6 +185,7 @@ private:
     input::SourceFormat m_format; // the open file's encoding, BOM and line breaks (saved back the same way)
     qint64 m_maxFileSize = qint64(input::kMaxSourceBytes);
     int m_largeTextLines = 100000;
+    int m_liveAnalysisLines = 1000000;
     bool m_loading = false;
     bool m_quiet = false;
     bool m_analysisCapped = false;

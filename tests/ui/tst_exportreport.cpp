@@ -276,8 +276,10 @@ private Q_SLOTS:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(text.toUtf8());
         }
-        if (capped)
+        if (capped) {
             w->setLargeTextLines(1000);
+            w->setLiveAnalysisLines(1000);
+        }
         QVERIFY(w->openFile(big));
         if (capped)
             QVERIFY(w->analysisCapped());

@@ -139,6 +139,22 @@ class TestWindowFiles : public QObject {
         return false;
     }
 
+private:
+    // Opens a kernel of `lines` lines with the large-text limits (colours, live analysis) as given.
+    bool openWithLimits(const QString& name, int lines, int colourLimit, int liveLimit)
+    {
+        w->setLargeTextLines(colourLimit);
+        w->setLiveAnalysisLines(liveLimit);
+        const QString file = path(name);
+        return writeFile(file, nopKernel(lines)) && w->openFile(file);
+    }
+    QPushButton* analyseAnywayButton() const
+    {
+        auto* button = w->banner()->findChild<QPushButton*>(QStringLiteral("AnalyseAnyway"));
+        Q_ASSERT(button);
+        return button;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -344,6 +360,7 @@ private Q_SLOTS:
         QFETCH(int, cap);
         QFETCH(bool, capped);
         w->setLargeTextLines(cap);
+        w->setLiveAnalysisLines(cap);
         CodeEditor* e = w->editor();
         e->setPlainText(QStringLiteral("k:\n    s_nop 0\n    s_endpgm\n"));
         QTextCursor c(e->document()->findBlockByNumber(1));
@@ -928,18 +945,16 @@ private Q_SLOTS:
         QVERIFY(!w->findChild<QProgressDialog*>());
     }
 
-    // Above largeTextLines() a text opens without colours or live analysis and says so; the user
-    // can analyse it anyway; a smaller text afterwards gets both back.
+    // Above liveAnalysisLines() (and largeTextLines()) a text opens without colours or live
+    // analysis and says so; the user can analyse it anyway; a smaller text afterwards gets both back.
     void largeTextCapsAnalysis()
     {
-        w->setLargeTextLines(2000);
-        const QString big = path(QStringLiteral("capped.s"));
-        QVERIFY(writeFile(big, nopKernel(3000)));
-        QVERIFY(w->openFile(big));
+        QVERIFY(openWithLimits(QStringLiteral("capped.s"), 3000, 2000, 2000));
         QVERIFY(w->analysisCapped());
         QVERIFY(w->banner()->isVisible());
         auto* label = w->banner()->findChild<QLabel*>();
         QVERIFY(label->text().contains(QStringLiteral("capped.s")) && label->text().contains(QLocale().toString(3000)));
+        QVERIFY(analyseAnywayButton()->isVisible());
         QVERIFY(!highlighted(w.get()));
         // The panels show an empty analysis, not the previous file's figures.
         QTRY_VERIFY_WITH_TIMEOUT(w->bridge()->current() && !w->bridge()->busy(), 20000);
@@ -952,9 +967,7 @@ private Q_SLOTS:
         QVERIFY(w->bridge()->current()->analysis.program.instructions.empty());
 
         // Analyse anyway: 2998 s_nop + s_endpgm = 2999 instructions of 4 bytes (section 1).
-        auto* button = w->banner()->findChild<QPushButton*>(QStringLiteral("AnalyseAnyway"));
-        QVERIFY(button);
-        QTest::mouseClick(button, Qt::LeftButton);
+        QTest::mouseClick(analyseAnywayButton(), Qt::LeftButton);
         QVERIFY(!w->analysisCapped());
         QVERIFY(!w->banner()->isVisible());
         QTRY_VERIFY_WITH_TIMEOUT(settled(w.get()), 60000);
@@ -972,6 +985,25 @@ private Q_SLOTS:
         QCOMPARE(w->bridge()->current()->analysis.timing.totals.instructions, 9);
     }
 
+    // Between largeTextLines() and liveAnalysisLines() a text opens without colours but is analysed
+    // as any other, after each edit too; the banner says why the colours are off, with no button.
+    void largeTextKeepsAnalysis()
+    {
+        QVERIFY(openWithLimits(QStringLiteral("colourless.s"), 3000, 2000, 5000));
+        QVERIFY(!w->analysisCapped());
+        QVERIFY(!highlighted(w.get()));
+        QVERIFY(w->banner()->isVisible());
+        QVERIFY(w->banner()->findChild<QLabel*>()->text().contains(QStringLiteral("colourless.s")));
+        QVERIFY(!analyseAnywayButton()->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(settled(w.get()), 60000);
+        QCOMPARE(w->bridge()->current()->analysis.timing.totals.instructions, 2999);
+        // An edit is analysed: one more instruction.
+        w->editor()->jumpToLine(2);
+        type(w->editor(), QStringLiteral("    s_nop 1\n"));
+        QTRY_VERIFY_WITH_TIMEOUT(settled(w.get()), 60000);
+        QCOMPARE(w->bridge()->current()->analysis.timing.totals.instructions, 3000);
+    }
+
     // A recovered text goes the same way as an opened one: above the cap, without colours or
     // live analysis; it comes back whole and unsaved.
     void largeRecovery()
@@ -980,6 +1012,7 @@ private Q_SLOTS:
         QVERIFY(w->recoveryStore()->save(QString(), text));
         auto second = makeWindow();
         second->setLargeTextLines(2000);
+        second->setLiveAnalysisLines(2000);
         second->show();
         {
             BoxAnswerer yes(QMessageBox::Yes);
@@ -995,12 +1028,13 @@ private Q_SLOTS:
         second->recoveryStore()->discard({});
     }
 
-    // The real thing, with the default limits: a 1M-line file opens whole, capped, with the event
-    // loop running throughout; cancelling it half way leaves the previous text.
+    // The real thing, with the default limits: a file of a million lines and one (just over the
+    // live-analysis limit) opens whole, capped, with the event loop running throughout; cancelling
+    // it half way leaves the previous text.
     void millionLines()
     {
         const QString big = path(QStringLiteral("million.s"));
-        QVERIFY(writeFile(big, nopKernel(1000000)));
+        QVERIFY(writeFile(big, nopKernel(w->liveAnalysisLines() + 1)));
         w->editor()->setPlainText(QStringLiteral("k:\n    s_endpgm\n"));
         const QString before = w->editor()->toPlainText();
         int ticks = 0;
@@ -1024,7 +1058,7 @@ private Q_SLOTS:
         count.start();
         QVERIFY(w->openFile(big));
         QVERIFY(ticks >= 100);
-        QCOMPARE(w->editor()->blockCount(), 1000000);
+        QCOMPARE(w->editor()->blockCount(), 1000001);
         QVERIFY(w->analysisCapped());
         QCOMPARE(w->text().size(), w->editor()->document()->characterCount() - 1);
         QVERIFY(w->text().endsWith(QStringLiteral("    s_nop 0\n    s_endpgm")));

@@ -3,8 +3,9 @@
 // was blocked at worst while it: streams the file in (and is cancelled half way), analyses it or
 // reports the cap, scrolls and takes keystrokes. A 1 ms heartbeat timer measures the blocking: the
 // largest gap between two of its ticks is the longest the window could not repaint or react.
-// Usage: bench_open [lines=1000000] [analyse]   (offscreen platform unless QT_QPA_PLATFORM is set)
-//   analyse: also press "Analyse Anyway" on the capped text and wait for the background analysis.
+// Usage: bench_open [lines=1000000] [analyse [keystrokes=10]]   (offscreen unless QT_QPA_PLATFORM is set)
+//   analyse: also press "Analyse Anyway" if the text is capped (above MainWindow::liveAnalysisLines())
+//   and wait for the background analysis, then type with the analysis on, each keystroke analysed.
 #include "ui/editor/codeeditor.h"
 #include "ui/mainwindow.h"
 #include "ui/recovery.h"
@@ -123,6 +124,7 @@ int main(int argc, char** argv)
     QStandardPaths::setTestModeEnabled(true);
     const int lines = argc > 1 ? std::atoi(argv[1]) : 1000000;
     const bool analyse = argc > 2 && std::strcmp(argv[2], "analyse") == 0;
+    const int analysedKeys = argc > 3 ? std::max(1, std::atoi(argv[3])) : 10;
 
     QTemporaryDir dir;
     const QString big = dir.filePath(QStringLiteral("big.s"));
@@ -274,6 +276,32 @@ int main(int argc, char** argv)
         if (const auto s = bridge->current())
             std::printf("  analysed %lld instructions (worker %.0f ms)\n", (long long)s->analysis.timing.totals.instructions,
                         s->milliseconds);
+    }
+    if (analyse && !window.analysisCapped()) {
+        // (7) Keystrokes with the analysis on (issue #18: live analysis up to 1M lines): each one
+        // repainted, then its analysis shown, before the next.
+        editor->jumpToLine(lines / 2);
+        QCoreApplication::processEvents();
+        beat.reset();
+        t.start();
+        std::vector<double> repaint, shown;
+        for (int i = 0; i < analysedKeys; ++i) {
+            QElapsedTimer k;
+            k.start();
+            QTest::keyClick(editor, i % 2 ? Qt::Key_Backspace : Qt::Key_Space);
+            editor->viewport()->repaint();
+            repaint.push_back(ms(k));
+            waitSettled(0);
+            shown.push_back(ms(k));
+        }
+        beat.print(qPrintable(QStringLiteral("%1 keystrokes, each analysed").arg(analysedKeys)), ms(t));
+        std::sort(repaint.begin(), repaint.end());
+        std::sort(shown.begin(), shown.end());
+        std::printf("  keystroke + repaint: median %.1f ms, worst %.1f ms; keystroke -> its analysis shown: median %.0f ms, "
+                    "worst %.0f ms\n",
+                    repaint[repaint.size() / 2], repaint.back(), shown[shown.size() / 2], shown.back());
+        if (const auto s = bridge->current())
+            std::printf("  last job: worker %.0f ms\n", s->milliseconds);
     }
     std::printf("peak RSS %ld MB\n", peakRssMb());
     editor->document()->setModified(false);

@@ -324,7 +324,7 @@ void CodeEditor::resizeEvent(QResizeEvent* event)
     // so creates one, a QTextLayout per line. At a million lines that was 300 MB and a second's
     // freeze when the first analysis widened the gutter (issue #18, heaptrack). Above
     // kRelayoutBlocks the change reaches it as a height change only: the layout keeps the width it
-    // had, which only sets the least width the horizontal scroll bar reaches.
+    // had, which no line depends on (the scroll range follows the widest line laid out).
     if (lineWrapMode() == NoWrap && blockCount() > kRelayoutBlocks && event->size().width() != event->oldSize().width()) {
         QResizeEvent heightOnly(event->size(), QSize(event->size().width(), event->oldSize().height()));
         QPlainTextEdit::resizeEvent(&heightOnly);

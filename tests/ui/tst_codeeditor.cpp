@@ -180,12 +180,12 @@ private Q_SLOTS:
         QVERIFY2(shown.size() < 400, qPrintable(QString::number(shown.size())));
     }
 
-    // Issue #18: a width change (a wider gutter when the first analysis arrives, a narrower
-    // window) lays no line of a large text out again. QPlainTextEdit would, through its document
-    // layout's setTextWidth, giving every line a QTextLayout of its own: 300 MB and a second's
-    // freeze at a million lines (heaptrack on bench_open, which measures it). A small text is laid
-    // out as Qt does. Either way, what is shown afterwards must be right.
-    void widthChangeOfALargeTextLaysNothingOut()
+    // Issue #18: above CodeEditor::kRelayoutBlocks a width change (a wider gutter when the first
+    // analysis arrives, a narrower window) is not passed on to QPlainTextEdit, which would give
+    // every line a QTextLayout of its own through its document layout's setTextWidth: 300 MB and
+    // a second's freeze at a million lines (heaptrack; bench_open measures it). A small text is
+    // laid out as Qt does. Either way, what is shown afterwards must be right.
+    void widthChangeKeepsTheViewRight()
     {
         QFETCH(int, lines);
         QWidget window;
@@ -224,7 +224,7 @@ private Q_SLOTS:
         QVERIFY2(editor->document()->documentLayout()->documentSize().width() < wideView,
                  qPrintable(QString::number(editor->document()->documentLayout()->documentSize().width())));
     }
-    void widthChangeOfALargeTextLaysNothingOut_data()
+    void widthChangeKeepsTheViewRight_data()
     {
         QTest::addColumn<int>("lines");
         QTest::newRow("small") << 20000;

@@ -6,6 +6,7 @@
 #include "ui/logging.h"
 
 #include <QElapsedTimer>
+#include <QScopeGuard>
 #include <QTextBlock>
 #include <QTextDocument>
 #include <QtConcurrent/QtConcurrentRun>
@@ -209,7 +210,7 @@ void AnalysisBridge::analyzeNow()
 {
     // A new request id would drop the running job's result and run the models again on a copy of
     // its program: twice the work, and two analyses in memory (1.7 GB at a million lines, issue #18).
-    if (m_running && m_runningJob == m_requested && !m_debounce.isActive())
+    if (m_running && m_runningJob == m_requested)
         return;
     ++m_requested;
     m_debounce.stop();
@@ -383,6 +384,9 @@ void AnalysisBridge::start()
     };
 
     QtConcurrent::run(&m_pool, std::move(work)).then(this, [this](SnapshotPtr snapshot) {
+        // Whatever becomes of the result: what the worker replaced as its `last`, and the snapshot
+        // the views let go of, are freed on the worker (after the next job, if this starts one).
+        const auto release = qScopeGuard([this] { releaseGarbage(); });
         m_running = false;
         m_cancelledLast = snapshot->cancelled;
         if (!snapshot->cancelled)
@@ -407,16 +411,11 @@ void AnalysisBridge::start()
         }
         SnapshotPtr replaced = std::exchange(m_current, snapshot);
         Q_EMIT analysisReady(snapshot);
-        // The views hold the new result now: the one they let go of is freed on the worker at
-        // once (before the next job, if one is queued), not kept beside it until the next job
-        // starts, which doubled what an idle window holds (issue #18).
-        if (replaced) {
+        // The views hold the new result now: the one they let go of goes at once, not beside it
+        // until the next job starts, which doubled what an idle window holds (issue #18).
+        if (replaced)
             m_garbage.push_back(std::move(replaced));
-            releaseGarbage();
-        }
     });
-    // What the job replaces as the worker's `last` is freed right after it, once its result is out.
-    releaseGarbage();
 }
 
 // Freeing a large analysis is not the UI's work: the snapshots the views let go of, and those the

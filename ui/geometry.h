@@ -16,12 +16,11 @@ struct InstructionTiming;
 
 namespace gcnlens::ui {
 
-// What the editor paints of a fetch position, per source line (LineAnnotation): three bytes, not the
+// What the editor paints of a fetch position, per source line (LineAnnotation): two bytes, not the
 // 16 of a FetchPosition, because a large kernel has a million lines (issue #18).
 struct FetchSlot {
-    std::uint8_t slot = 0;  // 0..7
-    bool oddBand = false;   // alternating background bands
-    bool straddles = false; // the encoding crosses into the next block
+    std::uint8_t slot = 0; // 0..7
+    bool oddBand = false;  // alternating background bands
     bool operator==(const FetchSlot&) const = default;
 };
 
@@ -34,7 +33,7 @@ struct FetchPosition {
     bool straddles = false;  // the encoding crosses into the next block (GFX9+ fetch-straddle, p == 7 for 8 bytes)
 
     std::uint64_t band() const { return block >> 5; } // the block's index
-    FetchSlot inBlock() const { return {std::uint8_t(slot), oddBand, straddles}; }
+    FetchSlot inBlock() const { return {std::uint8_t(slot), oddBand}; }
     static FetchPosition at(std::uint64_t offset, int size);
     // The position the timing model computed (InstructionTiming::slot and ::block): what every
     // presenter shows, so that no view derives it from the offset again.

@@ -56,6 +56,13 @@ namespace gcnlens::ui {
 // Cancel between slices (highlighting and layout run inside each insertion).
 static constexpr double TargetSliceMs = 10.0;
 
+// Lines of a text the editor shows in `blocks` blocks, as the large-text limits count them: a final
+// line break ends the last line, it does not start one (a "1M-line" file ends with one).
+static qsizetype textLines(qsizetype blocks, bool endsWithBreak)
+{
+    return blocks > 1 && endsWithBreak ? blocks - 1 : blocks;
+}
+
 static QString native(const QString& path)
 {
     return documentfiles::nativePath(path);
@@ -521,8 +528,10 @@ void MainWindow::pasteLarge(QString text)
 {
     text.replace(QStringLiteral("\r\n"), QStringLiteral("\n")).replace(QLatin1Char('\r'), QLatin1Char('\n'));
     QTextCursor cursor = m_editor->textCursor();
-    const qsizetype lines =
-        m_editor->blockCount() - (cursor.selectedText().count(QChar::ParagraphSeparator)) + text.count(QLatin1Char('\n'));
+    const bool pastedAtEnd = cursor.selectionEnd() == m_text.size();
+    const qsizetype lines = textLines(m_editor->blockCount() - (cursor.selectedText().count(QChar::ParagraphSeparator))
+                                          + text.count(QLatin1Char('\n')),
+                                      pastedAtEnd ? text.endsWith(QLatin1Char('\n')) : m_text.endsWith(QLatin1Char('\n')));
     // The same rules as for opening: no colours, and above the second limit no live analysis
     // (the banner says so).
     if (lines > m_largeTextLines)
@@ -637,7 +646,7 @@ bool MainWindow::showText(Loaded& loaded, const QString& name)
     // would re-lay out every line loaded so far in one go.
     m_editor->setLineCountHint(loaded.lines);
     m_editor->clear();
-    setHighlighting(loaded.lines <= m_largeTextLines);
+    setHighlighting(textLines(loaded.lines, loaded.text.endsWith(QLatin1Char('\n'))) <= m_largeTextLines);
     if (loaded.progress)
         qCInfo(lcFiles) << "loading" << name << loaded.text.size() << "characters," << loaded.lines << "lines in slices";
     if (!insertText(loaded.text, loaded.progress.get(), 100, 1000)) {
@@ -673,10 +682,7 @@ bool MainWindow::showText(Loaded& loaded, const QString& name)
 
 void MainWindow::analyseShownText(qsizetype lines)
 {
-    // Lines of text: a final line break ends the last line, it does not start one (a "1M-line"
-    // file ends with one, and the editor shows an empty block after it).
-    if (lines > 1 && m_text.endsWith(QLatin1Char('\n')))
-        --lines;
+    lines = textLines(lines, m_text.endsWith(QLatin1Char('\n')));
     const bool large = lines > m_liveAnalysisLines;
     setCapped(large, lines);
     m_bridge->setSource(large ? QString() : m_text); // capped: empty panels rather than the previous file's

@@ -12,8 +12,9 @@
 // live analysis is off as well: measured on a 1M-line file (tests/bench/bench_open), the window
 // with the analysis on and typing peaks under 1 GiB, each keystroke repaints in about 20 ms and its
 // analysis arrives about a second later; beyond that the memory grows past the issue #18 budget. A
-// banner says which is off, and offers to analyse anyway (still off the UI thread). Pasting (Ctrl+V) more than chunkThreshold()
-// characters goes the same way, as one undo step. Files above maxFileSize() are refused with a
+// banner says which is off, and offers to analyse anyway (still off the UI thread). Lines are
+// counted without the empty one after a final line break. Pasting (Ctrl+V) more than
+// chunkThreshold() characters goes the same way, as one undo step. Files above maxFileSize() are refused with a
 // message, as are binary files (a NUL byte) and files that cannot be read.
 #pragma once
 

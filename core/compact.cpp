@@ -2,15 +2,22 @@
 #include "core/compact.h"
 
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <mutex>
+#include <utility>
 
 namespace gcnlens::intern {
 
 namespace {
 
 // One pool: entries packed into large chunks (a count, the items, a 0 for text), found again
-// through an open-addressing table of pointers. Never shrinks: handles must outlive every result.
+// through an open-addressing table. Never shrinks: handles must outlive every result. The table
+// holds 32-bit slots (chunk index, 4-byte unit in the chunk) instead of pointers: at its load of
+// 1/4 to 1/2 a table slot per entry costs 2-4 slots, and with distinct operands an instruction
+// interns four entries (operands, encoding, defs, uses): 8 bytes a slot were 60-90 of its bytes
+// (issue #18). 2^16 chunks of 256 KiB: 16 GiB a pool.
 class Pool {
 public:
     const void* store(const void* bytes, std::size_t count, std::size_t elementSize)
@@ -22,24 +29,27 @@ public:
         if ((used_ + 1) * 2 > table_.size())
             grow();
         std::size_t at = hash & (table_.size() - 1);
-        while (const char* entry = table_[at]) {
+        while (const std::uint32_t slot = table_[at]) {
+            const char* entry = entryAt(slot);
             if (countOf(entry) == count && std::memcmp(entry, bytes, length) == 0)
                 return entry;
             at = (at + 1) & (table_.size() - 1);
         }
-        char* entry = allocate(length + 1);
+        if (length > std::numeric_limits<std::uint32_t>::max() - 8)
+            fail("an entry of 4 GiB or more");
+        const auto [entry, slot] = allocate(length + 1);
         const auto count32 = std::uint32_t(count);
         std::memcpy(entry - 4, &count32, 4);
         std::memcpy(entry, bytes, length);
         entry[length] = 0;
-        table_[at] = entry;
+        table_[at] = slot;
         ++used_;
         return entry;
     }
     std::size_t bytes() const
     {
         std::lock_guard lock(mutex_);
-        return held_ + table_.size() * sizeof(const char*);
+        return held_ + table_.size() * sizeof(std::uint32_t) + chunks_.capacity() * sizeof(chunks_[0]);
     }
 
 private:
@@ -53,33 +63,48 @@ private:
     {
         return std::hash<std::string_view> {}(std::string_view(entry, countOf(entry) * elementSize));
     }
-    // `length` bytes after a 4-byte count, 4-byte aligned (register lists hold ints).
-    char* allocate(std::size_t length)
+    static constexpr std::size_t kChunkBytes = 256 * 1024; // 2^16 4-byte units
+    static constexpr std::size_t kMaxChunks = 1 << 16;
+
+    [[noreturn]] static void fail(const char* what)
+    {
+        std::fprintf(stderr, "gcnlens: interned text pool: %s\n", what);
+        std::abort(); // handles are compared by address: an entry outside the table would break equality
+    }
+    // A slot is never 0 (0 marks a free one): an entry starts 4 bytes into its chunk at least.
+    const char* entryAt(std::uint32_t slot) const { return chunks_[slot >> 16].get() + std::size_t(slot & 0xffff) * 4; }
+
+    // `length` bytes after a 4-byte count, 4-byte aligned (register lists hold ints). An entry
+    // larger than a chunk gets a chunk of its own (it starts at unit 1, so its slot fits).
+    std::pair<char*, std::uint32_t> allocate(std::size_t length)
     {
         const std::size_t need = (4 + length + 3) & ~std::size_t {3};
         if (chunkLeft_ < need) {
-            const std::size_t size = std::max<std::size_t>(need, 256 * 1024);
+            if (chunks_.size() >= kMaxChunks)
+                fail("full (16 GiB)");
+            const std::size_t size = std::max(need, kChunkBytes);
             chunks_.push_back(std::make_unique<char[]>(size));
-            chunk_ = chunks_.back().get();
+            chunkStart_ = chunk_ = chunks_.back().get();
             chunkLeft_ = size;
             held_ += size;
         }
         char* entry = chunk_ + 4;
+        const auto slot = std::uint32_t((chunks_.size() - 1) << 16 | std::size_t(entry - chunkStart_) / 4);
         chunk_ += need;
         chunkLeft_ -= need;
-        return entry;
+        return {entry, slot};
     }
     void grow()
     {
-        std::vector<const char*> old = std::move(table_);
-        table_.assign(std::max<std::size_t>(1024, old.size() * 2), nullptr);
-        for (const char* entry : old) {
-            if (!entry)
+        std::vector<std::uint32_t> old = std::move(table_);
+        table_.assign(std::max<std::size_t>(1024, old.size() * 2), 0);
+        for (const std::uint32_t slot : old) {
+            if (!slot)
                 continue;
-            std::size_t at = hashOf(entry, elementSize_) & (table_.size() - 1);
+            std::size_t at = hashOf(entryAt(slot), elementSize_) & (table_.size() - 1);
             while (table_[at])
                 at = (at + 1) & (table_.size() - 1);
-            table_[at] = entry;
+            table_[at] = slot;
         }
     }
 
@@ -88,9 +113,10 @@ public:
 
 private:
     mutable std::mutex mutex_;
-    std::vector<const char*> table_;
+    std::vector<std::uint32_t> table_;
     std::size_t used_ = 0;
     std::vector<std::unique_ptr<char[]>> chunks_;
+    char* chunkStart_ = nullptr;
     char* chunk_ = nullptr;
     std::size_t chunkLeft_ = 0;
     std::size_t held_ = 0;

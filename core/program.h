@@ -45,17 +45,21 @@ enum class Family : std::uint8_t {
 };
 std::string_view familyName(Family family); // "SOP1", …, "FLAT", "GLOBAL", "SCRATCH", "data"
 
-enum class RegKind { VGPR, SGPR, AGPR, TTMP, VCC, EXEC, M0, SCC, FlatScratch, XnackMask, Other };
+enum class RegKind : std::uint8_t { VGPR, SGPR, AGPR, TTMP, VCC, EXEC, M0, SCC, FlatScratch, XnackMask, Other };
 std::string_view regKindName(RegKind kind);
 
 // A register operand: a range for VGPR/SGPR/AGPR/TTMP (v[4:7] → first 4, count 4); for the
 // specials first is 0 and count is 1 (M0, SCC) or 2 (VCC, EXEC pairs), or 1 for a 32-bit half.
+// Four bytes, no padding (lists of them are interned by their bytes; issue #18 counts them):
+// LLVM's register names bound the fields, v511/a255 and 32-register (1024-bit) tuples at most.
+// The bit-fields promote to int in arithmetic, as the ints they replace did.
 struct RegRange {
-    RegKind kind = RegKind::Other;
-    int first = 0;
-    int count = 1;
+    RegKind kind : 8 = RegKind::Other;
+    std::uint32_t first : 16 = 0;
+    std::uint32_t count : 8 = 1;
     bool operator==(const RegRange&) const = default;
 };
+static_assert(sizeof(RegRange) == 4);
 
 // A register list, interned: instructions repeat the same few lists.
 using RegList = InternedArray<RegRange>;
@@ -68,7 +72,7 @@ enum class BranchKind : std::uint8_t {
     Return,        // s_endpgm (ends the wave)
 };
 
-// Fields ordered by size so the struct has no padding (120 bytes; issue #18).
+// Fields ordered by size so the struct has no padding (104 bytes; issue #18).
 struct Instruction {
     int line = 0;        // 1-based line of the main file; for macro/rept/include output, the
                          // line that invoked it
@@ -80,16 +84,16 @@ struct Instruction {
     // The per-instruction texts and lists are interned (core/compact.h, issue #18): 8 bytes each,
     // stored once per distinct value; they read like the std::string / std::vector they were.
     InternedArray<std::uint8_t> encoding;
-    InternedString mnemonic;                   // canonical, as LLVM prints it ("v_add_f32_e32", "s_load_dwordx2")
-    InternedString operands;                   // operand text as LLVM prints it
-    InternedString targetLabel;                // branch target symbol, when any
-    RegList defs;                              // registers written (explicit and implicit, e.g. VCC, SCC)
-    RegList uses;                              // registers read (explicit and implicit)
-    std::optional<std::uint64_t> targetOffset; // kernel-relative offset of the target
-    unsigned opcode = 0;                       // LLVM's MC opcode (this LLVM build's numbering, 0 for data and
-                                               // placeholders): the timing model reads LLVM's scheduling class from it
-    int targetIndex = -1;                      // index of the target instruction, -1 when unknown
-    int kernel = -1;                           // index into Program::kernels, -1 outside any kernel
+    InternedString mnemonic;             // canonical, as LLVM prints it ("v_add_f32_e32", "s_load_dwordx2")
+    InternedString operands;             // operand text as LLVM prints it
+    InternedString targetLabel;          // branch target symbol, when any
+    RegList defs;                        // registers written (explicit and implicit, e.g. VCC, SCC)
+    RegList uses;                        // registers read (explicit and implicit)
+    std::uint64_t targetOffsetValue = 0; // see targetOffset(): valid when hasTargetOffset
+    unsigned opcode = 0;                 // LLVM's MC opcode (this LLVM build's numbering, 0 for data and
+                                         // placeholders): the timing model reads LLVM's scheduling class from it
+    int targetIndex = -1;                // index of the target instruction, -1 when unknown
+    int kernel = -1;                     // index into Program::kernels, -1 outside any kernel
     Family family = Family::Unknown;
     BranchKind branch = BranchKind::None;
     // One bit each (issue #18: six bools and their padding were 8 of the 120 bytes).
@@ -99,8 +103,21 @@ struct Instruction {
     bool placeholder : 1 = false;   // the line did not assemble; laid out with an assumed size
     bool fromExpansion : 1 = false; // produced by a macro, .rept/.irp or an included file
     bool backward : 1 = false;      // target at or before this instruction
+    bool hasTargetOffset : 1 = false;
+
+    // The kernel-relative offset of the target, when known. A value and a bit rather than a
+    // std::optional, whose flag took 8 bytes of padding (issue #18).
+    std::optional<std::uint64_t> targetOffset() const
+    {
+        return hasTargetOffset ? std::optional(targetOffsetValue) : std::nullopt;
+    }
+    void setTargetOffset(std::optional<std::uint64_t> offset)
+    {
+        hasTargetOffset = offset.has_value();
+        targetOffsetValue = offset.value_or(0);
+    }
 };
-static_assert(sizeof(void*) != 8 || sizeof(Instruction) <= 112, "Instruction grew: issue #18 counts its bytes");
+static_assert(sizeof(void*) != 8 || sizeof(Instruction) <= 104, "Instruction grew: issue #18 counts its bytes");
 
 struct Label {
     std::string name;

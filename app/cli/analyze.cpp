@@ -64,8 +64,8 @@ int analyzeCommand(const QStringList& args)
         QStringList penalties;
         for (const Penalty& p : t.penalties)
             penalties << QStringLiteral("%1+%2").arg(QString::fromStdString(p.rule)).arg(p.cycles);
-        if (!t.freedBy.empty())
-            penalties << QStringLiteral("(%1)").arg(QString::fromStdString(t.freedBy));
+        if (!t.freedBy().empty())
+            penalties << QStringLiteral("(%1)").arg(QString::fromStdString(t.freedBy()));
         QString text = QString::fromStdString(in.mnemonic);
         if (!in.operands.empty())
             text += QLatin1Char(' ') + QString::fromStdString(in.operands);

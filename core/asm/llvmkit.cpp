@@ -180,7 +180,7 @@ std::optional<RegRange> classifyRegister(std::string_view name)
         if (first < 0)
             return std::nullopt;
         // 16-bit halves (VGPR0_LO16) still occupy the whole register.
-        return RegRange {prefix.kind, first, last - first + 1};
+        return RegRange {prefix.kind, std::uint32_t(first), std::uint32_t(last - first + 1)};
     }
     const auto is = [&](std::string_view full) { return name == full || name.starts_with(std::string(full) + "_"); };
     // The 32-bit halves: _LO is the pair's first register, _HI its second (liveness and hazards tell them apart).

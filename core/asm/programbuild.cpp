@@ -78,23 +78,23 @@ void resolveBranches(Program& program, const std::unordered_map<std::string, std
                 continue;
             const std::uint64_t kernelBase = inst.sectionOffset - inst.offset;
             if (addend == 0) {
-                inst.targetOffset = label->sectionOffset - kernelBase;
+                inst.setTargetOffset(label->sectionOffset - kernelBase);
                 inst.targetIndex = label->instruction;
             } else if (target >= std::int64_t(kernelBase) && inst.kernel >= 0) {
                 // label±N: the instruction at that offset of the kernel, when one starts there.
-                inst.targetOffset = std::uint64_t(target) - kernelBase;
-                inst.targetIndex = instructionAt(program, inst.kernel, *inst.targetOffset);
+                inst.setTargetOffset(std::uint64_t(target) - kernelBase);
+                inst.targetIndex = instructionAt(program, inst.kernel, *inst.targetOffset());
             } else {
-                inst.targetOffset.reset();
+                inst.setTargetOffset(std::nullopt);
                 inst.targetIndex = -1;
             }
-        } else if (inst.targetOffset && inst.kernel >= 0 && jump) {
+        } else if (inst.targetOffset() && inst.kernel >= 0 && jump) {
             // A raw simm16 (disassembler output): the instruction at that offset in the same
             // kernel, whose instructions are in offset order.
-            inst.targetIndex = instructionAt(program, inst.kernel, *inst.targetOffset);
+            inst.targetIndex = instructionAt(program, inst.kernel, *inst.targetOffset());
         }
-        if (inst.targetOffset)
-            inst.backward = *inst.targetOffset <= inst.offset;
+        if (inst.targetOffset())
+            inst.backward = *inst.targetOffset() <= inst.offset;
     }
 }
 
@@ -281,7 +281,7 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
             inst.targetLabel = e.branchSymbol;
             if (inst.branch == BranchKind::Unconditional || inst.branch == BranchKind::Conditional) {
                 if (e.branchImmediate && e.branchSymbol.empty()) // raw simm16: target = pc + 4 + 4·simm
-                    inst.targetOffset = inst.offset + 4 + std::uint64_t(std::int64_t(std::int16_t(*e.branchImmediate)) * 4);
+                    inst.setTargetOffset(inst.offset + 4 + std::uint64_t(std::int64_t(std::int16_t(*e.branchImmediate)) * 4));
             }
             break;
         case Emission::Data:

@@ -313,12 +313,12 @@ void put(Writer& w, const Instruction& i)
     w.interned(i.operands);
     w.u(unsigned(i.family));
     w.u(i.opcode);
-    w.flags({i.hasLiteral, i.glc, i.isData, i.placeholder, i.fromExpansion, i.backward, i.targetOffset.has_value()});
+    w.flags({i.hasLiteral, i.glc, i.isData, i.placeholder, i.fromExpansion, i.backward, i.targetOffset().has_value()});
     w.u(unsigned(i.branch));
     w.interned(i.targetLabel);
     w.s(i.targetIndex);
-    if (i.targetOffset)
-        w.u(*i.targetOffset);
+    if (i.targetOffset())
+        w.u(*i.targetOffset());
     w.s(i.kernel);
     w.interned(i.defs);
     w.interned(i.uses);
@@ -348,9 +348,9 @@ void get(Reader& r, Instruction& i)
     getText(r, i.targetLabel);
     i.targetIndex = r.i();
     if (flags & 64)
-        i.targetOffset = r.u();
+        i.setTargetOffset(r.u());
     else
-        i.targetOffset.reset();
+        i.setTargetOffset(std::nullopt);
     i.kernel = r.i();
     get(r, i.defs);
     get(r, i.uses);

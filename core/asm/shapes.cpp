@@ -299,7 +299,7 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
                 });
                 usable = match != own.end() && kit.registerNamed(range->kind, range->first, range->count) == op.getReg();
                 if (usable)
-                    shape.slots.push_back({i, std::size_t(match - own.begin()), range->count});
+                    shape.slots.push_back({i, std::size_t(match - own.begin()), int(range->count)});
                 for (std::size_t t = 0; t < own.size(); ++t)
                     used[t] =
                         used[t] || (own[t].kind == range->kind && own[t].first == range->first && own[t].count == range->count);

@@ -184,8 +184,8 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
         inst.offset = inst.sectionOffset - kernelStart;
         inst.kernel = kernel;
         // A raw branch offset ("s_cbranch_execz 6") counts from the instruction (fuzz_frontend 90232f43).
-        if (inst.targetLabel.empty() && inst.targetOffset)
-            inst.targetOffset = *inst.targetOffset - miniOffset + inst.offset;
+        if (inst.targetLabel.empty() && inst.targetOffset())
+            inst.setTargetOffset(*inst.targetOffset() - miniOffset + inst.offset);
     }
 
     if (insts.size() + added.size() == end - begin)
@@ -215,8 +215,8 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
             inst.sectionOffset = std::uint64_t(std::int64_t(inst.sectionOffset) + deltaBytes);
             if (inst.kernel == kernel) {
                 inst.offset = std::uint64_t(std::int64_t(inst.offset) + deltaBytes);
-                if (inst.targetLabel.empty() && inst.targetOffset)
-                    inst.targetOffset = std::uint64_t(std::int64_t(*inst.targetOffset) + deltaBytes);
+                if (inst.targetLabel.empty() && inst.targetOffset())
+                    inst.setTargetOffset(std::uint64_t(std::int64_t(*inst.targetOffset()) + deltaBytes));
             }
             // (Instructions are not always in line order: .rept output stands on the .rept line.)
             if (inst.line > lastOld)

@@ -49,7 +49,7 @@ inline void setBranchTarget(DecodedInstruction& decoded)
 {
     Instruction& inst = decoded.inst;
     if (decoded.branchImmediate && (inst.branch == BranchKind::Unconditional || inst.branch == BranchKind::Conditional))
-        inst.targetOffset = inst.offset + 4 + std::uint64_t(std::int64_t(std::int16_t(*decoded.branchImmediate)) * 4);
+        inst.setTargetOffset(inst.offset + 4 + std::uint64_t(std::int64_t(std::int16_t(*decoded.branchImmediate)) * 4));
 }
 
 // A decoded direct branch at `address` prints its target's label, as llvm-objdump does, when a

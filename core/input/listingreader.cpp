@@ -523,8 +523,8 @@ Program readListing(std::string_view text, const AssembleOptions& options)
         } else if (fromText) {
             inst = *fromText; // no encoding on this line (or none LLVM decodes): the assembler's
             inst.offset = address - kernelAddress;
-            if (inst.targetOffset)
-                inst.targetOffset.reset(); // re-derived from labels below only for decoded branches
+            if (inst.targetOffset())
+                inst.setTargetOffset(std::nullopt); // re-derived from labels below only for decoded branches
             if (!line.bytes.empty() && (fromText->placeholder || fromText->encoding != line.bytes)) {
                 program.diagnostics.push_back(
                     {Severity::Warning,

@@ -175,7 +175,7 @@ private:
             for (const RegRange& r : from) {
                 int left = 0;
                 for (int i = r.first; i < r.first + r.count; ++i) {
-                    const RegRange one {r.kind, i, 1};
+                    const RegRange one {r.kind, std::uint32_t(i), 1};
                     left += std::none_of(rewritten.begin(), rewritten.end(), [&](const RegRange& w) { return overlaps(w, one); });
                 }
                 to.push_back(left ? r : RegRange {RegKind::Other, 0, 0});
@@ -710,7 +710,7 @@ private:
             const RegRange& amount = in.uses[0];
             if (amount.kind != RegKind::VGPR || amount.count != 1 || amount.first % 8 != 7)
                 continue;
-            const RegRange next {RegKind::VGPR, amount.first + 1, 1};
+            const RegRange next {RegKind::VGPR, amount.first + 1u, 1};
             auto touches = [&](const Instruction& other) {
                 auto hit = [&](const RegRange& r) { return overlaps(r, next); };
                 return std::any_of(other.uses.begin(), other.uses.end(), hit)

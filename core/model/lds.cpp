@@ -1058,7 +1058,8 @@ private:
         // the destination, except for stores and atomics without return (their first is the address).
         const bool store = info.dsStore;
         if (!store && ops.count > 0 && (ops.op[0].kind == Operand::Vgpr || ops.op[0].kind == Operand::Sgpr))
-            setUnknown({ops.op[0].kind == Operand::Vgpr ? RegKind::VGPR : RegKind::SGPR, ops.op[0].index, ops.op[0].count});
+            setUnknown({ops.op[0].kind == Operand::Vgpr ? RegKind::VGPR : RegKind::SGPR, std::uint32_t(ops.op[0].index),
+                        std::uint32_t(ops.op[0].count)});
     }
 
     void step(const Instruction& in, const MnemonicInfo& info, const Operands& ops)

@@ -154,7 +154,7 @@ std::vector<RegRange> rangesOf(const RegSet& s)
             if (!out.empty() && out.back().kind == f.kind && out.back().first + out.back().count == i)
                 ++out.back().count;
             else
-                out.push_back({f.kind, i, 1});
+                out.push_back({f.kind, std::uint32_t(i), 1});
         }
     return out;
 }

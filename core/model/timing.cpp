@@ -761,28 +761,28 @@ void Pass::step(std::size_t i, PassState& s)
         Text detail;
         detail << "2-dword instruction at slot " << p << " of block " << hex(block) << ": ";
         if (p <= 2) {
-            t.freedBy = "R-first16";
-            t.freedDetail = (detail << "inside the first 16 bytes (R-first16) → no penalty").take();
+            t.freed.push_back({"R-first16", (detail << "inside the first 16 bytes (R-first16) → no penalty").take()});
         } else if (longCycles > 4 && p >= 8 - longCycles / 4) {
-            t.freedBy = "R-long";
             if (wholeBlock && s.blockMaxIndex != static_cast<int>(i)) {
                 const Instruction& longest = instructions[static_cast<std::size_t>(s.blockMaxIndex)];
-                t.freedDetail = (detail << "the " << longCycles << "-cycle " << longest.mnemonic << " (line "
-                                        << line(longest.line) << ") in this block hides the fetch of its last "
-                                        << std::min(8, longCycles / 4) << " dwords (R-long, whole-block) → no penalty")
-                                    .take();
+                t.freed.push_back({"R-long",
+                                   (detail << "the " << longCycles << "-cycle " << longest.mnemonic << " (line "
+                                           << line(longest.line) << ") in this block hides the fetch of its last "
+                                           << std::min(8, longCycles / 4) << " dwords (R-long, whole-block) → no penalty")
+                                       .take()});
             } else {
-                t.freedDetail = (detail << "its " << longCycles << " cycles hide the fetch of the last "
-                                        << std::min(8, longCycles / 4) << " dwords (R-long) → no penalty")
-                                    .take();
+                t.freed.push_back({"R-long",
+                                   (detail << "its " << longCycles << " cycles hide the fetch of the last "
+                                           << std::min(8, longCycles / 4) << " dwords (R-long) → no penalty")
+                                       .take()});
             }
         } else if (pairAdjacent && pairQuad) {
-            t.freedBy = "R-pair";
-            t.freedDetail =
-                (detail << "starts where the " << jCycles << "-cycle 2-dword " << j->mnemonic << " (line " << line(j->line)
-                        << ") ends (R-pair" << (options_.pairRule == TimingOptions::PairRule::SameQuad ? ", same-quad" : "")
-                        << ") → no penalty")
-                    .take();
+            t.freed.push_back(
+                {"R-pair",
+                 (detail << "starts where the " << jCycles << "-cycle 2-dword " << j->mnemonic << " (line " << line(j->line)
+                         << ") ends (R-pair" << (options_.pairRule == TimingOptions::PairRule::SameQuad ? ", same-quad" : "")
+                         << ") → no penalty")
+                     .take()});
         } else {
             detail << "outside the first 16 bytes, not freed by ";
             if (wholeBlock)
@@ -800,12 +800,12 @@ void Pass::step(std::size_t i, PassState& s)
 
     if (gfx67_ && jump) {
         // B-target: max(0, p(T) - 4) penalties for a taken jump (forward only unless the option).
-        if (t.direction == Direction::Taken && in.targetOffset && (!in.backward || options_.backwardBranchTargetPenalty)) {
-            const int targetSlot = static_cast<int>((*in.targetOffset >> 2) & 7);
+        if (t.direction == Direction::Taken && in.targetOffset() && (!in.backward || options_.backwardBranchTargetPenalty)) {
+            const int targetSlot = static_cast<int>((*in.targetOffset() >> 2) & 7);
             if (const int n = std::max(0, targetSlot - 4); n > 0) {
                 Text detail;
                 detail << "taken " << (in.backward ? "backward" : "forward") << " jump to slot " << targetSlot << " of block "
-                       << hex(*in.targetOffset & ~std::uint64_t {31});
+                       << hex(*in.targetOffset() & ~std::uint64_t {31});
                 if (!in.targetLabel.empty())
                     detail << " (" << in.targetLabel << ")";
                 detail << ": " << n << " dword" << (n == 1 ? "" : "s") << " past the first 5 of the block (B-target) → +"
@@ -1024,7 +1024,7 @@ bool sameForTiming(const Instruction& a, const Instruction& b)
 {
     return a.offset == b.offset && a.size == b.size && a.kernel == b.kernel && a.line == b.line && a.isData == b.isData
         && a.placeholder == b.placeholder && a.family == b.family && a.opcode == b.opcode && a.glc == b.glc
-        && a.branch == b.branch && a.backward == b.backward && a.targetOffset == b.targetOffset && a.mnemonic == b.mnemonic
+        && a.branch == b.branch && a.backward == b.backward && a.targetOffset() == b.targetOffset() && a.mnemonic == b.mnemonic
         && a.targetLabel == b.targetLabel && a.defs == b.defs && (a.mnemonic != "s_nop" || a.operands == b.operands);
 }
 

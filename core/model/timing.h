@@ -89,22 +89,33 @@ struct Penalty {
 
 enum class Direction : std::uint8_t { NotABranch, Taken, NotTaken };
 
-// Fields ordered by size so the struct has no padding (issue #18 counts its bytes).
+// The rule that saved a 2-dword instruction its fetch penalty (R-first16 / R-long / R-pair), and
+// the line that says how.
+struct FreedBy {
+    InternedString rule;
+    PatternText detail;
+};
+
+// Fields ordered by size so the struct has as little padding as can be (40 bytes; issue #18
+// counts them).
 struct InstructionTiming {
     std::uint64_t block = 0;       // offset & ~31
     SparseList<Penalty> penalties; // most instructions pay none: one null pointer (issue #18)
-    InternedString freedBy;        // R-first16 / R-long / R-pair when that saved a 2-dword instruction
-    PatternText freedDetail;       // empty for most; no allocation of its own (issue #18)
-    CycleRef base;                 // C(I), DPFACTOR/GLC applied
-    int cycles = 4;                // base cycles used in totals (branches: 4 or taken cycles)
-    int slot = 0;                  // p(I) = (offset >> 2) & 7
+    // At most one; most instructions have none: a null pointer, not the pair's 24 bytes (issue #18).
+    SparseList<FreedBy> freed;
+    CycleRef base;  // C(I), DPFACTOR/GLC applied
+    int cycles = 4; // base cycles used in totals (branches: 4 or taken cycles)
+    int slot = 0;   // p(I) = (offset >> 2) & 7
     Direction direction = Direction::NotABranch;
     bool directionOverridden = false;
     bool vectorIssue = false; // counts toward latency-hidden cycles (VALU, DS, VMEM issue)
     int penaltyCycles() const;
+    InternedString freedBy() const { return freed.empty() ? InternedString() : freed.front().rule; } // empty: none
+    PatternText freedDetail() const { return freed.empty() ? PatternText() : freed.front().detail; }
     // The class a view marks the instruction with: hazard over branch over fetch (section 8).
     PenaltyClass markClass() const;
 };
+static_assert(sizeof(void*) != 8 || sizeof(InstructionTiming) <= 40, "InstructionTiming grew: issue #18 counts its bytes");
 
 struct Totals {
     int instructions = 0;

@@ -191,8 +191,8 @@ void writeInstructionFields(Document& d, const Instruction& inst)
         d.member("kind", branchKindName(inst.branch));
         if (!inst.targetLabel.empty())
             d.member("label", inst.targetLabel);
-        if (inst.targetOffset)
-            d.member("target_offset", *inst.targetOffset);
+        if (inst.targetOffset())
+            d.member("target_offset", *inst.targetOffset());
         d.member("target_index", inst.targetIndex);
         d.member("backward", inst.backward);
         d.endObject();
@@ -263,12 +263,12 @@ void writeTimingFields(Document& d, const InstructionTiming& t)
     d.endArray();
     d.member("penalty_cycles", t.penaltyCycles());
     d.key("freed_by");
-    if (t.freedBy.empty())
+    if (t.freedBy().empty())
         d.null();
     else
-        d.string(t.freedBy);
-    if (!t.freedDetail.empty())
-        d.member("freed_detail", t.freedDetail);
+        d.string(t.freedBy());
+    if (!t.freedDetail().empty())
+        d.member("freed_detail", t.freedDetail());
 }
 
 void writeResources(Document& d, const ResourceUsage& usage)

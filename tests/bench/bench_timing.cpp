@@ -55,7 +55,7 @@ Program generateProgram(int count)
             in.family = Family::SOPP;
             in.size = 4;
             in.branch = BranchKind::Conditional;
-            in.targetOffset = loopStart;
+            in.setTargetOffset(loopStart);
             in.targetIndex = loopIndex;
             in.backward = true;
         } else {
@@ -63,7 +63,7 @@ Program generateProgram(int count)
             in.mnemonic = shape.mnemonic;
             in.family = shape.family;
             in.size = shape.size;
-            in.defs.push_back({shape.def, 0, shape.def == RegKind::VGPR ? 1 : 2});
+            in.defs.push_back({shape.def, 0, shape.def == RegKind::VGPR ? 1u : 2u});
         }
         if (i % 50 == 0) {
             loopStart = offset;

@@ -113,8 +113,8 @@ inline std::vector<std::string> dumpAnalysis(const Analysis& a)
             "br{} [{}] t{} to{} back{} k{} defs {} uses {}",
             i, in.line, in.columnBegin, in.columnEnd, in.offset, in.sectionOffset, in.size, in.mnemonic, in.operands, bytes,
             int(in.family), in.opcode, in.hasLiteral, in.glc, in.isData, in.placeholder, in.fromExpansion, int(in.branch),
-            in.targetLabel, in.targetIndex, in.targetOffset ? std::to_string(*in.targetOffset) : std::string("-"), in.backward,
-            in.kernel, dumpRegs(in.defs), dumpRegs(in.uses)));
+            in.targetLabel, in.targetIndex, in.targetOffset() ? std::to_string(*in.targetOffset()) : std::string("-"),
+            in.backward, in.kernel, dumpRegs(in.defs), dumpRegs(in.uses)));
     }
     for (const Label& l : p.labels)
         out.push_back(std::format("label {} off {}/{} line {} ins {}", l.name, l.offset, l.sectionOffset, l.line, l.instruction));
@@ -140,7 +140,7 @@ inline std::vector<std::string> dumpAnalysis(const Analysis& a)
         const InstructionTiming& it = t.instructions[i];
         std::string s = std::format("timing {} {} cyc{} dir{}{} slot{} block{} freed[{}|{}] vec{}", i, dumpCount(*it.base),
                                     it.cycles, int(it.direction), it.directionOverridden ? "!" : "", it.slot, it.block,
-                                    it.freedBy, it.freedDetail, it.vectorIssue);
+                                    it.freedBy(), it.freedDetail(), it.vectorIssue);
         for (const Penalty& pen : it.penalties)
             s += std::format(" | {} +{} {}", pen.rule, pen.cycles, pen.detail);
         out.push_back(s);

@@ -12,11 +12,11 @@ namespace gcnlens::test {
 
 inline RegRange vgpr(int n)
 {
-    return {RegKind::VGPR, n, 1};
+    return {RegKind::VGPR, std::uint32_t(n), 1};
 }
 inline RegRange sgpr(int n, int count = 1)
 {
-    return {RegKind::SGPR, n, count};
+    return {RegKind::SGPR, std::uint32_t(n), std::uint32_t(count)};
 }
 inline RegRange vcc()
 {
@@ -87,7 +87,7 @@ public:
         const int index = add(mnemonic, Family::SOPP, 4, std::move(defs));
         Instruction& in = program_.instructions[std::size_t(index)];
         in.branch = kind;
-        in.targetOffset = target;
+        in.setTargetOffset(target);
         in.targetLabel = "L" + std::to_string(target);
         in.backward = target <= in.offset;
         return index;
@@ -100,10 +100,10 @@ public:
     {
         program_.kernels.back().endInstruction = int(program_.instructions.size());
         for (Instruction& in : program_.instructions) {
-            if (!in.targetOffset)
+            if (!in.targetOffset())
                 continue;
             for (std::size_t j = 0; j < program_.instructions.size(); ++j)
-                if (program_.instructions[j].kernel == in.kernel && program_.instructions[j].offset == *in.targetOffset) {
+                if (program_.instructions[j].kernel == in.kernel && program_.instructions[j].offset == *in.targetOffset()) {
                     in.targetIndex = int(j);
                     break;
                 }

@@ -556,8 +556,8 @@ void TestFrontEnd::branches()
         QCOMPARE(inst.branch, e.kind);
         QCOMPARE(QString::fromStdString(inst.targetLabel), QString::fromLatin1(e.label));
         QCOMPARE(inst.targetIndex, e.target);
-        QVERIFY(inst.targetOffset.has_value());
-        QCOMPARE(*inst.targetOffset, target.offset);
+        QVERIFY(inst.targetOffset().has_value());
+        QCOMPARE(*inst.targetOffset(), target.offset);
         QCOMPARE(inst.backward, e.backward);
         const auto simm16 = std::int16_t(std::uint16_t(inst.encoding[0] | (inst.encoding[1] << 8)));
         QCOMPARE(std::int64_t(simm16), (std::int64_t(target.offset) - std::int64_t(inst.offset) - 4) / 4);
@@ -726,7 +726,7 @@ void TestFrontEnd::uniqueMacroLabels()
     // Each branch targets its own expansion's label: s_nop at index 0 and 2, 8 bytes apart.
     QCOMPARE(program.instructions[1].targetIndex, 0);
     QCOMPARE(program.instructions[3].targetIndex, 2);
-    QCOMPARE(program.instructions[3].targetOffset, std::optional<std::uint64_t>(8));
+    QCOMPARE(program.instructions[3].targetOffset(), std::optional<std::uint64_t>(8));
     QVERIFY(program.instructions[3].backward);
     // \@ counts expansions from 0: the two s_nop immediates differ.
     QVERIFY(program.instructions[0].encoding != program.instructions[2].encoding);

@@ -134,8 +134,8 @@ private Q_SLOTS:
             QCOMPARE(QString::fromStdString(t.penalties[0].rule), rule);
             QVERIFY(t.penalties[0].detail.find(std::format("slot {} of block 0x40", slot)) != std::string::npos);
         }
-        QTEST(QString::fromStdString(t.freedBy), "freedBy");
-        QCOMPARE(t.freedDetail.empty(), t.freedBy.empty());
+        QTEST(QString::fromStdString(t.freedBy()), "freedBy");
+        QCOMPARE(t.freedDetail().empty(), t.freedBy().empty());
         // The fillers are 1-dword: never charged.
         QCOMPARE(r.totals.penaltyCycles, penalty);
     }
@@ -159,7 +159,7 @@ private Q_SLOTS:
         const TimingResult r = analyzeTiming(b.build());
         QCOMPARE(r.totals.penaltyCycles, 0);
         for (const auto& t : r.instructions)
-            QVERIFY(t.freedBy.empty());
+            QVERIFY(t.freedBy().empty());
     }
 
     // R-pair: I (2-dword v_mad_f32, C 4) right after J (2-dword). Slots chosen so R-first16 and
@@ -201,9 +201,9 @@ private Q_SLOTS:
         const TimingResult r = analyzeTiming(b.build(), options);
         const InstructionTiming& t = r.instructions[std::size_t(i)];
         QTEST(ruleCycles(t, "fetch-align"), "iPenalty");
-        QTEST(QString::fromStdString(t.freedBy), "iFreedBy");
-        if (t.freedBy == "R-pair")
-            QVERIFY(t.freedDetail.find(jMnemonic.toStdString()) != std::string::npos);
+        QTEST(QString::fromStdString(t.freedBy()), "iFreedBy");
+        if (t.freedBy() == "R-pair")
+            QVERIFY(t.freedDetail().find(jMnemonic.toStdString()) != std::string::npos);
     }
 
     // ---- section 3: branches ----
@@ -607,7 +607,7 @@ private Q_SLOTS:
         QCOMPARE(int(r.instructions.size()), 14);
         for (int i = 0; i < 14; ++i) {
             QCOMPARE(rulesOf(r.instructions[std::size_t(i)]), QLatin1String(expected[i]));
-            QCOMPARE(r.instructions[std::size_t(i)].freedBy, std::string(freed[i]));
+            QCOMPARE(r.instructions[std::size_t(i)].freedBy(), std::string(freed[i]));
             QCOMPARE(r.instructions[std::size_t(i)].cycles, cycles[i]);
         }
         QCOMPARE(r.instructions[9].direction, Direction::NotTaken);
@@ -665,7 +665,7 @@ private Q_SLOTS:
         for (const auto& [rule, cycles] : r.totals.byRule)
             rules << QString::fromStdString(rule);
         QTEST(rules.join(QLatin1Char(' ')), "rules");
-        QVERIFY(r.instructions[4].freedBy.empty()
+        QVERIFY(r.instructions[4].freedBy().empty()
                 == (generation != int(Generation::GFX6) && generation != int(Generation::GFX7)));
     }
 
@@ -706,8 +706,8 @@ private Q_SLOTS:
         QVERIFY(options.set("long-rule", "whole-block").empty());
         const InstructionTiming t = analyzeTiming(program, options).instructions[std::size_t(i)];
         QCOMPARE(t.penaltyCycles(), 0);
-        QCOMPARE(t.freedBy, std::string("R-long"));
-        QVERIFY(t.freedDetail.find("v_mul_hi_u32") != std::string::npos);
+        QCOMPARE(t.freedBy(), std::string("R-long"));
+        QVERIFY(t.freedDetail().find("v_mul_hi_u32") != std::string::npos);
     }
 
     // pair-rule is covered by pair(); valu-salu-writers by valuSalu(). The occupancy and LDS
@@ -842,7 +842,7 @@ private Q_SLOTS:
         for (const int i : {placeholder, data}) {
             QCOMPARE(r.instructions[std::size_t(i)].cycles, 0);
             QVERIFY(r.instructions[std::size_t(i)].penalties.empty());
-            QVERIFY(r.instructions[std::size_t(i)].freedBy.empty());
+            QVERIFY(r.instructions[std::size_t(i)].freedBy().empty());
         }
         QCOMPARE(rulesOf(r.instructions[std::size_t(j)]), QStringLiteral("vcc-exec-branch:4"));
         // 5 fillers + placeholder + v_cmp + branch + s_endpgm are instructions; the data word is not.

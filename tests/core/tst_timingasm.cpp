@@ -48,8 +48,8 @@ private Q_SLOTS:
         QCOMPARE(r.totals.byRule.at("fetch-align"), 4);
         QCOMPARE(r.totals.byRule.at("branch-position"), 16);
         QCOMPARE(r.totals.byRule.at("vcc-exec-branch"), 4);
-        QCOMPARE(r.instructions[2].freedBy, std::string("R-first16"));
-        QCOMPARE(r.instructions[6].freedBy, std::string("R-first16"));
+        QCOMPARE(r.instructions[2].freedBy(), std::string("R-first16"));
+        QCOMPARE(r.instructions[6].freedBy(), std::string("R-first16"));
         QCOMPARE(r.instructions[5].direction, Direction::NotTaken);
         QCOMPARE(r.totals.unknownTimings, 0); // s_endpgm has no row: docs/model.md T-llvm-sched
         QCOMPARE(r.instructions[7].base->rule, std::string("T-llvm-sched"));

@@ -146,9 +146,9 @@ private Q_SLOTS:
                                           .arg(p.cycles)
                                           .arg(QString::fromStdString(p.detail))),
                          qPrintable(tip));
-            if (!t.freedBy.empty())
+            if (!t.freedBy().empty())
                 QVERIFY2(tip.contains(QStringLiteral("saved by %1: %2")
-                                          .arg(QString::fromStdString(t.freedBy), QString::fromStdString(t.freedDetail))),
+                                          .arg(QString::fromStdString(t.freedBy()), QString::fromStdString(t.freedDetail()))),
                          qPrintable(tip));
         }
         QCOMPARE(count, lines.at(line)->instructionCount);

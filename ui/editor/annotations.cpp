@@ -128,8 +128,8 @@ LineAnnotations LineAnnotations::build(const Analysis& analysis)
             if (lines.empty() || lines.back() != ins.line)
                 lines.push_back(ins.line);
         }
-        if (!t->freedBy.empty())
-            a.freedBy = t->freedBy;
+        if (!t->freedBy().empty())
+            a.freedBy = t->freedBy();
     }
     // Issue #16: the kernels' peak lines; issue #17: the findings by line.
     for (const KernelPressure& k : analysis.liveness.kernels)
@@ -194,9 +194,9 @@ QString LineAnnotations::tooltip(int line, const Analysis& analysis) const
                         .arg(QString::fromStdString(p.rule))
                         .arg(p.cycles)
                         .arg(QString::fromStdString(p.detail));
-        if (!t.freedBy.empty())
-            text +=
-                QStringLiteral("\nsaved by %1: %2").arg(QString::fromStdString(t.freedBy), QString::fromStdString(t.freedDetail));
+        if (!t.freedBy().empty())
+            text += QStringLiteral("\nsaved by %1: %2")
+                        .arg(QString::fromStdString(t.freedBy()), QString::fromStdString(t.freedDetail()));
     }
     if (!analysis.liveness.instructions.empty()) // issue #16, docs/model.md section 4
         text += QStringLiteral("\nlive: %1").arg(pressureLine(*a, hasAgprs()));

@@ -18,8 +18,8 @@ QStringList ReportBuilder::rulesFor(int index) const
     if (const auto found = findingsByInstruction_.find(index); found != findingsByInstruction_.end())
         for (const int f : found->second) // issue #17: the finding's rule, then its fix (a line each: the column is narrow)
             out << findings_[std::size_t(f)].key.rule << findings_[std::size_t(f)].fix.split(QLatin1Char('\n'));
-    if (!t.freedBy.empty())
-        out << QStringLiteral("(%1)").arg(qs(t.freedBy));
+    if (!t.freedBy().empty())
+        out << QStringLiteral("(%1)").arg(qs(t.freedBy()));
     return out;
 }
 
@@ -325,7 +325,7 @@ void ReportBuilder::paintListingPage(QPainter& p, const QRectF& content, qreal h
             p.drawText(cell(Column::Cycles, y), numeric, cyclesFor(line.numbers));
             if (t)
                 ui::paintMark(p, cell(Column::Marker, y).adjusted(0.5, 1, -0.5, -1),
-                              {t->markClass(), t->direction, t->directionOverridden, !t->freedBy.empty()}, colors_, true);
+                              {t->markClass(), t->direction, t->directionOverridden, !t->freedBy().empty()}, colors_, true);
             if (pressureChars_ > 0 && std::size_t(line.numbers) < a_.liveness.instructions.size()) {
                 const LiveCounts& live = a_.liveness.instructions[std::size_t(line.numbers)];
                 const KernelPressure* peak = ins.kernel >= 0 && std::size_t(ins.kernel) < a_.liveness.kernels.size()

@@ -270,6 +270,7 @@ private Q_SLOTS:
     void plainLines();
     void expansions_data();
     void expansions();
+    void reptBodyEndsWhereLlvmEndsIt();
     void uniqueMacroLabels();
     void setSymbolsInRegisters();
     void includeWithSearchPath();
@@ -704,6 +705,30 @@ void TestFrontEnd::expansions()
     if (!bug.isEmpty())
         QEXPECT_FAIL("", bugText.constData(), Continue);
     QCOMPARE(actual, lines);
+}
+
+// A name LLVM's lexer reads on is no nested repetition: ".rept\xca" (a '?' in what LLVM reads) is
+// an unknown directive in the body, so the body ends at the first .endr, and the second copy's
+// lines are the body's again, not the lines after it (fuzz_frontend 06706a88: an edit of a
+// comment line there changed a fresh run's program, and the incremental run differed).
+void TestFrontEnd::reptBodyEndsWhereLlvmEndsIt()
+{
+    const Program program = assembleText(QByteArray(".rept 2\n"       // 1
+                                                    "  s_nop 0\n"     // 2
+                                                    "  .rept\xca 2\n" // 3
+                                                    ".endr\n"         // 4
+                                                    "// comment\n"    // 5
+                                                    "s_endpgm\n"),    // 6
+                                         QStringLiteral("tahiti"));
+    QList<int> lines;
+    for (const Instruction& inst : program.instructions)
+        lines << inst.line;
+    QCOMPARE(lines, (QList<int> {2, 2, 6}));
+    QList<int> unknown;
+    for (const Diagnostic& d : program.diagnostics)
+        if (d.message == "unknown directive")
+            unknown << d.line;
+    QCOMPARE(unknown, (QList<int> {3, 3}));
 }
 
 // \@ makes each expansion's labels unique; the labels map to the invoking lines.

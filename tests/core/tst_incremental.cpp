@@ -464,6 +464,11 @@ private Q_SLOTS:
         // after the .end was spliced in.
         QTest::addRow("e5900aaa") << QStringLiteral("incremental-e5900aaa") << QStringLiteral("tahiti") << true;
         QTest::addRow("c60fa9bc") << QStringLiteral("incremental-c60fa9bc") << QStringLiteral("gfx906") << false;
+        // ".rept?" in a .rept body (a byte from 0x80 up) counted as a nested repetition in the
+        // body scan, which LLVM does not: the body ran to the end of the text, and the second
+        // copy's lines were mapped to the lines after the .endr (a comment line's edit changed a
+        // fresh run's program). tst_frontend reptBodyEndsWhereLlvmEndsIt checks the lines.
+        QTest::addRow("06706a88") << QStringLiteral("incremental-06706a88") << QStringLiteral("tahiti") << false;
     }
     void fuzzFindings()
     {

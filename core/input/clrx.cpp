@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -1914,6 +1915,19 @@ private:
     std::string operandText(std::string_view text, const SourceLine& l, std::size_t at, bool noAnchors = false,
                             bool keepClrxOperators = false)
     {
+        if (operandDepth_ == 0)
+            subranges_.clear();
+        ++operandDepth_;
+        struct Leave {
+            int& depth;
+            ~Leave() { --depth; }
+        } leave {operandDepth_};
+        return scanOperandText(text, l, at, noAnchors, keepClrxOperators);
+    }
+
+    std::string scanOperandText(std::string_view text, const SourceLine& l, std::size_t at, bool noAnchors,
+                                bool keepClrxOperators)
+    {
         std::string out;
         std::size_t i = 0;
         auto anchor = [&](std::size_t pos) {
@@ -2199,6 +2213,17 @@ private:
     }
 
     std::optional<std::pair<int, int>> subrange(std::string_view inner, const SourceLine& l, std::size_t at)
+    {
+        const SubrangeKey key {inner.data(), inner.size(),    std::hash<std::string_view> {}(inner),
+                               inPercent_,   literalContext_, smrdLiteral_};
+        if (const auto known = subranges_.find(key); known != subranges_.end())
+            return known->second;
+        const auto range = evaluateSubrange(inner, l, at);
+        subranges_.emplace(key, range);
+        return range;
+    }
+
+    std::optional<std::pair<int, int>> evaluateSubrange(std::string_view inner, const SourceLine& l, std::size_t at)
     {
         const std::string t = operandText(inner, l, at, true);
         // split at a top-level ':' that is not part of '::'
@@ -3227,7 +3252,15 @@ private:
     bool smrdLiteral_ = false;                                       // the statement is a GCN 1.1 SMRD load (forcedLiteral)
     std::vector<std::pair<int, int>> anchors_;
     std::size_t pending_ = 0;
-    bool inPercent_ = false;            // reading a register after '%'
+    bool inPercent_ = false; // reading a register after '%'
+    // subrange()'s answers during one outermost operandText() (the symbols cannot change within
+    // it), by the text inside the brackets (where it is, its length and hash) and what else
+    // operandText() reads. A failed subrange leaves its brackets to the enclosing scan, which
+    // meets every '[' inside again: without these, each unmatched or unresolvable "v[" on a line
+    // doubled the work (fuzz_frontend 0d7d7313: a 1 KB line took 18 s; issue #12's bounded work).
+    using SubrangeKey = std::tuple<const char*, std::size_t, std::size_t, bool, bool, bool>;
+    std::map<SubrangeKey, std::optional<std::pair<int, int>>> subranges_;
+    int operandDepth_ = 0;              // operandText() calls under way
     bool registerNamedSymbols_ = false; // some symbol is called like a register (s0 = 5): isPlain looks up v1, s2 …
     bool literalContext_ = false;       // operands of an instruction that takes a 32-bit literal
     std::string processor_, sourceProcessor_;

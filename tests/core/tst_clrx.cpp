@@ -63,6 +63,7 @@ private Q_SLOTS:
     void formatAndBitness_data();
     void formatAndBitness();
     void registerVariables();
+    void unreadableSubranges();
     void typing_data();
     void typing();
     void patchTiedLines_data();
@@ -388,6 +389,26 @@ void TestClrx::registerVariables()
     const ClrxTranslation huge =
         translateClrx(".regvar b:s:2\ns_mov_b64 s[0:13333333333333333333], 0\ns_mov_b64 b, 0\n", options);
     QVERIFY2(huge.text.find("s[1048578:1048579]") != std::string::npos, huge.text.c_str());
+}
+
+// A register subrange that cannot be read ("v[" without its "]", or "v[x" with x unknown) leaves
+// its brackets to the enclosing scan, which meets every '[' inside again: each such '[' on a line
+// doubled the work (40 of them: 2^40 scans, the translation never ended; fuzz_frontend 0d7d7313,
+// a 1 KB line, took 18 s). Each is read once now: the translation ends, the nested one carried
+// over as written for LLVM to refuse, and the next line is translated.
+void TestClrx::unreadableSubranges()
+{
+    ClrxOptions options;
+    options.processor = "tahiti";
+    std::string unclosed = "x = ", nested = "v_mov_b32 v1, ";
+    for (int i = 0; i < 40; ++i) {
+        unclosed += "v[1 ";
+        nested += "v[x ";
+    }
+    nested += std::string(40, ']');
+    const ClrxTranslation t = translateClrx(unclosed + "\n" + nested + "\ns_endpgm\n", options);
+    QVERIFY2(t.text.find("v_mov_b32 v1, v[x v[x v[x") != std::string::npos, t.text.c_str());
+    QVERIFY2(t.text.find("s_endpgm") != std::string::npos, t.text.c_str());
 }
 
 // .for/.while passes are laid out on the body's lines; a loop that never ends stops with an error.

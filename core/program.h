@@ -51,12 +51,13 @@ std::string_view regKindName(RegKind kind);
 // A register operand: a range for VGPR/SGPR/AGPR/TTMP (v[4:7] → first 4, count 4); for the
 // specials first is 0 and count is 1 (M0, SCC) or 2 (VCC, EXEC pairs), or 1 for a 32-bit half.
 // Four bytes, no padding (lists of them are interned by their bytes; issue #18 counts them):
-// LLVM's register names bound the fields, v511/a255 and 32-register (1024-bit) tuples at most.
-// The bit-fields promote to int in arithmetic, as the ints they replace did.
+// 4095 is above any register index and any run of registers (liveness merges a set's
+// consecutive registers: v0…v255 all live are one range of 256). The bit-fields promote to int
+// in arithmetic, as the ints they replace did.
 struct RegRange {
     RegKind kind : 8 = RegKind::Other;
-    std::uint32_t first : 16 = 0;
-    std::uint32_t count : 8 = 1;
+    std::uint32_t first : 12 = 0;
+    std::uint32_t count : 12 = 1;
     bool operator==(const RegRange&) const = default;
 };
 static_assert(sizeof(RegRange) == 4);

@@ -67,6 +67,7 @@ private Q_SLOTS:
     void kernels();
     void partialTupleKillsOnlyItsRegister();
     void entryLiveAndNotes();
+    void longRunOfRegisters();
     void pressureCost();
     void afterEdit_data();
     void afterEdit();
@@ -291,6 +292,24 @@ void TestLiveness::partialTupleKillsOnlyItsRegister()
         QVERIFY(std::find(entry.begin(), entry.end(), RegRange {RegKind::VGPR, 0, 1}) != entry.end());
         QVERIFY(std::find(entry.begin(), entry.end(), RegRange {RegKind::VGPR, 4, 2}) != entry.end());
     }
+}
+
+// A set's consecutive registers are one range, however many: v0…v255 read before any write is one
+// range of 256 (RegRange's count once had 8 bits, and such a run wrapped to 0).
+void TestLiveness::longRunOfRegisters()
+{
+    std::string source = "k:\n";
+    for (int v = 0; v < 256; v += 4)
+        source += "  global_store_dwordx4 v[0:1], v[" + std::to_string(v) + ":" + std::to_string(v + 3) + "], off\n";
+    source += "  s_endpgm\n";
+    const Analysis a = analyzeText(source, "gfx900");
+    QVERIFY(!a.program.hasErrors());
+    const auto& entry = a.liveness.kernels[0].liveAtEntry;
+    const auto run = std::find_if(entry.begin(), entry.end(), [](const RegRange& r) { return r.kind == RegKind::VGPR; });
+    QVERIFY(run != entry.end());
+    QCOMPARE(int(run->first), 0);
+    QCOMPARE(int(run->count), 256);
+    QCOMPARE(int(a.liveness.instructions[0].vgpr), 256);
 }
 
 void TestLiveness::entryLiveAndNotes()

@@ -84,12 +84,12 @@ private:
                 fail("full (16 GiB)");
             const std::size_t size = std::max(need, kChunkBytes);
             chunks_.push_back(std::make_unique<char[]>(size));
-            chunkStart_ = chunk_ = chunks_.back().get();
+            chunk_ = chunks_.back().get();
             chunkLeft_ = size;
             held_ += size;
         }
         char* entry = chunk_ + 4;
-        const auto slot = std::uint32_t((chunks_.size() - 1) << 16 | std::size_t(entry - chunkStart_) / 4);
+        const auto slot = std::uint32_t((chunks_.size() - 1) << 16 | std::size_t(entry - chunks_.back().get()) / 4);
         chunk_ += need;
         chunkLeft_ -= need;
         return {entry, slot};
@@ -116,7 +116,6 @@ private:
     std::vector<std::uint32_t> table_;
     std::size_t used_ = 0;
     std::vector<std::unique_ptr<char[]>> chunks_;
-    char* chunkStart_ = nullptr;
     char* chunk_ = nullptr;
     std::size_t chunkLeft_ = 0;
     std::size_t held_ = 0;

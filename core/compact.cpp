@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/compact.h"
 
+#include <atomic>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -10,17 +11,21 @@
 
 namespace gcnlens::intern {
 
+char* chunks[kMaxChunks];
+
 namespace {
 
+// Chunks of all pools are numbered together: a handle names its chunk without its pool.
+std::atomic<std::size_t> chunksTaken {0};
+
 // One pool: entries packed into large chunks (a count, the items, a 0 for text), found again
-// through an open-addressing table. Never shrinks: handles must outlive every result. The table
-// holds 32-bit slots (chunk index, 4-byte unit in the chunk) instead of pointers: at its load of
-// 1/4 to 1/2 a table slot per entry costs 2-4 slots, and with distinct operands an instruction
-// interns four entries (operands, encoding, defs, uses): 8 bytes a slot were 60-90 of its bytes
-// (issue #18). 2^16 chunks of 256 KiB: 16 GiB a pool.
+// through an open-addressing table of their handles. Never shrinks: handles must outlive every
+// result. The table holds the same 32-bit handles the values hold: at its load of 1/4 to 1/2 a
+// table slot per entry costs 2-4 slots, and with distinct operands an instruction interns four
+// entries (operands, encoding, defs, uses; issue #18). 2^16 chunks of 256 KiB: 16 GiB in all.
 class Pool {
 public:
-    const void* store(const void* bytes, std::size_t count, std::size_t elementSize)
+    std::uint32_t store(const void* bytes, std::size_t count, std::size_t elementSize)
     {
         const std::size_t length = count * elementSize;
         const std::string_view key(static_cast<const char*>(bytes), length);
@@ -29,82 +34,75 @@ public:
         if ((used_ + 1) * 2 > table_.size())
             grow();
         std::size_t at = hash & (table_.size() - 1);
-        while (const std::uint32_t slot = table_[at]) {
-            const char* entry = entryAt(slot);
-            if (countOf(entry) == count && std::memcmp(entry, bytes, length) == 0)
-                return entry;
+        while (const std::uint32_t handle = table_[at]) {
+            if (countOf(handle) == count && std::memcmp(entry(handle), bytes, length) == 0)
+                return handle;
             at = (at + 1) & (table_.size() - 1);
         }
         if (length > std::numeric_limits<std::uint32_t>::max() - 8)
             fail("an entry of 4 GiB or more");
-        const auto [entry, slot] = allocate(length + 1);
+        const auto [place, handle] = allocate(length + 1);
         const auto count32 = std::uint32_t(count);
-        std::memcpy(entry - 4, &count32, 4);
-        std::memcpy(entry, bytes, length);
-        entry[length] = 0;
-        table_[at] = slot;
+        std::memcpy(place - 4, &count32, 4);
+        std::memcpy(place, bytes, length);
+        place[length] = 0;
+        table_[at] = handle;
         ++used_;
-        return entry;
+        return handle;
     }
     std::size_t bytes() const
     {
         std::lock_guard lock(mutex_);
-        return held_ + table_.size() * sizeof(std::uint32_t) + chunks_.capacity() * sizeof(chunks_[0]);
+        return held_ + table_.size() * sizeof(std::uint32_t);
     }
 
 private:
-    static std::uint32_t countOf(const char* entry)
+    static std::size_t hashOf(std::uint32_t handle, std::size_t elementSize)
     {
-        std::uint32_t count;
-        std::memcpy(&count, entry - 4, 4);
-        return count;
-    }
-    static std::size_t hashOf(const char* entry, std::size_t elementSize)
-    {
-        return std::hash<std::string_view> {}(std::string_view(entry, countOf(entry) * elementSize));
+        return std::hash<std::string_view> {}(std::string_view(entry(handle), countOf(handle) * elementSize));
     }
     static constexpr std::size_t kChunkBytes = 256 * 1024; // 2^16 4-byte units
-    static constexpr std::size_t kMaxChunks = 1 << 16;
 
     [[noreturn]] static void fail(const char* what)
     {
         std::fprintf(stderr, "gcnlens: interned text pool: %s\n", what);
-        std::abort(); // handles are compared by address: an entry outside the table would break equality
+        std::abort(); // handles are compared as numbers: an entry outside the table would break equality
     }
-    // A slot is never 0 (0 marks a free one): an entry starts 4 bytes into its chunk at least.
-    const char* entryAt(std::uint32_t slot) const { return chunks_[slot >> 16].get() + std::size_t(slot & 0xffff) * 4; }
 
     // `length` bytes after a 4-byte count, 4-byte aligned (register lists hold ints). An entry
-    // larger than a chunk gets a chunk of its own (it starts at unit 1, so its slot fits).
+    // larger than a chunk gets a chunk of its own (it starts at unit 1, so its handle fits). A
+    // handle is never 0 (0 is "empty"): an entry starts 4 bytes into its chunk at least.
     std::pair<char*, std::uint32_t> allocate(std::size_t length)
     {
         const std::size_t need = (4 + length + 3) & ~std::size_t {3};
         if (chunkLeft_ < need) {
-            if (chunks_.size() >= kMaxChunks)
+            const std::size_t index = chunksTaken.fetch_add(1);
+            if (index >= kMaxChunks)
                 fail("full (16 GiB)");
             const std::size_t size = std::max(need, kChunkBytes);
-            chunks_.push_back(std::make_unique<char[]>(size));
-            chunk_ = chunks_.back().get();
+            chunks[index] = new char[size]; // never freed: handles outlive every result
+            chunkIndex_ = index;
+            chunk_ = chunks[index];
             chunkLeft_ = size;
             held_ += size;
         }
-        char* entry = chunk_ + 4;
-        const auto slot = std::uint32_t((chunks_.size() - 1) << 16 | std::size_t(entry - chunks_.back().get()) / 4);
+        char* place = chunk_ + 4;
+        const auto handle = std::uint32_t(chunkIndex_ << 16 | std::size_t(place - chunks[chunkIndex_]) / 4);
         chunk_ += need;
         chunkLeft_ -= need;
-        return {entry, slot};
+        return {place, handle};
     }
     void grow()
     {
         std::vector<std::uint32_t> old = std::move(table_);
         table_.assign(std::max<std::size_t>(1024, old.size() * 2), 0);
-        for (const std::uint32_t slot : old) {
-            if (!slot)
+        for (const std::uint32_t handle : old) {
+            if (!handle)
                 continue;
-            std::size_t at = hashOf(entryAt(slot), elementSize_) & (table_.size() - 1);
+            std::size_t at = hashOf(handle, elementSize_) & (table_.size() - 1);
             while (table_[at])
                 at = (at + 1) & (table_.size() - 1);
-            table_[at] = slot;
+            table_[at] = handle;
         }
     }
 
@@ -115,7 +113,7 @@ private:
     mutable std::mutex mutex_;
     std::vector<std::uint32_t> table_;
     std::size_t used_ = 0;
-    std::vector<std::unique_ptr<char[]>> chunks_;
+    std::size_t chunkIndex_ = 0;
     char* chunk_ = nullptr;
     std::size_t chunkLeft_ = 0;
     std::size_t held_ = 0;
@@ -137,7 +135,7 @@ Pool& pool(int index)
 
 } // namespace
 
-const void* store(int index, const void* bytes, std::size_t count, std::size_t elementSize)
+std::uint32_t store(int index, const void* bytes, std::size_t count, std::size_t elementSize)
 {
     if (index < 0 || index >= kPools || (index >= 2 && std::size_t(index - 2) != elementSize))
         std::abort(); // an element type the pools were not laid out for
@@ -146,7 +144,7 @@ const void* store(int index, const void* bytes, std::size_t count, std::size_t e
 
 std::size_t poolBytes()
 {
-    std::size_t total = 0;
+    std::size_t total = chunksTaken.load() * sizeof chunks[0]; // the directory's pages in use
     for (int i = 0; i < kPools; ++i)
         total += pool(i).bytes();
     return total;
@@ -179,21 +177,19 @@ PatternText::PatternText(std::string_view text)
     if (text.empty())
         return;
     if (!hasMarker(text)) {
-        pattern_ = static_cast<const char*>(intern::store(0, text.data(), text.size(), 1));
+        pattern_ = intern::store(0, text.data(), text.size(), 1);
         return;
     }
     std::string literal(1, kLiteral);
     literal.append(text);
-    pattern_ = static_cast<const char*>(intern::store(0, literal.data(), literal.size(), 1));
+    pattern_ = intern::store(0, literal.data(), literal.size(), 1);
 }
 
 void PatternText::appendTo(std::string& out) const
 {
     if (!pattern_)
         return;
-    std::uint32_t size;
-    std::memcpy(&size, pattern_ - 4, 4);
-    const std::string_view pattern(pattern_, size);
+    const std::string_view pattern(intern::entry(pattern_), intern::countOf(pattern_));
     if (pattern.front() == kLiteral) {
         out.append(pattern.substr(1));
         return;
@@ -266,7 +262,7 @@ PatternText PatternText::Builder::take()
 {
     PatternText text;
     if (!pattern_.empty())
-        text.pattern_ = static_cast<const char*>(intern::store(0, pattern_.data(), pattern_.size(), 1));
+        text.pattern_ = intern::store(0, pattern_.data(), pattern_.size(), 1);
     text.values_[0] = values_[0];
     text.values_[1] = values_[1];
     pattern_.clear();

@@ -2,7 +2,7 @@
 // Compact value types for the per-instruction data of Program and Analysis (issue #18: at most
 // 120 bytes per analysed instruction). A million-instruction kernel repeats a few hundred
 // mnemonics, register lists and rule texts a million times; stored once each in a process-wide
-// pool, an instruction holds 8-byte handles instead of 32-byte strings and 24-byte vectors with
+// pool, an instruction holds 4-byte handles instead of 32-byte strings and 24-byte vectors with
 // their own allocations. The types read like the std::string / std::vector fields they replace.
 #pragma once
 
@@ -28,19 +28,37 @@
 namespace gcnlens {
 
 namespace intern {
-// Stores `bytes` once per process and pool (the same bytes give the same pointer) and returns
-// where they live: never moved, never freed, so handles stay valid in every copy of a result and
-// across threads. The item count sits in the 4 bytes before the returned pointer; a char pool
-// also keeps a terminating 0. `pool` separates element types (0: text, 1: bytes, 2: registers).
-const void* store(int pool, const void* bytes, std::size_t count, std::size_t elementSize);
+// Stores `bytes` once per process and pool (the same bytes give the same handle) and returns the
+// entry's 32-bit handle, never 0: 4 bytes in every instruction where a pointer took 8 (issue #18).
+// Entries are never moved or freed, so handles stay valid in every copy of a result and across
+// threads. The item count sits in the 4 bytes before the entry; a char pool also keeps a
+// terminating 0. `pool` separates element types (0: text, 1: bytes, 2 + size: other items).
+std::uint32_t store(int pool, const void* bytes, std::size_t count, std::size_t elementSize);
 // Bytes the pools hold (for the benchmarks).
 std::size_t poolBytes();
+
+// A handle is (chunk << 16 | 4-byte unit in the chunk); the chunks of all pools are listed here.
+// A chunk's place is written once, before any handle into it exists, and a handle reaches another
+// thread only through whatever passed it there, so reading the place needs no lock.
+constexpr std::size_t kMaxChunks = std::size_t(1) << 16;
+extern char* chunks[kMaxChunks];
+inline const char* entry(std::uint32_t handle)
+{
+    return chunks[handle >> 16] + std::size_t(handle & 0xffff) * 4;
+}
+inline std::uint32_t countOf(std::uint32_t handle)
+{
+    std::uint32_t count;
+    std::memcpy(&count, entry(handle) - 4, 4);
+    return count;
+}
 } // namespace intern
 
-// An immutable, interned array of trivially copyable T: one pointer, null when empty. Equal
-// contents are the same pointer, so == is a pointer compare.
+// An immutable, interned array of trivially copyable T: one 32-bit handle, 0 when empty. Equal
+// contents are the same handle, so == is an integer compare.
 template <typename T> class InternedArray {
     static_assert(std::is_trivially_copyable_v<T>);
+    static_assert(alignof(T) <= 4, "pool entries are 4-byte aligned");
 
 public:
     using value_type = T;
@@ -54,16 +72,16 @@ public:
     InternedArray(std::initializer_list<T> items) { set(items.begin(), items.size()); }
     template <typename It> InternedArray(It first, It last) { assign(first, last); }
 
-    const T* begin() const { return data_; }
-    const T* end() const { return data_ + size(); }
-    const T* data() const { return data_; }
-    std::size_t size() const { return data_ ? *(reinterpret_cast<const std::uint32_t*>(data_) - 1) : 0; }
-    bool empty() const { return data_ == nullptr; }
-    const T& operator[](std::size_t i) const { return data_[i]; }
-    const T& at(std::size_t i) const { return data_[i]; }
-    const T& front() const { return data_[0]; }
-    const T& back() const { return data_[size() - 1]; }
-    std::span<const T> span() const { return {data_, size()}; }
+    const T* data() const { return handle_ ? reinterpret_cast<const T*>(intern::entry(handle_)) : nullptr; }
+    const T* begin() const { return data(); }
+    const T* end() const { return data() + size(); }
+    std::size_t size() const { return handle_ ? intern::countOf(handle_) : 0; }
+    bool empty() const { return handle_ == 0; }
+    const T& operator[](std::size_t i) const { return data()[i]; }
+    const T& at(std::size_t i) const { return data()[i]; }
+    const T& front() const { return data()[0]; }
+    const T& back() const { return data()[size() - 1]; }
+    std::span<const T> span() const { return {data(), size()}; }
     operator std::span<const T>() const { return span(); }
     std::vector<T> toVector() const { return {begin(), end()}; }
 
@@ -72,7 +90,7 @@ public:
         const std::vector<T> items(first, last);
         set(items.data(), items.size());
     }
-    void clear() { data_ = nullptr; }
+    void clear() { handle_ = 0; }
     // Builds a new interned array: for the front-end, which adds a few items per instruction.
     void push_back(const T& item)
     {
@@ -81,7 +99,7 @@ public:
         set(items.data(), items.size());
     }
 
-    bool operator==(const InternedArray& other) const { return data_ == other.data_; }
+    bool operator==(const InternedArray& other) const { return handle_ == other.handle_; }
     bool operator==(const std::vector<T>& other) const { return std::equal(begin(), end(), other.begin(), other.end()); }
 
 private:
@@ -92,14 +110,11 @@ private:
         else
             return 2 + int(sizeof(T)); // one pool per element size is enough to keep equal bytes apart
     }
-    void set(const T* items, std::size_t count)
-    {
-        data_ = count ? static_cast<const T*>(intern::store(pool(), items, count, sizeof(T))) : nullptr;
-    }
-    const T* data_ = nullptr;
+    void set(const T* items, std::size_t count) { handle_ = count ? intern::store(pool(), items, count, sizeof(T)) : 0; }
+    std::uint32_t handle_ = 0;
 };
 
-// An interned, immutable string (8 bytes; "" when null). Reads like a const std::string: size,
+// An interned, immutable string (a 4-byte handle; "" when 0). Reads like a const std::string: size,
 // find, substr, comparisons with any string, conversion to std::string and std::string_view.
 class InternedString {
 public:
@@ -110,21 +125,24 @@ public:
     InternedString(const std::string& text) { set(text); }
     InternedString(const char* text) { set(text); }
 
-    std::string_view view() const { return data_ ? std::string_view(data_, size()) : std::string_view(); }
+    std::string_view view() const
+    {
+        return handle_ ? std::string_view(intern::entry(handle_), intern::countOf(handle_)) : std::string_view();
+    }
     operator std::string_view() const { return view(); }
     operator std::string() const { return std::string(view()); }
     std::string str() const { return std::string(view()); }
 
-    const char* data() const { return data_ ? data_ : ""; }
+    const char* data() const { return handle_ ? intern::entry(handle_) : ""; }
     const char* c_str() const { return data(); }
-    std::size_t size() const { return data_ ? *(reinterpret_cast<const std::uint32_t*>(data_) - 1) : 0; }
+    std::size_t size() const { return handle_ ? intern::countOf(handle_) : 0; }
     std::size_t length() const { return size(); }
-    bool empty() const { return data_ == nullptr; }
+    bool empty() const { return handle_ == 0; }
     const char* begin() const { return data(); }
     const char* end() const { return data() + size(); }
-    char operator[](std::size_t i) const { return data_[i]; }
-    char front() const { return data_[0]; }
-    char back() const { return data_[size() - 1]; }
+    char operator[](std::size_t i) const { return data()[i]; }
+    char front() const { return data()[0]; }
+    char back() const { return data()[size() - 1]; }
 
     std::size_t find(std::string_view s, std::size_t pos = 0) const { return view().find(s, pos); }
     std::size_t find(char c, std::size_t pos = 0) const { return view().find(c, pos); }
@@ -141,7 +159,7 @@ public:
     std::string substr(std::size_t pos, std::size_t count = npos) const { return std::string(view().substr(pos, count)); }
     int compare(std::string_view s) const { return view().compare(s); }
 
-    friend bool operator==(const InternedString& a, const InternedString& b) { return a.data_ == b.data_; }
+    friend bool operator==(const InternedString& a, const InternedString& b) { return a.handle_ == b.handle_; }
     friend bool operator==(const InternedString& a, std::string_view b) { return a.view() == b; }
     friend bool operator==(const InternedString& a, const std::string& b) { return a.view() == b; }
     friend bool operator==(const InternedString& a, const char* b) { return a.view() == b; }
@@ -157,11 +175,8 @@ public:
     friend std::ostream& operator<<(std::ostream& out, const InternedString& s) { return out << s.view(); }
 
 private:
-    void set(std::string_view text)
-    {
-        data_ = text.empty() ? nullptr : static_cast<const char*>(intern::store(0, text.data(), text.size(), 1));
-    }
-    const char* data_ = nullptr;
+    void set(std::string_view text) { handle_ = text.empty() ? 0 : intern::store(0, text.data(), text.size(), 1); }
+    std::uint32_t handle_ = 0;
 };
 
 // A forward iterator over an index-addressed container whose entries are made on the fly
@@ -316,7 +331,7 @@ private:
     Block* block_ = nullptr;
 };
 
-// A text that is an interned pattern with up to two numbers written into it when it is read: 16
+// A text that is an interned pattern with up to two numbers written into it when it is read: 12
 // bytes and no allocation of its own, for the per-instruction details (issue #18). A detail repeats
 // its wording and differs in a line number or a block address: the wording is stored once, the
 // numbers in the value ("2-dword instruction at slot 3 of block \x02: …", 0x40). Reads like a
@@ -373,7 +388,7 @@ public:
     }
     void appendTo(std::string& out) const;
     operator std::string() const { return str(); }
-    bool empty() const { return pattern_ == nullptr; }
+    bool empty() const { return pattern_ == 0; }
     std::size_t size() const { return str().size(); }
     std::size_t find(std::string_view s, std::size_t pos = 0) const { return str().find(s, pos); }
 
@@ -387,7 +402,7 @@ public:
     friend std::ostream& operator<<(std::ostream& out, const PatternText& s) { return out << s.str(); }
 
 private:
-    const char* pattern_ = nullptr; // interned; null for ""
+    std::uint32_t pattern_ = 0; // interned; 0 for ""
     std::uint32_t values_[2] = {};
 };
 

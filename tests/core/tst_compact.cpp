@@ -7,6 +7,7 @@
 #include <QTest>
 
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace gcnlens;
@@ -78,6 +79,46 @@ private Q_SLOTS:
         QCOMPARE(d.toVector(), ints);
         QCOMPARE(d.size(), std::size_t(count + 1));
         QVERIFY(!(c == d));
+    }
+
+    // Handles are 32 bits (a chunk of a process-wide directory and a place in it): texts and byte
+    // arrays interned at once from two threads, over many chunks of both pools and an entry larger
+    // than a chunk, each read back as written, and interned again to the same place.
+    void handlesAcrossChunksAndThreads()
+    {
+        constexpr int kCount = 20000; // ~40 bytes each: several 256 KiB chunks per pool
+        std::vector<InternedString> texts(kCount);
+        std::vector<InternedArray<std::uint8_t>> arrays(kCount);
+        const auto textOf = [](int i) {
+            return std::format("v_mad_u32_u24 v{}, s{}, v{}, {:#x}", i, i % 104, i % 256, i * 7919);
+        };
+        const auto bytesOf = [](int i) {
+            std::vector<std::uint8_t> bytes(8 + i % 29);
+            for (std::size_t k = 0; k < bytes.size(); ++k)
+                bytes[k] = std::uint8_t(i >> (k % 3 * 8) ^ k);
+            return bytes;
+        };
+        std::thread textThread([&] {
+            for (int i = 0; i < kCount; ++i)
+                texts[i] = InternedString(textOf(i));
+        });
+        std::thread arrayThread([&] {
+            for (int i = 0; i < kCount; ++i)
+                arrays[i] = InternedArray<std::uint8_t>(bytesOf(i));
+        });
+        textThread.join();
+        arrayThread.join();
+        const std::string large(300 * 1024, 'x');
+        const InternedString big(large);
+        QCOMPARE(big.view(), std::string_view(large));
+        for (int i = 0; i < kCount; ++i) {
+            QCOMPARE(texts[i].view(), std::string_view(textOf(i)));
+            QCOMPARE(arrays[i].toVector(), bytesOf(i));
+            QCOMPARE(InternedString(textOf(i)).data(), texts[i].data());
+            QVERIFY(InternedArray<std::uint8_t>(bytesOf(i)) == arrays[i]);
+        }
+        QCOMPARE(InternedString(large).data(), big.data());
+        QVERIFY(intern::poolBytes() > std::size_t(kCount) * 40);
     }
 
     void sparseList_data()

@@ -1916,7 +1916,7 @@ private:
                             bool keepClrxOperators = false)
     {
         if (operandDepth_ == 0)
-            subranges_.clear();
+            subrangeFailures_.clear();
         ++operandDepth_;
         struct Leave {
             int& depth;
@@ -2216,10 +2216,11 @@ private:
     {
         const SubrangeKey key {inner.data(), inner.size(),    std::hash<std::string_view> {}(inner),
                                inPercent_,   literalContext_, smrdLiteral_};
-        if (const auto known = subranges_.find(key); known != subranges_.end())
-            return known->second;
+        if (subrangeFailures_.contains(key))
+            return std::nullopt;
         const auto range = evaluateSubrange(inner, l, at);
-        subranges_.emplace(key, range);
+        if (!range)
+            subrangeFailures_.insert(key);
         return range;
     }
 
@@ -3253,13 +3254,15 @@ private:
     std::vector<std::pair<int, int>> anchors_;
     std::size_t pending_ = 0;
     bool inPercent_ = false; // reading a register after '%'
-    // subrange()'s answers during one outermost operandText() (the symbols cannot change within
-    // it), by the text inside the brackets (where it is, its length and hash) and what else
-    // operandText() reads. A failed subrange leaves its brackets to the enclosing scan, which
-    // meets every '[' inside again: without these, each unmatched or unresolvable "v[" on a line
-    // doubled the work (fuzz_frontend 0d7d7313: a 1 KB line took 18 s; issue #12's bounded work).
+    // The subranges found unreadable during one outermost operandText() (the symbols cannot
+    // change within it), by the text inside the brackets (where it is, its length and hash) and
+    // what else operandText() reads. A failed subrange leaves its brackets to the enclosing scan,
+    // which meets every '[' inside again: without this, each unmatched or unresolvable "v[" on a
+    // line doubled the work (fuzz_frontend 0d7d7313: a 1 KB line took 18 s; issue #12's bounded
+    // work). A subrange that reads consumes its brackets and is not met again by the same scan,
+    // so only failures are kept: the common path allocates nothing.
     using SubrangeKey = std::tuple<const char*, std::size_t, std::size_t, bool, bool, bool>;
-    std::map<SubrangeKey, std::optional<std::pair<int, int>>> subranges_;
+    std::set<SubrangeKey> subrangeFailures_;
     int operandDepth_ = 0;              // operandText() calls under way
     bool registerNamedSymbols_ = false; // some symbol is called like a register (s0 = 5): isPlain looks up v1, s2 …
     bool literalContext_ = false;       // operands of an instruction that takes a 32-bit literal

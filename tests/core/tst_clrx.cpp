@@ -394,20 +394,25 @@ void TestClrx::registerVariables()
 // A register subrange that cannot be read ("v[" without its "]", or "v[x" with x unknown) leaves
 // its brackets to the enclosing scan, which meets every '[' inside again: each such '[' on a line
 // doubled the work (40 of them: 2^40 scans, the translation never ended; fuzz_frontend 0d7d7313,
-// a 1 KB line, took 18 s). Each is read once now: the translation ends, the nested one carried
-// over as written for LLVM to refuse, and the next line is translated.
+// a 1 KB line, took 18 s). Each failure is read once now: the translation ends, the nested one
+// carried over as written for LLVM to refuse, and the next line is translated. Readable
+// subranges inside the unreadable ones are read again by each enclosing scan (only failures are
+// remembered): the third line ends too, its readable ranges translated.
 void TestClrx::unreadableSubranges()
 {
     ClrxOptions options;
     options.processor = "tahiti";
-    std::string unclosed = "x = ", nested = "v_mov_b32 v1, ";
+    std::string unclosed = "x = ", nested = "v_mov_b32 v1, ", mixed = "v_mov_b32 v2, ";
     for (int i = 0; i < 40; ++i) {
         unclosed += "v[1 ";
         nested += "v[x ";
+        mixed += "v[x+v[3:3] ";
     }
     nested += std::string(40, ']');
-    const ClrxTranslation t = translateClrx(unclosed + "\n" + nested + "\ns_endpgm\n", options);
+    mixed += std::string(40, ']');
+    const ClrxTranslation t = translateClrx(unclosed + "\n" + nested + "\n" + mixed + "\ns_endpgm\n", options);
     QVERIFY2(t.text.find("v_mov_b32 v1, v[x v[x v[x") != std::string::npos, t.text.c_str());
+    QVERIFY2(t.text.find("v_mov_b32 v2, v[x+v3 v[x+v3 v[x+v3") != std::string::npos, t.text.c_str());
     QVERIFY2(t.text.find("s_endpgm") != std::string::npos, t.text.c_str());
 }
 

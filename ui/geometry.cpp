@@ -10,21 +10,12 @@ namespace gcnlens::ui {
 
 FetchPosition FetchPosition::at(std::uint64_t offset, int size)
 {
+    const FetchPlace place = fetchPlace(offset, size);
     FetchPosition p;
-    p.block = offset & ~std::uint64_t(31);
-    p.slot = int((offset >> 2) & 7);
+    p.block = place.block;
+    p.slot = place.slot;
     p.oddBand = (p.band() & 1) != 0;
-    p.straddles = size > 0 && ((offset + std::uint64_t(size) - 1) >> 5) != p.band();
-    return p;
-}
-
-FetchPosition FetchPosition::of(const InstructionTiming& timing, int size)
-{
-    FetchPosition p;
-    p.block = timing.block;
-    p.slot = timing.slot;
-    p.oddBand = (p.band() & 1) != 0;
-    p.straddles = size > 0 && timing.slot * 4 + size > 32;
+    p.straddles = place.straddles;
     return p;
 }
 

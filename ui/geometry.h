@@ -10,10 +10,6 @@
 #include <optional>
 #include <vector>
 
-namespace gcnlens {
-struct InstructionTiming;
-}
-
 namespace gcnlens::ui {
 
 // What the editor paints of a fetch position, per source line (LineAnnotation): two bytes, not the
@@ -34,10 +30,9 @@ struct FetchPosition {
 
     std::uint64_t band() const { return block >> 5; } // the block's index
     FetchSlot inBlock() const { return {std::uint8_t(slot), oddBand}; }
+    // The timing model's fetchPlace() (core/model/timing.h) with the view's band parity: every
+    // presenter shows the place the model charged by.
     static FetchPosition at(std::uint64_t offset, int size);
-    // The position the timing model computed (InstructionTiming::slot and ::block): what every
-    // presenter shows, so that no view derives it from the offset again.
-    static FetchPosition of(const InstructionTiming& timing, int size);
     bool operator==(const FetchPosition&) const = default;
 };
 

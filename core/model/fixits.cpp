@@ -517,7 +517,7 @@ std::vector<Candidate> candidates(const Context& ctx)
                                     "move " + names + " after the branch on line " + std::to_string(target.line)));
         }
         // Or s_nops push the branch into the next fetch block's first half.
-        const int slot = ctx.analysis.timing.instructions[f.instruction].slot;
+        const int slot = fetchPlace(ctx.analysis.program.instructions[f.instruction]).slot;
         if (slot >= 4)
             out.push_back(
                 insertBefore(ctx.src, target.line, std::vector<std::string>(8 - slot, "s_nop 0"), "insert-nop",

@@ -673,8 +673,7 @@ void Pass::step(std::size_t i, PassState& s)
     const Instruction& in = instructions[i];
     InstructionTiming& t = out_[i];
     t = InstructionTiming {};
-    t.slot = static_cast<int>((in.offset >> 2) & 7);
-    t.block = in.offset & ~std::uint64_t {31};
+    const FetchPlace place = fetchPlace(in);
 
     if (in.kernel != s.kernel) {
         s.kernel = in.kernel;
@@ -682,8 +681,8 @@ void Pass::step(std::size_t i, PassState& s)
         s.valuWriter = -1;
         s.block = ~std::uint64_t {0};
     }
-    if (t.block != s.block) {
-        s.block = t.block;
+    if (place.block != s.block) {
+        s.block = place.block;
         s.blockMaxCycles = 0;
         s.blockMaxIndex = -1;
     }
@@ -741,7 +740,7 @@ void Pass::step(std::size_t i, PassState& s)
         }
     }
 
-    const std::uint64_t block = t.block;
+    const std::uint64_t block = place.block;
 
     // Section 2: instruction fetch of 2-dword instructions.
     const int cycles = t.cycles;
@@ -750,7 +749,7 @@ void Pass::step(std::size_t i, PassState& s)
         s.blockMaxIndex = static_cast<int>(i);
     }
     if (in.size >= 8 && gfx67_) {
-        const int p = t.slot;
+        const int p = place.slot;
         const bool wholeBlock = options_.longRule == TimingOptions::LongRule::WholeBlock;
         const int longCycles = wholeBlock ? s.blockMaxCycles : cycles;
         const Instruction* j = s.prev >= 0 ? &instructions[static_cast<std::size_t>(s.prev)] : nullptr;
@@ -791,10 +790,10 @@ void Pass::step(std::size_t i, PassState& s)
                 detail << "its " << cycles << " cycles";
             t.penalties.push_back({"fetch-align", kPenalty, (detail << " → +" << kPenalty).take()});
         }
-    } else if (in.size >= 8 && straddleRule_ && t.slot == 7) {
+    } else if (in.size >= 8 && straddleRule_ && place.slot == 7) {
         t.penalties.push_back({"fetch-straddle", kPenalty,
                                (Text() << "2-dword instruction at slot 7 of block " << hex(block) << ": straddles into block "
-                                       << hex(t.block + 32) << " (R-straddle, GFX9+) → +" << kPenalty)
+                                       << hex(block + 32) << " (R-straddle, GFX9+) → +" << kPenalty)
                                    .take()});
     }
 
@@ -815,9 +814,9 @@ void Pass::step(std::size_t i, PassState& s)
         }
         // B-position: max(0, p - 3) penalties for a conditional jump that falls through.
         if (in.branch == BranchKind::Conditional && t.direction == Direction::NotTaken) {
-            if (const int n = std::max(0, t.slot - 3); n > 0)
+            if (const int n = std::max(0, place.slot - 3); n > 0)
                 t.penalties.push_back({"branch-position", n * kPenalty,
-                                       (Text() << "conditional jump at slot " << t.slot << " of block " << hex(block)
+                                       (Text() << "conditional jump at slot " << place.slot << " of block " << hex(block)
                                                << " not taken: in the second half of the block, slot − 3 = " << n
                                                << " (B-position) → +" << n * kPenalty)
                                            .take()});

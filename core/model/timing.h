@@ -39,6 +39,25 @@ struct TimingOptions {
     std::vector<std::pair<std::string, std::string>> nonDefaultValues() const;
 };
 
+// Where an instruction sits in the 32-byte instruction-fetch blocks (timing-model.md section 1):
+// slot p(I) = (offset >> 2) & 7 of the block at offset & ~31, both kernel-relative (the entry is
+// 256-byte aligned). Derived from the instruction wherever it is needed instead of being kept
+// per instruction (issue #18); the timing model and every view read it from here alone.
+struct FetchPlace {
+    std::uint64_t block = 0; // offset & ~31
+    int slot = 0;            // 0..7
+    bool straddles = false;  // the encoding runs into the next block (R-straddle's case)
+};
+constexpr FetchPlace fetchPlace(std::uint64_t offset, int size)
+{
+    const std::uint64_t block = offset & ~std::uint64_t {31};
+    return {block, int((offset >> 2) & 7), size > 0 && offset + std::uint64_t(size) > block + 32};
+}
+inline FetchPlace fetchPlace(const Instruction& in)
+{
+    return fetchPlace(in.offset, in.size);
+}
+
 // One row of the timing tables as the source states it. Its texts come from a few hundred rows and
 // LLVM classes: interned (core/compact.h, issue #18).
 struct CycleCount {
@@ -96,16 +115,14 @@ struct FreedBy {
     PatternText detail;
 };
 
-// Fields ordered by size so the struct has as little padding as can be (40 bytes; issue #18
-// counts them).
+// Fields ordered by size so the struct has as little padding as can be (32 bytes; issue #18
+// counts them). The instruction's fetch block and slot are fetchPlace()'s, not kept here.
 struct InstructionTiming {
-    std::uint64_t block = 0;       // offset & ~31
     SparseList<Penalty> penalties; // most instructions pay none: one null pointer (issue #18)
     // At most one; most instructions have none: a null pointer, not the pair's 24 bytes (issue #18).
     SparseList<FreedBy> freed;
     CycleRef base;  // C(I), DPFACTOR/GLC applied
     int cycles = 4; // base cycles used in totals (branches: 4 or taken cycles)
-    int slot = 0;   // p(I) = (offset >> 2) & 7
     Direction direction = Direction::NotABranch;
     bool directionOverridden = false;
     bool vectorIssue = false; // counts toward latency-hidden cycles (VALU, DS, VMEM issue)
@@ -115,7 +132,7 @@ struct InstructionTiming {
     // The class a view marks the instruction with: hazard over branch over fetch (section 8).
     PenaltyClass markClass() const;
 };
-static_assert(sizeof(void*) != 8 || sizeof(InstructionTiming) <= 40, "InstructionTiming grew: issue #18 counts its bytes");
+static_assert(sizeof(void*) != 8 || sizeof(InstructionTiming) <= 32, "InstructionTiming grew: issue #18 counts its bytes");
 
 struct Totals {
     int instructions = 0;

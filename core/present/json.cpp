@@ -230,10 +230,11 @@ void writeTotals(Document& d, const Totals& totals)
     d.endObject();
 }
 
-void writeTimingFields(Document& d, const InstructionTiming& t)
+void writeTimingFields(Document& d, const Instruction& in, const InstructionTiming& t)
 {
-    d.member("slot", t.slot);
-    d.member("block", t.block);
+    const FetchPlace place = fetchPlace(in);
+    d.member("slot", place.slot);
+    d.member("block", place.block);
     d.member("cycles", t.cycles);
     d.member("cycles_high", t.direction == Direction::NotABranch ? t.base->high : t.cycles);
     d.member("cycles_source", t.base->source);
@@ -481,7 +482,7 @@ void writeDocument(std::FILE* out, const Program& program, const Analysis* analy
         d.beginObject();
         writeInstructionFields(d, program.instructions[i]);
         if (analysis && i < analysis->timing.instructions.size())
-            writeTimingFields(d, analysis->timing.instructions[i]);
+            writeTimingFields(d, program.instructions[i], analysis->timing.instructions[i]);
         if (analysis && i < analysis->liveness.instructions.size())
             writeLive(d, analysis->liveness.instructions[i]);
         if (analysis)

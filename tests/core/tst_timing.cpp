@@ -121,10 +121,11 @@ private Q_SLOTS:
         b.fillTo(0x40 + 4 * slot);
         const int i = b.add("v_add_f64", Family::VOP3, 8, {vgpr(0)});
         b.add("s_endpgm", Family::SOPP, 4);
-        const TimingResult r = analyzeTiming(b.build());
+        const Program program = b.build();
+        const TimingResult r = analyzeTiming(program);
         const InstructionTiming& t = r.instructions[std::size_t(i)];
-        QCOMPARE(t.slot, slot);
-        QCOMPARE(t.block, std::uint64_t(0x40));
+        QCOMPARE(fetchPlace(program.instructions[std::size_t(i)]).slot, slot);
+        QCOMPARE(fetchPlace(program.instructions[std::size_t(i)]).block, std::uint64_t(0x40));
         QCOMPARE(t.cycles, cycles);
         QFETCH(QString, rule);
         QFETCH(int, penalty);

@@ -47,11 +47,11 @@ private Q_SLOTS:
         QCOMPARE(p.slot, slot);
         QCOMPARE(p.oddBand, odd);
         QCOMPARE(p.straddles, straddles);
-        // The presenters take the position from the timing model's result; it is the same.
-        gcnlens::InstructionTiming timing;
-        timing.slot = slot;
-        timing.block = block;
-        QCOMPARE(FetchPosition::of(timing, size), p);
+        // The view's position is the timing model's place, the one its penalties were charged by.
+        const gcnlens::FetchPlace place = gcnlens::fetchPlace(offset, size);
+        QCOMPARE(place.block, block);
+        QCOMPARE(place.slot, slot);
+        QCOMPARE(place.straddles, straddles);
     }
 
     void digits_data()

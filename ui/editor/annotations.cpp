@@ -85,7 +85,7 @@ LineAnnotations LineAnnotations::build(const Analysis& analysis)
         if (a.firstInstruction < 0) {
             a.firstInstruction = int(index);
             a.offset = ins.offset;
-            a.position = (t ? FetchPosition::of(*t, ins.size) : FetchPosition::at(ins.offset, ins.size)).inBlock();
+            a.position = FetchPosition::at(ins.offset, ins.size).inBlock();
             a.isData = ins.isData;
             a.placeholder = ins.placeholder;
         }
@@ -168,7 +168,7 @@ QString LineAnnotations::tooltip(int line, const Analysis& analysis) const
         text += QStringLiteral("%1 %2\noffset 0x%3 · slot %4 · %5 bytes")
                     .arg(QString::fromStdString(ins.mnemonic), QString::fromStdString(ins.operands))
                     .arg(ins.offset, 0, 16)
-                    .arg(index < timings.size() ? timings[index].slot : FetchPosition::at(ins.offset, ins.size).slot)
+                    .arg(fetchPlace(ins).slot)
                     .arg(ins.size);
         if (ins.placeholder)
             text += QStringLiteral(" (did not assemble: assumed size)");

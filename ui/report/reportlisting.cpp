@@ -32,8 +32,7 @@ const InstructionTiming* ReportBuilder::timingOf(int index) const
 ui::FetchPosition ReportBuilder::positionOf(int index) const
 {
     const Instruction& ins = a_.program.instructions[std::size_t(index)];
-    const InstructionTiming* t = timingOf(index);
-    return t ? ui::FetchPosition::of(*t, ins.size) : ui::FetchPosition::at(ins.offset, ins.size);
+    return ui::FetchPosition::at(ins.offset, ins.size);
 }
 
 QString ReportBuilder::cyclesFor(int index) const

@@ -62,7 +62,7 @@ int analyzeCommand(const QStringList& args)
         while (nextLabel < program.labels.size() && program.labels[nextLabel].sectionOffset <= in.sectionOffset)
             out << QString::fromStdString(program.labels[nextLabel++].name) << ":\n";
         QStringList penalties;
-        for (const Penalty& p : t.penalties)
+        for (const Penalty& p : t.penalties())
             penalties << QStringLiteral("%1+%2").arg(QString::fromStdString(p.rule)).arg(p.cycles);
         if (!t.freedBy().empty())
             penalties << QStringLiteral("(%1)").arg(QString::fromStdString(t.freedBy()));
@@ -104,7 +104,7 @@ int analyzeCommand(const QStringList& args)
                        .arg(timing.totals.countByRule.at(rule));
         out << "penalty details:\n";
         for (std::size_t i = 0; i < program.instructions.size(); ++i)
-            for (const Penalty& p : timing.instructions[i].penalties)
+            for (const Penalty& p : timing.instructions[i].penalties())
                 out << "  line " << program.instructions[i].line << ": " << QString::fromStdString(p.rule) << ": "
                     << QString::fromStdString(p.detail) << "\n";
     }

@@ -375,7 +375,7 @@ std::optional<FixIt> evaluate(const Context& ctx, const Candidate& c)
         if (it == after.program.lineToInstructions.end())
             return std::nullopt;
         for (int i : it->second)
-            for (const Penalty& p : after.timing.instructions[i].penalties)
+            for (const Penalty& p : after.timing.instructions[i].penalties())
                 if (p.rule == f.rule)
                     return std::nullopt;
         if (c.kind == "short-encoding") {
@@ -534,7 +534,7 @@ std::vector<FindingRef> fixableFindings(const Analysis& analysis)
     for (const HazardFinding& h : analysis.checks.hazards)
         out.push_back({h.rule, h.instruction, h.line});
     for (std::size_t i = 0; i < analysis.timing.instructions.size() && i < analysis.program.instructions.size(); ++i)
-        for (const Penalty& p : analysis.timing.instructions[i].penalties)
+        for (const Penalty& p : analysis.timing.instructions[i].penalties())
             if (isFetchRule(p.rule) || p.rule == "branch-position")
                 out.push_back({p.rule, int(i), analysis.program.instructions[i].line});
     std::stable_sort(out.begin(), out.end(), [](const FindingRef& a, const FindingRef& b) { return a.line < b.line; });

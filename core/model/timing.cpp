@@ -458,9 +458,25 @@ std::vector<std::pair<std::string, std::string>> TimingOptions::nonDefaultValues
 int InstructionTiming::penaltyCycles() const
 {
     int sum = 0;
-    for (const Penalty& p : penalties)
+    for (const Penalty& p : penalties())
         sum += p.cycles;
     return sum;
+}
+
+void InstructionTiming::addPenalty(Penalty penalty)
+{
+    charges_.push_back(std::move(penalty));
+    if (freed_) // the freeing rule stays last
+        std::swap(charges_[charges_.size() - 1], charges_[charges_.size() - 2]);
+}
+
+void InstructionTiming::setFreedBy(InternedString rule, PatternText detail)
+{
+    if (freed_)
+        charges_.back() = Penalty {rule, 0, std::move(detail)};
+    else
+        charges_.push_back(Penalty {rule, 0, std::move(detail)});
+    freed_ = true;
 }
 
 // ---- tables (section 1) ----
@@ -576,7 +592,7 @@ const std::vector<RuleInfo>& ruleLegend()
 PenaltyClass InstructionTiming::markClass() const
 {
     PenaltyClass worst = PenaltyClass::None;
-    for (const Penalty& p : penalties)
+    for (const Penalty& p : penalties())
         worst = std::max(worst, penaltyClassOf(p.rule)); // the enum is ordered by importance
     return worst;
 }
@@ -760,41 +776,41 @@ void Pass::step(std::size_t i, PassState& s)
         Text detail;
         detail << "2-dword instruction at slot " << p << " of block " << hex(block) << ": ";
         if (p <= 2) {
-            t.freed.push_back({"R-first16", (detail << "inside the first 16 bytes (R-first16) → no penalty").take()});
+            t.setFreedBy("R-first16", (detail << "inside the first 16 bytes (R-first16) → no penalty").take());
         } else if (longCycles > 4 && p >= 8 - longCycles / 4) {
             if (wholeBlock && s.blockMaxIndex != static_cast<int>(i)) {
                 const Instruction& longest = instructions[static_cast<std::size_t>(s.blockMaxIndex)];
-                t.freed.push_back({"R-long",
-                                   (detail << "the " << longCycles << "-cycle " << longest.mnemonic << " (line "
-                                           << line(longest.line) << ") in this block hides the fetch of its last "
-                                           << std::min(8, longCycles / 4) << " dwords (R-long, whole-block) → no penalty")
-                                       .take()});
+                t.setFreedBy("R-long",
+                             (detail << "the " << longCycles << "-cycle " << longest.mnemonic << " (line " << line(longest.line)
+                                     << ") in this block hides the fetch of its last " << std::min(8, longCycles / 4)
+                                     << " dwords (R-long, whole-block) → no penalty")
+                                 .take());
             } else {
-                t.freed.push_back({"R-long",
-                                   (detail << "its " << longCycles << " cycles hide the fetch of the last "
-                                           << std::min(8, longCycles / 4) << " dwords (R-long) → no penalty")
-                                       .take()});
+                t.setFreedBy("R-long",
+                             (detail << "its " << longCycles << " cycles hide the fetch of the last "
+                                     << std::min(8, longCycles / 4) << " dwords (R-long) → no penalty")
+                                 .take());
             }
         } else if (pairAdjacent && pairQuad) {
-            t.freed.push_back(
-                {"R-pair",
-                 (detail << "starts where the " << jCycles << "-cycle 2-dword " << j->mnemonic << " (line " << line(j->line)
-                         << ") ends (R-pair" << (options_.pairRule == TimingOptions::PairRule::SameQuad ? ", same-quad" : "")
-                         << ") → no penalty")
-                     .take()});
+            t.setFreedBy("R-pair",
+                         (detail << "starts where the " << jCycles << "-cycle 2-dword " << j->mnemonic << " (line "
+                                 << line(j->line) << ") ends (R-pair"
+                                 << (options_.pairRule == TimingOptions::PairRule::SameQuad ? ", same-quad" : "")
+                                 << ") → no penalty")
+                             .take());
         } else {
             detail << "outside the first 16 bytes, not freed by ";
             if (wholeBlock)
                 detail << "the block's longest " << longCycles << " cycles";
             else
                 detail << "its " << cycles << " cycles";
-            t.penalties.push_back({"fetch-align", kPenalty, (detail << " → +" << kPenalty).take()});
+            t.addPenalty({"fetch-align", kPenalty, (detail << " → +" << kPenalty).take()});
         }
     } else if (in.size >= 8 && straddleRule_ && place.slot == 7) {
-        t.penalties.push_back({"fetch-straddle", kPenalty,
-                               (Text() << "2-dword instruction at slot 7 of block " << hex(block) << ": straddles into block "
-                                       << hex(block + 32) << " (R-straddle, GFX9+) → +" << kPenalty)
-                                   .take()});
+        t.addPenalty({"fetch-straddle", kPenalty,
+                      (Text() << "2-dword instruction at slot 7 of block " << hex(block) << ": straddles into block "
+                              << hex(block + 32) << " (R-straddle, GFX9+) → +" << kPenalty)
+                          .take()});
     }
 
     if (gfx67_ && jump) {
@@ -809,17 +825,17 @@ void Pass::step(std::size_t i, PassState& s)
                     detail << " (" << in.targetLabel << ")";
                 detail << ": " << n << " dword" << (n == 1 ? "" : "s") << " past the first 5 of the block (B-target) → +"
                        << n * kPenalty;
-                t.penalties.push_back({"branch-target", n * kPenalty, detail.take()});
+                t.addPenalty({"branch-target", n * kPenalty, detail.take()});
             }
         }
         // B-position: max(0, p - 3) penalties for a conditional jump that falls through.
         if (in.branch == BranchKind::Conditional && t.direction == Direction::NotTaken) {
             if (const int n = std::max(0, place.slot - 3); n > 0)
-                t.penalties.push_back({"branch-position", n * kPenalty,
-                                       (Text() << "conditional jump at slot " << place.slot << " of block " << hex(block)
-                                               << " not taken: in the second half of the block, slot − 3 = " << n
-                                               << " (B-position) → +" << n * kPenalty)
-                                           .take()});
+                t.addPenalty({"branch-position", n * kPenalty,
+                              (Text() << "conditional jump at slot " << place.slot << " of block " << hex(block)
+                                      << " not taken: in the second half of the block, slot − 3 = " << n << " (B-position) → +"
+                                      << n * kPenalty)
+                                  .take()});
         }
     }
 
@@ -831,18 +847,17 @@ void Pass::step(std::size_t i, PassState& s)
             const bool exec = canonical == "S_CBRANCH_EXECZ" || canonical == "S_CBRANCH_EXECNZ";
             const bool scc = canonical == "S_CBRANCH_SCC0" || canonical == "S_CBRANCH_SCC1";
             if ((vcc && writes(*before, RegKind::VCC)) || (exec && writes(*before, RegKind::EXEC)))
-                t.penalties.push_back(
-                    {"vcc-exec-branch", kPenalty,
-                     (Text() << in.mnemonic << " directly after " << before->mnemonic << " (line " << line(before->line)
-                             << "), which writes " << (vcc ? "VCC" : "EXEC") << " (H-vcc-exec-branch) → +" << kPenalty)
-                         .take()});
+                t.addPenalty({"vcc-exec-branch", kPenalty,
+                              (Text() << in.mnemonic << " directly after " << before->mnemonic << " (line " << line(before->line)
+                                      << "), which writes " << (vcc ? "VCC" : "EXEC") << " (H-vcc-exec-branch) → +" << kPenalty)
+                                  .take()});
             if (scc) {
                 const char* what = writes(*before, RegKind::SCC) ? "SCC"
                     : writes(*before, RegKind::EXEC)             ? "EXEC"
                     : writes(*before, RegKind::VCC)              ? "VCC"
                                                                  : nullptr;
                 if (what)
-                    t.penalties.push_back(
+                    t.addPenalty(
                         {"scc-branch", kPenalty,
                          (Text() << in.mnemonic << " directly after " << before->mnemonic << " (line " << line(before->line)
                                  << "), which writes " << what << " (H-scc-branch) → +" << kPenalty)
@@ -859,7 +874,7 @@ void Pass::step(std::size_t i, PassState& s)
             if (shortfall > 0) {
                 const int charged = static_cast<int>((shortfall + kPenalty - 1) / kPenalty * kPenalty);
                 const Instruction& writer = instructions[static_cast<std::size_t>(s.valuWriter)];
-                t.penalties.push_back(
+                t.addPenalty(
                     {"valu-salu", charged,
                      (Text() << in.mnemonic << " issues 16 cycles after " << writer.mnemonic << " (line " << line(writer.line)
                              << ") completes; " << s.sinceValu << " cycles of instructions in between → 16 − " << s.sinceValu
@@ -927,7 +942,7 @@ void sumBlock(const Program& program, const std::vector<InstructionTiming>& timi
             ++totals.unknownTimings;
             ++totals.unknownMnemonics[in.mnemonic];
         }
-        for (const Penalty& p : t.penalties) {
+        for (const Penalty& p : t.penalties()) {
             totals.penaltyCycles += p.cycles;
             rules.add(p);
         }

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -108,31 +109,34 @@ struct Penalty {
 
 enum class Direction : std::uint8_t { NotABranch, Taken, NotTaken };
 
-// The rule that saved a 2-dword instruction its fetch penalty (R-first16 / R-long / R-pair), and
-// the line that says how.
-struct FreedBy {
-    InternedString rule;
-    PatternText detail;
-};
-
-// Fields ordered by size so the struct has as little padding as can be (32 bytes; issue #18
+// Fields ordered by size so the struct has as little padding as can be (24 bytes; issue #18
 // counts them). The instruction's fetch block and slot are fetchPlace()'s, not kept here.
 struct InstructionTiming {
-    SparseList<Penalty> penalties; // most instructions pay none: one null pointer (issue #18)
-    // At most one; most instructions have none: a null pointer, not the pair's 24 bytes (issue #18).
-    SparseList<FreedBy> freed;
     CycleRef base;  // C(I), DPFACTOR/GLC applied
     int cycles = 4; // base cycles used in totals (branches: 4 or taken cycles)
     Direction direction = Direction::NotABranch;
-    bool directionOverridden = false;
-    bool vectorIssue = false; // counts toward latency-hidden cycles (VALU, DS, VMEM issue)
+    bool directionOverridden : 1 = false;
+    bool vectorIssue : 1 = false; // counts toward latency-hidden cycles (VALU, DS, VMEM issue)
+
+private:
+    bool freed_ : 1 = false; // charges_ ends with the freeing rule
+    // The penalties, then the freeing rule when freed_ (its cycles unused): one allocation for
+    // both, none for the most instructions, which neither pay nor are freed (issue #18).
+    SparseList<Penalty> charges_;
+
+public:
+    // What the rules of sections 2-4 charged, in the order they charged it.
+    std::span<const Penalty> penalties() const { return {charges_.begin(), charges_.size() - (freed_ ? 1 : 0)}; }
+    void addPenalty(Penalty penalty);
     int penaltyCycles() const;
-    InternedString freedBy() const { return freed.empty() ? InternedString() : freed.front().rule; } // empty: none
-    PatternText freedDetail() const { return freed.empty() ? PatternText() : freed.front().detail; }
+    // The rule that freed a 2-dword instruction of its fetch penalty, at most one.
+    InternedString freedBy() const { return freed_ ? charges_.back().rule : InternedString(); } // empty: none
+    PatternText freedDetail() const { return freed_ ? charges_.back().detail : PatternText(); }
+    void setFreedBy(InternedString rule, PatternText detail);
     // The class a view marks the instruction with: hazard over branch over fetch (section 8).
     PenaltyClass markClass() const;
 };
-static_assert(sizeof(void*) != 8 || sizeof(InstructionTiming) <= 32, "InstructionTiming grew: issue #18 counts its bytes");
+static_assert(sizeof(void*) != 8 || sizeof(InstructionTiming) <= 24, "InstructionTiming grew: issue #18 counts its bytes");
 
 struct Totals {
     int instructions = 0;

@@ -254,7 +254,7 @@ void writeTimingFields(Document& d, const Instruction& in, const InstructionTimi
     }
     d.key("penalties");
     d.beginArray();
-    for (const Penalty& p : t.penalties) {
+    for (const Penalty& p : t.penalties()) {
         d.beginObject();
         d.member("rule", p.rule);
         d.member("cycles", p.cycles);

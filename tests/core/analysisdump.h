@@ -141,7 +141,7 @@ inline std::vector<std::string> dumpAnalysis(const Analysis& a)
         std::string s =
             std::format("timing {} {} cyc{} dir{}{} freed[{}|{}] vec{}", i, dumpCount(*it.base), it.cycles, int(it.direction),
                         it.directionOverridden ? "!" : "", it.freedBy(), it.freedDetail(), it.vectorIssue);
-        for (const Penalty& pen : it.penalties)
+        for (const Penalty& pen : it.penalties())
             s += std::format(" | {} +{} {}", pen.rule, pen.cycles, pen.detail);
         out.push_back(s);
     }

@@ -482,7 +482,7 @@ private Q_SLOTS:
         Analysis previous = analyzer.analyze(assemble(joinLines(lines), request.assemble), request);
         auto valuSalu = [](const Analysis& a) {
             int cycles = 0;
-            for (const Penalty& p : a.timing.instructions.at(16).penalties)
+            for (const Penalty& p : a.timing.instructions.at(16).penalties())
                 cycles += p.rule == "valu-salu" ? p.cycles : 0;
             return cycles;
         };

@@ -134,7 +134,7 @@ bool findingOnLine(const Analysis& a, const std::string& rule, int line)
     if (it == a.program.lineToInstructions.end())
         return false;
     for (int i : it->second)
-        for (const Penalty& p : a.timing.instructions[std::size_t(i)].penalties)
+        for (const Penalty& p : a.timing.instructions[std::size_t(i)].penalties())
             if (p.rule == rule)
                 return true;
     return false;

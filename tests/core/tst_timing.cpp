@@ -18,7 +18,7 @@ namespace {
 int ruleCycles(const InstructionTiming& t, const std::string& rule)
 {
     int sum = 0;
-    for (const Penalty& p : t.penalties)
+    for (const Penalty& p : t.penalties())
         if (p.rule == rule)
             sum += p.cycles;
     return sum;
@@ -26,7 +26,7 @@ int ruleCycles(const InstructionTiming& t, const std::string& rule)
 
 const Penalty* findPenalty(const InstructionTiming& t, const std::string& rule)
 {
-    for (const Penalty& p : t.penalties)
+    for (const Penalty& p : t.penalties())
         if (p.rule == rule)
             return &p;
     return nullptr;
@@ -35,7 +35,7 @@ const Penalty* findPenalty(const InstructionTiming& t, const std::string& rule)
 QString rulesOf(const InstructionTiming& t)
 {
     QStringList rules;
-    for (const Penalty& p : t.penalties)
+    for (const Penalty& p : t.penalties())
         rules << QStringLiteral("%1:%2").arg(QString::fromStdString(p.rule)).arg(p.cycles);
     return rules.join(QLatin1Char(' '));
 }
@@ -131,9 +131,9 @@ private Q_SLOTS:
         QFETCH(int, penalty);
         QCOMPARE(t.penaltyCycles(), penalty);
         if (!rule.isEmpty()) {
-            QCOMPARE(int(t.penalties.size()), 1);
-            QCOMPARE(QString::fromStdString(t.penalties[0].rule), rule);
-            QVERIFY(t.penalties[0].detail.find(std::format("slot {} of block 0x40", slot)) != std::string::npos);
+            QCOMPARE(int(t.penalties().size()), 1);
+            QCOMPARE(QString::fromStdString(t.penalties()[0].rule), rule);
+            QVERIFY(t.penalties()[0].detail.find(std::format("slot {} of block 0x40", slot)) != std::string::npos);
         }
         QTEST(QString::fromStdString(t.freedBy()), "freedBy");
         QCOMPARE(t.freedDetail().empty(), t.freedBy().empty());
@@ -148,9 +148,48 @@ private Q_SLOTS:
         b.fillTo(0x54);
         const int i = b.add("v_mad_f32", Family::VOP3, 8);
         const TimingResult r = analyzeTiming(b.build());
-        QCOMPARE(r.instructions[std::size_t(i)].penalties.at(0).detail,
+        const std::span<const Penalty> penalties = r.instructions[std::size_t(i)].penalties();
+        QCOMPARE(int(penalties.size()), 1);
+        QCOMPARE(penalties[0].detail,
                  std::string("2-dword instruction at slot 5 of block 0x40: outside the first 16 bytes, not freed by "
                              "its 4 cycles → +4"));
+    }
+
+    // A freed instruction can still pay a hazard (R-first16, then valu-salu): the freeing rule
+    // and the penalties share one list, and neither reads as the other whichever comes first.
+    void freedAndPenalisedShareOneList()
+    {
+        const auto rules = [](const InstructionTiming& t) {
+            std::vector<std::string> out;
+            for (const Penalty& p : t.penalties())
+                out.push_back(std::string(p.rule) + "+" + std::to_string(p.cycles));
+            return out;
+        };
+        const std::vector<std::string> both {"valu-salu+8", "scc-branch+4"};
+        InstructionTiming freedFirst;
+        freedFirst.setFreedBy("R-first16", PatternText("inside the first 16 bytes"));
+        freedFirst.addPenalty({"valu-salu", 8, PatternText("a")});
+        freedFirst.addPenalty({"scc-branch", 4, PatternText("b")});
+        QCOMPARE(rules(freedFirst), both);
+        QCOMPARE(std::string(freedFirst.freedBy()), std::string("R-first16"));
+        QCOMPARE(freedFirst.freedDetail().str(), std::string("inside the first 16 bytes"));
+        QCOMPARE(freedFirst.penaltyCycles(), 12);
+
+        InstructionTiming freedLast;
+        freedLast.addPenalty({"valu-salu", 8, PatternText("a")});
+        freedLast.addPenalty({"scc-branch", 4, PatternText("b")});
+        freedLast.setFreedBy("R-pair", PatternText("after J"));
+        QCOMPARE(rules(freedLast), both);
+        QCOMPARE(std::string(freedLast.freedBy()), std::string("R-pair"));
+        QCOMPARE(freedLast.markClass(), PenaltyClass::Hazard);
+
+        InstructionTiming neither;
+        QVERIFY(neither.penalties().empty());
+        QVERIFY(neither.freedBy().empty());
+        QVERIFY(neither.freedDetail().empty());
+        const InstructionTiming copied = freedFirst; // copies keep both parts apart too
+        QCOMPARE(rules(copied), both);
+        QCOMPARE(std::string(copied.freedBy()), std::string("R-first16"));
     }
 
     void oneDwordNeverPays()
@@ -842,7 +881,7 @@ private Q_SLOTS:
         const TimingResult r = analyzeTiming(b.build());
         for (const int i : {placeholder, data}) {
             QCOMPARE(r.instructions[std::size_t(i)].cycles, 0);
-            QVERIFY(r.instructions[std::size_t(i)].penalties.empty());
+            QVERIFY(r.instructions[std::size_t(i)].penalties().empty());
             QVERIFY(r.instructions[std::size_t(i)].freedBy().empty());
         }
         QCOMPARE(rulesOf(r.instructions[std::size_t(j)]), QStringLiteral("vcc-exec-branch:4"));

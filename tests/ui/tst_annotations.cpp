@@ -142,7 +142,7 @@ private Q_SLOTS:
                                       .arg(in.size)),
                      qPrintable(tip));
             QVERIFY2(tip.contains(QStringLiteral("cycles %1").arg(t.cycles)), qPrintable(tip));
-            for (const Penalty& p : t.penalties)
+            for (const Penalty& p : t.penalties())
                 QVERIFY2(tip.contains(QStringLiteral("%1 +%2: %3")
                                           .arg(QString::fromStdString(p.rule))
                                           .arg(p.cycles)

@@ -369,7 +369,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(settled(), 20000);
         const int index = instructionOnLine(6);
         QVERIFY(index >= 0);
-        const auto& penalties = analysis().timing.instructions[size_t(index)].penalties;
+        const auto& penalties = analysis().timing.instructions[size_t(index)].penalties();
         QCOMPARE(penalties.size(), size_t(1));
         QCOMPARE(penalties[0].rule, std::string("fetch-align"));
         QCOMPARE(penalties[0].cycles, 4);

@@ -237,7 +237,7 @@ private Q_SLOTS:
                     block += QLatin1Char('\n') + textLines[m];
             }
             QVERIFY2(!block.isEmpty(), qPrintable(rowStart.pattern()));
-            for (const Penalty& pen : analysis.timing.instructions[i].penalties) {
+            for (const Penalty& pen : analysis.timing.instructions[i].penalties()) {
                 const QString rule = QStringLiteral("%1 +%2").arg(QString::fromStdString(pen.rule)).arg(pen.cycles);
                 QVERIFY2(block.contains(rule), qPrintable(rule + QLatin1Char('\n') + block));
             }

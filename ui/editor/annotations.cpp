@@ -109,7 +109,7 @@ LineAnnotations LineAnnotations::build(const Analysis& analysis)
             a.directionOverridden = t->directionOverridden;
             a.conditionalBranch = a.conditionalBranch || ins.branch == BranchKind::Conditional;
         }
-        for (const Penalty& p : t->penalties) {
+        for (const Penalty& p : t->penalties()) {
             a.penaltyCycles += p.cycles;
             switch (penaltyClassOf(p.rule)) {
             case PenaltyClass::Fetch:
@@ -189,7 +189,7 @@ QString LineAnnotations::tooltip(int line, const Analysis& analysis) const
             if (ins.branch == BranchKind::Conditional)
                 text += QStringLiteral(" — click the marker to flip");
         }
-        for (const Penalty& p : t.penalties)
+        for (const Penalty& p : t.penalties())
             text += QStringLiteral("\n%1 +%2: %3")
                         .arg(QString::fromStdString(p.rule))
                         .arg(p.cycles)

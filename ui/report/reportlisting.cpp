@@ -13,7 +13,7 @@ QStringList ReportBuilder::rulesFor(int index) const
     if (ins.size > 9) // data or alignment padding: the one-digit size column cannot hold it
         out << QStringLiteral("(%1 bytes of data)").arg(ins.size);
     const InstructionTiming& t = a_.timing.instructions[std::size_t(index)];
-    for (const Penalty& pen : t.penalties)
+    for (const Penalty& pen : t.penalties())
         out << QStringLiteral("%1 +%2").arg(qs(pen.rule)).arg(pen.cycles);
     if (const auto found = findingsByInstruction_.find(index); found != findingsByInstruction_.end())
         for (const int f : found->second) // issue #17: the finding's rule, then its fix (a line each: the column is narrow)

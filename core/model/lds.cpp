@@ -466,13 +466,11 @@ std::vector<LaneAccess> makeLanes(const std::vector<std::optional<std::int64_t>>
     std::vector<LaneAccess> lanes(64);
     for (int lane = 0; lane < 64; ++lane) {
         LaneAccess& a = lanes[lane];
-        a.lane = lane;
-        a.dwords = dwords;
+        a.lane = std::uint8_t(lane);
+        a.dwords = std::uint8_t(dwords);
         if (lane < static_cast<int>(addresses.size()) && addresses[lane]) {
             a.known = true;
             a.address = *addresses[lane];
-            a.bank = static_cast<int>((a.address >> 2) & 31);
-            a.row = a.address >> 7;
         }
     }
     return lanes;

@@ -16,15 +16,19 @@
 
 namespace gcnlens {
 
+// One lane's access: 16 bytes, because a result holds 64 (128 for read2/write2) and a kernel's
+// DS instructions with distinct offsets each hold their own (issue #18). The bank and row are
+// the address's (timing-model.md §7: 32 banks of 4 bytes, 128-byte rows), derived rather than stored.
 struct LaneAccess {
-    int lane = 0;
-    bool known = false;
     std::int64_t address = 0; // bytes (the first dword of the lane's access)
-    int bank = 0;             // (address >> 2) & 31
-    std::int64_t row = 0;     // address >> 7
-    int dwords = 1;           // dwords this lane touches (b64: 2, b128: 4)
+    std::uint8_t lane = 0;
+    bool known = false;
+    std::uint8_t dwords = 1; // dwords this lane touches (b64: 2, b128: 4)
+    int bank() const { return known ? int((address >> 2) & 31) : 0; }
+    std::int64_t row() const { return known ? address >> 7 : 0; }
     bool operator==(const LaneAccess&) const = default;
 };
+static_assert(sizeof(LaneAccess) == 16);
 
 struct LaneGroup {
     int firstLane = 0;

@@ -340,12 +340,12 @@ void writeLanes(Document& d, std::string_view name, const std::vector<LaneAccess
     d.beginArray();
     for (const LaneAccess& a : lanes) {
         d.beginObject();
-        d.member("lane", a.lane);
+        d.member("lane", int(a.lane));
         if (a.known) {
             d.member("address", a.address);
-            d.member("bank", a.bank);
-            d.member("row", a.row);
-            d.member("dwords", a.dwords);
+            d.member("bank", a.bank());
+            d.member("row", a.row());
+            d.member("dwords", int(a.dwords));
         } else {
             d.member("known", false);
         }

@@ -47,7 +47,7 @@ inline std::string dumpLanes(const std::vector<LaneAccess>& lanes)
 {
     std::string out;
     for (const LaneAccess& a : lanes)
-        out += std::format("{}:{}{}/{}/{}/{} ", a.lane, a.known ? "" : "?", a.address, a.bank, a.row, a.dwords);
+        out += std::format("{}:{}{}/{}/{}/{} ", a.lane, a.known ? "" : "?", a.address, a.bank(), a.row(), a.dwords);
     return out;
 }
 

@@ -120,8 +120,8 @@ private Q_SLOTS:
         // lane*4*33: lane 5 → byte 660 = dword 165 → bank 165 & 31 = 5, row 660 >> 7 = 5.
         const LdsAccessResult r = analyzeLdsPattern("lane*4*33", "b32", {});
         QCOMPARE(r.lanes[5].address, std::int64_t(660));
-        QCOMPARE(r.lanes[5].bank, 5);
-        QCOMPARE(r.lanes[5].row, std::int64_t(5));
+        QCOMPARE(r.lanes[5].bank(), 5);
+        QCOMPARE(r.lanes[5].row(), std::int64_t(5));
         // Every bank gets one request from each group: 2 over the wave.
         for (int load : r.bankLoad)
             QCOMPARE(load, 2);
@@ -137,7 +137,7 @@ private Q_SLOTS:
         const LdsAccessResult t = analyzeLdsPattern("lane*4", "ds_read2st64_b32 offset1:1", {});
         QVERIFY(t.twoAccesses);
         QCOMPARE(t.secondLanes[0].address, std::int64_t(256));
-        QCOMPARE(t.secondLanes[0].row, std::int64_t(2));
+        QCOMPARE(t.secondLanes[0].row(), std::int64_t(2));
         QCOMPARE(t.groupsPerAccess, 2);
         // Option lds-group 16: 1-dword accesses in groups of 16 lanes → 4 groups.
         QCOMPARE(int(analyzeLdsPattern("lane*4", "b32", {}, 16).groups.size()), 4);

@@ -32,7 +32,7 @@ void checkLanes(const std::vector<LaneAccess>& lanes)
 {
     check(lanes.size() == 64, "not 64 lanes");
     for (const LaneAccess& lane : lanes)
-        check(!lane.known || (lane.bank >= 0 && lane.bank < 32), "bank outside 0…31");
+        check(!lane.known || (lane.bank() >= 0 && lane.bank() < 32), "bank outside 0…31");
 }
 
 } // namespace

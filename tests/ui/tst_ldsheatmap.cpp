@@ -27,7 +27,7 @@ int expectedRows(const LdsAccessResult& result, int lane, int bank)
     if (!access.known)
         return 0;
     const auto touches = [bank](const LaneAccess& a, std::int64_t* row) {
-        for (int d = 0; d < std::max(1, a.dwords); ++d) {
+        for (int d = 0; d < std::max(1, int(a.dwords)); ++d) {
             const std::int64_t dword = (a.address >> 2) + d;
             if ((dword & 31) == bank) {
                 *row = dword >> 5;
@@ -130,7 +130,7 @@ void TestLdsHeatmap::cells()
     // Every known lane paints as many cells as the banks it touches.
     int touched = 0;
     for (const LaneAccess& access : result.lanes)
-        touched += access.known ? std::max(1, access.dwords) : 0;
+        touched += access.known ? std::max(1, int(access.dwords)) : 0;
     QCOMPARE(painted, touched);
 }
 

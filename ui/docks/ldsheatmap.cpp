@@ -35,7 +35,7 @@ QSize LdsHeatmap::minimumSizeHint() const
 // Every field of a result, for comparing a new one with the one shown.
 static auto tieLane(const LaneAccess& a)
 {
-    return std::tie(a.lane, a.known, a.address, a.bank, a.row, a.dwords);
+    return std::tie(a.lane, a.known, a.address, a.dwords);
 }
 
 static bool sameLanes(const std::vector<LaneAccess>& a, const std::vector<LaneAccess>& b)
@@ -96,8 +96,8 @@ int LdsHeatmap::cellRows(int lane, int bank) const
     if (!a.known)
         return 0;
     // A lane touches `dwords` consecutive banks from its first (b64: 2, b128: 4).
-    const int first = a.bank;
-    const int span = std::max(1, a.dwords);
+    const int first = a.bank();
+    const int span = std::max(1, int(a.dwords));
     const int offset = ((bank - first) % Banks + Banks) % Banks;
     if (offset >= span)
         return 0;
@@ -116,7 +116,7 @@ QString LdsHeatmap::describe(int lane, int bank) const
         return tr("lane %1 · address unknown · bank %2").arg(lane).arg(bank);
     const int rows = cellRows(lane, bank);
     const int g = groupOf(lane);
-    QString text = tr("lane %1 · address 0x%2 · bank %3 · row %4").arg(lane).arg(a.address, 0, 16).arg(a.bank).arg(a.row);
+    QString text = tr("lane %1 · address 0x%2 · bank %3 · row %4").arg(lane).arg(a.address, 0, 16).arg(a.bank()).arg(a.row());
     if (rows > 0)
         text += tr(" · bank %1 serves %2 distinct row(s) in lane group %3").arg(bank).arg(rows).arg(g);
     return text;

@@ -377,7 +377,7 @@ LdsPhases ldsPhasesFor(Generation generation, const std::string& option)
 std::string laneGroupText(const LaneGroup& group)
 {
     std::string out;
-    const std::vector<int>& m = group.members;
+    const InternedArray<int>& m = group.members;
     for (std::size_t i = 0; i < m.size();) {
         std::size_t j = i;
         while (j + 1 < m.size() && m[j + 1] == m[j] + 1)
@@ -426,7 +426,7 @@ std::vector<std::vector<int>> ldsLaneGroups(const LdsOp& op, int groupDwords, Ld
 
 namespace {
 
-void addGroups(LdsAccessResult& result, const std::vector<LaneAccess>& lanes, int dwords,
+void addGroups(LdsAccessResult& result, std::vector<int>& bankLoad, const std::vector<LaneAccess>& lanes, int dwords,
                const std::vector<std::vector<int>>& laneGroups)
 {
     // The distinct rows per bank are counted by sorting the group's (bank, row) hits: the same
@@ -446,7 +446,7 @@ void addGroups(LdsAccessResult& result, const std::vector<LaneAccess>& lanes, in
                 const std::int64_t dword = (a.address >> 2) + d;
                 const int bank = static_cast<int>(dword & 31);
                 hits.emplace_back(bank, dword >> 5); // addr >> 7; the same dword twice is a broadcast
-                ++result.bankLoad[bank];
+                ++bankLoad[bank];
             }
         }
         std::sort(hits.begin(), hits.end());
@@ -456,7 +456,7 @@ void addGroups(LdsAccessResult& result, const std::vector<LaneAccess>& lanes, in
                 ++perBank[hits[h].first];
         for (int b = 0; b < 32; ++b)
             group.degree = std::max(group.degree, perBank[b]);
-        result.bankRows.push_back(std::move(perBank));
+        result.bankRows.push_back(InternedArray<int>(perBank));
         result.groups.push_back(group);
     }
 }
@@ -488,7 +488,7 @@ LdsAccessResult analyzeLdsAddresses(const LdsOp& op, const std::vector<std::opti
         result.error = op.error;
         return result;
     }
-    result.bankLoad.assign(32, 0);
+    std::vector<int> bankLoad(32);
     result.twoAccesses = op.twoAccesses;
     const auto laneGroups = ldsLaneGroups(op, groupDwords, phases);
     // Offsets and addresses add modulo 2^64: a typed offset or pattern may be any 64-bit value, and
@@ -506,14 +506,15 @@ LdsAccessResult analyzeLdsAddresses(const LdsOp& op, const std::vector<std::opti
         const std::uint64_t scale = static_cast<std::uint64_t>(op.widthBytes) * (op.st64 ? 64 : 1);
         result.lanes = makeLanes(shifted(wrapping(static_cast<std::uint64_t>(op.offset0) * scale)), op.dwords);
         result.secondLanes = makeLanes(shifted(wrapping(static_cast<std::uint64_t>(op.offset1) * scale)), op.dwords);
-        addGroups(result, result.lanes, op.dwords, laneGroups);
+        addGroups(result, bankLoad, result.lanes, op.dwords, laneGroups);
         result.groupsPerAccess = static_cast<int>(result.groups.size());
-        addGroups(result, result.secondLanes, op.dwords, laneGroups);
+        addGroups(result, bankLoad, result.secondLanes, op.dwords, laneGroups);
     } else {
         result.lanes = makeLanes(shifted(op.offset), op.dwords);
-        addGroups(result, result.lanes, op.dwords, laneGroups);
+        addGroups(result, bankLoad, result.lanes, op.dwords, laneGroups);
         result.groupsPerAccess = static_cast<int>(result.groups.size());
     }
+    result.bankLoad = bankLoad;
     for (const LaneAccess& a : result.lanes)
         result.allKnown = result.allKnown && a.known;
     result.degree = 1;

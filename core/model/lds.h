@@ -33,9 +33,10 @@ static_assert(sizeof(LaneAccess) == 16);
 struct LaneGroup {
     int firstLane = 0;
     int lanes = 0;
-    int degree = 1;           // largest count of distinct rows one bank serves
-    std::vector<int> members; // the lanes served together; firstLane … firstLane+lanes-1 unless
-                              // the phase table interleaves them (CDNA ds_read_b128)
+    int degree = 1; // largest count of distinct rows one bank serves
+    // The lanes served together; firstLane … firstLane+lanes-1 unless the phase table interleaves
+    // them (CDNA ds_read_b128). Interned (core/compact.h): every result repeats the same few lists.
+    InternedArray<int> members;
     bool operator==(const LaneGroup&) const = default;
 };
 
@@ -57,10 +58,13 @@ struct LdsAccessResult {
     int widthBytes = 4;
     std::vector<LaneAccess> lanes; // 64 lanes (for read2/write2: the first access)
     std::vector<LaneGroup> groups;
-    std::vector<std::vector<int>> bankRows; // per group: 32 banks → distinct rows hit
-    std::vector<int> bankLoad;              // 32: dword requests per bank over the wave
-    int degree = 1;                         // the worst group's
-    int cycles = 0;                         // sum of group degrees (×2 for two-access read2/write2 forms)
+    // Per group: 32 banks → distinct rows hit; and the dword requests per bank over the wave (32).
+    // Interned, because results differ mostly in their addresses while these counts repeat (a DS
+    // instruction with an offset of its own still loads the banks alike; issue #18).
+    std::vector<InternedArray<int>> bankRows;
+    InternedArray<int> bankLoad;
+    int degree = 1; // the worst group's
+    int cycles = 0; // sum of group degrees (×2 for two-access read2/write2 forms)
     int conflictFreeCycles = 0;
     bool allKnown = true;
     std::string note;                    // e.g. "s4 treated as a uniform offset"

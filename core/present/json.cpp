@@ -69,7 +69,7 @@ public:
             string(s);
         endArray();
     }
-    void integers(std::string_view name, const std::vector<int>& list)
+    void integers(std::string_view name, std::span<const int> list)
     {
         key(name);
         beginArray();

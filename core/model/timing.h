@@ -121,7 +121,7 @@ struct InstructionTiming {
 private:
     bool freed_ : 1 = false; // charges_ ends with the freeing rule
     // The penalties, then the freeing rule when freed_ (its cycles unused): one allocation for
-    // both, none for the most instructions, which neither pay nor are freed (issue #18).
+    // both, none for most instructions, which neither pay nor are freed (issue #18).
     SparseList<Penalty> charges_;
 
 public:

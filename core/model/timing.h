@@ -47,7 +47,7 @@ struct TimingOptions {
 struct FetchPlace {
     std::uint64_t block = 0; // offset & ~31
     int slot = 0;            // 0..7
-    bool straddles = false;  // the encoding runs into the next block (R-straddle's case)
+    bool straddles = false;  // the encoding runs into the next block (views mark it; R-straddle charges slot 7)
 };
 constexpr FetchPlace fetchPlace(std::uint64_t offset, int size)
 {
@@ -104,7 +104,7 @@ struct Penalty {
     InternedString rule; // fetch-align, fetch-straddle, branch-target, branch-position,
                          // valu-salu, vcc-exec-branch, scc-branch
     int cycles = 0;
-    PatternText detail; // one line naming the slot, sizes and the rule (16 bytes, issue #18)
+    PatternText detail; // one line naming the slot, sizes and the rule (12 bytes, issue #18)
 };
 
 enum class Direction : std::uint8_t { NotABranch, Taken, NotTaken };

@@ -79,9 +79,10 @@ struct Instruction {
                          // line that invoked it
     int columnBegin = 0; // 0-based span of the statement on that line
     int columnEnd = 0;
-    int size = 0;                    // encoded bytes, from the assembler
-    std::uint64_t offset = 0;        // bytes from the start of its kernel (the kernel entry is 256-byte aligned)
-    std::uint64_t sectionOffset = 0; // bytes from the start of the code section
+    int size = 0; // encoded bytes, from the assembler
+    // Bytes from the start of its kernel (the kernel entry is 256-byte aligned). The offset in the
+    // code section is Program::sectionOffset(): its kernel's start plus this (issue #18: not kept).
+    std::uint64_t offset = 0;
     // The per-instruction texts and lists are interned (core/compact.h, issue #18): 4 bytes each,
     // stored once per distinct value; they read like the std::string / std::vector they were.
     InternedArray<std::uint8_t> encoding;
@@ -118,7 +119,7 @@ struct Instruction {
         targetOffsetValue = offset.value_or(0);
     }
 };
-static_assert(sizeof(void*) != 8 || sizeof(Instruction) <= 80, "Instruction grew: issue #18 counts its bytes");
+static_assert(sizeof(void*) != 8 || sizeof(Instruction) <= 72, "Instruction grew: issue #18 counts its bytes");
 
 struct Label {
     std::string name;
@@ -214,6 +215,14 @@ struct Program {
     int shapeReused = 0; // instructions encoded from their shape's assembler run (AssembleOptions::reuseShapes)
 
     bool hasErrors() const;
+    // Bytes from the start of the code section: the kernel's start plus the offset in it. Every
+    // instruction belongs to a kernel (code before any entry label forms one); a hand-built
+    // instruction outside any counts from the section's start.
+    std::uint64_t sectionOffset(const Instruction& instruction) const
+    {
+        return instruction.kernel >= 0 ? kernels[std::size_t(instruction.kernel)].sectionOffset + instruction.offset
+                                       : instruction.offset;
+    }
 };
 
 } // namespace gcnlens

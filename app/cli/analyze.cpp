@@ -59,7 +59,7 @@ int analyzeCommand(const QStringList& args)
     for (std::size_t i = 0; i < program.instructions.size(); ++i) {
         const Instruction& in = program.instructions[i];
         const InstructionTiming& t = timing.instructions[i];
-        while (nextLabel < program.labels.size() && program.labels[nextLabel].sectionOffset <= in.sectionOffset)
+        while (nextLabel < program.labels.size() && program.labels[nextLabel].sectionOffset <= program.sectionOffset(in))
             out << QString::fromStdString(program.labels[nextLabel++].name) << ":\n";
         QStringList penalties;
         for (const Penalty& p : t.penalties())

@@ -227,7 +227,7 @@ int listingCommand(const QStringList& args)
     std::size_t nextLabel = 0;
     char field[64];
     for (const auto& inst : program.instructions) {
-        while (nextLabel < program.labels.size() && program.labels[nextLabel].sectionOffset <= inst.sectionOffset) {
+        while (nextLabel < program.labels.size() && program.labels[nextLabel].sectionOffset <= program.sectionOffset(inst)) {
             appendUtf8(out, program.labels[nextLabel].name);
             out += ":\n";
             ++nextLabel;

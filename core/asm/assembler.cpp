@@ -333,7 +333,7 @@ struct FrontEnd::State {
         if (!program.instructions.empty()) {
             const Instruction& last = program.instructions.back();
             if (program.instructions.size() > options.limits.instructions
-                || last.sectionOffset + std::uint64_t(last.size) > options.limits.bytes)
+                || program.sectionOffset(last) + std::uint64_t(last.size) > options.limits.bytes)
                 return false;
         }
         step = SpliceStep {int(prefix) + 1,       oldCount, newCount, barrierAfter, std::move(region), std::move(before),

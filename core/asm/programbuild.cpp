@@ -67,7 +67,8 @@ void resolveBranches(Program& program, const std::unordered_map<std::string, std
             if (!label)
                 continue;
             const std::int64_t target = std::int64_t(label->sectionOffset) + addend;
-            const std::int64_t delta = (target - std::int64_t(inst.sectionOffset + 4)) / 4;
+            const std::uint64_t at = program.sectionOffset(inst);
+            const std::int64_t delta = (target - std::int64_t(at + 4)) / 4;
             if (inst.encoding.size() >= 2) {
                 std::vector<std::uint8_t> encoding = inst.encoding.toVector();
                 encoding[0] = std::uint8_t(delta & 0xff);
@@ -76,7 +77,7 @@ void resolveBranches(Program& program, const std::unordered_map<std::string, std
             }
             if (!jump)
                 continue;
-            const std::uint64_t kernelBase = inst.sectionOffset - inst.offset;
+            const std::uint64_t kernelBase = at - inst.offset;
             if (addend == 0) {
                 inst.setTargetOffset(label->sectionOffset - kernelBase);
                 inst.targetIndex = label->instruction;
@@ -264,7 +265,6 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
         const auto span = map.statementSpan(line);
         inst.columnBegin = span.first;
         inst.columnEnd = span.second;
-        inst.sectionOffset = e.sectionOffset;
         inst.offset = e.sectionOffset - kernelStart;
         inst.size = e.size;
         inst.kernel = currentKernel;

@@ -14,7 +14,7 @@ namespace gcnlens::codec {
 namespace {
 
 // "GLP" + format version: a worker from another build is refused rather than misread.
-constexpr char kMagic[4] = {'G', 'L', 'P', 3};
+constexpr char kMagic[4] = {'G', 'L', 'P', 4};
 constexpr char kRequestMagic[4] = {'G', 'L', 'R', 3};
 
 class Writer {
@@ -306,7 +306,6 @@ void put(Writer& w, const Instruction& i)
     w.s(i.columnBegin);
     w.s(i.columnEnd);
     w.u(i.offset);
-    w.u(i.sectionOffset);
     w.s(i.size);
     w.interned(i.encoding);
     w.interned(i.mnemonic);
@@ -330,7 +329,6 @@ void get(Reader& r, Instruction& i)
     i.columnBegin = r.i();
     i.columnEnd = r.i();
     i.offset = r.u();
-    i.sectionOffset = r.u();
     i.size = r.i();
     get(r, i.encoding);
     getText(r, i.mnemonic);

@@ -103,9 +103,9 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
     if ((begin > 0 && insts[begin - 1].line >= first) || (end < insts.size() && insts[end].line <= lastOld))
         return false;
 
-    const std::uint64_t at = begin < insts.size() ? insts[begin].sectionOffset
+    const std::uint64_t at = begin < insts.size() ? program.sectionOffset(insts[begin])
         : insts.empty()                           ? 0
-                                                  : insts.back().sectionOffset + std::uint64_t(insts.back().size);
+                                                  : program.sectionOffset(insts.back()) + std::uint64_t(insts.back().size);
     std::uint64_t oldBytes = 0;
     for (std::size_t i = begin; i < end; ++i)
         oldBytes += std::uint64_t(insts[i].size);
@@ -180,8 +180,7 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
         inst.columnBegin = int(b);
         inst.columnEnd = int(b + codeOf(text.substr(b)).size());
         const std::uint64_t miniOffset = inst.offset;
-        inst.sectionOffset += at;
-        inst.offset = inst.sectionOffset - kernelStart;
+        inst.offset = mini.sectionOffset(inst) + at - kernelStart;
         inst.kernel = kernel;
         // A raw branch offset ("s_cbranch_execz 6") counts from the instruction (fuzz_frontend 90232f43).
         if (inst.targetLabel.empty() && inst.targetOffset())
@@ -211,8 +210,8 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
     const bool moves = deltaBytes != 0 || deltaLines != 0;
     if (moves)
         for (std::size_t i = end; i < insts.size(); ++i) {
+            // (A later kernel's instructions move with its start, below.)
             Instruction& inst = insts[i];
-            inst.sectionOffset = std::uint64_t(std::int64_t(inst.sectionOffset) + deltaBytes);
             if (inst.kernel == kernel) {
                 inst.offset = std::uint64_t(std::int64_t(inst.offset) + deltaBytes);
                 if (inst.targetLabel.empty() && inst.targetOffset())
@@ -262,7 +261,7 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
             // The first instruction at or after the label (instructions are in offset order).
             const auto next =
                 std::lower_bound(insts.begin(), insts.end(), label.sectionOffset,
-                                 [](const Instruction& i, std::uint64_t offset) { return i.sectionOffset < offset; });
+                                 [&](const Instruction& i, std::uint64_t offset) { return program.sectionOffset(i) < offset; });
             label.instruction = next == insts.end() ? -1 : int(next - insts.begin());
         }
 
@@ -327,7 +326,7 @@ std::uint64_t programDigest(const Program& program)
     }
     if (!program.instructions.empty()) {
         const Instruction& last = program.instructions.back();
-        mix(last.sectionOffset);
+        mix(program.sectionOffset(last));
         mix(std::uint64_t(last.size));
         mix(std::uint64_t(last.line));
     }

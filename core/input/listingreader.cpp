@@ -424,16 +424,14 @@ Program readListing(std::string_view text, const AssembleOptions& options)
         if (cut != program.instructions.end()) {
             padding.line = cut->line;
             padding.offset = cut->offset;
-            padding.sectionOffset = cut->sectionOffset;
         } else if (!program.instructions.empty() && nextKernel > runningEnd) {
             padding.line = program.instructions.back().line;
             padding.offset = runningEnd - kernelAddress;
-            padding.sectionOffset = runningEnd - firstAddress;
         } else {
             return;
         }
         program.instructions.erase(cut, program.instructions.end());
-        padding.size = int(std::max(nextKernel, runningEnd) - (padding.sectionOffset + firstAddress));
+        padding.size = int(std::max(nextKernel, runningEnd) - (kernelAddress + padding.offset));
         padding.isData = true;
         padding.family = Family::Data;
         padding.mnemonic = ".align";
@@ -543,7 +541,6 @@ Program readListing(std::string_view text, const AssembleOptions& options)
         inst.line = lineNo;
         inst.columnBegin = int(line.text.data() - (text.data() + lineStarts[i]));
         inst.columnEnd = inst.columnBegin + int(line.text.size());
-        inst.sectionOffset = address - firstAddress;
         inst.kernel = int(program.kernels.size()) - 1;
         address += std::uint64_t(std::max(1, inst.size));
         runningEnd = address;

@@ -643,7 +643,6 @@ private:
                         std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(code.data()) + from, available), at);
                     Instruction& inst = decoded.inst;
                     inst.offset = at - begin;
-                    inst.sectionOffset = base + from;
                     inst.kernel = kernelIndex;
                     setBranchTarget(decoded);
                     nameBranchTarget(decoded, at, labelAt);
@@ -664,7 +663,6 @@ private:
                     padding.size = int(nextBegin - at);
                     padding.operands = std::to_string(padding.size) + " bytes of padding";
                     padding.offset = at - begin;
-                    padding.sectionOffset = base + (at - sectionAddress);
                     padding.kernel = kernelIndex;
                     padding.line = put("\t; .align: " + padding.operands + " // " + hex(at, 12));
                     program.instructions.push_back(std::move(padding));

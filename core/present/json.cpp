@@ -158,14 +158,14 @@ void writeDiagnostic(Document& d, const Diagnostic& diagnostic)
 }
 
 // The program's own fields of one instruction (the object stays open for the analysis to extend).
-void writeInstructionFields(Document& d, const Instruction& inst)
+void writeInstructionFields(Document& d, const Program& program, const Instruction& inst)
 {
     static constexpr char digits[] = "0123456789abcdef";
     d.member("line", inst.line);
     d.member("column_begin", inst.columnBegin);
     d.member("column_end", inst.columnEnd);
     d.member("offset", inst.offset);
-    d.member("section_offset", inst.sectionOffset);
+    d.member("section_offset", program.sectionOffset(inst));
     d.member("size", inst.size);
     std::string encoding;
     encoding.reserve(inst.encoding.size() * 2);
@@ -480,7 +480,7 @@ void writeDocument(std::FILE* out, const Program& program, const Analysis* analy
     d.beginArray();
     for (std::size_t i = 0; i < program.instructions.size(); ++i) {
         d.beginObject();
-        writeInstructionFields(d, program.instructions[i]);
+        writeInstructionFields(d, program, program.instructions[i]);
         if (analysis && i < analysis->timing.instructions.size())
             writeTimingFields(d, program.instructions[i], analysis->timing.instructions[i]);
         if (analysis && i < analysis->liveness.instructions.size())

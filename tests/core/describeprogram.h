@@ -11,7 +11,7 @@
 
 namespace gcnlens::test {
 
-inline QString describe(const Instruction& i)
+inline QString describe(const Program& p, const Instruction& i)
 {
     QString bytes;
     for (auto b : i.encoding)
@@ -28,7 +28,7 @@ inline QString describe(const Instruction& i)
         .arg(i.columnBegin)
         .arg(i.columnEnd)
         .arg(i.offset)
-        .arg(i.sectionOffset)
+        .arg(p.sectionOffset(i))
         .arg(i.size)
         .arg(QString::fromStdString(i.mnemonic), QString::fromStdString(i.operands), bytes)
         .arg(int(i.family))
@@ -75,7 +75,7 @@ inline QStringList describe(const Program& p)
                .arg(g.maxWavesPerSimd)
                .arg(g.fixedSgprs);
     for (const auto& i : p.instructions)
-        out << describe(i);
+        out << describe(p, i);
     for (const auto& l : p.labels)
         out << QStringLiteral("label %1 line %2 off %3/%4 inst %5")
                    .arg(QString::fromStdString(l.name))

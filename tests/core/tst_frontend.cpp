@@ -364,7 +364,7 @@ void TestFrontEnd::familyOffsets()
         const Instruction& inst = program.instructions[std::size_t(i)];
         QCOMPARE(QString::fromStdString(inst.mnemonic), mnemonics[i]);
         QCOMPARE(inst.offset, offset);
-        QCOMPARE(inst.sectionOffset, offset);
+        QCOMPARE(program.sectionOffset(inst), offset);
         QCOMPARE(bytesOf(inst), oracle.insts[i].bytes);
         offset += oracle.insts[i].bytes.size();
     }
@@ -944,7 +944,7 @@ void TestFrontEnd::amdhsaKernels()
         const Instruction& inst = program.instructions[std::size_t(i)];
         QCOMPARE(inst.kernel, 1);
         QCOMPARE(inst.offset, expected); // kernel-relative
-        QCOMPARE(inst.sectionOffset, 256 + expected);
+        QCOMPARE(program.sectionOffset(inst), 256 + expected);
         expected += std::uint64_t(inst.size);
         k2Code << QString::fromStdString(inst.mnemonic);
     }

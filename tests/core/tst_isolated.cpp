@@ -606,7 +606,7 @@ void TestIsolated::faultWhileDecoding()
     // The third word of the second kernel (a relocatable object: addresses from 0, one section).
     const Kernel& second = here.program.kernels[1];
     const Instruction& word = here.program.instructions.at(std::size_t(second.firstInstruction + 2));
-    const std::uint64_t address = word.sectionOffset;
+    const std::uint64_t address = here.program.sectionOffset(word);
     QString expected =
         QStringLiteral("%1 while decoding %2 at offset 0x%3, address 0x%4")
             .arg(what, QString::fromStdString(second.name), QString::number(word.offset, 16), QString::number(address, 16));
@@ -621,7 +621,7 @@ void TestIsolated::faultWhileDecoding()
     if (listing) {
         const Program read = input::readListing(view(listingText), options);
         for (const auto& inst : read.instructions)
-            if (inst.sectionOffset == address && !inst.isData)
+            if (read.sectionOffset(inst) == address && !inst.isData)
                 line = inst.line;
         QVERIFY(line > 0);
         expected += QStringLiteral(" on line %1; the text is kept, earlier results too").arg(line);

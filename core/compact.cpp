@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <limits>
 #include <mutex>
+#include <unordered_map>
 #include <utility>
 
 namespace gcnlens::intern {
@@ -140,6 +141,99 @@ std::uint32_t store(int index, const void* bytes, std::size_t count, std::size_t
     if (index < 0 || index >= kPools || (index >= 2 && std::size_t(index - 2) != elementSize))
         std::abort(); // an element type the pools were not laid out for
     return pool(index).store(bytes, count, elementSize);
+}
+
+namespace {
+
+// SparseList's blocks, carved from chunks like the pools' entries. A released block is linked
+// into the list of its size (the next handle in its first 4 bytes) and handed out again first.
+class BlockHeap {
+public:
+    std::uint32_t allocate(std::size_t bytes)
+    {
+        const std::size_t need = (bytes + 7) & ~std::size_t {7};
+        std::lock_guard lock(mutex_);
+        if (const auto released = released_.find(need); released != released_.end() && released->second) {
+            const std::uint32_t handle = released->second;
+            std::memcpy(&released->second, entry(handle), 4);
+            idle_ -= need;
+            return handle;
+        }
+        // A block starts 8 bytes into its chunk at least, so its handle is never 0. One larger
+        // than a chunk gets a chunk of its own, and the current chunk stays current.
+        if (need > kChunkBytes - 8)
+            return handleAt(newChunk(need + 8), 8);
+        if (left_ < need) {
+            chunkIndex_ = newChunk(kChunkBytes);
+            used_ = 8;
+            left_ = kChunkBytes - 8;
+            idle_ += left_;
+        }
+        const std::uint32_t handle = handleAt(chunkIndex_, used_);
+        used_ += need;
+        left_ -= need;
+        idle_ -= need;
+        return handle;
+    }
+    void release(std::uint32_t handle, std::size_t bytes)
+    {
+        const std::size_t need = (bytes + 7) & ~std::size_t {7};
+        std::lock_guard lock(mutex_);
+        std::uint32_t& head = released_[need];
+        std::memcpy(mutableEntry(handle), &head, 4);
+        head = handle;
+        idle_ += need;
+    }
+    std::size_t idleBytes() const
+    {
+        std::lock_guard lock(mutex_);
+        return idle_;
+    }
+
+private:
+    static constexpr std::size_t kChunkBytes = 256 * 1024; // 2^16 4-byte units, as the pools'
+
+    static std::uint32_t handleAt(std::size_t chunk, std::size_t offset) { return std::uint32_t(chunk << 16 | offset / 4); }
+    std::size_t newChunk(std::size_t size)
+    {
+        const std::size_t index = chunksTaken.fetch_add(1);
+        if (index >= kMaxChunks) {
+            std::fprintf(stderr, "gcnlens: list blocks: the chunks are full (16 GiB)\n");
+            std::abort();
+        }
+        chunks[index] = new char[size]; // never freed: released blocks are handed out again
+        return index;
+    }
+
+    mutable std::mutex mutex_;
+    std::unordered_map<std::size_t, std::uint32_t> released_; // block bytes -> first released block
+    std::size_t chunkIndex_ = 0;
+    std::size_t used_ = 0;
+    std::size_t left_ = 0;
+    std::size_t idle_ = 0;
+};
+
+BlockHeap& blockHeap()
+{
+    static BlockHeap* heap = new BlockHeap; // leaked on purpose, as the pools: lists in static objects die at exit
+    return *heap;
+}
+
+} // namespace
+
+std::uint32_t allocateBlock(std::size_t bytes)
+{
+    return blockHeap().allocate(bytes);
+}
+
+void releaseBlock(std::uint32_t handle, std::size_t bytes)
+{
+    blockHeap().release(handle, bytes);
+}
+
+std::size_t idleBlockBytes()
+{
+    return blockHeap().idleBytes();
 }
 
 std::size_t poolBytes()

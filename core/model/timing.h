@@ -109,7 +109,7 @@ struct Penalty {
 
 enum class Direction : std::uint8_t { NotABranch, Taken, NotTaken };
 
-// Fields ordered by size so the struct has as little padding as can be (24 bytes; issue #18
+// Fields ordered by size so the struct has as little padding as can be (16 bytes; issue #18
 // counts them). The instruction's fetch block and slot are fetchPlace()'s, not kept here.
 struct InstructionTiming {
     CycleRef base;  // C(I), DPFACTOR/GLC applied
@@ -120,8 +120,8 @@ struct InstructionTiming {
 
 private:
     bool freed_ : 1 = false; // charges_ ends with the freeing rule
-    // The penalties, then the freeing rule when freed_ (its cycles unused): one allocation for
-    // both, none for most instructions, which neither pay nor are freed (issue #18).
+    // The penalties, then the freeing rule when freed_ (its cycles unused): one block for both
+    // (a 4-byte handle), none for most instructions, which neither pay nor are freed (issue #18).
     SparseList<Penalty> charges_;
 
 public:
@@ -136,7 +136,7 @@ public:
     // The class a view marks the instruction with: hazard over branch over fetch (section 8).
     PenaltyClass markClass() const;
 };
-static_assert(sizeof(void*) != 8 || sizeof(InstructionTiming) <= 24, "InstructionTiming grew: issue #18 counts its bytes");
+static_assert(sizeof(void*) != 8 || sizeof(InstructionTiming) <= 16, "InstructionTiming grew: issue #18 counts its bytes");
 
 struct Totals {
     int instructions = 0;

@@ -4,6 +4,8 @@
 // costs per instruction and what a run peaked at.
 #pragma once
 
+#include "core/compact.h"
+
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -47,10 +49,12 @@ inline void resetPeakRss()
 }
 
 // Bytes the heap holds in live allocations now (what a value that is still alive costs).
+// SparseList blocks come from chunks of the heap that stay allocated when a block is released
+// (core/compact.h): the idle part of those chunks is not in use.
 inline std::size_t heapInUseBytes()
 {
     const struct mallinfo2 info = mallinfo2();
-    return info.uordblks + info.hblkhd;
+    return info.uordblks + info.hblkhd - intern::idleBlockBytes();
 }
 
 inline double megabytes(std::size_t bytes)

@@ -158,6 +158,66 @@ private Q_SLOTS:
         QVERIFY(list.begin() == list.end());
     }
 
+    // A list's block is the count and the items, rounded to 8 bytes, for the next power of two
+    // of items; a cleared list's block is handed to the next list of that size (issue #18).
+    void sparseListBlocksAreReused_data()
+    {
+        QTest::addColumn<int>("count");
+        QTest::addColumn<int>("blockBytes");
+        QTest::addRow("one") << 1 << 24;   // 4 + 20
+        QTest::addRow("three") << 3 << 88; // 4 + 4 * 20 = 84
+        QTest::addRow("nine") << 9 << 328; // 4 + 16 * 20 = 324
+        static_assert(sizeof(Item) == 20);
+    }
+    void sparseListBlocksAreReused()
+    {
+        QFETCH(int, count);
+        QFETCH(int, blockBytes);
+        const auto fill = [count](SparseList<Item>& list) {
+            for (int i = 0; i < count; ++i)
+                list.push_back(Item {"fetch-align", i, {}});
+        };
+        SparseList<Item> warm;
+        fill(warm); // leaves a released block of each size the growth passed through
+        warm.clear();
+        const std::size_t idle = intern::idleBlockBytes();
+        SparseList<Item> list;
+        fill(list);
+        QCOMPARE(intern::idleBlockBytes(), idle - std::size_t(blockBytes));
+        QCOMPARE(list.size(), std::size_t(count));
+        QCOMPARE(list.back().cycles, count - 1);
+        list.clear();
+        QCOMPARE(intern::idleBlockBytes(), idle);
+    }
+
+    // Results are built and dropped on several threads at once: lists made, copied and cleared
+    // on four threads keep their own items.
+    void sparseListsOnThreads()
+    {
+        std::vector<int> wrong(4, 0);
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 4; ++t)
+            threads.emplace_back([t, &wrong] {
+                std::vector<SparseList<Item>> lists(2000);
+                for (int round = 0; round < 10; ++round) {
+                    for (std::size_t i = 0; i < lists.size(); ++i) {
+                        lists[i].clear();
+                        for (int k = 0; k <= int(i % 5); ++k)
+                            lists[i].push_back(Item {{}, t * 1000000 + int(i) * 10 + k, {}});
+                    }
+                    for (std::size_t i = 0; i < lists.size(); ++i) {
+                        const SparseList<Item> copy = lists[i];
+                        for (int k = 0; k <= int(i % 5); ++k)
+                            if (copy.size() != i % 5 + 1 || copy[std::size_t(k)].cycles != t * 1000000 + int(i) * 10 + k)
+                                ++wrong[std::size_t(t)];
+                    }
+                }
+            });
+        for (auto& thread : threads)
+            thread.join();
+        QCOMPARE(wrong, std::vector<int>(4, 0));
+    }
+
     // A pattern text reads as the text its builder was given, whatever its numbers: holes for
     // the first two that fit 32 bits, the others (and texts holding a marker byte) written out.
     void patternText_data()

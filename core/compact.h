@@ -359,6 +359,51 @@ private:
     std::uint32_t handle_ = 0;
 };
 
+// A few counts by name, in name order, read like the std::map<std::string, V> they replace: one
+// vector of (4-byte interned name, value), where each map node took about 80 bytes with its string
+// (issue #18: every basic block keeps three such maps in its totals).
+template <typename V> class CountsByName {
+public:
+    using value_type = std::pair<InternedString, V>;
+    using const_iterator = typename std::vector<value_type>::const_iterator;
+
+    V& operator[](std::string_view name)
+    {
+        auto at = lowerBound(name);
+        if (at == items_.end() || at->first != name)
+            at = items_.insert(at, value_type(InternedString(name), V {}));
+        return at->second;
+    }
+    const_iterator find(std::string_view name) const
+    {
+        const auto at = lowerBound(name);
+        return at != items_.end() && at->first == name ? at : items_.end();
+    }
+    const V& at(std::string_view name) const
+    {
+        const auto it = find(name);
+        if (it == items_.end())
+            throw std::out_of_range("CountsByName::at");
+        return it->second;
+    }
+    std::size_t count(std::string_view name) const { return find(name) == items_.end() ? 0 : 1; }
+    const_iterator begin() const { return items_.begin(); }
+    const_iterator end() const { return items_.end(); }
+    std::size_t size() const { return items_.size(); }
+    bool empty() const { return items_.empty(); }
+    bool operator==(const CountsByName&) const = default;
+
+private:
+    template <typename Items> static auto lowerBound(Items& items, std::string_view name)
+    {
+        return std::lower_bound(items.begin(), items.end(), name,
+                                [](const value_type& item, std::string_view key) { return item.first.view() < key; });
+    }
+    typename std::vector<value_type>::iterator lowerBound(std::string_view name) { return lowerBound(items_, name); }
+    const_iterator lowerBound(std::string_view name) const { return lowerBound(items_, name); }
+    std::vector<value_type> items_;
+};
+
 // A text that is an interned pattern with up to two numbers written into it when it is read: 12
 // bytes and no allocation of its own, for the per-instruction details (issue #18). A detail repeats
 // its wording and differs in a line number or a block address: the wording is stored once, the

@@ -143,12 +143,12 @@ struct Totals {
     std::uint64_t bytes = 0;
     long long baseCycles = 0;
     long long penaltyCycles = 0;
-    long long singleWaveCycles = 0;              // base + penalties (section 5)
-    long long hiddenCycles = 0;                  // latency-hidden cycles at occupancy >= 2 (section 5)
-    std::map<std::string, long long> byRule;     // rule id → cycles
-    std::map<std::string, int> countByRule;      // rule id → occurrences
-    int unknownTimings = 0;                      // instructions counted with an unknown ("?") or missing row
-    std::map<std::string, int> unknownMnemonics; // which mnemonics those are, with their counts
+    long long singleWaveCycles = 0;     // base + penalties (section 5)
+    long long hiddenCycles = 0;         // latency-hidden cycles at occupancy >= 2 (section 5)
+    CountsByName<long long> byRule;     // rule id → cycles
+    CountsByName<int> countByRule;      // rule id → occurrences
+    int unknownTimings = 0;             // instructions counted with an unknown ("?") or missing row
+    CountsByName<int> unknownMnemonics; // which mnemonics those are, with their counts
 };
 
 struct BasicBlock {

@@ -6,6 +6,7 @@
 
 #include <QTest>
 
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -216,6 +217,35 @@ private Q_SLOTS:
         for (auto& thread : threads)
             thread.join();
         QCOMPARE(wrong, std::vector<int>(4, 0));
+    }
+
+    // Counts by name read like the std::map they replace: the same names in the same order with
+    // the same sums, whatever the order they were added in, and lookups of names never added.
+    void countsByName()
+    {
+        const std::vector<std::string> names = {"valu-salu",      "fetch-align",  "",           "branch-position", "Zeta",
+                                                "fetch-straddle", "\xe2\x86\x92", "fetch-align"};
+        std::map<std::string, long long> model;
+        CountsByName<long long> counts;
+        for (int round = 0; round < 3; ++round)
+            for (std::size_t i = 0; i < names.size(); ++i) {
+                const std::string& name = names[(i * 5 + std::size_t(round)) % names.size()];
+                model[name] += static_cast<long long>(i) - 2;
+                counts[name] += static_cast<long long>(i) - 2;
+            }
+        QCOMPARE(counts.size(), model.size());
+        QVERIFY(std::equal(counts.begin(), counts.end(), model.begin(), model.end(),
+                           [](const auto& a, const auto& b) { return a.first == b.first && a.second == b.second; }));
+        QCOMPARE(counts.at("fetch-align"), model.at("fetch-align"));
+        QCOMPARE(counts.count("fetch"), std::size_t(0));
+        QVERIFY(counts.find("scc-branch") == counts.end());
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, counts.at("scc-branch"));
+        CountsByName<long long> other;
+        for (auto it = model.rbegin(); it != model.rend(); ++it)
+            other[it->first] = it->second;
+        QVERIFY(other == counts);
+        other["scc-branch"] = 0;
+        QVERIFY(!(other == counts));
     }
 
     // A pattern text reads as the text its builder was given, whatever its numbers: holes for

@@ -80,22 +80,24 @@ struct Instruction {
     int columnBegin = 0; // 0-based span of the statement on that line
     int columnEnd = 0;
     int size = 0; // encoded bytes, from the assembler
-    // Bytes from the start of its kernel (the kernel entry is 256-byte aligned). The offset in the
-    // code section is Program::sectionOffset(): its kernel's start plus this (issue #18: not kept).
-    std::uint64_t offset = 0;
+    // Bytes from the start of its kernel (the kernel entry is 256-byte aligned). 32 bits (issue
+    // #18): the assembler's byte limit stays below 4 GiB (AssembleLimits) and the listing reader
+    // leaves out an instruction 4 GiB past its kernel's start. The offset in the code section is
+    // Program::sectionOffset(): its kernel's start plus this (not kept either).
+    std::uint32_t offset = 0;
     // The per-instruction texts and lists are interned (core/compact.h, issue #18): 4 bytes each,
     // stored once per distinct value; they read like the std::string / std::vector they were.
     InternedArray<std::uint8_t> encoding;
-    InternedString mnemonic;             // canonical, as LLVM prints it ("v_add_f32_e32", "s_load_dwordx2")
-    InternedString operands;             // operand text as LLVM prints it
-    InternedString targetLabel;          // branch target symbol, when any
-    RegList defs;                        // registers written (explicit and implicit, e.g. VCC, SCC)
-    RegList uses;                        // registers read (explicit and implicit)
-    std::uint64_t targetOffsetValue = 0; // see targetOffset(): valid when hasTargetOffset
-    unsigned opcode = 0;                 // LLVM's MC opcode (this LLVM build's numbering, 0 for data and
-                                         // placeholders): the timing model reads LLVM's scheduling class from it
-    int targetIndex = -1;                // index of the target instruction, -1 when unknown
-    int kernel = -1;                     // index into Program::kernels, -1 outside any kernel
+    InternedString mnemonic;            // canonical, as LLVM prints it ("v_add_f32_e32", "s_load_dwordx2")
+    InternedString operands;            // operand text as LLVM prints it
+    InternedString targetLabel;         // branch target symbol, when any
+    RegList defs;                       // registers written (explicit and implicit, e.g. VCC, SCC)
+    RegList uses;                       // registers read (explicit and implicit)
+    std::int32_t targetOffsetValue = 0; // see targetOffset(): valid when hasTargetOffset
+    unsigned opcode = 0;                // LLVM's MC opcode (this LLVM build's numbering, 0 for data and
+                                        // placeholders): the timing model reads LLVM's scheduling class from it
+    int targetIndex = -1;               // index of the target instruction, -1 when unknown
+    int kernel = -1;                    // index into Program::kernels, -1 outside any kernel
     Family family = Family::Unknown;
     BranchKind branch = BranchKind::None;
     // One bit each (issue #18: six bools and their padding were 8 of the 120 bytes).
@@ -108,18 +110,22 @@ struct Instruction {
     bool hasTargetOffset : 1 = false;
 
     // The kernel-relative offset of the target, when known. A value and a bit rather than a
-    // std::optional, whose flag took 8 bytes of padding (issue #18).
+    // std::optional, whose flag took 8 bytes of padding (issue #18). Signed 32 bits: a raw branch
+    // offset may reach before the kernel's start ("s_branch -3" first in it: -4, as it was when
+    // the field took 64 bits); a target 2 GiB or more away from the kernel's start is unknown.
     std::optional<std::uint64_t> targetOffset() const
     {
-        return hasTargetOffset ? std::optional(targetOffsetValue) : std::nullopt;
+        return hasTargetOffset ? std::optional(std::uint64_t(std::int64_t(targetOffsetValue))) : std::nullopt;
     }
     void setTargetOffset(std::optional<std::uint64_t> offset)
     {
-        hasTargetOffset = offset.has_value();
-        targetOffsetValue = offset.value_or(0);
+        const auto value = std::int64_t(offset.value_or(0)); // a target before the start wrapped: negative
+        hasTargetOffset = offset && value >= INT32_MIN && value <= INT32_MAX;
+        targetOffsetValue = hasTargetOffset ? std::int32_t(value) : 0;
     }
+    static constexpr std::uint64_t kMaxOffset = 0xffffffffu;
 };
-static_assert(sizeof(void*) != 8 || sizeof(Instruction) <= 72, "Instruction grew: issue #18 counts its bytes");
+static_assert(sizeof(void*) != 8 || sizeof(Instruction) <= 64, "Instruction grew: issue #18 counts its bytes");
 
 struct Label {
     std::string name;

@@ -616,9 +616,11 @@ bool AssembleLimits::set(std::string_view name, std::string_view value, std::str
         return bad("expected a whole number above 0");
     if (name == "instructions")
         instructions = number;
-    else if (name == "bytes")
+    else if (name == "bytes") {
+        if (number > Instruction::kMaxOffset)
+            return bad("at most 4294967295 (an offset in a kernel is 32-bit)");
         bytes = number;
-    else if (name == "incbin-bytes")
+    } else if (name == "incbin-bytes")
         incbinBytes = number;
     else if (name == "include-depth") {
         if (number > 1000)

@@ -20,7 +20,7 @@ namespace gcnlens {
 // above any real kernel: a million instructions are about 8 MiB of code.
 struct AssembleLimits {
     std::uint64_t instructions = 4'000'000;  // instructions and data entries emitted (macro/.rept/.irp output included)
-    std::uint64_t bytes = 64ull << 20;       // code bytes, .space/.fill/.skip and .incbin included
+    std::uint64_t bytes = 64ull << 20;       // code bytes, .space/.fill/.skip and .incbin included; below 4 GiB
     int includeDepth = 16;                   // nested .include
     std::uint64_t incbinBytes = 16ull << 20; // one .incbin file
     double seconds = 10;                     // wall clock of one run or read (object, listing) in the worker (IsolatedFrontEnd)

@@ -470,6 +470,19 @@ Program readListing(std::string_view text, const AssembleOptions& options)
             continue;
         if (program.kernels.empty())
             startKernel("(top)", lineNo);
+        // An offset in a kernel is 32-bit (program.h): an address before the kernel's start or 4 GiB
+        // past it has no place in it.
+        if (address < kernelAddress || address - kernelAddress > Instruction::kMaxOffset) {
+            program.diagnostics.push_back({Severity::Error,
+                                           lineNo,
+                                           0,
+                                           "the listing puts this instruction at 0x" + hexText(address) + ", "
+                                               + (address < kernelAddress ? "before" : "4 GiB or more past")
+                                               + " the start of its kernel " + program.kernels.back().name + " at 0x"
+                                               + hexText(kernelAddress) + "; gcnlens leaves it out",
+                                           {}});
+            continue;
+        }
         const auto at = assembled.lineToInstructions.find(lineNo);
         const Instruction* fromText =
             at == assembled.lineToInstructions.end() ? nullptr : &assembled.instructions[std::size_t(at->second.front())];

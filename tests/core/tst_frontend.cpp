@@ -164,7 +164,7 @@ void assembleOne(const QString& gpu, const QByteArray& source, Program& program,
     QCOMPARE(program.instructions.size(), std::size_t(1));
     QCOMPARE(program.instructions[0].size, int(reference.bytes.size()));
     QCOMPARE(bytesOf(program.instructions[0]), reference.bytes);
-    QCOMPARE(program.instructions[0].offset, std::uint64_t(0));
+    QCOMPARE(program.instructions[0].offset, std::uint32_t(0));
 }
 
 bool hasRange(std::span<const RegRange> ranges, RegKind kind, int first = -1, int count = -1)
@@ -363,7 +363,7 @@ void TestFrontEnd::familyOffsets()
     for (qsizetype i = 0; i < oracle.insts.size(); ++i) {
         const Instruction& inst = program.instructions[std::size_t(i)];
         QCOMPARE(QString::fromStdString(inst.mnemonic), mnemonics[i]);
-        QCOMPARE(inst.offset, offset);
+        QCOMPARE(std::uint64_t(inst.offset), offset);
         QCOMPARE(program.sectionOffset(inst), offset);
         QCOMPARE(bytesOf(inst), oracle.insts[i].bytes);
         offset += oracle.insts[i].bytes.size();
@@ -497,7 +497,7 @@ void TestFrontEnd::scalarMemoryByGeneration()
         QCOMPARE(bytesOf(inst), oracle.insts[i].bytes);
         QVERIFY(!inst.hasLiteral);
     }
-    QCOMPARE(program.instructions[1].offset, std::uint64_t(size));
+    QCOMPARE(program.instructions[1].offset, std::uint32_t(size));
 }
 
 // Branch resolution: forward and backward targets; the simm16 the front-end patches must equal
@@ -558,7 +558,7 @@ void TestFrontEnd::branches()
         QCOMPARE(QString::fromStdString(inst.targetLabel), QString::fromLatin1(e.label));
         QCOMPARE(inst.targetIndex, e.target);
         QVERIFY(inst.targetOffset().has_value());
-        QCOMPARE(*inst.targetOffset(), target.offset);
+        QCOMPARE(*inst.targetOffset(), std::uint64_t(target.offset));
         QCOMPARE(inst.backward, e.backward);
         const auto simm16 = std::int16_t(std::uint16_t(inst.encoding[0] | (inst.encoding[1] << 8)));
         QCOMPARE(std::int64_t(simm16), (std::int64_t(target.offset) - std::int64_t(inst.offset) - 4) / 4);
@@ -697,7 +697,7 @@ void TestFrontEnd::expansions()
         actual << inst.line;
         QCOMPARE(QString::fromStdString(inst.mnemonic), oracle.insts[i].mnemonic);
         QCOMPARE(bytesOf(inst), oracle.insts[i].bytes);
-        QCOMPARE(inst.offset, offset);
+        QCOMPARE(std::uint64_t(inst.offset), offset);
         QVERIFY(inst.fromExpansion);
         offset += std::uint64_t(inst.size);
     }
@@ -797,7 +797,7 @@ void TestFrontEnd::includeWithSearchPath()
     const Instruction& fromMacro = program.instructions[2];
     QCOMPARE(fromMacro.line, 3);
     QVERIFY(hasRange(fromMacro.defs, RegKind::VGPR, 12, 1)); // lds_base = 12, set in the include
-    QCOMPARE(fromMacro.offset, std::uint64_t(4 + 4));        // s_nop 0 and s_mov_b32 m0, -1: 4 bytes each
+    QCOMPARE(fromMacro.offset, std::uint32_t(4 + 4));        // s_nop 0 and s_mov_b32 m0, -1: 4 bytes each
 
     // Without the search path the .include fails, with a diagnostic on its line.
     const Program missing = assembleText(source, QStringLiteral("hawaii"));
@@ -831,7 +831,7 @@ void TestFrontEnd::defsymChangesSize()
     QCOMPARE(int(oracle.insts[0].bytes.size()), size);
     QCOMPARE(program.instructions[0].size, size);
     QCOMPARE(bytesOf(program.instructions[0]), oracle.insts[0].bytes);
-    QCOMPARE(program.instructions[1].offset, std::uint64_t(size));
+    QCOMPARE(program.instructions[1].offset, std::uint32_t(size));
 }
 
 // .error reports on its own line and assembly continues; .end stops it.
@@ -850,7 +850,7 @@ void TestFrontEnd::errorDirective()
             errorLine = d.line;
     QCOMPARE(errorLine, 2);
     QCOMPARE(program.instructions.size(), std::size_t(2));
-    QCOMPARE(program.instructions[1].offset, std::uint64_t(4)); // .error is no instruction: no placeholder
+    QCOMPARE(program.instructions[1].offset, std::uint32_t(4)); // .error is no instruction: no placeholder
     QVERIFY(!program.instructions[1].placeholder);
 }
 
@@ -873,7 +873,7 @@ void TestFrontEnd::rawWords()
     QCOMPARE(dataBytes, 4 * 2 + 2 * 2);
     const Instruction& last = program.instructions.back();
     QCOMPARE(QString::fromStdString(last.mnemonic), QStringLiteral("s_endpgm"));
-    QCOMPARE(last.offset, std::uint64_t(4 + 12));
+    QCOMPARE(last.offset, std::uint32_t(4 + 12));
     QVERIFY(!program.instructions.front().isData);
     // One entry per .long value (front-end comment), each 4 bytes.
     QCOMPARE(program.instructions[1].size, 4);
@@ -933,7 +933,7 @@ void TestFrontEnd::amdhsaKernels()
             k1Code << QString::fromStdString(inst.mnemonic);
     }
     QCOMPARE(k1Code, (QStringList {QStringLiteral("v_add_co_u32_e32"), QStringLiteral("s_mov_b32"), QStringLiteral("s_endpgm")}));
-    QCOMPARE(program.instructions[2].offset, std::uint64_t(12));
+    QCOMPARE(program.instructions[2].offset, std::uint32_t(12));
     // k1's padding up to 256 bytes belongs to the .p2align on line 11 (not to what follows it).
     const Instruction& padding = program.instructions[3];
     QVERIFY(padding.isData);
@@ -943,7 +943,7 @@ void TestFrontEnd::amdhsaKernels()
     for (int i = k2.firstInstruction; i < k2.endInstruction; ++i) {
         const Instruction& inst = program.instructions[std::size_t(i)];
         QCOMPARE(inst.kernel, 1);
-        QCOMPARE(inst.offset, expected); // kernel-relative
+        QCOMPARE(std::uint64_t(inst.offset), expected); // kernel-relative
         QCOMPARE(program.sectionOffset(inst), 256 + expected);
         expected += std::uint64_t(inst.size);
         k2Code << QString::fromStdString(inst.mnemonic);
@@ -988,7 +988,7 @@ void TestFrontEnd::oldCodeObjectDirectives()
     QCOMPARE(program.kernels.size(), std::size_t(1));
     QCOMPARE(QString::fromStdString(program.kernels[0].name), QStringLiteral("oldk"));
     QCOMPARE(program.instructions.size(), std::size_t(2));
-    QCOMPARE(program.instructions[1].offset, std::uint64_t(4));
+    QCOMPARE(program.instructions[1].offset, std::uint32_t(4));
     bool vgprCount = false;
     for (const auto& d : program.directives)
         vgprCount = vgprCount || (d.name == "workitem_vgpr_count" && d.value == 6 && d.line == 5 && d.kernel == 0);
@@ -1075,10 +1075,10 @@ void TestFrontEnd::diagnostics()
     QVERIFY(placeholder.placeholder);
     QCOMPARE(placeholder.size, 4);
     QCOMPARE(placeholder.line, 2);
-    QCOMPARE(placeholder.offset, std::uint64_t(4));
+    QCOMPARE(placeholder.offset, std::uint32_t(4));
     QVERIFY(placeholder.encoding.empty());
     QCOMPARE(QString::fromStdString(program.instructions[2].mnemonic), QStringLiteral("s_endpgm"));
-    QCOMPARE(program.instructions[2].offset, std::uint64_t(8));
+    QCOMPARE(program.instructions[2].offset, std::uint32_t(8));
 
     if (!validOn.isEmpty()) { // the same line is fine on a GPU that has it
         const Program ok = assembleText(source, validOn);

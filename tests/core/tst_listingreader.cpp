@@ -124,7 +124,7 @@ private Q_SLOTS:
         QCOMPARE(program.gpu.processor, std::string("gfx900"));
         QVERIFY(!program.hasErrors());
         QCOMPARE(program.instructions.size(), std::size_t(6));
-        const std::uint64_t offsets[] = {0, 8, 12, 16, 20, 24};
+        const std::uint32_t offsets[] = {0, 8, 12, 16, 20, 24};
         for (std::size_t i = 0; i < 6; ++i)
             QCOMPARE(program.instructions[i].offset, offsets[i]);
         const Instruction& branch = program.instructions[4];
@@ -161,7 +161,7 @@ private Q_SLOTS:
         QCOMPARE(warnings.size(), std::size_t(1));
         QVERIFY2(QString::fromStdString(warnings.front()->message).contains(says), warnings.front()->message.c_str());
         QCOMPARE(program.instructions.size(), std::size_t(6)); // laid out from the encoding all the same
-        QCOMPARE(program.instructions[3].offset, std::uint64_t(16));
+        QCOMPARE(program.instructions[3].offset, std::uint32_t(16));
     }
 
     // GFX6/GFX7: LLVM does not decode them, so the text is the program and the encodings check it.
@@ -184,6 +184,32 @@ private Q_SLOTS:
         QCOMPARE(program.instructions.size(), std::size_t(3));
         QCOMPARE(onLine(program, 3, Severity::Warning).size(), std::size_t(1));
         QCOMPARE(onLine(program, 2, Severity::Warning).size(), std::size_t(0));
+    }
+
+    // An offset in a kernel is 32-bit: an encoded line whose address lies before its kernel's
+    // start or 4 GiB past it is an error on that line and left out; the others stay.
+    void addressOutsideItsKernel()
+    {
+        const std::pair<const char*, const char*> cases[] = {
+            {"000000000ffc", "before the start of its kernel k"},
+            {"000100001000", "4 GiB or more past the start"},
+        };
+        for (const auto& [address, says] : cases) {
+            const std::string listing =
+                std::string("0000000000001000 <k>:\n"
+                            "\ts_mov_b32 s0, 0                                             // 000000001000: BE800080\n"
+                            "\ts_mov_b32 s1, 0                                             // ")
+                + address
+                + ": BE810080\n"
+                  "\ts_endpgm                                                    // 000000001008: BF810000\n";
+            const Program program = read(listing.c_str(), "gfx900");
+            const auto errors = onLine(program, 3, Severity::Error);
+            QCOMPARE(errors.size(), std::size_t(1));
+            QVERIFY2(errors.front()->message.find(says) != std::string::npos, errors.front()->message.c_str());
+            QCOMPARE(program.instructions.size(), std::size_t(2));
+            QCOMPARE(program.instructions[1].mnemonic, std::string("s_endpgm"));
+            QCOMPARE(program.instructions[1].offset, std::uint32_t(8));
+        }
     }
 
     void nonAsciiOperand_data()

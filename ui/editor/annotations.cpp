@@ -92,7 +92,7 @@ LineAnnotations LineAnnotations::build(const Analysis& analysis)
         ++a.instructionCount;
         a.size += ins.size;
         a.twoDword = a.twoDword || ins.size == 8;
-        out.m_maxOffset = std::max(out.m_maxOffset, ins.offset);
+        out.m_maxOffset = std::max(out.m_maxOffset, std::uint64_t(ins.offset));
         if (index < analysis.liveness.instructions.size()) {
             const LiveCounts& live = analysis.liveness.instructions[index];
             a.live.vgpr = std::max(a.live.vgpr, live.vgpr);

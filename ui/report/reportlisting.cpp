@@ -56,7 +56,7 @@ bool ReportBuilder::buildListing()
     charW_ = fm.horizontalAdvance(QStringLiteral("0000000000")) / 10;
     std::uint64_t maxOffset = 0;
     for (const Instruction& ins : program.instructions)
-        maxOffset = std::max(maxOffset, ins.offset);
+        maxOffset = std::max(maxOffset, std::uint64_t(ins.offset));
     offsetDigits_ = ui::GutterLayout::digitsFor(maxOffset, 16, 4);
     // Issue #16: the live-register column, as wide as the program's largest counts; issue #17: the check mark.
     LiveCounts maxLive;

@@ -44,13 +44,13 @@ std::size_t poolBytes();
 // thread only through whatever passed it there, so reading the place needs no lock.
 constexpr std::size_t kMaxChunks = std::size_t(1) << 16;
 extern char* chunks[kMaxChunks];
-inline const char* entry(std::uint32_t handle)
-{
-    return chunks[handle >> 16] + std::size_t(handle & 0xffff) * 4;
-}
 inline char* mutableEntry(std::uint32_t handle)
 {
     return chunks[handle >> 16] + std::size_t(handle & 0xffff) * 4;
+}
+inline const char* entry(std::uint32_t handle)
+{
+    return mutableEntry(handle);
 }
 inline std::uint32_t countOf(std::uint32_t handle)
 {
@@ -287,7 +287,7 @@ public:
     const T* begin() const { return handle_ ? items() : nullptr; }
     const T* end() const { return handle_ ? items() + count() : nullptr; }
     std::size_t size() const { return handle_ ? count() : 0; }
-    bool empty() const { return handle_ == 0; }
+    bool empty() const { return size() == 0; } // (a block whose first item threw on construction holds none)
     T& operator[](std::size_t i) { return items()[i]; }
     const T& operator[](std::size_t i) const { return items()[i]; }
     const T& at(std::size_t i) const

@@ -153,6 +153,9 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
     if (!plan.runs.empty()) {
         plan.base = session.textStart();
         session.streamer->plan = &plan;
+        // The planned instructions move into the emissions: room for a statement per line at once,
+        // not by doubling (an Emission is a few hundred bytes; growth moved each about twice).
+        session.streamer->emissions.reserve(countNewlines(text) + 1);
         program.shapeReused = int(plan.instructions.size());
     }
     session.streamer->limits = &options.limits;

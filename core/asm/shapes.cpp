@@ -8,6 +8,7 @@
 #include <bit>
 #include <cctype>
 #include <charconv>
+#include <span>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -201,11 +202,13 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
     for (const auto& defsym : options.defsyms)
         definedNames.insert(defsym.first);
 
+    // A line of some shape; its register and value tokens are ranges of the shared arrays below
+    // (a pair of vectors per line cost more in allocations than the shape key).
     struct Candidate {
         std::size_t line;
         int shape;
-        std::vector<RegToken> tokens;
-        std::vector<std::uint64_t> values; // value tokens (valueToken), in text order
+        std::uint32_t firstToken, tokenCount;
+        std::uint32_t firstValue, valueCount; // value tokens (valueToken), in text order
     };
     struct Shape {
         std::string_view code;      // of its first line
@@ -225,6 +228,9 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
     if (lines.size() != scan.plain.size())
         return {};
     std::vector<Candidate> candidates;
+    std::vector<RegToken> candidateTokens;
+    std::vector<std::uint64_t> candidateValues;
+    candidates.reserve(lines.size());
     std::vector<Shape> shapes;
     std::unordered_map<std::string, int> shapeIndex;
     std::string key;
@@ -239,7 +245,10 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
         auto [it, added] = shapeIndex.try_emplace(key, int(shapes.size()));
         if (added)
             shapes.push_back(Shape {code, candidates.size(), nullptr, nullptr, {}, {}, false});
-        candidates.push_back(Candidate {l, it->second, tokens, values});
+        candidates.push_back(Candidate {l, it->second, std::uint32_t(candidateTokens.size()), std::uint32_t(tokens.size()),
+                                        std::uint32_t(candidateValues.size()), std::uint32_t(values.size())});
+        candidateTokens.insert(candidateTokens.end(), tokens.begin(), tokens.end());
+        candidateValues.insert(candidateValues.end(), values.begin(), values.end());
     }
     // (Even when every shape is new the pass costs little: each line is parsed once, in the
     // shape run, and the main run parses a .skip in its place.)
@@ -283,7 +292,8 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
         Shape& shape = shapes[s];
         if (!shape.inst || emitted[s] != 1 || diagnosed[s])
             continue;
-        const std::vector<RegToken>& own = candidates[shape.firstCandidate].tokens;
+        const Candidate& first = candidates[shape.firstCandidate];
+        const std::span<const RegToken> own(candidateTokens.data() + first.firstToken, first.tokenCount);
         bool usable = true;
         std::vector<bool> used(own.size(), false);
         for (unsigned i = 0; i < shape.inst->getNumOperands() && usable; ++i) {
@@ -311,7 +321,7 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
         // Each value token must be exactly one immediate operand holding exactly that value (not
         // scaled, negated or split by the parser), and no two tokens may share a value: then the
         // line's own value goes into that operand and the encoder does the rest.
-        const std::vector<std::uint64_t>& ownValues = candidates[shape.firstCandidate].values;
+        const std::span<const std::uint64_t> ownValues(candidateValues.data() + first.firstValue, first.valueCount);
         for (std::size_t t = 0; t < ownValues.size() && shape.usable; ++t) {
             const auto value = std::int64_t(ownValues[t]);
             int matches = 0;
@@ -342,7 +352,7 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
         llvm::MCInst inst = *shape.inst;
         bool ok = true;
         for (const auto& slot : shape.slots) {
-            const RegToken& token = candidate.tokens[slot.token];
+            const RegToken& token = candidateTokens[candidate.firstToken + slot.token];
             const unsigned reg = kit.registerNamed(token.kind, token.first, slot.count);
             ok = ok && reg != 0;
             if (ok)
@@ -351,7 +361,7 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
         if (!ok)
             continue;
         for (const auto& [operand, token] : shape.valueSlots)
-            inst.getOperand(operand).setImm(std::int64_t(candidate.values[token]));
+            inst.getOperand(operand).setImm(std::int64_t(candidateValues[candidate.firstValue + token]));
         Emission e;
         session.streamer->describe(inst, *shape.subtarget, e);
         plannedSize[candidate.line] = e.size;

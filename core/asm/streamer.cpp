@@ -99,12 +99,14 @@ void printInstruction(TargetKit& kit, llvm::MCInstPrinter& printer, const llvm::
 
 void collectOperands(TargetKit& kit, const llvm::MCInst& inst, const llvm::MCInstrDesc& desc, Emission& e)
 {
+    // Gathered here and interned once each (an instruction names a handful of registers).
+    llvm::SmallVector<RegRange, 8> defs, uses;
     const unsigned numDefs = desc.getNumDefs();
     for (unsigned i = 0; i < inst.getNumOperands(); ++i) {
         const llvm::MCOperand& op = inst.getOperand(i);
         if (op.isReg() && op.getReg()) {
             if (const auto& range = kit.reg(op.getReg()))
-                (i < numDefs ? e.defs : e.uses).push_back(*range);
+                (i < numDefs ? defs : uses).push_back(*range);
         } else if (op.isExpr() && e.branchSymbol.empty()) {
             if (const auto* ref = llvm::dyn_cast<llvm::MCSymbolRefExpr>(op.getExpr()))
                 e.branchSymbol = ref->getSymbol().getName().str();
@@ -114,10 +116,12 @@ void collectOperands(TargetKit& kit, const llvm::MCInst& inst, const llvm::MCIns
     }
     for (const auto reg : desc.implicit_defs())
         if (const auto& range = kit.reg(reg))
-            e.defs.push_back(*range);
+            defs.push_back(*range);
     for (const auto reg : desc.implicit_uses())
         if (const auto& range = kit.reg(reg))
-            e.uses.push_back(*range);
+            uses.push_back(*range);
+    e.defs = std::span<const RegRange>(defs.data(), defs.size());
+    e.uses = std::span<const RegRange>(uses.data(), uses.size());
 }
 
 } // namespace

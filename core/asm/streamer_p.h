@@ -55,13 +55,15 @@ struct Emission {
     std::vector<const char*> expansionLocs; // where the enclosing macro/.rept expansions were instantiated, innermost first
     // instructions
     unsigned opcode = 0;
-    std::vector<std::uint8_t> bytes;
-    InternedString mnemonic, operands; // interned once here (the print cache and the Instruction share them)
+    // Interned here, once, as the Instruction keeps them (issue #18: three vectors per instruction
+    // were three allocations and frees for nothing, and the bulk of a moved Emission).
+    InternedArray<std::uint8_t> bytes;
+    InternedString mnemonic, operands; // (the print cache and the Instruction share them)
     Family family = Family::Unknown;
     bool glc = false;
     std::string branchSymbol;
     std::optional<std::int64_t> branchImmediate;
-    std::vector<RegRange> defs, uses;
+    RegList defs, uses;
     std::string label;   // labels
     int diagnostic = -1; // placeholders: the diagnostic that caused it
     // Kept only when the streamer is asked to (the shape pass reuses the instruction itself).
@@ -173,7 +175,7 @@ public:
         llvm::SmallVector<char, 16> bytes;
         llvm::SmallVector<llvm::MCFixup, 2> fixups;
         emitter_.encodeInstruction(inst, bytes, fixups, sti);
-        e.bytes.assign(bytes.begin(), bytes.end());
+        e.bytes = std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
         e.size = int(bytes.size());
         for (const auto& fixup : fixups)
             if (fixup.getKind() == llvm::FK_Data_4 || fixup.getKind() == llvm::FK_PCRel_4)
@@ -248,13 +250,17 @@ public:
     {
         resolveBranchSymbols(getContext(), emissions);
         for (auto& e : emissions) {
+            if (e.fixups.empty())
+                continue;
+            std::vector<std::uint8_t> bytes = e.bytes.toVector();
             for (const auto& [at, expr] : e.fixups) {
                 std::int64_t value = 0;
-                if (at + 4 > e.bytes.size() || !expr->evaluateAsAbsolute(value))
+                if (at + 4 > bytes.size() || !expr->evaluateAsAbsolute(value))
                     continue;
                 for (unsigned b = 0; b < 4; ++b)
-                    e.bytes[at + b] = std::uint8_t(std::uint64_t(value) >> (8 * b));
+                    bytes[at + b] = std::uint8_t(std::uint64_t(value) >> (8 * b));
             }
+            e.bytes = bytes;
             e.fixups.clear();
         }
     }

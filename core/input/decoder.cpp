@@ -98,7 +98,7 @@ DecodedInstruction Decoder::decode(std::span<const std::uint8_t> bytes, std::uin
                                                            address, commentStream);
         if (status == llvm::MCDisassembler::Success && size > 0 && size <= bytes.size()) {
             detail::Emission e;
-            e.bytes.assign(bytes.begin(), bytes.begin() + std::ptrdiff_t(size));
+            e.bytes = std::span(bytes.data(), std::size_t(size));
             detail::describeEncoded(*d.kit, d.gpu, *d.printer, mc, *d.kit->subtargetInfo, e);
             inst.size = int(size);
             inst.encoding = std::move(e.bytes);

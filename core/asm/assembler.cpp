@@ -153,11 +153,11 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
     if (!plan.runs.empty()) {
         plan.base = session.textStart();
         session.streamer->plan = &plan;
-        // The planned instructions move into the emissions: room for a statement per line at once,
-        // not by doubling (an Emission is a few hundred bytes; growth moved each about twice).
-        session.streamer->emissions.reserve(countNewlines(text) + 1);
         program.shapeReused = int(plan.instructions.size());
     }
+    // Room for a statement per line at once, not by doubling (an Emission is a couple of hundred
+    // bytes; growth moved each about twice). Planned runs take one entry each.
+    session.streamer->emissions.reserve(countNewlines(text) + 1);
     session.streamer->limits = &options.limits;
     if (runWatch.progress) { // in the worker: publish the lines reached (watch_p.h)
         runWatch.start(session.parser(), session.textStart(), session.textStart() + text.size(), lineBase);
@@ -167,7 +167,7 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
                 runWatch.stop();
                 session.streamer->resolveFixups();
                 buildProgram(program, session.streamer->emissions, session.diagnostics, session.streamer->functionSymbols, map,
-                             session.sources);
+                             session.sources, &plan.instructions);
                 settleDiagnostics(program.diagnostics, source);
                 runWatch.finish(program);
             };
@@ -180,7 +180,7 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
         scan->plain.assign(scan->plain.size(), false);
     session.streamer->resolveFixups();
     buildProgram(program, session.streamer->emissions, session.diagnostics, session.streamer->functionSymbols, map,
-                 session.sources);
+                 session.sources, &plan.instructions);
     settleDiagnostics(program.diagnostics, source);
     if (whole && program.instructions.empty() && !program.hasErrors())
         program.diagnostics.push_back({Severity::Warning,

@@ -174,7 +174,8 @@ private:
 } // namespace
 
 void buildProgram(Program& program, std::vector<Emission>& emissions, const std::vector<RawDiagnostic>& rawDiagnostics,
-                  const std::vector<std::string>& functionSymbols, const SourceMap& map, const IndexedSourceMgr& sources)
+                  const std::vector<std::string>& functionSymbols, const SourceMap& map, const IndexedSourceMgr& sources,
+                  std::vector<Emission>* planned)
 {
     // Line of a statement: out of each enclosing expansion, innermost first, to where it came
     // from: a .rept/.irp body line for repetitions (nested ones too), the invoking line for macros.
@@ -236,10 +237,13 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
         kernelStart = at;
     };
 
+    std::size_t entries = 0;
+    for (const auto& e : emissions)
+        entries += e.kind == Emission::PlannedRun ? e.plannedCount : 1;
     std::vector<std::pair<int, int>> byLine; // (line, instruction)
-    byLine.reserve(emissions.size());
-    program.instructions.reserve(emissions.size()); // exact but for labels: no growth slack (issue #18)
-    for (auto& e : emissions) {
+    byLine.reserve(entries);
+    program.instructions.reserve(entries); // exact but for labels: no growth slack (issue #18)
+    const auto add = [&](Emission& e) {
         bool fromExpansion = false;
         const int line = e.kind == Emission::Placeholder ? program.diagnostics[firstRaw + std::size_t(e.diagnostic)].line
                                                          : lineOf(e.bufferId, e.loc, e.expansionLocs, fromExpansion);
@@ -255,7 +259,7 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
             label.instruction = int(program.instructions.size()); // fixed below if nothing follows
             labelIndex[label.name] = program.labels.size();
             program.labels.push_back(std::move(label));
-            continue;
+            return;
         }
         if (currentKernel < 0)
             startKernel(kernelNames.empty() ? std::string("(top)") : std::string("(before first kernel)"), 0, line);
@@ -304,10 +308,19 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
             inst.operands = "assumed " + std::to_string(e.size) + " bytes";
             break;
         case Emission::Label:
+        case Emission::PlannedRun:
             break;
         }
         byLine.emplace_back(inst.line, int(program.instructions.size()));
         program.instructions.push_back(std::move(inst));
+    };
+    for (auto& e : emissions) {
+        if (e.kind != Emission::PlannedRun) {
+            add(e);
+        } else if (planned) {
+            for (std::size_t i = e.plannedFirst; i < std::size_t(e.plannedFirst) + e.plannedCount; ++i)
+                add((*planned)[i]);
+        }
     }
     program.lineToInstructions.assign(std::move(byLine));
     if (currentKernel >= 0)

@@ -126,7 +126,9 @@ private:
 };
 
 // Turns the streamer's emissions into the Program: lines, kernels, labels, branch targets.
+// `planned`: the shape plan's instructions, which PlannedRun emissions name by range.
 void buildProgram(Program& program, std::vector<Emission>& emissions, const std::vector<RawDiagnostic>& rawDiagnostics,
-                  const std::vector<std::string>& functionSymbols, const SourceMap& map, const IndexedSourceMgr& sources);
+                  const std::vector<std::string>& functionSymbols, const SourceMap& map, const IndexedSourceMgr& sources,
+                  std::vector<Emission>* planned = nullptr);
 
 } // namespace gcnlens::detail

@@ -204,6 +204,7 @@ public:
     std::vector<InternedString> texts;
     std::vector<RegList> regLists;
     std::vector<InternedArray<std::uint8_t>> byteLists;
+    std::vector<RegRange> scratchRegs;             // a register list being read (one buffer for all of them)
     std::vector<std::pair<int, std::size_t>> refs; // (kind, index in its vector), by id
     template <typename Enum> Enum enumeration(Enum last)
     {
@@ -263,7 +264,8 @@ template <typename Value> void getInterned(Reader& r, Value& value, std::vector<
         value = Value();
     } else if (tag == 1) {
         if constexpr (std::is_same_v<Value, RegList>) {
-            std::vector<RegRange> regs(r.count(3));
+            std::vector<RegRange>& regs = r.scratchRegs;
+            regs.resize(r.count(3));
             for (auto& reg : regs) {
                 reg.kind = r.enumeration(RegKind::Other);
                 reg.first = r.i();
@@ -274,9 +276,8 @@ template <typename Value> void getInterned(Reader& r, Value& value, std::vector<
             const std::string_view bytes = r.bytes(r.count());
             if constexpr (std::is_same_v<Value, InternedString>)
                 value = bytes;
-            else
-                value.assign(reinterpret_cast<const std::uint8_t*>(bytes.data()),
-                             reinterpret_cast<const std::uint8_t*>(bytes.data() + bytes.size()));
+            else // (straight from the reply: no vector in between)
+                value = std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
         }
         r.refs.emplace_back(kind, seen.size());
         seen.push_back(value);

@@ -362,10 +362,9 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
             continue;
         for (const auto& [operand, token] : shape.valueSlots)
             inst.getOperand(operand).setImm(std::int64_t(candidateValues[candidate.firstValue + token]));
-        Emission e;
+        Emission& e = plan.instructions.emplace_back(); // (made in place: an Emission is not small)
         session.streamer->describe(inst, *shape.subtarget, e);
         plannedSize[candidate.line] = e.size;
-        plan.instructions.push_back(std::move(e));
         plan.lineOffsets.push_back(candidate.line);
     }
     if (plan.instructions.empty())

@@ -47,7 +47,10 @@ private:
 
 // What the streamer saw, in order.
 struct Emission {
-    enum Kind { Instr, Data, Label, Padding, Placeholder } kind = Instr;
+    // PlannedRun: shape-encoded instructions placed where their ".skip" landed (ShapePlan), kept
+    // in the plan and named here by range, not moved (issue #18: a second copy of each Emission
+    // cost a twentieth of a 100k-line listing, in page faults).
+    enum Kind { Instr, Data, Label, Padding, Placeholder, PlannedRun } kind = Instr;
     std::uint64_t sectionOffset = 0;
     int size = 0;
     unsigned bufferId = 0;
@@ -64,8 +67,9 @@ struct Emission {
     std::string branchSymbol;
     std::optional<std::int64_t> branchImmediate;
     RegList defs, uses;
-    std::string label;   // labels
-    int diagnostic = -1; // placeholders: the diagnostic that caused it
+    std::string label;                                // labels
+    int diagnostic = -1;                              // placeholders: the diagnostic that caused it
+    std::uint32_t plannedFirst = 0, plannedCount = 0; // PlannedRun: a range of ShapePlan::instructions
     // Kept only when the streamer is asked to (the shape pass reuses the instruction itself).
     // 32-bit literal fixups whose value was not known when the instruction was encoded (a symbol
     // defined further on): patched by CollectingStreamer::resolveFixups once the text is read.
@@ -278,17 +282,21 @@ private:
         if (plan->nextRun == plan->runs.size() || offset < plan->runs[plan->nextRun].lineBegin)
             return false; // the source's own .skip/.fill
         const ShapePlan::Run& run = plan->runs[plan->nextRun++];
+        if (!inText_ || stopped_ || run.count == 0)
+            return true; // instructions outside code sections are not recorded either
         for (std::size_t i = run.first; i < run.first + run.count; ++i) {
             Emission& e = plan->instructions[i];
-            if (!inText_ || stopped_)
-                continue; // instructions outside code sections are not recorded either
             e.kind = Emission::Instr;
             e.sectionOffset = offset_;
             e.bufferId = 1;
             e.loc = plan->base + plan->lineOffsets[i];
             offset_ += e.size;
-            emissions.push_back(std::move(e));
         }
+        Emission marker;
+        marker.kind = Emission::PlannedRun;
+        marker.plannedFirst = std::uint32_t(run.first);
+        marker.plannedCount = std::uint32_t(run.count);
+        emissions.push_back(std::move(marker));
         return true;
     }
 

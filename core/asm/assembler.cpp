@@ -155,9 +155,6 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
         session.streamer->plan = &plan;
         program.shapeReused = int(plan.instructions.size());
     }
-    // Room for a statement per line at once, not by doubling (an Emission is a couple of hundred
-    // bytes; growth moved each about twice). Planned runs take one entry each.
-    session.streamer->emissions.reserve(countNewlines(text) + 1);
     session.streamer->limits = &options.limits;
     if (runWatch.progress) { // in the worker: publish the lines reached (watch_p.h)
         runWatch.start(session.parser(), session.textStart(), session.textStart() + text.size(), lineBase);

@@ -180,6 +180,7 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
     // Line of a statement: out of each enclosing expansion, innermost first, to where it came
     // from: a .rept/.irp body line for repetitions (nested ones too), the invoking line for macros.
     RepeatBodies bodies(sources);
+    static const std::vector<const char*> kNoExpansions;
     const auto lineOf = [&](unsigned bufferId, const char* loc, const std::vector<const char*>& expansionLocs,
                             bool& fromExpansion) -> int {
         fromExpansion = bufferId > 1;
@@ -245,8 +246,9 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
     program.instructions.reserve(entries); // exact but for labels: no growth slack (issue #18)
     const auto add = [&](Emission& e) {
         bool fromExpansion = false;
-        const int line = e.kind == Emission::Placeholder ? program.diagnostics[firstRaw + std::size_t(e.diagnostic)].line
-                                                         : lineOf(e.bufferId, e.loc, e.expansionLocs, fromExpansion);
+        const int line = e.kind == Emission::Placeholder
+            ? program.diagnostics[firstRaw + std::size_t(e.diagnostic)].line
+            : lineOf(e.bufferId, e.loc, e.expansionLocs ? *e.expansionLocs : kNoExpansions, fromExpansion);
         if (e.kind == Emission::Label) {
             const bool isKernel = std::find(kernelNames.begin(), kernelNames.end(), e.label) != kernelNames.end();
             if (isKernel || (currentKernel < 0 && program.instructions.empty() && kernelNames.empty()))

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -54,8 +55,11 @@ struct Emission {
     std::uint64_t sectionOffset = 0;
     int size = 0;
     unsigned bufferId = 0;
-    const char* loc = nullptr;              // where the parser stood (statement end)
-    std::vector<const char*> expansionLocs; // where the enclosing macro/.rept expansions were instantiated, innermost first
+    const char* loc = nullptr; // where the parser stood (statement end)
+    // Where the enclosing macro/.rept expansions were instantiated, innermost first; null outside
+    // any. Owned by the streamer, one list per expansion buffer (issue #18: a copy per statement was
+    // an allocation and a free for each line a macro produced).
+    const std::vector<const char*>* expansionLocs = nullptr;
     // instructions
     unsigned opcode = 0;
     // Interned here, once, as the Instruction keeps them (issue #18: three vectors per instruction
@@ -314,10 +318,10 @@ private:
             // Text produced by a macro or .rept has no include location; ask the parser which
             // instantiations are active (its notes name their lines).
             if (e.bufferId > 1 && !sources->getParentIncludeLoc(e.bufferId).isValid() && probeLocs)
-                e.expansionLocs = expansionsOf(e.bufferId, loc);
+                e.expansionLocs = &expansionsOf(e.bufferId, loc);
         }
         if (runWatch.progress) // in the worker: publish the line (outermost expansion: the invoking line)
-            runWatch.reached(e.expansionLocs.empty() ? e.loc : e.expansionLocs.back());
+            runWatch.reached(!e.expansionLocs || e.expansionLocs->empty() ? e.loc : e.expansionLocs->back());
         return e;
     }
 
@@ -337,7 +341,7 @@ private:
             parser->Note(perBuffer ? llvm::SMLoc() : loc, kProbeMessage);
             if (perBuffer)
                 return expansions_.emplace(bufferId, *probeLocs).first->second;
-            return *probeLocs;
+            return perStatement_.emplace_back(*probeLocs); // (the fast path off: a list per statement)
         }
         // Straight to our handler, past the parser's own (AsmParser::DiagHandler), which would
         // search every buffer three times per note only to pass it on unchanged: the notes' locations
@@ -424,7 +428,8 @@ private:
             raw.column = -1;
             raw.loc = loc;
             raw.message = std::move(message);
-            raw.expansionLocs = e.expansionLocs;
+            if (e.expansionLocs)
+                raw.expansionLocs = *e.expansionLocs;
             diagnostics->push_back(std::move(raw));
         }
         if (onLimit)
@@ -441,7 +446,8 @@ private:
     llvm::MCCodeEmitter& emitter_;
     llvm::MCInstPrinter& printer_;
     std::uint64_t offset_ = 0;
-    std::unordered_map<unsigned, std::vector<const char*>> expansions_; // expansionsOf, by buffer
+    std::unordered_map<unsigned, std::vector<const char*>> expansions_; // expansionsOf, by buffer (nodes stay put)
+    std::deque<std::vector<const char*>> perStatement_;                 // expansionsOf with expansionPerBuffer off
     bool inText_ = false;
     std::uint64_t entries_ = 0;    // instructions and data entries so far (limits)
     unsigned lastDepthBuffer_ = 0; // the last buffer whose include depth was checked

@@ -8,6 +8,7 @@
 #include "core/gpu.h"
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -123,7 +124,7 @@ struct Instruction {
         hasTargetOffset = offset && value >= INT32_MIN && value <= INT32_MAX;
         targetOffsetValue = hasTargetOffset ? std::int32_t(value) : 0;
     }
-    static constexpr std::uint64_t kMaxOffset = 0xffffffffu;
+    static constexpr std::uint64_t kMaxOffset = std::numeric_limits<decltype(offset)>::max();
 };
 static_assert(sizeof(void*) != 8 || sizeof(Instruction) <= 64, "Instruction grew: issue #18 counts its bytes");
 

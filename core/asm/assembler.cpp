@@ -164,7 +164,7 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
                 runWatch.stop();
                 session.streamer->resolveFixups();
                 buildProgram(program, session.streamer->emissions, session.diagnostics, session.streamer->functionSymbols, map,
-                             session.sources, &plan.instructions);
+                             session.sources, plan.instructions);
                 settleDiagnostics(program.diagnostics, source);
                 runWatch.finish(program);
             };
@@ -177,7 +177,7 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
         scan->plain.assign(scan->plain.size(), false);
     session.streamer->resolveFixups();
     buildProgram(program, session.streamer->emissions, session.diagnostics, session.streamer->functionSymbols, map,
-                 session.sources, &plan.instructions);
+                 session.sources, plan.instructions);
     settleDiagnostics(program.diagnostics, source);
     if (whole && program.instructions.empty() && !program.hasErrors())
         program.diagnostics.push_back({Severity::Warning,
@@ -596,7 +596,7 @@ const char* AssembleLimits::names()
 
 bool AssembleLimits::set(std::string_view name, std::string_view value, std::string* error)
 {
-    const auto bad = [&](const char* why) {
+    const auto bad = [&](const std::string& why) {
         if (error)
             *error = why;
         return false;
@@ -618,7 +618,7 @@ bool AssembleLimits::set(std::string_view name, std::string_view value, std::str
         instructions = number;
     else if (name == "bytes") {
         if (number > Instruction::kMaxOffset)
-            return bad("at most 4294967295 (an offset in a kernel is 32-bit)");
+            return bad("at most " + std::to_string(Instruction::kMaxOffset) + " (an offset in a kernel is 32-bit)");
         bytes = number;
     } else if (name == "incbin-bytes")
         incbinBytes = number;

@@ -175,7 +175,7 @@ private:
 
 void buildProgram(Program& program, std::vector<Emission>& emissions, const std::vector<RawDiagnostic>& rawDiagnostics,
                   const std::vector<std::string>& functionSymbols, const SourceMap& map, const IndexedSourceMgr& sources,
-                  std::vector<Emission>* planned)
+                  std::vector<Emission>& planned)
 {
     // Line of a statement: out of each enclosing expansion, innermost first, to where it came
     // from: a .rept/.irp body line for repetitions (nested ones too), the invoking line for macros.
@@ -317,12 +317,11 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
         program.instructions.push_back(std::move(inst));
     };
     for (auto& e : emissions) {
-        if (e.kind != Emission::PlannedRun) {
+        if (e.kind != Emission::PlannedRun)
             add(e);
-        } else if (planned) {
+        else
             for (std::size_t i = e.plannedFirst; i < std::size_t(e.plannedFirst) + e.plannedCount; ++i)
-                add((*planned)[i]);
-        }
+                add(planned[i]);
     }
     program.lineToInstructions.assign(std::move(byLine));
     if (currentKernel >= 0)

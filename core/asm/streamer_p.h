@@ -286,7 +286,7 @@ private:
         if (plan->nextRun == plan->runs.size() || offset < plan->runs[plan->nextRun].lineBegin)
             return false; // the source's own .skip/.fill
         const ShapePlan::Run& run = plan->runs[plan->nextRun++];
-        if (!inText_ || stopped_ || run.count == 0)
+        if (!inText_ || stopped_)
             return true; // instructions outside code sections are not recorded either
         for (std::size_t i = run.first; i < run.first + run.count; ++i) {
             Emission& e = plan->instructions[i];

@@ -26,7 +26,7 @@ std::atomic<std::size_t> chunksTaken {0};
 // entries (operands, encoding, defs, uses; issue #18). 2^16 chunks of 256 KiB: 16 GiB in all.
 class Pool {
 public:
-    std::uint32_t store(const void* bytes, std::size_t count, std::size_t elementSize)
+    std::uint32_t store(const void* bytes, std::size_t count, std::size_t elementSize, bool* added)
     {
         const std::size_t length = count * elementSize;
         const std::string_view key(static_cast<const char*>(bytes), length);
@@ -36,8 +36,11 @@ public:
             grow();
         std::size_t at = hash & (table_.size() - 1);
         while (const std::uint32_t handle = table_[at]) {
-            if (countOf(handle) == count && std::memcmp(entry(handle), bytes, length) == 0)
+            if (countOf(handle) == count && std::memcmp(entry(handle), bytes, length) == 0) {
+                if (added)
+                    *added = false;
                 return handle;
+            }
             at = (at + 1) & (table_.size() - 1);
         }
         if (length > std::numeric_limits<std::uint32_t>::max() - 8)
@@ -49,6 +52,8 @@ public:
         place[length] = 0;
         table_[at] = handle;
         ++used_;
+        if (added)
+            *added = true;
         return handle;
     }
     std::size_t bytes() const
@@ -136,11 +141,11 @@ Pool& pool(int index)
 
 } // namespace
 
-std::uint32_t store(int index, const void* bytes, std::size_t count, std::size_t elementSize)
+std::uint32_t store(int index, const void* bytes, std::size_t count, std::size_t elementSize, bool* added)
 {
     if (index < 0 || index >= kPools || (index >= 2 && std::size_t(index - 2) != elementSize))
         std::abort(); // an element type the pools were not laid out for
-    return pool(index).store(bytes, count, elementSize);
+    return pool(index).store(bytes, count, elementSize, added);
 }
 
 namespace {

@@ -35,7 +35,9 @@ namespace intern {
 // Entries are never moved or freed, so handles stay valid in every copy of a result and across
 // threads. The item count sits in the 4 bytes before the entry; a char pool also keeps a
 // terminating 0. `pool` separates element types (0: text, 1: bytes, 2 + size: other items).
-std::uint32_t store(int pool, const void* bytes, std::size_t count, std::size_t elementSize);
+// `added`, when given, says whether the bytes were new to the pool (the print cache admits an
+// encoding only once it repeats).
+std::uint32_t store(int pool, const void* bytes, std::size_t count, std::size_t elementSize, bool* added = nullptr);
 // Bytes the pools hold (for the benchmarks).
 std::size_t poolBytes();
 
@@ -88,6 +90,12 @@ public:
     InternedArray(const std::vector<T>& items) { set(items.data(), items.size()); }
     InternedArray(std::initializer_list<T> items) { set(items.begin(), items.size()); }
     template <typename It> InternedArray(It first, It last) { assign(first, last); }
+    // Interns `items`; `added` says whether no equal array was interned before in this process.
+    InternedArray(std::span<const T> items, bool& added)
+    {
+        added = false;
+        handle_ = items.empty() ? 0 : intern::store(pool(), items.data(), items.size(), sizeof(T), &added);
+    }
 
     const T* data() const { return handle_ ? reinterpret_cast<const T*>(intern::entry(handle_)) : nullptr; }
     const T* begin() const { return data(); }
@@ -117,6 +125,8 @@ public:
     }
 
     bool operator==(const InternedArray& other) const { return handle_ == other.handle_; }
+    // The handle: equal contents, equal handles (a hash key for caches).
+    std::uint32_t handle() const { return handle_; }
     bool operator==(const std::vector<T>& other) const { return std::equal(begin(), end(), other.begin(), other.end()); }
 
 private:

@@ -10,57 +10,45 @@
 
 namespace gcnlens::detail {
 
-std::size_t TargetKit::PrintCache::slotOf(std::span<const std::uint8_t> bytes, unsigned opcode) const
+std::size_t TargetKit::PrintCache::slotOf(std::uint32_t encoding, unsigned opcode) const
 {
-    std::uint64_t words[2] = {0, 0};
-    std::memcpy(words, bytes.data(), bytes.size());
-    std::uint64_t hash = (words[0] * 0x9e3779b97f4a7c15ull) ^ (words[1] * 0xc2b2ae3d27d4eb4full)
-        ^ ((std::uint64_t(opcode) << 8 | bytes.size()) * 0x165667b19e3779f9ull);
+    std::uint64_t hash = (std::uint64_t(encoding) << 32 | opcode) * 0x9e3779b97f4a7c15ull;
     hash ^= hash >> 29;
     return std::size_t(hash) & (slots_.size() - 1);
 }
 
-bool TargetKit::PrintCache::holds(const Slot& slot, std::span<const std::uint8_t> bytes, unsigned opcode)
+const TargetKit::Printed* TargetKit::PrintCache::find(InternedArray<std::uint8_t> encoding, unsigned opcode) const
 {
-    return slot.opcode == opcode && slot.size == bytes.size() && std::memcmp(slot.bytes.data(), bytes.data(), bytes.size()) == 0;
-}
-
-const TargetKit::Printed* TargetKit::PrintCache::find(std::span<const std::uint8_t> bytes, unsigned opcode) const
-{
-    if (slots_.empty() || bytes.size() > kMaxBytes)
+    if (slots_.empty() || encoding.empty())
         return nullptr;
-    for (std::size_t at = slotOf(bytes, opcode); slots_[at].printedPlusOne; at = (at + 1) & (slots_.size() - 1))
-        if (holds(slots_[at], bytes, opcode))
-            return &printed_[slots_[at].printedPlusOne - 1];
+    for (std::size_t at = slotOf(encoding.handle(), opcode); slots_[at].encoding; at = (at + 1) & (slots_.size() - 1))
+        if (slots_[at].encoding == encoding.handle() && slots_[at].opcode == opcode)
+            return &slots_[at].printed;
     return nullptr;
 }
 
-void TargetKit::PrintCache::insert(std::span<const std::uint8_t> bytes, unsigned opcode, Printed printed)
+void TargetKit::PrintCache::insert(InternedArray<std::uint8_t> encoding, unsigned opcode, Printed printed)
 {
-    if (bytes.size() > kMaxBytes || printed_.size() >= std::numeric_limits<std::uint32_t>::max() - 1)
+    if (encoding.empty())
         return;
-    if ((printed_.size() + 1) * 2 > slots_.size()) {
+    if ((used_ + 1) * 2 > slots_.size()) {
         std::vector<Slot> old = std::move(slots_);
         slots_.assign(old.empty() ? 1024 : old.size() * 2, Slot {});
         for (const Slot& slot : old) {
-            if (!slot.printedPlusOne)
+            if (!slot.encoding)
                 continue;
-            std::size_t at = slotOf(std::span(slot.bytes.data(), slot.size), slot.opcode);
-            while (slots_[at].printedPlusOne)
+            std::size_t at = slotOf(slot.encoding, slot.opcode);
+            while (slots_[at].encoding)
                 at = (at + 1) & (slots_.size() - 1);
             slots_[at] = slot;
         }
     }
-    std::size_t at = slotOf(bytes, opcode);
-    for (; slots_[at].printedPlusOne; at = (at + 1) & (slots_.size() - 1))
-        if (holds(slots_[at], bytes, opcode))
+    std::size_t at = slotOf(encoding.handle(), opcode);
+    for (; slots_[at].encoding; at = (at + 1) & (slots_.size() - 1))
+        if (slots_[at].encoding == encoding.handle() && slots_[at].opcode == opcode)
             return;
-    Slot& slot = slots_[at];
-    std::memcpy(slot.bytes.data(), bytes.data(), bytes.size());
-    slot.opcode = opcode;
-    slot.size = std::uint8_t(bytes.size());
-    printed_.push_back(std::move(printed));
-    slot.printedPlusOne = std::uint32_t(printed_.size());
+    slots_[at] = Slot {encoding.handle(), opcode, std::move(printed)};
+    ++used_;
 }
 
 Family familyFromFlags(std::uint64_t flags, Generation generation)

@@ -72,34 +72,33 @@ struct TargetKit {
     llvm::MCTargetOptions targetOptions;
     std::unordered_map<unsigned, std::optional<RegRange>> registerCache;
     // Printed text by encoding: the same bytes and opcode always print the same, and kernels
-    // repeat instructions a lot, so each distinct encoding is printed once. The texts are the
-    // interned ones the instructions hold: a cache entry adds no copy of them (issue #18: two
-    // std::strings per distinct encoding were about 100 bytes per instruction of a real kernel).
+    // repeat instructions a lot, so each repeated encoding is printed once more at most. The texts
+    // are the interned ones the instructions hold, and the key is the encoding's interned handle:
+    // an entry is 20 bytes (issue #18). In real kernels most encodings are distinct (offsets,
+    // literals) and would never be found again, so an encoding is admitted only when it repeats
+    // (its bytes were interned before); a cache of every encoding was about 90 bytes per
+    // instruction of a kernel with distinct operands, kept with the target kit between runs.
     struct Printed {
         InternedString mnemonic, operands;
         bool glc = false;
     };
     class PrintCache {
     public:
-        // Encodings longer than this (none on GCN: 8 bytes and a 4-byte literal) are not kept.
-        static constexpr std::size_t kMaxBytes = 16;
-        const Printed* find(std::span<const std::uint8_t> bytes, unsigned opcode) const;
-        void insert(std::span<const std::uint8_t> bytes, unsigned opcode, Printed printed);
+        const Printed* find(InternedArray<std::uint8_t> encoding, unsigned opcode) const;
+        void insert(InternedArray<std::uint8_t> encoding, unsigned opcode, Printed printed);
+        std::size_t size() const { return used_; }
 
     private:
-        // Open addressing in one array (issue #18): in real kernels most encodings are distinct
-        // (offsets, literals), and a node-based map keyed by strings cost a twelfth of the
-        // worker's time on them, in allocations and cache misses.
+        // Open addressing in one array: a node-based map keyed by strings cost a twelfth of the
+        // worker's time on real kernels, in allocations and cache misses.
         struct Slot {
-            std::array<std::uint8_t, kMaxBytes> bytes {};
+            std::uint32_t encoding = 0; // the interned handle, 0: empty
             std::uint32_t opcode = 0;
-            std::uint8_t size = 0;
-            std::uint32_t printedPlusOne = 0; // 0: empty
+            Printed printed;
         };
-        std::size_t slotOf(std::span<const std::uint8_t> bytes, unsigned opcode) const;
-        static bool holds(const Slot& slot, std::span<const std::uint8_t> bytes, unsigned opcode);
+        std::size_t slotOf(std::uint32_t encoding, unsigned opcode) const;
         std::vector<Slot> slots_;
-        std::vector<Printed> printed_;
+        std::size_t used_ = 0;
     };
     PrintCache printCache;
     std::string error;

@@ -59,15 +59,14 @@ void RunWatch::reachedParser()
 
 namespace {
 
+// `encodingRepeats`: e.bytes were interned before, so the print cache may know them, and is
+// worth adding them to.
 void printInstruction(TargetKit& kit, llvm::MCInstPrinter& printer, const llvm::MCInst& inst, const llvm::MCSubtargetInfo& sti,
-                      Emission& e)
+                      Emission& e, bool encodingRepeats)
 {
-    bool cacheable = true;
-    for (unsigned i = 0; i < inst.getNumOperands(); ++i)
-        if (inst.getOperand(i).isExpr()) { // symbolic operands print their symbol, not the bytes
-            cacheable = false;
-            break;
-        }
+    bool cacheable = encodingRepeats;
+    for (unsigned i = 0; cacheable && i < inst.getNumOperands(); ++i)
+        cacheable = !inst.getOperand(i).isExpr(); // symbolic operands print their symbol, not the bytes
     if (cacheable) {
         if (const TargetKit::Printed* printed = kit.printCache.find(e.bytes, inst.getOpcode())) {
             e.mnemonic = printed->mnemonic;
@@ -150,12 +149,12 @@ void resolveBranchSymbols(llvm::MCContext& context, std::vector<Emission>& emiss
 }
 
 void describeEncoded(TargetKit& kit, const GpuTarget& gpu, llvm::MCInstPrinter& printer, const llvm::MCInst& inst,
-                     const llvm::MCSubtargetInfo& sti, Emission& e)
+                     const llvm::MCSubtargetInfo& sti, Emission& e, bool encodingRepeats)
 {
     e.opcode = inst.getOpcode();
     const llvm::MCInstrDesc& desc = kit.instrInfo->get(inst.getOpcode());
     e.family = familyFromFlags(desc.TSFlags, gpu.generation);
-    printInstruction(kit, printer, inst, sti, e);
+    printInstruction(kit, printer, inst, sti, e, encodingRepeats);
     collectOperands(kit, inst, desc, e);
 }
 

@@ -82,6 +82,31 @@ private Q_SLOTS:
         QVERIFY(!(c == d));
     }
 
+    // The print cache admits an encoding once it repeats: interning tells whether the bytes are
+    // new to the process. Bytes no earlier test made: a counter-like tail unique to this run.
+    void internedArrayTellsWhetherAdded()
+    {
+        const std::vector<std::uint8_t> fresh {0xfe, 0xed, 0x18, 0x42, 0x99, 0x01, 0x77};
+        bool added = false;
+        const InternedArray<std::uint8_t> first(std::span<const std::uint8_t>(fresh), added);
+        QVERIFY(added);
+        const InternedArray<std::uint8_t> again(std::span<const std::uint8_t>(fresh), added);
+        QVERIFY(!added);
+        QCOMPARE(again.handle(), first.handle());
+        QVERIFY(first == fresh);
+        added = true;
+        const InternedArray<std::uint8_t> none(std::span<const std::uint8_t>(), added);
+        QVERIFY(!added); // the empty array is no entry
+        QVERIFY(none.empty());
+        QCOMPARE(none.handle(), 0u);
+        // Interned any other way first, the bytes are not new either.
+        const std::vector<std::uint8_t> other {0xfe, 0xed, 0x18, 0x42, 0x99, 0x01, 0x78};
+        const InternedArray<std::uint8_t> plain(other);
+        const InternedArray<std::uint8_t> seen(std::span<const std::uint8_t>(other), added);
+        QVERIFY(!added);
+        QCOMPARE(seen.handle(), plain.handle());
+    }
+
     // Handles are 32 bits (a chunk of a process-wide directory and a place in it): texts and byte
     // arrays interned at once from two threads, over many chunks of both pools and an entry larger
     // than a chunk, each read back as written, and interned again to the same place.

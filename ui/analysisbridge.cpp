@@ -44,9 +44,9 @@ bool sameAssembly(const AssembleOptions& a, const AssembleOptions& b)
         && a.allowAnyInclude == b.allowAnyInclude && a.limits == b.limits;
 }
 
-int linesOf(const std::string& text)
+int linesOf(const QString& text)
 {
-    return int(std::count(text.begin(), text.end(), '\n')) + 1;
+    return int(text.count(QLatin1Char('\n'))) + 1;
 }
 
 } // namespace
@@ -83,12 +83,13 @@ void AnalysisBridge::setSource(const QString& source)
     m_wholeHashValid = true;
     if (!m_document)
         m_fallbackText = source;
-    const QByteArray utf8 = source.toUtf8();
-    m_pendingText.assign(utf8.constData(), size_t(utf8.size()));
+    // Converted to UTF-8 by the job, on its thread: at a million lines that is a few hundred ms
+    // the window would stand still for.
+    m_pendingSource = source;
     m_pendingWhole = true;
     m_pendingFromDocument = false;
     m_pendingEdit = false;
-    m_lines = linesOf(m_pendingText);
+    m_lines = linesOf(source);
     textChanged();
 }
 
@@ -124,7 +125,7 @@ void AnalysisBridge::documentChanged(int position, int removed, int added)
         }
         m_pendingEdit = true;
     } else {
-        m_pendingText.clear(); // the whole text is read when the job starts
+        m_pendingSource.clear(); // the whole text is read when the job starts
         m_pendingFromDocument = true;
     }
     textChanged();
@@ -249,15 +250,14 @@ void AnalysisBridge::start()
         return;
     // What the front-end gets: read from the document now, once per job however many edits it covers.
     TextInput input;
+    QString whole; // a whole text, made UTF-8 (input.text) by the job
     if (m_pendingWhole || m_textGeneration == 0 || (m_pendingEdit && m_listing)) {
         input.kind = TextInput::Whole;
         if (m_pendingWhole && !m_pendingFromDocument)
-            input.text = std::move(m_pendingText);
-        else if (m_textGeneration > 0) {
-            const QByteArray utf8 = wholeText().toUtf8();
-            input.text.assign(utf8.constData(), size_t(utf8.size()));
-        }
-        m_lines = linesOf(input.text);
+            whole = std::exchange(m_pendingSource, QString());
+        else if (m_textGeneration > 0)
+            whole = wholeText();
+        m_lines = linesOf(whole);
     } else if (m_pendingEdit) {
         input.kind = TextInput::Edit;
         LineChange& change = input.change;
@@ -288,7 +288,7 @@ void AnalysisBridge::start()
         input.change.linesAfter = m_lines;
     }
     m_pendingWhole = m_pendingEdit = false;
-    m_pendingText.clear();
+    m_pendingSource.clear();
     m_sentAssemble = m_request.assemble;
     m_running = true;
     m_runningJob = m_requested;
@@ -301,10 +301,14 @@ void AnalysisBridge::start()
     const QPointer<const QTextDocument> document(m_document);
     const int revision = m_document ? m_document->revision() : -1;
     const QString fallback = m_document ? QString() : m_fallbackText;
-    auto work = [input = std::move(input), request = m_request, engine = m_engine, job, generation = m_textGeneration,
-                 stop = m_jobStop.get_token(), document, revision, fallback]() mutable {
+    auto work = [input = std::move(input), whole = std::move(whole), request = m_request, engine = m_engine, job,
+                 generation = m_textGeneration, stop = m_jobStop.get_token(), document, revision, fallback]() mutable {
         QElapsedTimer timer;
         timer.start();
+        if (!whole.isEmpty()) {
+            const QByteArray utf8 = std::exchange(whole, QString()).toUtf8();
+            input.text.assign(utf8.constData(), size_t(utf8.size()));
+        }
         auto snapshot = std::make_shared<AnalysisSnapshot>();
         snapshot->job = job;
         snapshot->textGeneration = generation;

@@ -126,7 +126,7 @@ private:
     const QTextDocument* m_document = nullptr;
     QString m_fallbackText; // the last setSource() text, only when there is no document
     bool m_pendingWhole = false;
-    std::string m_pendingText;          // UTF-8, when m_pendingWhole and not m_pendingFromDocument
+    QString m_pendingSource;            // when m_pendingWhole and not m_pendingFromDocument
     bool m_pendingFromDocument = false; // the whole text is read from the document at the job's start
     size_t m_wholeHash = 0;             // of the last whole text, while no edit followed it
     bool m_wholeHashValid = false;

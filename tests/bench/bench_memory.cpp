@@ -8,25 +8,33 @@
 //     liveness, checks) and the run's peak resident growth, per instruction, for the shared
 //     generated kernel and its variant with distinct literals/offsets/registers; and what an
 //     Analyzer (the window's incremental path) keeps beside its result.
+// (3) with --manifest, (2) for each real kernel the manifest lists (bench/manifest.h: its GPU,
+//     --defsym and include folders), and their sum: bytes of all over instructions of all. Each
+//     GPU's target kit is made first, on a one-line kernel, so that a file's figures are its own.
 // Not part of ctest.
-// Usage: bench_memory [--before PATH-TO-OLD-gcnlens-cli] [sizes… = 100000 1000000]
+// Usage: bench_memory [--before PATH-TO-OLD-gcnlens-cli] [--manifest TSV] [sizes… = 100000 1000000]
+//   (with --manifest and no sizes: only (3))
 #include "core/analysis.h"
 
 #include "benchmemory.h"
 #include "generatedkernel.h"
+#include "manifest.h"
 
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace gcnlens;
@@ -34,10 +42,28 @@ using namespace gcnlens::bench;
 
 namespace {
 
-void inProcess(const char* kind, const std::string& text)
+// Heap bytes each part of an Analysis holds, summed over the kernels measured.
+struct Parts {
+    double instructions = 0, program = 0, timing = 0, lds = 0, cfg = 0, live = 0, checks = 0, peak = 0, state = 0;
+    void add(const Parts& o)
+    {
+        instructions += o.instructions, program += o.program, timing += o.timing, lds += o.lds, cfg += o.cfg;
+        live += o.live, checks += o.checks, peak += o.peak, state += o.state;
+    }
+    void print(std::string kind) const
+    {
+        if (kind.size() > 9) // a file's name: on a line of its own, the figures under it
+            std::printf("%s\n", std::exchange(kind, std::string()).c_str());
+        const double n = std::max(instructions, 1.0);
+        const double total = program + timing + lds + cfg + live + checks;
+        std::printf("%-9s %9.0f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %10.1f %9.0f %9.1f\n", kind.c_str(), instructions,
+                    program / n, timing / n, lds / n, cfg / n, live / n, checks / n, total / n, peak / n,
+                    megabytes(std::size_t(std::max(peak, 0.0))), state / n);
+    }
+};
+
+Parts inProcess(const std::string& text, const AnalysisRequest& request)
 {
-    AnalysisRequest request;
-    request.assemble.gpu = "tahiti";
     Analysis analysis;
     const std::size_t rssBefore = rssBytes();
     resetPeakRss();
@@ -46,26 +72,71 @@ void inProcess(const char* kind, const std::string& text)
         run();
         return double(heapInUseBytes()) - double(before);
     };
-    const double program = measure([&] { analysis.program = assemble(text, request.assemble); });
+    Parts parts;
+    parts.program = measure([&] { analysis.program = assemble(text, request.assemble); });
     const Program& p = analysis.program;
-    const double timing = measure([&] { analysis.timing = analyzeTiming(p, request.timing, request.branches); });
-    const double lds = measure([&] { analysis.lds = analyzeLdsInProgram(p, request.lds); });
-    const double cfg = measure([&] { analysis.cfg = buildCfg(p); });
-    const double live = measure([&] { analysis.liveness = analyzeLiveness(p, analysis.cfg); });
-    const double checks = measure([&] { analysis.checks = analyzeChecks(p, analysis.cfg, request.timing); });
-    const double n = double(p.instructions.size());
-    const double total = program + timing + lds + cfg + live + checks;
-    const double peak = double(peakRssBytes()) - double(rssBefore);
+    parts.timing = measure([&] { analysis.timing = analyzeTiming(p, request.timing, request.branches); });
+    parts.lds = measure([&] { analysis.lds = analyzeLdsInProgram(p, request.lds); });
+    parts.cfg = measure([&] { analysis.cfg = buildCfg(p); });
+    parts.live = measure([&] { analysis.liveness = analyzeLiveness(p, analysis.cfg); });
+    parts.checks = measure([&] { analysis.checks = analyzeChecks(p, analysis.cfg, request.timing); });
+    parts.instructions = double(p.instructions.size());
+    parts.peak = double(peakRssBytes()) - double(rssBefore);
     // The window's path: an Analyzer keeps what the next edit resumes from (checkpoints, liveness
     // sets) beside a result like analyzeProgram's (which holds a copy of the program).
     Analysis plain;
     const double plainBytes = measure([&] { plain = analyzeProgram(p, request); });
     Analyzer analyzer;
     Analysis kept;
-    const double state = measure([&] { kept = analyzer.analyze(p, request); }) - plainBytes;
-    std::printf("%-9s %9zu %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %10.1f %9.0f %9.1f\n", kind, p.instructions.size(),
-                program / n, timing / n, lds / n, cfg / n, live / n, checks / n, total / n, peak / n,
-                megabytes(std::size_t(peak)), state / n);
+    parts.state = measure([&] { kept = analyzer.analyze(p, request); }) - plainBytes;
+    return parts;
+}
+
+void inProcess(const char* kind, const std::string& text)
+{
+    AnalysisRequest request;
+    request.assemble.gpu = "tahiti";
+    inProcess(text, request).print(kind);
+}
+
+// (3): the manifest's kernels, one row each and their sum.
+void manifestRows(const std::string& manifest)
+{
+    std::printf("\n(3) real kernels of %s, as (2); the sum row is bytes of all over instructions of all\n", manifest.c_str());
+    Parts sum;
+    std::vector<std::string> warmed;
+    for (const auto& row : readManifest(manifest, {})) {
+        std::ifstream in(row.path, std::ios::binary);
+        if (!in) {
+            std::printf("    (%s: cannot read; left out)\n", row.path.c_str());
+            continue;
+        }
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        AnalysisRequest request;
+        request.assemble.gpu = row.gpu;
+        request.assemble.triple = row.triple;
+        request.assemble.includeDirs = row.includeDirs;
+        request.assemble.fileName = row.path;
+        for (const auto& d : row.defsyms)
+            if (const auto eq = d.find('='); eq != std::string::npos)
+                request.assemble.defsyms.emplace_back(d.substr(0, eq), std::stoll(d.substr(eq + 1), nullptr, 0));
+        // The kit for the GPU and triple (both triples the source may ask for, when the row
+        // names none), made and kept (the front-end keeps a few) before the measured run.
+        const std::string kit = row.gpu + "/" + row.triple;
+        if (std::find(warmed.begin(), warmed.end(), kit) == warmed.end()) {
+            for (const std::string triple : {"amdgcn--", "amdgcn-amd-amdhsa"}) {
+                AnalysisRequest warm;
+                warm.assemble.gpu = row.gpu;
+                warm.assemble.triple = row.triple.empty() ? triple : row.triple;
+                (void)analyzeProgram(assemble("s_endpgm\n", warm.assemble), warm);
+            }
+            warmed.push_back(kit);
+        }
+        const Parts parts = inProcess(text, request);
+        parts.print(std::filesystem::path(row.label).filename().string());
+        sum.add(parts);
+    }
+    sum.print("sum");
 }
 
 // Peak resident bytes of `cli analyze file` run as a child (ru_maxrss of that child alone).
@@ -94,13 +165,21 @@ std::size_t childPeak(const std::string& cli, const std::string& file)
 
 int main(int argc, char** argv)
 {
-    std::string before;
+    std::string before, manifest;
     std::vector<int> sizes;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--before") == 0 && i + 1 < argc)
             before = argv[++i];
+        else if (std::strcmp(argv[i], "--manifest") == 0 && i + 1 < argc)
+            manifest = argv[++i];
         else
             sizes.push_back(std::atoi(argv[i]));
+    }
+    // With a manifest and no sizes, only (3): generated kernels analysed first would have filled
+    // the interned pools and the block heap the real kernels' figures then leave out.
+    if (!manifest.empty() && sizes.empty()) {
+        manifestRows(manifest);
+        return 0;
     }
     if (sizes.empty())
         sizes = {100000, 1000000};
@@ -140,5 +219,7 @@ int main(int argc, char** argv)
         inProcess("distinct", generateDistinctKernel(n));
     }
     std::printf("    interned pools: %.1f MB\n", megabytes(intern::poolBytes()));
+    if (!manifest.empty())
+        manifestRows(manifest);
     return 0;
 }

@@ -28,7 +28,7 @@ void printHeatmap(QTextStream& out, const LdsAccessResult& r)
     for (std::size_t g = 0; g < r.groups.size(); ++g) {
         const LaneGroup& group = r.groups[g];
         const bool second = int(g) >= perAccess;
-        const std::vector<LaneAccess>& lanes = second ? r.secondLanes : r.lanes;
+        const LaneList& lanes = second ? r.secondLanes : r.lanes;
         out << QStringLiteral("-- group %1%2: lanes %3, degree %4\n")
                    .arg(g)
                    .arg(r.twoAccesses ? (second ? QStringLiteral(" (offset1)") : QStringLiteral(" (offset0)")) : QString())

@@ -504,15 +504,18 @@ LdsAccessResult analyzeLdsAddresses(const LdsOp& op, const std::vector<std::opti
     if (op.twoAccesses) {
         // read2/write2: two accesses, each offset in elements (×64 for st64).
         const std::uint64_t scale = static_cast<std::uint64_t>(op.widthBytes) * (op.st64 ? 64 : 1);
-        result.lanes = makeLanes(shifted(wrapping(static_cast<std::uint64_t>(op.offset0) * scale)), op.dwords);
-        result.secondLanes = makeLanes(shifted(wrapping(static_cast<std::uint64_t>(op.offset1) * scale)), op.dwords);
-        addGroups(result, bankLoad, result.lanes, op.dwords, laneGroups);
+        const auto first = makeLanes(shifted(wrapping(static_cast<std::uint64_t>(op.offset0) * scale)), op.dwords);
+        const auto second = makeLanes(shifted(wrapping(static_cast<std::uint64_t>(op.offset1) * scale)), op.dwords);
+        addGroups(result, bankLoad, first, op.dwords, laneGroups);
         result.groupsPerAccess = static_cast<int>(result.groups.size());
-        addGroups(result, bankLoad, result.secondLanes, op.dwords, laneGroups);
+        addGroups(result, bankLoad, second, op.dwords, laneGroups);
+        result.lanes = first;
+        result.secondLanes = second;
     } else {
-        result.lanes = makeLanes(shifted(op.offset), op.dwords);
-        addGroups(result, bankLoad, result.lanes, op.dwords, laneGroups);
+        const auto lanes = makeLanes(shifted(op.offset), op.dwords);
+        addGroups(result, bankLoad, lanes, op.dwords, laneGroups);
         result.groupsPerAccess = static_cast<int>(result.groups.size());
+        result.lanes = lanes;
     }
     result.bankLoad = bankLoad;
     for (const LaneAccess& a : result.lanes)

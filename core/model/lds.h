@@ -30,6 +30,40 @@ struct LaneAccess {
 };
 static_assert(sizeof(LaneAccess) == 16);
 
+// The lanes of one access, in lane order; reads like the std::vector<LaneAccess> it replaces
+// (entries are made on the fly). 64 lanes of 16 bytes made a DS result about 1 KB (2 for
+// read2/write2), and in real kernels most DS instructions have offsets of their own, so their
+// results are not shared (issue #18: LDS results were 31 of 177 bytes per instruction over a
+// corpus of real kernels). Kept as the first known lane's address and each lane's distance from
+// it, interned: the spacing of the lanes repeats from one DS instruction to the next where the
+// offset does not. Lists that do not fit that form (a distance beyond 32 bits, lanes out of
+// order, mixed widths) keep their lanes as they are.
+class LaneList {
+public:
+    using value_type = LaneAccess;
+    using const_iterator = IndexedIterator<LaneList, LaneAccess>;
+    friend const_iterator;
+
+    LaneList() = default;
+    LaneList(const std::vector<LaneAccess>& lanes);
+
+    std::size_t size() const { return count_; }
+    bool empty() const { return count_ == 0; }
+    LaneAccess operator[](std::size_t i) const { return entry(i); }
+    const_iterator begin() const { return {this, 0}; }
+    const_iterator end() const { return {this, count_}; }
+    bool operator==(const LaneList& other) const;
+
+private:
+    LaneAccess entry(std::size_t at) const;
+    std::int64_t base_ = 0;                               // the first known lane's address
+    std::uint64_t known_ = 0;                             // bit i: lane i's address is known
+    InternedArray<std::int32_t> distances_;               // per lane: address - base_ (0: unknown)
+    std::shared_ptr<const std::vector<LaneAccess>> asIs_; // the lanes, when they do not fit the form
+    std::uint32_t count_ = 0;
+    std::uint8_t dwords_ = 1;
+};
+
 struct LaneGroup {
     int firstLane = 0;
     int lanes = 0;
@@ -56,7 +90,7 @@ struct LdsAccessResult {
     std::string error; // non-empty: no numbers (bad pattern, unknown op)
     std::string op;    // ds_read_b64, or "b32" for a width
     int widthBytes = 4;
-    std::vector<LaneAccess> lanes; // 64 lanes (for read2/write2: the first access)
+    LaneList lanes; // 64 lanes (for read2/write2: the first access)
     std::vector<LaneGroup> groups;
     // Per group: 32 banks → distinct rows hit; and the dword requests per bank over the wave (32).
     // Interned, because results differ mostly in their addresses while these counts repeat (a DS
@@ -67,11 +101,11 @@ struct LdsAccessResult {
     int cycles = 0; // sum of group degrees (×2 for two-access read2/write2 forms)
     int conflictFreeCycles = 0;
     bool allKnown = true;
-    std::string note;                    // e.g. "s4 treated as a uniform offset"
-    int errorColumn = -1;                // pattern errors: 0-based column of the bad character
-    bool twoAccesses = false;            // read2/write2 forms
-    std::vector<LaneAccess> secondLanes; // read2/write2: the access at offset1
-    int groupsPerAccess = 0;             // groups of `lanes` come first, then those of `secondLanes`
+    std::string note;         // e.g. "s4 treated as a uniform offset"
+    int errorColumn = -1;     // pattern errors: 0-based column of the bad character
+    bool twoAccesses = false; // read2/write2 forms
+    LaneList secondLanes;     // read2/write2: the access at offset1
+    int groupsPerAccess = 0;  // groups of `lanes` come first, then those of `secondLanes`
     bool operator==(const LdsAccessResult&) const = default;
 };
 

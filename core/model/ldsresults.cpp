@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
-// LdsResults: the DS results by instruction index, equal results shared (issue #18).
+// LdsResults: the DS results by instruction index, equal results shared; LaneList: a result's
+// lanes, their spacing interned (issue #18).
 #include "core/model/lds.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 
 namespace gcnlens {
@@ -28,6 +31,57 @@ std::size_t hashOf(const LdsAccessResult& r)
 }
 
 } // namespace
+
+LaneList::LaneList(const std::vector<LaneAccess>& lanes)
+    : count_(std::uint32_t(lanes.size()))
+{
+    if (lanes.empty())
+        return;
+    dwords_ = lanes.front().dwords;
+    bool fits = lanes.size() <= 64;
+    std::vector<std::int32_t> distances(lanes.size());
+    for (std::size_t i = 0; fits && i < lanes.size(); ++i) {
+        const LaneAccess& a = lanes[i];
+        fits = a.lane == i && a.dwords == dwords_ && (a.known || a.address == 0);
+        if (!fits || !a.known)
+            continue;
+        if (!known_)
+            base_ = a.address;
+        known_ |= std::uint64_t(1) << i;
+        // Modulo 2^64, as the addresses were added (lds.cpp): no signed overflow.
+        const auto distance = std::int64_t(std::uint64_t(a.address) - std::uint64_t(base_));
+        fits = distance >= INT32_MIN && distance <= INT32_MAX;
+        distances[i] = std::int32_t(distance);
+    }
+    if (fits) {
+        distances_ = InternedArray<std::int32_t>(distances);
+        return;
+    }
+    base_ = 0;
+    known_ = 0;
+    asIs_ = std::make_shared<const std::vector<LaneAccess>>(lanes);
+}
+
+LaneAccess LaneList::entry(std::size_t at) const
+{
+    if (asIs_)
+        return (*asIs_)[at];
+    LaneAccess a;
+    a.lane = std::uint8_t(at);
+    a.dwords = dwords_;
+    a.known = (known_ >> at) & 1;
+    if (a.known)
+        a.address = std::int64_t(std::uint64_t(base_) + std::uint64_t(std::int64_t(distances_[at])));
+    return a;
+}
+
+bool LaneList::operator==(const LaneList& other) const
+{
+    if (!asIs_ && !other.asIs_)
+        return count_ == other.count_ && dwords_ == other.dwords_ && base_ == other.base_ && known_ == other.known_
+            && distances_ == other.distances_;
+    return std::equal(begin(), end(), other.begin(), other.end());
+}
 
 LdsResults::const_iterator LdsResults::lower_bound(int index) const
 {

@@ -334,7 +334,7 @@ void writeOccupancyFields(Document& d, const OccupancyResult& result)
     d.strings("notes", result.notes);
 }
 
-void writeLanes(Document& d, std::string_view name, const std::vector<LaneAccess>& lanes)
+void writeLanes(Document& d, std::string_view name, const LaneList& lanes)
 {
     d.key(name);
     d.beginArray();

@@ -43,7 +43,7 @@ inline std::string dumpTotals(const Totals& t)
     return out;
 }
 
-inline std::string dumpLanes(const std::vector<LaneAccess>& lanes)
+inline std::string dumpLanes(const LaneList& lanes)
 {
     std::string out;
     for (const LaneAccess& a : lanes)

@@ -8,6 +8,11 @@
 
 #include <QTest>
 
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
 using namespace gcnlens;
 
 namespace {
@@ -141,6 +146,56 @@ private Q_SLOTS:
         QCOMPARE(t.groupsPerAccess, 2);
         // Option lds-group 16: 1-dword accesses in groups of 16 lanes → 4 groups.
         QCOMPARE(int(analyzeLdsPattern("lane*4", "b32", {}, 16).groups.size()), 4);
+    }
+
+    // A result's lanes are kept as a base and interned distances (issue #18): every list reads
+    // back as it was made, whatever its form, and equality is by what it reads.
+    void laneListKeepsEveryLane_data()
+    {
+        QTest::addColumn<std::vector<LaneAccess>>("lanes");
+        const auto make = [](auto addressOf) {
+            std::vector<LaneAccess> lanes(64);
+            for (int i = 0; i < 64; ++i) {
+                lanes[std::size_t(i)].lane = std::uint8_t(i);
+                lanes[std::size_t(i)].dwords = 2;
+                if (const std::optional<std::int64_t> address = addressOf(i)) {
+                    lanes[std::size_t(i)].known = true;
+                    lanes[std::size_t(i)].address = *address;
+                }
+            }
+            return lanes;
+        };
+        using Address = std::optional<std::int64_t>;
+        QTest::addRow("strided") << make([](int i) { return Address(1000 + 8 * i); });
+        QTest::addRow("first lanes unknown") << make([](int i) { return i < 3 ? Address() : Address(-40 + 4 * (i % 7)); });
+        QTest::addRow("none known") << make([](int) { return Address(); });
+        QTest::addRow("distance beyond 32 bits") << make([](int i) { return Address(std::int64_t(i) << 33); });
+        QTest::addRow("wrapping") << make([](int i) { return Address(i == 0 ? INT64_MAX : INT64_MIN + i); });
+        auto shuffled = make([](int i) { return Address(4 * i); });
+        std::swap(shuffled[3], shuffled[9]);
+        QTest::addRow("lanes out of order") << shuffled;
+        auto mixed = make([](int i) { return Address(4 * i); });
+        mixed[5].dwords = 4;
+        QTest::addRow("mixed widths") << mixed;
+        QTest::addRow("empty") << std::vector<LaneAccess>();
+    }
+    void laneListKeepsEveryLane()
+    {
+        QFETCH(std::vector<LaneAccess>, lanes);
+        const LaneList list(lanes);
+        QCOMPARE(list.size(), lanes.size());
+        for (std::size_t i = 0; i < lanes.size(); ++i)
+            QVERIFY2(list[i] == lanes[i], std::to_string(i).c_str());
+        QVERIFY(std::equal(list.begin(), list.end(), lanes.begin(), lanes.end()));
+        QVERIFY(list == LaneList(lanes));
+        // The same spacing from another base: a different list.
+        std::vector<LaneAccess> moved = lanes;
+        for (LaneAccess& a : moved)
+            if (a.known)
+                a.address = std::int64_t(std::uint64_t(a.address) + 4);
+        const bool anyKnown = std::any_of(lanes.begin(), lanes.end(), [](const LaneAccess& a) { return a.known; });
+        QCOMPARE(list == LaneList(moved), !anyKnown);
+        QVERIFY(std::equal(LaneList(moved).begin(), LaneList(moved).end(), moved.begin(), moved.end()));
     }
 
     // docs/model.md L-phases: the lanes served together per generation. Pattern "halves": quads

@@ -28,7 +28,7 @@ void check(bool ok, const char* what)
     }
 }
 
-void checkLanes(const std::vector<LaneAccess>& lanes)
+void checkLanes(const LaneList& lanes)
 {
     check(lanes.size() == 64, "not 64 lanes");
     for (const LaneAccess& lane : lanes)

@@ -38,7 +38,7 @@ static auto tieLane(const LaneAccess& a)
     return std::tie(a.lane, a.known, a.address, a.dwords);
 }
 
-static bool sameLanes(const std::vector<LaneAccess>& a, const std::vector<LaneAccess>& b)
+static bool sameLanes(const LaneList& a, const LaneList& b)
 {
     return std::equal(a.begin(), a.end(), b.begin(), b.end(),
                       [](const LaneAccess& x, const LaneAccess& y) { return tieLane(x) == tieLane(y); });

@@ -4,8 +4,6 @@
 #include <llvm/Support/TargetSelect.h>
 
 #include <charconv>
-#include <cstring>
-#include <limits>
 #include <mutex>
 
 namespace gcnlens::detail {

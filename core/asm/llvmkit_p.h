@@ -30,7 +30,6 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/TargetParser/Triple.h>
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -86,7 +85,6 @@ struct TargetKit {
     public:
         const Printed* find(InternedArray<std::uint8_t> encoding, unsigned opcode) const;
         void insert(InternedArray<std::uint8_t> encoding, unsigned opcode, Printed printed);
-        std::size_t size() const { return used_; }
 
     private:
         // Open addressing in one array: a node-based map keyed by strings cost a twelfth of the

@@ -149,8 +149,11 @@ void resolveBranchSymbols(llvm::MCContext& context, std::vector<Emission>& emiss
 }
 
 void describeEncoded(TargetKit& kit, const GpuTarget& gpu, llvm::MCInstPrinter& printer, const llvm::MCInst& inst,
-                     const llvm::MCSubtargetInfo& sti, Emission& e, bool encodingRepeats)
+                     const llvm::MCSubtargetInfo& sti, std::span<const std::uint8_t> bytes, Emission& e)
 {
+    bool newEncoding = false;
+    e.bytes = InternedArray<std::uint8_t>(bytes, newEncoding);
+    const bool encodingRepeats = !newEncoding;
     e.opcode = inst.getOpcode();
     const llvm::MCInstrDesc& desc = kit.instrInfo->get(inst.getOpcode());
     e.family = familyFromFlags(desc.TSFlags, gpu.generation);

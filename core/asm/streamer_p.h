@@ -20,6 +20,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -107,12 +108,11 @@ struct RawDiagnostic {
     std::vector<const char*> expansionLocs; // from the "while in macro instantiation" notes that follow
 };
 
-// Family, printed text and registers of an instruction whose bytes are in e.bytes: shared by the
-// streamer (bytes from the encoder) and the disassembler (bytes from a code object or a listing).
-// `encodingRepeats`: e.bytes were interned before (InternedArray's `added` was false), so the
-// print cache may hold them.
+// Encoding (interned into e.bytes), family, printed text and registers of an instruction: shared
+// by the streamer (bytes from the encoder) and the disassembler (bytes from a code object or a
+// listing). Bytes interned before are a repeated encoding, which the print cache may hold.
 void describeEncoded(TargetKit& kit, const GpuTarget& gpu, llvm::MCInstPrinter& printer, const llvm::MCInst& inst,
-                     const llvm::MCSubtargetInfo& sti, Emission& e, bool encodingRepeats);
+                     const llvm::MCSubtargetInfo& sti, std::span<const std::uint8_t> bytes, Emission& e);
 
 // The parser reads a statement's end of line before it emits (alignment) or matches (some
 // warnings), so where it stands is the next statement: the statement before a location.
@@ -185,14 +185,12 @@ public:
         llvm::SmallVector<char, 16> bytes;
         llvm::SmallVector<llvm::MCFixup, 2> fixups;
         emitter_.encodeInstruction(inst, bytes, fixups, sti);
-        bool newEncoding = false;
-        e.bytes = InternedArray<std::uint8_t>(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()),
-                                              newEncoding);
         e.size = int(bytes.size());
         for (const auto& fixup : fixups)
             if (fixup.getKind() == llvm::FK_Data_4 || fixup.getKind() == llvm::FK_PCRel_4)
                 e.fixups.emplace_back(fixup.getOffset(), fixup.getValue());
-        describeEncoded(kit_, gpu_, printer_, inst, sti, e, !newEncoding);
+        describeEncoded(kit_, gpu_, printer_, inst, sti,
+                        std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), e);
     }
 
     void emitLabel(llvm::MCSymbol* symbol, llvm::SMLoc loc) override

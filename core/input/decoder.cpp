@@ -98,9 +98,7 @@ DecodedInstruction Decoder::decode(std::span<const std::uint8_t> bytes, std::uin
                                                            address, commentStream);
         if (status == llvm::MCDisassembler::Success && size > 0 && size <= bytes.size()) {
             detail::Emission e;
-            bool newEncoding = false;
-            e.bytes = InternedArray<std::uint8_t>(std::span(bytes.data(), std::size_t(size)), newEncoding);
-            detail::describeEncoded(*d.kit, d.gpu, *d.printer, mc, *d.kit->subtargetInfo, e, !newEncoding);
+            detail::describeEncoded(*d.kit, d.gpu, *d.printer, mc, *d.kit->subtargetInfo, bytes.first(std::size_t(size)), e);
             inst.size = int(size);
             inst.encoding = std::move(e.bytes);
             inst.mnemonic = std::move(e.mnemonic);

@@ -118,8 +118,8 @@ void manifestRows(const std::string& manifest)
         request.assemble.includeDirs = row.includeDirs;
         request.assemble.fileName = row.path;
         for (const auto& d : row.defsyms)
-            if (const auto eq = d.find('='); eq != std::string::npos)
-                request.assemble.defsyms.emplace_back(d.substr(0, eq), std::stoll(d.substr(eq + 1), nullptr, 0));
+            if (const auto defsym = parseDefsym(d))
+                request.assemble.defsyms.push_back(*defsym);
         // The kit for the GPU and triple (both triples the source may ask for, when the row
         // names none), made and kept (the front-end keeps a few) before the measured run.
         const std::string kit = row.gpu + "/" + row.triple;

@@ -29,11 +29,10 @@ struct Job {
 
 bool addDefsym(AssembleOptions& options, const std::string& text)
 {
-    const auto eq = text.find('=');
-    if (eq == std::string::npos)
-        return false;
-    options.defsyms.emplace_back(text.substr(0, eq), std::stoll(text.substr(eq + 1), nullptr, 0));
-    return true;
+    const auto defsym = bench::parseDefsym(text);
+    if (defsym)
+        options.defsyms.push_back(*defsym);
+    return defsym.has_value();
 }
 
 std::vector<Job> manifestJobs(const std::string& manifest, const std::vector<std::string>& wanted)

@@ -6,10 +6,13 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gcnlens::bench {
@@ -22,6 +25,15 @@ inline std::vector<std::string> splitWords(const std::string& text, char separat
         if (!word.empty() && word != "-")
             words.push_back(word);
     return words;
+}
+
+// "NAME=VALUE" (a --defsym), VALUE in any base std::stoll reads; nothing when there is no '='.
+inline std::optional<std::pair<std::string, std::int64_t>> parseDefsym(const std::string& text)
+{
+    const auto eq = text.find('=');
+    if (eq == std::string::npos)
+        return std::nullopt;
+    return std::pair(text.substr(0, eq), std::int64_t(std::stoll(text.substr(eq + 1), nullptr, 0)));
 }
 
 struct ManifestRow {

@@ -7,7 +7,6 @@
 #include <QToolTip>
 
 #include <algorithm>
-#include <tuple>
 
 namespace gcnlens::ui {
 
@@ -32,35 +31,11 @@ QSize LdsHeatmap::minimumSizeHint() const
     return QSize(int(HeaderW + Banks * 6), int(HeaderH + Lanes * 3 + LegendH + 4));
 }
 
-// Every field of a result, for comparing a new one with the one shown.
-static auto tieLane(const LaneAccess& a)
-{
-    return std::tie(a.lane, a.known, a.address, a.dwords);
-}
-
-static bool sameLanes(const LaneList& a, const LaneList& b)
-{
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                      [](const LaneAccess& x, const LaneAccess& y) { return tieLane(x) == tieLane(y); });
-}
-
-static bool sameResult(const LdsAccessResult& a, const LdsAccessResult& b)
-{
-    const auto group = [](const LaneGroup& g) { return std::tie(g.firstLane, g.lanes, g.degree, g.members); };
-    return std::tie(a.error, a.op, a.widthBytes, a.bankRows, a.bankLoad, a.degree, a.cycles, a.conflictFreeCycles, a.allKnown,
-                    a.note, a.errorColumn, a.twoAccesses, a.groupsPerAccess)
-        == std::tie(b.error, b.op, b.widthBytes, b.bankRows, b.bankLoad, b.degree, b.cycles, b.conflictFreeCycles, b.allKnown,
-                    b.note, b.errorColumn, b.twoAccesses, b.groupsPerAccess)
-        && sameLanes(a.lanes, b.lanes) && sameLanes(a.secondLanes, b.secondLanes)
-        && std::equal(a.groups.begin(), a.groups.end(), b.groups.begin(), b.groups.end(),
-                      [&](const LaneGroup& x, const LaneGroup& y) { return group(x) == group(y); });
-}
-
 void LdsHeatmap::setResult(LdsAccessResult result)
 {
     // Every analysis (a keystroke) hands the result for the cursor's line again, most often the
     // same: repaint only when it changed.
-    if (sameResult(result, m_result))
+    if (result == m_result) // every field, lanes included
         return;
     m_result = std::move(result);
     update();

@@ -49,6 +49,53 @@ void TargetKit::PrintCache::insert(InternedArray<std::uint8_t> encoding, unsigne
     ++used_;
 }
 
+unsigned TargetKit::registerNamed(RegKind kind, int first, int count)
+{
+    const std::uint64_t key = (std::uint64_t(kind) << 32) | (std::uint64_t(first) << 8) | std::uint64_t(count);
+    if (const auto it = registerByRange.find(key); it != registerByRange.end())
+        return it->second;
+    static constexpr std::string_view prefixes[3] = {"VGPR", "SGPR", "AGPR"};
+    const int kindIndex = kind == RegKind::VGPR ? 0 : kind == RegKind::SGPR ? 1 : kind == RegKind::AGPR ? 2 : -1;
+    if (!singleRegistersFound) {
+        singleRegistersFound = true;
+        for (unsigned id = 1; id < registerInfo->getNumRegs(); ++id) {
+            const std::string_view name = registerInfo->getName(id);
+            for (int k = 0; k < 3; ++k) {
+                if (!name.starts_with(prefixes[k]))
+                    continue;
+                unsigned index = 0;
+                const char* end = name.data() + name.size();
+                const auto [stop, ec] = std::from_chars(name.data() + prefixes[k].size(), end, index);
+                if (ec != std::errc() || stop != end || stop == name.data() + prefixes[k].size())
+                    continue;
+                auto& singles = singleRegisters[k];
+                if (singles.size() <= index)
+                    singles.resize(index + 1, 0);
+                singles[index] = id;
+            }
+        }
+    }
+    unsigned id = 0;
+    if (kindIndex >= 0 && first >= 0 && count >= 1 && std::size_t(first) < singleRegisters[kindIndex].size()) {
+        const unsigned base = singleRegisters[kindIndex][std::size_t(first)];
+        if (base && count == 1) {
+            id = base;
+        } else if (base) {
+            const std::string prefix(prefixes[kindIndex]);
+            std::string name;
+            for (int i = first; i < first + count; ++i)
+                name += (i == first ? "" : "_") + prefix + std::to_string(i);
+            for (const llvm::MCPhysReg super : registerInfo->superregs(base))
+                if (registerInfo->getName(super) == name) {
+                    id = super;
+                    break;
+                }
+        }
+    }
+    registerByRange.emplace(key, id);
+    return id;
+}
+
 Family familyFromFlags(std::uint64_t flags, Generation generation)
 {
     using namespace SIFlags;

@@ -102,31 +102,13 @@ struct TargetKit {
     std::string error;
 
     // The register LLVM calls VGPR4, or VGPR4_VGPR5_… for a tuple (0 when there is none).
-    unsigned registerNamed(RegKind kind, int first, int count)
-    {
-        const std::uint64_t key = (std::uint64_t(kind) << 32) | (std::uint64_t(first) << 8) | std::uint64_t(count);
-        if (const auto it = registerByRange.find(key); it != registerByRange.end())
-            return it->second;
-        if (registerByName.empty())
-            for (unsigned id = 1; id < registerInfo->getNumRegs(); ++id)
-                registerByName.emplace(registerInfo->getName(id), id);
-        const char* prefix = kind == RegKind::VGPR ? "VGPR"
-            : kind == RegKind::SGPR                ? "SGPR"
-            : kind == RegKind::AGPR                ? "AGPR"
-                                                   : nullptr;
-        unsigned id = 0;
-        if (prefix) {
-            std::string name;
-            for (int i = first; i < first + count; ++i)
-                name += (i == first ? "" : "_") + std::string(prefix) + std::to_string(i);
-            if (const auto it = registerByName.find(name); it != registerByName.end())
-                id = it->second;
-        }
-        registerByRange.emplace(key, id);
-        return id;
-    }
-    std::unordered_map<std::string, unsigned> registerByName;
+    unsigned registerNamed(RegKind kind, int first, int count);
     std::unordered_map<std::uint64_t, unsigned> registerByRange;
+    // VGPRn, SGPRn and AGPRn by n (0: none), found once by name. A tuple is looked up among the
+    // super-registers of its first register: a table of all ~9000 register names was 1 MB per
+    // target kit, charged to the first kernel each GPU analyses (issue #18).
+    std::vector<unsigned> singleRegisters[3];
+    bool singleRegistersFound = false;
 
     const std::optional<RegRange>& reg(unsigned id)
     {

@@ -609,7 +609,7 @@ std::string cyclesText(const Instruction& instruction, const InstructionTiming& 
 {
     if (instruction.isData || instruction.placeholder || instruction.family == Family::Data)
         return {};
-    std::string text = std::to_string(t.cycles);
+    std::string text = std::to_string(t.cycles());
     if (t.base->high != t.base->low && t.direction == Direction::NotABranch)
         text += '-' + std::to_string(t.base->high);
     if (t.base->unknown || t.base->noData)
@@ -710,7 +710,6 @@ void Pass::step(std::size_t i, PassState& s)
         none.low = none.high = 0;
         none.table = in.isData ? "data" : "placeholder";
         t.base = none;
-        t.cycles = 0;
         return;
     }
 
@@ -730,7 +729,6 @@ void Pass::step(std::size_t i, PassState& s)
     t.base = cached->second.count;
     if (canonical == "S_NOP")
         t.base = nopCycles(in.operands, program_.gpu.generation, options_.checks.nopLimit);
-    t.cycles = t.base->low;
     t.vectorIssue = isVectorIssue(in.family);
 
     // Section 3: direction and B-cost. The taken cost is the option, the not-taken cost the row.
@@ -752,14 +750,13 @@ void Pass::step(std::size_t i, PassState& s)
                 taken.source = std::to_string(options_.takenBranchCycles) + " (taken-branch-cycles)";
             taken.low = taken.high = options_.takenBranchCycles;
             t.base = std::move(taken);
-            t.cycles = options_.takenBranchCycles;
         }
     }
 
     const std::uint64_t block = place.block;
 
     // Section 2: instruction fetch of 2-dword instructions.
-    const int cycles = t.cycles;
+    const int cycles = t.cycles();
     if (cycles > s.blockMaxCycles) {
         s.blockMaxCycles = cycles;
         s.blockMaxIndex = static_cast<int>(i);
@@ -769,7 +766,7 @@ void Pass::step(std::size_t i, PassState& s)
         const bool wholeBlock = options_.longRule == TimingOptions::LongRule::WholeBlock;
         const int longCycles = wholeBlock ? s.blockMaxCycles : cycles;
         const Instruction* j = s.prev >= 0 ? &instructions[static_cast<std::size_t>(s.prev)] : nullptr;
-        const int jCycles = s.prev >= 0 ? out_[static_cast<std::size_t>(s.prev)].cycles : 0;
+        const int jCycles = s.prev >= 0 ? out_[static_cast<std::size_t>(s.prev)].cycles() : 0;
         const bool pairAdjacent = j && j->size >= 8 && jCycles >= 16 && in.offset == j->offset + j->size;
         const bool pairQuad =
             options_.pairRule == TimingOptions::PairRule::Adjacent || (j && (j->offset >> 4) == (in.offset >> 4));
@@ -890,7 +887,7 @@ void Pass::step(std::size_t i, PassState& s)
             s.valuWriter = static_cast<int>(i);
             s.sinceValu = 0;
         } else if (s.valuWriter >= 0) {
-            s.sinceValu += t.cycles + t.penaltyCycles();
+            s.sinceValu += t.cycles() + t.penaltyCycles();
         }
         // After a jump that always leaves, the next instruction in program order is reached
         // from elsewhere: the pending writer no longer precedes it.
@@ -935,9 +932,9 @@ void sumBlock(const Program& program, const std::vector<InstructionTiming>& timi
         ++totals.instructions;
         if (in.placeholder)
             continue;
-        totals.baseCycles += t.cycles;
+        totals.baseCycles += t.cycles();
         if (t.vectorIssue)
-            totals.hiddenCycles += t.cycles;
+            totals.hiddenCycles += t.cycles();
         if (t.base->unknown || t.base->noData) {
             ++totals.unknownTimings;
             ++totals.unknownMnemonics[in.mnemonic];

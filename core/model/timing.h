@@ -109,11 +109,13 @@ struct Penalty {
 
 enum class Direction : std::uint8_t { NotABranch, Taken, NotTaken };
 
-// Fields ordered by size so the struct has as little padding as can be (16 bytes; issue #18
+// Fields ordered by size so the struct has as little padding as can be (12 bytes; issue #18
 // counts them). The instruction's fetch block and slot are fetchPlace()'s, not kept here.
 struct InstructionTiming {
-    CycleRef base;  // C(I), DPFACTOR/GLC applied
-    int cycles = 4; // base cycles used in totals (branches: 4 or taken cycles)
+    CycleRef base; // C(I), DPFACTOR/GLC applied
+    // Base cycles used in totals: the row's low figure (branches: 4 or the taken cycles, whose
+    // row the model makes; data and placeholders 0). Read from the row, not kept (issue #18).
+    int cycles() const { return base->low; }
     Direction direction = Direction::NotABranch;
     bool directionOverridden : 1 = false;
     bool vectorIssue : 1 = false; // counts toward latency-hidden cycles (VALU, DS, VMEM issue)
@@ -136,7 +138,7 @@ public:
     // The class a view marks the instruction with: hazard over branch over fetch (section 8).
     PenaltyClass markClass() const;
 };
-static_assert(sizeof(void*) != 8 || sizeof(InstructionTiming) <= 16, "InstructionTiming grew: issue #18 counts its bytes");
+static_assert(sizeof(void*) != 8 || sizeof(InstructionTiming) <= 12, "InstructionTiming grew: issue #18 counts its bytes");
 
 struct Totals {
     int instructions = 0;

@@ -235,8 +235,8 @@ void writeTimingFields(Document& d, const Instruction& in, const InstructionTimi
     const FetchPlace place = fetchPlace(in);
     d.member("slot", place.slot);
     d.member("block", place.block);
-    d.member("cycles", t.cycles);
-    d.member("cycles_high", t.direction == Direction::NotABranch ? t.base->high : t.cycles);
+    d.member("cycles", t.cycles());
+    d.member("cycles_high", t.direction == Direction::NotABranch ? t.base->high : t.cycles());
     d.member("cycles_source", t.base->source);
     d.member("timing_table", t.base->table);
     d.member("timing_row", t.base->matched);

@@ -71,7 +71,7 @@ void compareAnalyses(const Analysis& expected, const Analysis& actual, const cha
         QCOMPARE(y.targetIndex, x.targetIndex);
         QVERIFY(y.defs == x.defs);
         QVERIFY(y.uses == x.uses);
-        QCOMPARE(actual.timing.instructions[i].cycles, expected.timing.instructions[i].cycles);
+        QCOMPARE(actual.timing.instructions[i].cycles(), expected.timing.instructions[i].cycles());
         QCOMPARE(actual.timing.instructions[i].penaltyCycles(), expected.timing.instructions[i].penaltyCycles());
     }
     QCOMPARE(actual.timing.totals.singleWaveCycles, expected.timing.totals.singleWaveCycles);

@@ -126,7 +126,7 @@ private Q_SLOTS:
         const InstructionTiming& t = r.instructions[std::size_t(i)];
         QCOMPARE(fetchPlace(program.instructions[std::size_t(i)]).slot, slot);
         QCOMPARE(fetchPlace(program.instructions[std::size_t(i)]).block, std::uint64_t(0x40));
-        QCOMPARE(t.cycles, cycles);
+        QCOMPARE(t.cycles(), cycles);
         QFETCH(QString, rule);
         QFETCH(int, penalty);
         QCOMPARE(t.penaltyCycles(), penalty);
@@ -281,7 +281,7 @@ private Q_SLOTS:
         const InstructionTiming& t = r.instructions[std::size_t(j)];
         QCOMPARE(t.direction, taken ? Direction::Taken : Direction::NotTaken);
         QCOMPARE(t.directionOverridden, taken != backward);
-        QCOMPARE(t.cycles, taken ? 20 : 4); // B-cost: 4 not taken, 20 taken
+        QCOMPARE(t.cycles(), taken ? 20 : 4); // B-cost: 4 not taken, 20 taken
         QTEST(ruleCycles(t, "branch-position"), "penalty");
         QCOMPARE(ruleCycles(t, "branch-target"), 0);
         QCOMPARE(t.penaltyCycles(), ruleCycles(t, "branch-position"));
@@ -344,7 +344,7 @@ private Q_SLOTS:
         const TimingResult r = analyzeTiming(b.build(), {}, overrides);
         const InstructionTiming& t = r.instructions[std::size_t(j)];
         QCOMPARE(t.direction, Direction::Taken);
-        QCOMPARE(t.cycles, 20);
+        QCOMPARE(t.cycles(), 20);
         QCOMPARE(rulesOf(t), QStringLiteral("branch-target:8"));
     }
 
@@ -366,7 +366,7 @@ private Q_SLOTS:
         b.fillTo(0x1c);
         const int j = b.jump("s_cbranch_vccnz", BranchKind::Conditional, 0x20);
         const TimingResult r = analyzeTiming(b.build());
-        QCOMPARE(r.instructions[std::size_t(j)].cycles, 4); // B-cost applies everywhere
+        QCOMPARE(r.instructions[std::size_t(j)].cycles(), 4); // B-cost applies everywhere
         QTEST(r.instructions[std::size_t(j)].penaltyCycles(), "penalty");
     }
 
@@ -484,7 +484,7 @@ private Q_SLOTS:
         QCOMPARE(options.set("A-nop", nopOption.toStdString()), std::string());
         const TimingResult r = analyzeTiming(b.build(), options);
         const InstructionTiming& t = r.instructions[std::size_t(nop)];
-        QTEST(t.cycles, "cycles");
+        QTEST(t.cycles(), "cycles");
         QCOMPARE(t.base->rule, std::string("T-nop"));
         QVERIFY(!t.base->noData && !t.base->unknown);
         QTEST(ruleCycles(r.instructions[std::size_t(salu)], "valu-salu"), "valuSalu");
@@ -648,7 +648,7 @@ private Q_SLOTS:
         for (int i = 0; i < 14; ++i) {
             QCOMPARE(rulesOf(r.instructions[std::size_t(i)]), QLatin1String(expected[i]));
             QCOMPARE(r.instructions[std::size_t(i)].freedBy(), std::string(freed[i]));
-            QCOMPARE(r.instructions[std::size_t(i)].cycles, cycles[i]);
+            QCOMPARE(r.instructions[std::size_t(i)].cycles(), cycles[i]);
         }
         QCOMPARE(r.instructions[9].direction, Direction::NotTaken);
         QCOMPARE(r.instructions[12].direction, Direction::Taken);
@@ -727,8 +727,8 @@ private Q_SLOTS:
         TimingOptions options;
         QVERIFY(options.set("taken-branch-cycles", "16").empty());
         const TimingResult r = analyzeTiming(::mixedKernel(), options);
-        QCOMPARE(r.instructions[12].cycles, 16);
-        QCOMPARE(r.instructions[9].cycles, 4);
+        QCOMPARE(r.instructions[12].cycles(), 16);
+        QCOMPARE(r.instructions[9].cycles(), 4);
         QCOMPARE(r.totals.baseCycles, 108);
     }
 
@@ -856,10 +856,10 @@ private Q_SLOTS:
         b.at(i).glc = glc;
         const TimingResult r = analyzeTiming(b.build());
         const InstructionTiming& t = r.instructions[std::size_t(i)];
-        QTEST(t.cycles, "cycles");
+        QTEST(t.cycles(), "cycles");
         QTEST(t.base->high, "high");
         QTEST(t.penaltyCycles(), "penalty");
-        QCOMPARE(r.totals.baseCycles, 4 * 4 + t.cycles); // 4 fillers of 4 + the low end
+        QCOMPARE(r.totals.baseCycles, 4 * 4 + t.cycles()); // 4 fillers of 4 + the low end
         QCOMPARE(r.totals.unknownTimings, t.base->unknown ? 1 : 0);
     }
 
@@ -880,7 +880,7 @@ private Q_SLOTS:
         b.add("s_endpgm", Family::SOPP, 4);
         const TimingResult r = analyzeTiming(b.build());
         for (const int i : {placeholder, data}) {
-            QCOMPARE(r.instructions[std::size_t(i)].cycles, 0);
+            QCOMPARE(r.instructions[std::size_t(i)].cycles(), 0);
             QVERIFY(r.instructions[std::size_t(i)].penalties().empty());
             QVERIFY(r.instructions[std::size_t(i)].freedBy().empty());
         }

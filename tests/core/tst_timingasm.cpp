@@ -109,7 +109,7 @@ private Q_SLOTS:
         QCOMPARE(int(program.instructions.size()), 1);
         const TimingResult r = analyzeTiming(program);
         QTEST(QString::fromStdString(r.instructions[0].base->matched), "matched");
-        QTEST(r.instructions[0].cycles, "cycles");
+        QTEST(r.instructions[0].cycles(), "cycles");
     }
 
     void cliJsonContract()

@@ -89,7 +89,7 @@ private Q_SLOTS:
         int cycles = 0, penalties = 0;
         for (std::size_t i = 0; i < a.program.instructions.size(); ++i)
             if (a.program.instructions[i].line == line) {
-                cycles += a.timing.instructions[i].cycles;
+                cycles += a.timing.instructions[i].cycles();
                 penalties += a.timing.instructions[i].penaltyCycles();
             }
         QCOMPARE(at->cycles, cycles);
@@ -141,7 +141,7 @@ private Q_SLOTS:
                                       .arg((in.offset >> 2) & 7)
                                       .arg(in.size)),
                      qPrintable(tip));
-            QVERIFY2(tip.contains(QStringLiteral("cycles %1").arg(t.cycles)), qPrintable(tip));
+            QVERIFY2(tip.contains(QStringLiteral("cycles %1").arg(t.cycles())), qPrintable(tip));
             for (const Penalty& p : t.penalties())
                 QVERIFY2(tip.contains(QStringLiteral("%1 +%2: %3")
                                           .arg(QString::fromStdString(p.rule))

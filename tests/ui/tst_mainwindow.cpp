@@ -179,7 +179,7 @@ private Q_SLOTS:
         const int index = instructionOnLine(line);
         QVERIFY(index >= 0);
         QCOMPARE(analysis().timing.instructions[size_t(index)].direction, Direction::NotTaken);
-        QCOMPARE(analysis().timing.instructions[size_t(index)].cycles, 4);
+        QCOMPARE(analysis().timing.instructions[size_t(index)].cycles(), 4);
         const long long base = analysis().timing.totals.baseCycles;
 
         editor->jumpToLine(line);
@@ -194,7 +194,7 @@ private Q_SLOTS:
         const InstructionTiming& t = analysis().timing.instructions[size_t(index)];
         QCOMPARE(t.direction, Direction::Taken);
         QVERIFY(t.directionOverridden);
-        QCOMPARE(t.cycles, 20);
+        QCOMPARE(t.cycles(), 20);
         QCOMPARE(analysis().timing.totals.baseCycles, base + 16);
         QCOMPARE(editor->annotationAt(line)->direction, Direction::Taken);
     }

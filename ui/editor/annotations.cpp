@@ -103,7 +103,7 @@ LineAnnotations LineAnnotations::build(const Analysis& analysis)
         }
         if (!t)
             continue;
-        a.cycles += t->cycles;
+        a.cycles += t->cycles();
         if (t->direction != Direction::NotABranch) {
             a.direction = t->direction;
             a.directionOverridden = t->directionOverridden;
@@ -175,7 +175,7 @@ QString LineAnnotations::tooltip(int line, const Analysis& analysis) const
         if (index >= timings.size())
             continue;
         const InstructionTiming& t = timings[index];
-        text += QStringLiteral("\ncycles %1 (C = %2)").arg(t.cycles).arg(cycleText(*t.base));
+        text += QStringLiteral("\ncycles %1 (C = %2)").arg(t.cycles()).arg(cycleText(*t.base));
         // docs/model.md: where C comes from (a table row, MFMA passes or LLVM's model), or that it has none.
         if (!t.base->rule.empty())
             text +=

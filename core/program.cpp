@@ -2,6 +2,7 @@
 #include "core/program.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace gcnlens {
 
@@ -128,22 +129,43 @@ void LineIndex::assign(std::vector<std::pair<int, int>> lineAndInstruction)
     lines_.clear();
     starts_.assign(1, 0);
     indices_.clear();
-    indices_.reserve(lineAndInstruction.size());
+    identity_ = true;
+    for (std::size_t k = 0; k < lineAndInstruction.size() && identity_; ++k)
+        identity_ = lineAndInstruction[k].second == int(k);
+    if (!identity_)
+        indices_.reserve(lineAndInstruction.size());
+    int count = 0;
     for (const auto& [line, instruction] : lineAndInstruction) {
         if (lines_.empty() || lines_.back() != line) {
             if (!lines_.empty())
-                starts_.push_back(int(indices_.size()));
+                starts_.push_back(count);
             lines_.push_back(line);
         }
-        indices_.push_back(instruction);
+        if (!identity_)
+            indices_.push_back(instruction);
+        ++count;
     }
     if (!lines_.empty())
-        starts_.push_back(int(indices_.size()));
+        starts_.push_back(count);
+}
+
+void LineIndex::dropIdentityIndices()
+{
+    for (std::size_t k = 0; k < indices_.size(); ++k)
+        if (indices_[k] != int(k))
+            return;
+    indices_ = {};
+    identity_ = true;
 }
 
 void LineIndex::splice(int first, int last, int lineDelta, int firstMoved, int indexDelta,
                        const std::vector<std::pair<int, int>>& added)
 {
+    if (identity_) { // spelled out for the edit, dropped again below when it stays the identity
+        indices_.resize(std::size_t(starts_.back()));
+        std::iota(indices_.begin(), indices_.end(), 0);
+        identity_ = false;
+    }
     const auto from = std::size_t(std::lower_bound(lines_.begin(), lines_.end(), first) - lines_.begin());
     const auto to = std::size_t(std::upper_bound(lines_.begin(), lines_.end(), last) - lines_.begin());
     // The new entries, grouped by line (`added` comes in instruction order).
@@ -184,6 +206,7 @@ void LineIndex::splice(int first, int last, int lineDelta, int firstMoved, int i
             if (indices_[i] >= firstMoved
                 && !(i >= std::size_t(oldIndexBegin) && i < std::size_t(oldIndexBegin) + newIndices.size()))
                 indices_[i] += indexDelta;
+    dropIdentityIndices();
 }
 
 } // namespace gcnlens

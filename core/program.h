@@ -8,6 +8,7 @@
 #include "core/gpu.h"
 
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <span>
@@ -170,15 +171,73 @@ struct Diagnostic {
     std::string origin; // where it really arose when not the main file ("inc.s:12", "macro foo")
 };
 
+// The instructions of one line, ascending: a run of LineIndex's index array, or, where the index
+// is the identity (the k-th indexed instruction is instruction k, as in any program whose
+// instructions follow the text), the run's positions themselves, with no array kept.
+class IndexRun {
+public:
+    class iterator {
+    public:
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = int;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = int;
+        iterator() = default;
+        iterator(const int* base, int at)
+            : base_(base)
+            , at_(at)
+        {
+        }
+        int operator*() const { return base_ ? base_[at_] : at_; }
+        iterator& operator++()
+        {
+            ++at_;
+            return *this;
+        }
+        iterator operator++(int)
+        {
+            auto old = *this;
+            ++at_;
+            return old;
+        }
+        bool operator==(const iterator& other) const { return at_ == other.at_; }
+
+    private:
+        const int* base_ = nullptr;
+        int at_ = 0;
+    };
+    IndexRun() = default;
+    IndexRun(const int* base, int begin, int end)
+        : base_(base)
+        , begin_(begin)
+        , end_(end)
+    {
+    }
+    iterator begin() const { return {base_, begin_}; }
+    iterator end() const { return {base_, end_}; }
+    std::size_t size() const { return std::size_t(end_ - begin_); }
+    bool empty() const { return begin_ == end_; }
+    int operator[](std::size_t i) const { return *iterator(base_, begin_ + int(i)); }
+    int front() const { return (*this)[0]; }
+    int back() const { return (*this)[size() - 1]; }
+
+private:
+    const int* base_ = nullptr; // null: the identity
+    int begin_ = 0, end_ = 0;
+};
+
 // Line → the instructions on it (indices into Program::instructions, ascending), for lookups
 // from the editor, the report and the CLI. Flat arrays rather than a tree of vectors: a
 // million-instruction program costs a few bytes per instruction, and an edit that adds a line
-// shifts plain integers instead of re-keying nodes. Reads like a std::map<int, indices>.
+// shifts plain integers instead of re-keying nodes. Reads like a std::map<int, indices>. When
+// the indices are 0, 1, 2, … in line order (instructions follow the text: nearly always) they
+// are not stored (issue #18: 4 bytes per instruction).
 class LineIndex {
 public:
     struct Entry {
-        int first;                   // the line
-        std::span<const int> second; // its instructions
+        int first;       // the line
+        IndexRun second; // its instructions
     };
     using const_iterator = IndexedIterator<LineIndex, Entry>;
     friend const_iterator;
@@ -202,11 +261,13 @@ public:
 private:
     Entry entry(std::size_t at) const
     {
-        return {lines_[at], std::span<const int>(indices_).subspan(starts_[at], starts_[at + 1] - starts_[at])};
+        return {lines_[at], IndexRun(identity_ ? nullptr : indices_.data(), starts_[at], starts_[at + 1])};
     }
+    void dropIdentityIndices();   // when indices_ is 0, 1, 2, …
     std::vector<int> lines_;      // ascending
     std::vector<int> starts_ {0}; // entry i's indices are indices_[starts_[i], starts_[i + 1])
-    std::vector<int> indices_;
+    std::vector<int> indices_;    // empty when identity_
+    bool identity_ = true;
 };
 
 struct Program {

@@ -71,7 +71,7 @@ private Q_SLOTS:
         LiveCounts expected;
         const auto found = a.program.lineToInstructions.find(line);
         QVERIFY(found != a.program.lineToInstructions.end());
-        const std::span<const int> indices = found->second;
+        const IndexRun indices = found->second;
         for (const int index : indices) {
             const LiveCounts& c = a.liveness.instructions[std::size_t(index)];
             expected = {std::max(expected.vgpr, c.vgpr), std::max(expected.sgpr, c.sgpr), std::max(expected.agpr, c.agpr), 0};

@@ -77,7 +77,7 @@ bool ReportBuilder::buildListing()
     for (const Diagnostic& d : program.diagnostics)
         diagnosticsByLine[d.line].push_back(&d);
 
-    auto addInstructionRows = [&](std::span<const int> indices, std::size_t from, int& rowLines) {
+    auto addInstructionRows = [&](const auto& indices, std::size_t from, int& rowLines) { // an IndexRun or a vector
         for (std::size_t i = from; i < indices.size(); ++i) {
             const int index = indices[i];
             const Instruction& ins = program.instructions[std::size_t(index)];
@@ -130,7 +130,7 @@ bool ReportBuilder::buildListing()
         const QString& text = expanded_.back();
         lineColours_.push_back(highlighter_.highlightLine(text));
         const auto found = program.lineToInstructions.find(lineNo);
-        const std::span<const int> indices = found != program.lineToInstructions.end() ? found->second : std::span<const int>();
+        const IndexRun indices = found != program.lineToInstructions.end() ? found->second : IndexRun();
         const int first = indices.empty() ? -1 : indices.front();
         const QStringList rules = rulesFor(first);
         const auto pieces = report::wrapLine(text, wrapCols, 4);

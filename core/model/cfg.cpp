@@ -14,12 +14,20 @@ bool isCall(const Instruction& inst)
 
 } // namespace
 
+int Cfg::blockOf(int instruction) const
+{
+    if (instruction < 0 || instruction >= instructionCount())
+        return -1;
+    const auto after =
+        std::upper_bound(blocks.begin(), blocks.end(), instruction, [](int i, const CfgBlock& block) { return i < block.first; });
+    return int(after - blocks.begin()) - 1;
+}
+
 Cfg buildCfg(const Program& program)
 {
     Cfg cfg;
     const auto& insts = program.instructions;
     const int n = int(insts.size());
-    cfg.blockOf.assign(n, -1);
     std::vector<char> leader(n + 1, 0);
     // Regions: maximal runs of one kernel value.
     for (int i = 0; i < n;) {
@@ -56,8 +64,6 @@ Cfg buildCfg(const Program& program)
             b.first = i;
             b.end = j;
             b.region = r;
-            for (int k = i; k < j; ++k)
-                cfg.blockOf[k] = int(cfg.blocks.size());
             cfg.blocks.push_back(std::move(b));
             i = j;
         }
@@ -72,7 +78,7 @@ Cfg buildCfg(const Program& program)
         const bool hasNext = b.end < region.endInstruction;
         auto addTarget = [&] {
             if (in.targetIndex >= 0 && in.targetIndex < n && inRegion(in.targetIndex, b.region)) {
-                b.successors.push_back(cfg.blockOf[in.targetIndex]);
+                b.successors.push_back(cfg.blockOf(in.targetIndex));
             } else {
                 b.exit = true;
                 note(last,

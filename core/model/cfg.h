@@ -41,9 +41,13 @@ struct CfgNote {
 struct Cfg {
     std::vector<CfgBlock> blocks;
     std::vector<CfgRegion> regions;
-    std::vector<int> blockOf; // per instruction
     std::vector<CfgNote> notes;
     bool operator==(const Cfg&) const = default; // the editor's path: an edit that kept the graph
+
+    // The block of an instruction, -1 past the last. The blocks cover the instructions in order,
+    // so it is found, not kept per instruction (issue #18: 4 bytes each).
+    int blockOf(int instruction) const;
+    int instructionCount() const { return blocks.empty() ? 0 : blocks.back().end; }
 };
 
 Cfg buildCfg(const Program& program);

@@ -102,7 +102,7 @@ public:
                         result.hazards.push_back(*kept);
                 continue;
             }
-            if (p_.instructions[c].isData || cfg_.blockOf[c] < 0)
+            if (p_.instructions[c].isData || cfg_.blockOf(c) < 0)
                 continue;
             walk(c, needs, result);
             clause(c, result);
@@ -500,7 +500,7 @@ private:
         best.clear();
         stack.clear();
         seen.clear();
-        stack.push_back({cfg_.blockOf[c], c - 1, 0, 0, 0, {}, false});
+        stack.push_back({cfg_.blockOf(c), c - 1, 0, 0, 0, {}, false});
         const bool valuOnly = is942() && o_.valuOnly;
         while (!stack.empty()) {
             Item it = stack.back();
@@ -633,7 +633,7 @@ private:
             int block, pos;
             std::vector<int> members; // nearest first
         };
-        std::vector<Path> stack {{cfg_.blockOf[std::size_t(c)], c - 1, {}}};
+        std::vector<Path> stack {{cfg_.blockOf(c), c - 1, {}}};
         // Paths multiply at joins inside all-member code; a bound keeps that linear (a clause
         // spanning so many blocks is not hand-written code).
         for (int paths = 0; !stack.empty() && paths < 4 * kMaxWalk; ++paths) {
@@ -749,14 +749,14 @@ namespace {
 std::vector<char> reachedFrom(const Cfg& cfg, int first, int end)
 {
     constexpr int kBudget = kMaxWalk + 2; // the edited instruction itself and the kMaxWalk + 1 after it
-    std::vector<char> out(cfg.blockOf.size(), 0);
+    std::vector<char> out(std::size_t(cfg.instructionCount()), 0);
     std::vector<int> bestAtEntry(cfg.blocks.size(), 0);
     struct At {
         int block, pos, left;
     };
     std::vector<At> work;
-    for (int i = std::max(first, 0); i < end && i < int(cfg.blockOf.size()); ++i) {
-        const int b = cfg.blockOf[std::size_t(i)];
+    for (int i = std::max(first, 0); i < end && i < cfg.instructionCount(); ++i) {
+        const int b = cfg.blockOf(i);
         if (b < 0)
             out[std::size_t(i)] = 1;
         else if (i == first || cfg.blocks[std::size_t(b)].first == i)

@@ -318,7 +318,7 @@ LivenessResult analyzeLivenessAfterEdit(const Program& program, const Cfg& cfg, 
     std::vector<int> work;
     bool grows = true; // every edited block reads at least what it read and kills at most what it killed
     for (int i = std::max(first, 0); i < end && i < int(program.instructions.size()); ++i) {
-        const int b = cfg.blockOf[std::size_t(i)];
+        const int b = cfg.blockOf(i);
         if (b >= 0 && !edited[b]) {
             edited[b] = 1;
             const RegSet oldGen = gen[b], oldKill = kill[b];

@@ -47,8 +47,8 @@ std::atomic<std::uint64_t> serials {0};
 bool sameForFlow(const Instruction& a, const Instruction& b)
 {
     return a.line == b.line && a.kernel == b.kernel && a.isData == b.isData && a.placeholder == b.placeholder
-        && a.family == b.family && a.opcode == b.opcode && a.branch == b.branch && a.targetIndex == b.targetIndex
-        && a.mnemonic == b.mnemonic && a.operands == b.operands && a.targetLabel == b.targetLabel && a.defs == b.defs
+        && a.family == b.family && a.opcode == b.opcode && a.branch == b.branch && a.targetIndex() == b.targetIndex()
+        && a.mnemonic == b.mnemonic && a.operands == b.operands && a.targetLabel() == b.targetLabel() && a.defs == b.defs
         && a.uses == b.uses;
 }
 

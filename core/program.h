@@ -8,7 +8,6 @@
 #include "core/gpu.h"
 
 #include <cstdint>
-#include <iterator>
 #include <limits>
 #include <optional>
 #include <span>
@@ -75,7 +74,7 @@ enum class BranchKind : std::uint8_t {
     Return,        // s_endpgm (ends the wave)
 };
 
-// Fields ordered by size so the struct has no padding (80 bytes; issue #18).
+// Fields ordered by size so the struct has no padding (56 bytes; issue #18).
 struct Instruction {
     int line = 0;        // 1-based line of the main file; for macro/rept/include output, the
                          // line that invoked it
@@ -90,16 +89,13 @@ struct Instruction {
     // The per-instruction texts and lists are interned (core/compact.h, issue #18): 4 bytes each,
     // stored once per distinct value; they read like the std::string / std::vector they were.
     InternedArray<std::uint8_t> encoding;
-    InternedString mnemonic;            // canonical, as LLVM prints it ("v_add_f32_e32", "s_load_dwordx2")
-    InternedString operands;            // operand text as LLVM prints it
-    InternedString targetLabel;         // branch target symbol, when any
-    RegList defs;                       // registers written (explicit and implicit, e.g. VCC, SCC)
-    RegList uses;                       // registers read (explicit and implicit)
-    std::int32_t targetOffsetValue = 0; // see targetOffset(): valid when hasTargetOffset
-    unsigned opcode = 0;                // LLVM's MC opcode (this LLVM build's numbering, 0 for data and
-                                        // placeholders): the timing model reads LLVM's scheduling class from it
-    int targetIndex = -1;               // index of the target instruction, -1 when unknown
-    int kernel = -1;                    // index into Program::kernels, -1 outside any kernel
+    InternedString mnemonic; // canonical, as LLVM prints it ("v_add_f32_e32", "s_load_dwordx2")
+    InternedString operands; // operand text as LLVM prints it
+    RegList defs;            // registers written (explicit and implicit, e.g. VCC, SCC)
+    RegList uses;            // registers read (explicit and implicit)
+    unsigned opcode = 0;     // LLVM's MC opcode (this LLVM build's numbering, 0 for data and
+                             // placeholders): the timing model reads LLVM's scheduling class from it
+    int kernel = -1;         // index into Program::kernels, -1 outside any kernel
     Family family = Family::Unknown;
     BranchKind branch = BranchKind::None;
     // One bit each (issue #18: six bools and their padding were 8 of the 120 bytes).
@@ -109,25 +105,65 @@ struct Instruction {
     bool placeholder : 1 = false;   // the line did not assemble; laid out with an assumed size
     bool fromExpansion : 1 = false; // produced by a macro, .rept/.irp or an included file
     bool backward : 1 = false;      // target at or before this instruction
-    bool hasTargetOffset : 1 = false;
 
-    // The kernel-relative offset of the target, when known. A value and a bit rather than a
-    // std::optional, whose flag took 8 bytes of padding (issue #18). Signed 32 bits: a raw branch
-    // offset may reach before the kernel's start ("s_branch -3" first in it: -4, as it was when
-    // the field took 64 bits); a target 2 GiB or more away from the kernel's start is unknown.
+    // Where a branch goes. Kept in a block of its own, and only for the few instructions that
+    // name a target (issue #18: the three fields were 12 of every instruction's 64 bytes).
+    InternedString targetLabel() const { return target().label; } // branch target symbol, when any
+    void setTargetLabel(InternedString label)
+    {
+        editTarget([&](BranchTarget& t) { t.label = label; });
+    }
+    int targetIndex() const { return target().index; } // index of the target instruction, -1 when unknown
+    void setTargetIndex(int index)
+    {
+        editTarget([&](BranchTarget& t) { t.index = index; });
+    }
+    // The kernel-relative offset of the target, when known. Signed 32 bits: a raw branch offset
+    // may reach before the kernel's start ("s_branch -3" first in it: -4, as it was when the
+    // field took 64 bits); a target 2 GiB or more away from the kernel's start is unknown.
     std::optional<std::uint64_t> targetOffset() const
     {
-        return hasTargetOffset ? std::optional(std::uint64_t(std::int64_t(targetOffsetValue))) : std::nullopt;
+        const BranchTarget& t = target();
+        return t.hasOffset ? std::optional(std::uint64_t(std::int64_t(t.offset))) : std::nullopt;
     }
     void setTargetOffset(std::optional<std::uint64_t> offset)
     {
         const auto value = std::int64_t(offset.value_or(0)); // a target before the start wrapped: negative
-        hasTargetOffset = offset && value >= INT32_MIN && value <= INT32_MAX;
-        targetOffsetValue = hasTargetOffset ? std::int32_t(value) : 0;
+        editTarget([&](BranchTarget& t) {
+            t.hasOffset = offset && value >= INT32_MIN && value <= INT32_MAX;
+            t.offset = t.hasOffset ? std::int32_t(value) : 0;
+        });
     }
     static constexpr std::uint64_t kMaxOffset = std::numeric_limits<decltype(offset)>::max();
+
+private:
+    struct BranchTarget {
+        InternedString label;
+        std::int32_t offset = 0; // valid when hasOffset
+        int index = -1;
+        bool hasOffset = false;
+        bool operator==(const BranchTarget&) const = default;
+    };
+    const BranchTarget& target() const
+    {
+        static const BranchTarget none;
+        return target_.empty() ? none : target_.front();
+    }
+    // Changes the target; one equal to none releases the block.
+    template <typename Edit> void editTarget(Edit edit)
+    {
+        BranchTarget changed = target();
+        edit(changed);
+        if (changed == BranchTarget {})
+            target_.clear();
+        else if (target_.empty())
+            target_.push_back(changed);
+        else
+            target_[0] = changed;
+    }
+    SparseList<BranchTarget> target_; // none or one
 };
-static_assert(sizeof(void*) != 8 || sizeof(Instruction) <= 64, "Instruction grew: issue #18 counts its bytes");
+static_assert(sizeof(void*) != 8 || sizeof(Instruction) <= 56, "Instruction grew: issue #18 counts its bytes");
 
 struct Label {
     std::string name;
@@ -176,37 +212,9 @@ struct Diagnostic {
 // instructions follow the text), the run's positions themselves, with no array kept.
 class IndexRun {
 public:
-    class iterator {
-    public:
-        using iterator_category = std::forward_iterator_tag;
-        using value_type = int;
-        using difference_type = std::ptrdiff_t;
-        using pointer = void;
-        using reference = int;
-        iterator() = default;
-        iterator(const int* base, int at)
-            : base_(base)
-            , at_(at)
-        {
-        }
-        int operator*() const { return base_ ? base_[at_] : at_; }
-        iterator& operator++()
-        {
-            ++at_;
-            return *this;
-        }
-        iterator operator++(int)
-        {
-            auto old = *this;
-            ++at_;
-            return old;
-        }
-        bool operator==(const iterator& other) const { return at_ == other.at_; }
+    using const_iterator = IndexedIterator<IndexRun, int>;
+    friend const_iterator;
 
-    private:
-        const int* base_ = nullptr;
-        int at_ = 0;
-    };
     IndexRun() = default;
     IndexRun(const int* base, int begin, int end)
         : base_(base)
@@ -214,15 +222,16 @@ public:
         , end_(end)
     {
     }
-    iterator begin() const { return {base_, begin_}; }
-    iterator end() const { return {base_, end_}; }
+    const_iterator begin() const { return {this, std::size_t(begin_)}; }
+    const_iterator end() const { return {this, std::size_t(end_)}; }
     std::size_t size() const { return std::size_t(end_ - begin_); }
     bool empty() const { return begin_ == end_; }
-    int operator[](std::size_t i) const { return *iterator(base_, begin_ + int(i)); }
+    int operator[](std::size_t i) const { return entry(std::size_t(begin_) + i); }
     int front() const { return (*this)[0]; }
     int back() const { return (*this)[size() - 1]; }
 
 private:
+    int entry(std::size_t at) const { return base_ ? base_[at] : int(at); }
     const int* base_ = nullptr; // null: the identity
     int begin_ = 0, end_ = 0;
 };

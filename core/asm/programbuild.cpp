@@ -61,9 +61,9 @@ void resolveBranches(Program& program, const std::unordered_map<std::string, std
         // set here too, but the analysis does not follow them (branchKind).
         if (!jump && inst.mnemonic != "s_cbranch_i_fork" && inst.mnemonic != "s_call_b64")
             continue;
-        if (!inst.targetLabel.empty()) {
+        if (!inst.targetLabel().empty()) {
             std::int64_t addend = 0;
-            const Label* label = targetLabel(program, labelIndex, inst.targetLabel, addend);
+            const Label* label = targetLabel(program, labelIndex, inst.targetLabel(), addend);
             if (!label)
                 continue;
             const std::int64_t target = std::int64_t(label->sectionOffset) + addend;
@@ -80,19 +80,19 @@ void resolveBranches(Program& program, const std::unordered_map<std::string, std
             const std::uint64_t kernelBase = at - inst.offset;
             if (addend == 0) {
                 inst.setTargetOffset(label->sectionOffset - kernelBase);
-                inst.targetIndex = label->instruction;
+                inst.setTargetIndex(label->instruction);
             } else if (target >= std::int64_t(kernelBase) && inst.kernel >= 0) {
                 // label±N: the instruction at that offset of the kernel, when one starts there.
                 inst.setTargetOffset(std::uint64_t(target) - kernelBase);
-                inst.targetIndex = instructionAt(program, inst.kernel, *inst.targetOffset());
+                inst.setTargetIndex(instructionAt(program, inst.kernel, *inst.targetOffset()));
             } else {
                 inst.setTargetOffset(std::nullopt);
-                inst.targetIndex = -1;
+                inst.setTargetIndex(-1);
             }
         } else if (inst.targetOffset() && inst.kernel >= 0 && jump) {
             // A raw simm16 (disassembler output): the instruction at that offset in the same
             // kernel, whose instructions are in offset order.
-            inst.targetIndex = instructionAt(program, inst.kernel, *inst.targetOffset());
+            inst.setTargetIndex(instructionAt(program, inst.kernel, *inst.targetOffset()));
         }
         if (inst.targetOffset())
             inst.backward = *inst.targetOffset() <= inst.offset;
@@ -286,7 +286,7 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
             inst.defs = std::move(e.defs);
             inst.uses = std::move(e.uses);
             inst.branch = branchKind(inst.mnemonic);
-            inst.targetLabel = e.branchSymbol;
+            inst.setTargetLabel(e.branchSymbol);
             if (inst.branch == BranchKind::Unconditional || inst.branch == BranchKind::Conditional) {
                 if (e.branchImmediate && e.branchSymbol.empty()) // raw simm16: target = pc + 4 + 4·simm
                     inst.setTargetOffset(inst.offset + 4 + std::uint64_t(std::int64_t(std::int16_t(*e.branchImmediate)) * 4));

@@ -315,8 +315,8 @@ void put(Writer& w, const Instruction& i)
     w.u(i.opcode);
     w.flags({i.hasLiteral, i.glc, i.isData, i.placeholder, i.fromExpansion, i.backward, i.targetOffset().has_value()});
     w.u(unsigned(i.branch));
-    w.interned(i.targetLabel);
-    w.s(i.targetIndex);
+    w.interned(i.targetLabel());
+    w.s(i.targetIndex());
     if (i.targetOffset())
         w.u(*i.targetOffset());
     w.s(i.kernel);
@@ -344,8 +344,10 @@ void get(Reader& r, Instruction& i)
     i.fromExpansion = flags & 16;
     i.backward = flags & 32;
     i.branch = r.enumeration(BranchKind::Return);
-    getText(r, i.targetLabel);
-    i.targetIndex = r.i();
+    InternedString targetLabel;
+    getText(r, targetLabel);
+    i.setTargetLabel(targetLabel);
+    i.setTargetIndex(r.i());
     if (flags & 64)
         i.setTargetOffset(r.u());
     else

@@ -183,7 +183,7 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
         inst.offset = mini.sectionOffset(inst) + at - kernelStart;
         inst.kernel = kernel;
         // A raw branch offset ("s_cbranch_execz 6") counts from the instruction (fuzz_frontend 90232f43).
-        if (inst.targetLabel.empty() && inst.targetOffset())
+        if (inst.targetLabel().empty() && inst.targetOffset())
             inst.setTargetOffset(*inst.targetOffset() - miniOffset + inst.offset);
     }
 
@@ -214,7 +214,7 @@ bool splice(Program& program, Program& mini, int first, int oldCount, int newCou
             Instruction& inst = insts[i];
             if (inst.kernel == kernel) {
                 inst.offset = std::uint64_t(std::int64_t(inst.offset) + deltaBytes);
-                if (inst.targetLabel.empty() && inst.targetOffset())
+                if (inst.targetLabel().empty() && inst.targetOffset())
                     inst.setTargetOffset(std::uint64_t(std::int64_t(*inst.targetOffset()) + deltaBytes));
             }
             // (Instructions are not always in line order: .rept output stands on the .rept line.)

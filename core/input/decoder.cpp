@@ -163,9 +163,9 @@ void finishDecodedProgram(Program& program)
         if (label.instruction >= 0)
             labelFor.emplace(label.instruction, &label);
     for (auto& inst : program.instructions) {
-        if (inst.targetIndex < 0 || inst.operands.empty() || !std::isdigit(static_cast<unsigned char>(inst.operands.front())))
+        if (inst.targetIndex() < 0 || inst.operands.empty() || !std::isdigit(static_cast<unsigned char>(inst.operands.front())))
             continue;
-        if (const auto it = labelFor.find(inst.targetIndex); it != labelFor.end())
+        if (const auto it = labelFor.find(inst.targetIndex()); it != labelFor.end())
             inst.operands = it->second->name;
     }
     detail::RegisterTally registers;

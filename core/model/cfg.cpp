@@ -50,8 +50,8 @@ Cfg buildCfg(const Program& program)
         if (in.branch == BranchKind::None)
             continue;
         leader[i + 1] = 1;
-        if (in.targetIndex >= 0 && in.targetIndex < n && inRegion(in.targetIndex, regionOfInstruction[i]))
-            leader[in.targetIndex] = 1;
+        if (in.targetIndex() >= 0 && in.targetIndex() < n && inRegion(in.targetIndex(), regionOfInstruction[i]))
+            leader[in.targetIndex()] = 1;
     }
     for (int r = 0; r < int(cfg.regions.size()); ++r) {
         CfgRegion& region = cfg.regions[r];
@@ -77,12 +77,12 @@ Cfg buildCfg(const Program& program)
         const Instruction& in = insts[last];
         const bool hasNext = b.end < region.endInstruction;
         auto addTarget = [&] {
-            if (in.targetIndex >= 0 && in.targetIndex < n && inRegion(in.targetIndex, b.region)) {
-                b.successors.push_back(cfg.blockOf(in.targetIndex));
+            if (in.targetIndex() >= 0 && in.targetIndex() < n && inRegion(in.targetIndex(), b.region)) {
+                b.successors.push_back(cfg.blockOf(in.targetIndex()));
             } else {
                 b.exit = true;
                 note(last,
-                     "branch target " + (in.targetLabel.empty() ? std::string("unknown") : in.targetLabel.str())
+                     "branch target " + (in.targetLabel().empty() ? std::string("unknown") : in.targetLabel().str())
                          + " is outside this kernel: treated as an exit");
             }
         };

@@ -257,10 +257,10 @@ bool plainSpan(const Context& ctx, int firstIndex, int lastIndex)
 bool deadAtTarget(const Context& ctx, const Instruction& branch, const Instruction& j)
 {
     const auto& ins = ctx.analysis.program.instructions;
-    if (branch.targetIndex < 0)
+    if (branch.targetIndex() < 0)
         return false;
     std::vector<RegRange> pending = j.defs.toVector();
-    for (int i = branch.targetIndex; i < int(ins.size()) && i < branch.targetIndex + 64; ++i) {
+    for (int i = branch.targetIndex(); i < int(ins.size()) && i < branch.targetIndex() + 64; ++i) {
         const Instruction& x = ins[i];
         if (x.kernel != branch.kernel)
             return false;

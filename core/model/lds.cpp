@@ -856,8 +856,8 @@ std::vector<char> loopMask(const Program& program, int first, int end)
     std::vector<int> delta(static_cast<std::size_t>(std::max(end - first, 0)) + 1, 0);
     for (int i = first; i < end; ++i) {
         const Instruction& in = program.instructions[static_cast<std::size_t>(i)];
-        if (in.backward && in.targetIndex >= first && in.targetIndex <= i) {
-            ++delta[static_cast<std::size_t>(in.targetIndex - first)];
+        if (in.backward && in.targetIndex() >= first && in.targetIndex() <= i) {
+            ++delta[static_cast<std::size_t>(in.targetIndex() - first)];
             --delta[static_cast<std::size_t>(i - first + 1)];
         }
     }

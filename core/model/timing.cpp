@@ -818,8 +818,8 @@ void Pass::step(std::size_t i, PassState& s)
                 Text detail;
                 detail << "taken " << (in.backward ? "backward" : "forward") << " jump to slot " << targetSlot << " of block "
                        << hex(*in.targetOffset() & ~std::uint64_t {31});
-                if (!in.targetLabel.empty())
-                    detail << " (" << in.targetLabel << ")";
+                if (!in.targetLabel().empty())
+                    detail << " (" << in.targetLabel() << ")";
                 detail << ": " << n << " dword" << (n == 1 ? "" : "s") << " past the first 5 of the block (B-target) → +"
                        << n * kPenalty;
                 t.addPenalty({"branch-target", n * kPenalty, detail.take()});
@@ -974,8 +974,8 @@ void blocksAndTotals(const Program& program, TimingResult& result)
     const std::size_t count = instructions.size();
     std::vector<char> isTarget(count, 0);
     for (const Instruction& in : instructions)
-        if (in.branch != BranchKind::None && in.targetIndex >= 0 && static_cast<std::size_t>(in.targetIndex) < count)
-            isTarget[static_cast<std::size_t>(in.targetIndex)] = 1;
+        if (in.branch != BranchKind::None && in.targetIndex() >= 0 && static_cast<std::size_t>(in.targetIndex()) < count)
+            isTarget[static_cast<std::size_t>(in.targetIndex())] = 1;
 
     // Basic blocks: a new block at each branch target, after each branch, at each kernel change.
     for (std::size_t i = 0; i < count; ++i) {
@@ -1036,7 +1036,7 @@ bool sameForTiming(const Instruction& a, const Instruction& b)
     return a.offset == b.offset && a.size == b.size && a.kernel == b.kernel && a.line == b.line && a.isData == b.isData
         && a.placeholder == b.placeholder && a.family == b.family && a.opcode == b.opcode && a.glc == b.glc
         && a.branch == b.branch && a.backward == b.backward && a.targetOffset() == b.targetOffset() && a.mnemonic == b.mnemonic
-        && a.targetLabel == b.targetLabel && a.defs == b.defs && (a.mnemonic != "s_nop" || a.operands == b.operands);
+        && a.targetLabel() == b.targetLabel() && a.defs == b.defs && (a.mnemonic != "s_nop" || a.operands == b.operands);
 }
 
 // The options the pass reads (the rest only travel in TimingResult::options): A-nop caps T-nop.

@@ -189,11 +189,11 @@ void writeInstructionFields(Document& d, const Program& program, const Instructi
         d.key("branch");
         d.beginObject();
         d.member("kind", branchKindName(inst.branch));
-        if (!inst.targetLabel.empty())
-            d.member("label", inst.targetLabel);
+        if (!inst.targetLabel().empty())
+            d.member("label", inst.targetLabel());
         if (inst.targetOffset())
             d.member("target_offset", *inst.targetOffset());
-        d.member("target_index", inst.targetIndex);
+        d.member("target_index", inst.targetIndex());
         d.member("backward", inst.backward);
         d.endObject();
     }

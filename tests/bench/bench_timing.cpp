@@ -56,7 +56,7 @@ Program generateProgram(int count)
             in.size = 4;
             in.branch = BranchKind::Conditional;
             in.setTargetOffset(loopStart);
-            in.targetIndex = loopIndex;
+            in.setTargetIndex(loopIndex);
             in.backward = true;
         } else {
             const Shape& shape = kShapes[std::size_t(i * 7 % 10)];

@@ -113,7 +113,7 @@ inline std::vector<std::string> dumpAnalysis(const Analysis& a)
             "br{} [{}] t{} to{} back{} k{} defs {} uses {}",
             i, in.line, in.columnBegin, in.columnEnd, in.offset, p.sectionOffset(in), in.size, in.mnemonic, in.operands, bytes,
             int(in.family), in.opcode, in.hasLiteral, in.glc, in.isData, in.placeholder, in.fromExpansion, int(in.branch),
-            in.targetLabel, in.targetIndex, in.targetOffset() ? std::to_string(*in.targetOffset()) : std::string("-"),
+            in.targetLabel(), in.targetIndex(), in.targetOffset() ? std::to_string(*in.targetOffset()) : std::string("-"),
             in.backward, in.kernel, dumpRegs(in.defs), dumpRegs(in.uses)));
     }
     for (const Label& l : p.labels)

@@ -88,7 +88,7 @@ public:
         Instruction& in = program_.instructions[std::size_t(index)];
         in.branch = kind;
         in.setTargetOffset(target);
-        in.targetLabel = "L" + std::to_string(target);
+        in.setTargetLabel("L" + std::to_string(target));
         in.backward = target <= in.offset;
         return index;
     }
@@ -104,7 +104,7 @@ public:
                 continue;
             for (std::size_t j = 0; j < program_.instructions.size(); ++j)
                 if (program_.instructions[j].kernel == in.kernel && program_.instructions[j].offset == *in.targetOffset()) {
-                    in.targetIndex = int(j);
+                    in.setTargetIndex(int(j));
                     break;
                 }
         }

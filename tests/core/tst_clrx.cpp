@@ -245,7 +245,7 @@ void TestClrx::branchTargets()
         const Instruction& y = fromLlvm.instructions[i];
         const QByteArray where = QByteArray::number(qulonglong(i)) + " " + QByteArray::fromStdString(y.mnemonic);
         QVERIFY2(x.encoding == y.encoding, where.constData());
-        QVERIFY2(x.targetIndex == y.targetIndex && x.targetOffset() == y.targetOffset() && x.backward == y.backward,
+        QVERIFY2(x.targetIndex() == y.targetIndex() && x.targetOffset() == y.targetOffset() && x.backward == y.backward,
                  where.constData());
         shown = shown || x.operands.ends_with(written.toStdString());
     }

@@ -555,8 +555,8 @@ void TestFrontEnd::branches()
         const Instruction& inst = program.instructions[std::size_t(e.index)];
         const Instruction& target = program.instructions[std::size_t(e.target)];
         QCOMPARE(inst.branch, e.kind);
-        QCOMPARE(QString::fromStdString(inst.targetLabel), QString::fromLatin1(e.label));
-        QCOMPARE(inst.targetIndex, e.target);
+        QCOMPARE(QString::fromStdString(inst.targetLabel()), QString::fromLatin1(e.label));
+        QCOMPARE(inst.targetIndex(), e.target);
         QVERIFY(inst.targetOffset().has_value());
         QCOMPARE(*inst.targetOffset(), std::uint64_t(target.offset));
         QCOMPARE(inst.backward, e.backward);
@@ -749,8 +749,8 @@ void TestFrontEnd::uniqueMacroLabels()
     QCOMPARE(program.labels[1].line, 7);
     QCOMPARE(program.instructions.size(), std::size_t(4));
     // Each branch targets its own expansion's label: s_nop at index 0 and 2, 8 bytes apart.
-    QCOMPARE(program.instructions[1].targetIndex, 0);
-    QCOMPARE(program.instructions[3].targetIndex, 2);
+    QCOMPARE(program.instructions[1].targetIndex(), 0);
+    QCOMPARE(program.instructions[3].targetIndex(), 2);
     QCOMPARE(program.instructions[3].targetOffset(), std::optional<std::uint64_t>(8));
     QVERIFY(program.instructions[3].backward);
     // \@ counts expansions from 0: the two s_nop immediates differ.

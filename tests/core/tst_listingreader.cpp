@@ -129,7 +129,7 @@ private Q_SLOTS:
             QCOMPARE(program.instructions[i].offset, offsets[i]);
         const Instruction& branch = program.instructions[4];
         QCOMPARE(branch.branch, BranchKind::Conditional);
-        QCOMPARE(branch.targetIndex, 3);
+        QCOMPARE(branch.targetIndex(), 3);
         QVERIFY(branch.backward);
         QCOMPARE(program.kernels.size(), std::size_t(1));
         QCOMPARE(program.registers.maxVgpr, 1);

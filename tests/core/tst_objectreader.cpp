@@ -68,7 +68,7 @@ void compareAnalyses(const Analysis& expected, const Analysis& actual, const cha
         QCOMPARE(y.encoding, x.encoding);
         QCOMPARE(y.family, x.family);
         QCOMPARE(y.branch, x.branch);
-        QCOMPARE(y.targetIndex, x.targetIndex);
+        QCOMPARE(y.targetIndex(), x.targetIndex());
         QVERIFY(y.defs == x.defs);
         QVERIFY(y.uses == x.uses);
         QCOMPARE(actual.timing.instructions[i].cycles(), expected.timing.instructions[i].cycles());

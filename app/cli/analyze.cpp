@@ -69,9 +69,9 @@ int analyzeCommand(const QStringList& args)
         QString text = QString::fromStdString(in.mnemonic);
         if (!in.operands.empty())
             text += QLatin1Char(' ') + QString::fromStdString(in.operands);
-        if (t.direction != Direction::NotABranch)
-            text += t.direction == Direction::Taken ? QStringLiteral("   ; taken") : QStringLiteral("   ; not taken");
-        if (t.directionOverridden)
+        if (t.direction() != Direction::NotABranch)
+            text += t.direction() == Direction::Taken ? QStringLiteral("   ; taken") : QStringLiteral("   ; not taken");
+        if (t.directionOverridden())
             text += QStringLiteral(" (override)");
         out << QStringLiteral("%1  %2 %3 %4 %5  %6 %7\n")
                    .arg(in.line, 6)
@@ -141,7 +141,7 @@ int analyzeCommand(const QStringList& args)
         std::map<std::string, int> bySource; // docs/model.md: where the cycles came from
         for (std::size_t i = 0; i < program.instructions.size(); ++i)
             if (!program.instructions[i].isData && !program.instructions[i].placeholder)
-                ++bySource[timing.instructions[i].base->rule.empty() ? "none" : timing.instructions[i].base->rule];
+                ++bySource[timing.instructions[i].base()->rule.empty() ? "none" : timing.instructions[i].base()->rule];
         out << "timing sources:";
         for (const auto& [rule, count] : bySource)
             out << " " << QString::fromStdString(rule) << " " << count;

@@ -610,11 +610,11 @@ std::string cyclesText(const Instruction& instruction, const InstructionTiming& 
     if (instruction.isData || instruction.placeholder || instruction.family == Family::Data)
         return {};
     std::string text = std::to_string(t.cycles());
-    if (t.base->high != t.base->low && t.direction == Direction::NotABranch)
-        text += '-' + std::to_string(t.base->high);
-    if (t.base->unknown || t.base->noData)
+    if (t.base()->high != t.base()->low && t.direction() == Direction::NotABranch)
+        text += '-' + std::to_string(t.base()->high);
+    if (t.base()->unknown || t.base()->noData)
         text += '?';
-    else if (t.base->uncertain)
+    else if (t.base()->uncertain)
         text += '~';
     return text;
 }
@@ -709,7 +709,7 @@ void Pass::step(std::size_t i, PassState& s)
         CycleCount none;
         none.low = none.high = 0;
         none.table = in.isData ? "data" : "placeholder";
-        t.base = none;
+        t.setBase(none);
         return;
     }
 
@@ -726,30 +726,30 @@ void Pass::step(std::size_t i, PassState& s)
         cached = rowCache_.emplace(key_, Cached {CycleRef(count), std::move(n.name)}).first;
     }
     const std::string& canonical = cached->second.canonical;
-    t.base = cached->second.count;
+    t.setBase(cached->second.count);
     if (canonical == "S_NOP")
-        t.base = nopCycles(in.operands, program_.gpu.generation, options_.checks.nopLimit);
-    t.vectorIssue = isVectorIssue(in.family);
+        t.setBase(nopCycles(in.operands, program_.gpu.generation, options_.checks.nopLimit));
+    t.setVectorIssue(isVectorIssue(in.family));
 
     // Section 3: direction and B-cost. The taken cost is the option, the not-taken cost the row.
     const bool jump = isJump(in);
     if (jump) {
         if (in.branch == BranchKind::Unconditional) {
-            t.direction = Direction::Taken; // s_branch always jumps: overrides do not apply
+            t.setDirection(Direction::Taken); // s_branch always jumps: overrides do not apply
         } else {
-            t.direction = in.backward ? Direction::Taken : Direction::NotTaken;
+            t.setDirection(in.backward ? Direction::Taken : Direction::NotTaken);
             if (const auto it = overrides_.byLine.find(in.line);
                 it != overrides_.byLine.end() && it->second != Direction::NotABranch) {
-                t.directionOverridden = t.direction != it->second;
-                t.direction = it->second;
+                t.setDirectionOverridden(t.direction() != it->second);
+                t.setDirection(it->second);
             }
         }
-        if (t.direction == Direction::Taken) {
+        if (t.direction() == Direction::Taken) {
             CycleCount taken = cyclesOfRow(takenRow_, program_.gpu.dpfactor, false);
             if (options_.takenBranchCycles != taken.low)
                 taken.source = std::to_string(options_.takenBranchCycles) + " (taken-branch-cycles)";
             taken.low = taken.high = options_.takenBranchCycles;
-            t.base = std::move(taken);
+            t.setBase(std::move(taken));
         }
     }
 
@@ -812,7 +812,7 @@ void Pass::step(std::size_t i, PassState& s)
 
     if (gfx67_ && jump) {
         // B-target: max(0, p(T) - 4) penalties for a taken jump (forward only unless the option).
-        if (t.direction == Direction::Taken && in.targetOffset() && (!in.backward || options_.backwardBranchTargetPenalty)) {
+        if (t.direction() == Direction::Taken && in.targetOffset() && (!in.backward || options_.backwardBranchTargetPenalty)) {
             const int targetSlot = static_cast<int>((*in.targetOffset() >> 2) & 7);
             if (const int n = std::max(0, targetSlot - 4); n > 0) {
                 Text detail;
@@ -826,7 +826,7 @@ void Pass::step(std::size_t i, PassState& s)
             }
         }
         // B-position: max(0, p - 3) penalties for a conditional jump that falls through.
-        if (in.branch == BranchKind::Conditional && t.direction == Direction::NotTaken) {
+        if (in.branch == BranchKind::Conditional && t.direction() == Direction::NotTaken) {
             if (const int n = std::max(0, place.slot - 3); n > 0)
                 t.addPenalty({"branch-position", n * kPenalty,
                               (Text() << "conditional jump at slot " << place.slot << " of block " << hex(block)
@@ -933,9 +933,9 @@ void sumBlock(const Program& program, const std::vector<InstructionTiming>& timi
         if (in.placeholder)
             continue;
         totals.baseCycles += t.cycles();
-        if (t.vectorIssue)
+        if (t.vectorIssue())
             totals.hiddenCycles += t.cycles();
-        if (t.base->unknown || t.base->noData) {
+        if (t.base()->unknown || t.base()->noData) {
             ++totals.unknownTimings;
             ++totals.unknownMnemonics[in.mnemonic];
         }
@@ -1228,8 +1228,8 @@ std::uint32_t internCycles(const CycleCount& c)
             return it->second;
     const std::uint32_t index = p.size;
     const CycleSlot slot = cycleSlot(index);
-    if (slot.chunk >= std::size(p.chunks))
-        std::abort(); // 4G distinct cycle counts: no table or model makes that many
+    if (slot.chunk >= std::size(p.chunks) || index >> CycleRef::kIndexBits)
+        std::abort(); // 2^27 distinct cycle counts (InstructionTiming packs the number): no table or model makes that many
     if (slot.at == 0)
         p.chunks[slot.chunk].store(new CycleCount[kCycleChunk << slot.chunk], std::memory_order_release);
     p.chunks[slot.chunk].load(std::memory_order_relaxed)[slot.at] = c;

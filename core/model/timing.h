@@ -88,8 +88,20 @@ public:
     const CycleCount& operator*() const { return *get(); }
     const CycleCount* operator->() const { return get(); }
     bool operator==(const CycleRef& other) const { return index_ == other.index_; }
+    // The count's number, for owners that pack it with flags: at most kIndexBits wide (the pool
+    // refuses more distinct counts; a few hundred occur).
+    static constexpr int kIndexBits = 27;
+    std::uint32_t index() const { return index_; }
+    static CycleRef fromIndex(std::uint32_t index)
+    {
+        CycleRef ref(Raw {});
+        ref.index_ = index;
+        return ref;
+    }
 
 private:
+    struct Raw { };
+    explicit CycleRef(Raw) { }
     const CycleCount* get() const;
     std::uint32_t index_;
 };
@@ -109,19 +121,27 @@ struct Penalty {
 
 enum class Direction : std::uint8_t { NotABranch, Taken, NotTaken };
 
-// Fields ordered by size so the struct has as little padding as can be (12 bytes; issue #18
-// counts them). The instruction's fetch block and slot are fetchPlace()'s, not kept here.
+// Eight bytes (issue #18 counts them): the row's number, the direction and three flags share
+// one 32-bit word. The instruction's fetch block and slot are fetchPlace()'s, not kept here.
 struct InstructionTiming {
-    CycleRef base; // C(I), DPFACTOR/GLC applied
+    CycleRef base() const { return CycleRef::fromIndex(base_); } // C(I), DPFACTOR/GLC applied
+    void setBase(CycleRef base) { base_ = base.index(); }
     // Base cycles used in totals: the row's low figure (branches: 4 or the taken cycles, whose
     // row the model makes; data and placeholders 0). Read from the row, not kept (issue #18).
-    int cycles() const { return base->low; }
-    Direction direction = Direction::NotABranch;
-    bool directionOverridden : 1 = false;
-    bool vectorIssue : 1 = false; // counts toward latency-hidden cycles (VALU, DS, VMEM issue)
+    int cycles() const { return base()->low; }
+    Direction direction() const { return Direction(direction_); }
+    void setDirection(Direction direction) { direction_ = std::uint32_t(direction); }
+    bool directionOverridden() const { return overridden_; }
+    void setDirectionOverridden(bool overridden) { overridden_ = overridden; }
+    bool vectorIssue() const { return vectorIssue_; } // counts toward latency-hidden cycles (VALU, DS, VMEM issue)
+    void setVectorIssue(bool vectorIssue) { vectorIssue_ = vectorIssue; }
 
 private:
-    bool freed_ : 1 = false; // charges_ ends with the freeing rule
+    std::uint32_t base_ : CycleRef::kIndexBits = CycleRef().index();
+    std::uint32_t direction_ : 2 = std::uint32_t(Direction::NotABranch);
+    std::uint32_t overridden_ : 1 = false;
+    std::uint32_t vectorIssue_ : 1 = false;
+    std::uint32_t freed_ : 1 = false; // charges_ ends with the freeing rule
     // The penalties, then the freeing rule when freed_ (its cycles unused): one block for both
     // (a 4-byte handle), none for most instructions, which neither pay nor are freed (issue #18).
     SparseList<Penalty> charges_;
@@ -138,7 +158,7 @@ public:
     // The class a view marks the instruction with: hazard over branch over fetch (section 8).
     PenaltyClass markClass() const;
 };
-static_assert(sizeof(void*) != 8 || sizeof(InstructionTiming) <= 12, "InstructionTiming grew: issue #18 counts its bytes");
+static_assert(sizeof(void*) != 8 || sizeof(InstructionTiming) <= 8, "InstructionTiming grew: issue #18 counts its bytes");
 
 struct Totals {
     int instructions = 0;

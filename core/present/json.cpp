@@ -236,21 +236,21 @@ void writeTimingFields(Document& d, const Instruction& in, const InstructionTimi
     d.member("slot", place.slot);
     d.member("block", place.block);
     d.member("cycles", t.cycles());
-    d.member("cycles_high", t.direction == Direction::NotABranch ? t.base->high : t.cycles());
-    d.member("cycles_source", t.base->source);
-    d.member("timing_table", t.base->table);
-    d.member("timing_row", t.base->matched);
-    d.member("timing_rule", t.base->rule); // docs/model.md: T-table, T-mfma, T-llvm-sched, "" (none)
-    d.member("timing_rule_detail", t.base->ruleDetail);
-    if (!t.base->throughput.empty())
-        d.member("throughput", t.base->throughput);
-    d.member("unknown_timing", t.base->unknown);
-    d.member("no_timing_data", t.base->noData);
-    d.member("uncertain_timing", t.base->uncertain);
-    d.member("vector_issue", t.vectorIssue);
-    if (t.direction != Direction::NotABranch) {
-        d.member("taken", t.direction == Direction::Taken);
-        d.member("direction_overridden", t.directionOverridden);
+    d.member("cycles_high", t.direction() == Direction::NotABranch ? t.base()->high : t.cycles());
+    d.member("cycles_source", t.base()->source);
+    d.member("timing_table", t.base()->table);
+    d.member("timing_row", t.base()->matched);
+    d.member("timing_rule", t.base()->rule); // docs/model.md: T-table, T-mfma, T-llvm-sched, "" (none)
+    d.member("timing_rule_detail", t.base()->ruleDetail);
+    if (!t.base()->throughput.empty())
+        d.member("throughput", t.base()->throughput);
+    d.member("unknown_timing", t.base()->unknown);
+    d.member("no_timing_data", t.base()->noData);
+    d.member("uncertain_timing", t.base()->uncertain);
+    d.member("vector_issue", t.vectorIssue());
+    if (t.direction() != Direction::NotABranch) {
+        d.member("taken", t.direction() == Direction::Taken);
+        d.member("direction_overridden", t.directionOverridden());
     }
     d.key("penalties");
     d.beginArray();

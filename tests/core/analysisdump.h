@@ -138,9 +138,9 @@ inline std::vector<std::string> dumpAnalysis(const Analysis& a)
     const TimingResult& t = a.timing;
     for (std::size_t i = 0; i < t.instructions.size(); ++i) {
         const InstructionTiming& it = t.instructions[i];
-        std::string s =
-            std::format("timing {} {} cyc{} dir{}{} freed[{}|{}] vec{}", i, dumpCount(*it.base), it.cycles(), int(it.direction),
-                        it.directionOverridden ? "!" : "", it.freedBy(), it.freedDetail(), it.vectorIssue);
+        std::string s = std::format("timing {} {} cyc{} dir{}{} freed[{}|{}] vec{}", i, dumpCount(*it.base()), it.cycles(),
+                                    int(it.direction()), it.directionOverridden() ? "!" : "", it.freedBy(), it.freedDetail(),
+                                    it.vectorIssue());
         for (const Penalty& pen : it.penalties())
             s += std::format(" | {} +{} {}", pen.rule, pen.cycles, pen.detail);
         out.push_back(s);

@@ -279,8 +279,8 @@ private Q_SLOTS:
             overrides.byLine[b.at(j).line] = taken ? Direction::Taken : Direction::NotTaken;
         const TimingResult r = analyzeTiming(b.build(), {}, overrides);
         const InstructionTiming& t = r.instructions[std::size_t(j)];
-        QCOMPARE(t.direction, taken ? Direction::Taken : Direction::NotTaken);
-        QCOMPARE(t.directionOverridden, taken != backward);
+        QCOMPARE(t.direction(), taken ? Direction::Taken : Direction::NotTaken);
+        QCOMPARE(t.directionOverridden(), taken != backward);
         QCOMPARE(t.cycles(), taken ? 20 : 4); // B-cost: 4 not taken, 20 taken
         QTEST(ruleCycles(t, "branch-position"), "penalty");
         QCOMPARE(ruleCycles(t, "branch-target"), 0);
@@ -343,7 +343,7 @@ private Q_SLOTS:
         overrides.byLine[b.at(j).line] = Direction::NotTaken;
         const TimingResult r = analyzeTiming(b.build(), {}, overrides);
         const InstructionTiming& t = r.instructions[std::size_t(j)];
-        QCOMPARE(t.direction, Direction::Taken);
+        QCOMPARE(t.direction(), Direction::Taken);
         QCOMPARE(t.cycles(), 20);
         QCOMPARE(rulesOf(t), QStringLiteral("branch-target:8"));
     }
@@ -447,7 +447,7 @@ private Q_SLOTS:
         QCOMPARE(r.instructions[std::size_t(load)].penaltyCycles(), 0);
         QCOMPARE(r.instructions[std::size_t(nop)].penaltyCycles(), 0);
         QCOMPARE(rulesOf(r.instructions[std::size_t(salu)]), QStringLiteral("valu-salu:8"));
-        QCOMPARE(r.instructions[std::size_t(nop)].base->rule, std::string("T-nop"));
+        QCOMPARE(r.instructions[std::size_t(nop)].base()->rule, std::string("T-nop"));
     }
 
     // T-nop (docs/model.md): s_nop N takes N+1 issue slots of 4 cycles (hazards.md §1: N+1 wait
@@ -485,8 +485,8 @@ private Q_SLOTS:
         const TimingResult r = analyzeTiming(b.build(), options);
         const InstructionTiming& t = r.instructions[std::size_t(nop)];
         QTEST(t.cycles(), "cycles");
-        QCOMPARE(t.base->rule, std::string("T-nop"));
-        QVERIFY(!t.base->noData && !t.base->unknown);
+        QCOMPARE(t.base()->rule, std::string("T-nop"));
+        QVERIFY(!t.base()->noData && !t.base()->unknown);
         QTEST(ruleCycles(r.instructions[std::size_t(salu)], "valu-salu"), "valuSalu");
     }
 
@@ -650,8 +650,8 @@ private Q_SLOTS:
             QCOMPARE(r.instructions[std::size_t(i)].freedBy(), std::string(freed[i]));
             QCOMPARE(r.instructions[std::size_t(i)].cycles(), cycles[i]);
         }
-        QCOMPARE(r.instructions[9].direction, Direction::NotTaken);
-        QCOMPARE(r.instructions[12].direction, Direction::Taken);
+        QCOMPARE(r.instructions[9].direction(), Direction::NotTaken);
+        QCOMPARE(r.instructions[12].direction(), Direction::Taken);
         QCOMPARE(r.totals.instructions, 14);
         QCOMPARE(r.totals.bytes, std::uint64_t(76));
         QCOMPARE(r.totals.baseCycles, 112);
@@ -857,10 +857,10 @@ private Q_SLOTS:
         const TimingResult r = analyzeTiming(b.build());
         const InstructionTiming& t = r.instructions[std::size_t(i)];
         QTEST(t.cycles(), "cycles");
-        QTEST(t.base->high, "high");
+        QTEST(t.base()->high, "high");
         QTEST(t.penaltyCycles(), "penalty");
         QCOMPARE(r.totals.baseCycles, 4 * 4 + t.cycles()); // 4 fillers of 4 + the low end
-        QCOMPARE(r.totals.unknownTimings, t.base->unknown ? 1 : 0);
+        QCOMPARE(r.totals.unknownTimings, t.base()->unknown ? 1 : 0);
     }
 
     // ---- data words, placeholders, blocks, kernels, overrides ----

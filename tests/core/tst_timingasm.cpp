@@ -50,9 +50,9 @@ private Q_SLOTS:
         QCOMPARE(r.totals.byRule.at("vcc-exec-branch"), 4);
         QCOMPARE(r.instructions[2].freedBy(), std::string("R-first16"));
         QCOMPARE(r.instructions[6].freedBy(), std::string("R-first16"));
-        QCOMPARE(r.instructions[5].direction, Direction::NotTaken);
+        QCOMPARE(r.instructions[5].direction(), Direction::NotTaken);
         QCOMPARE(r.totals.unknownTimings, 0); // s_endpgm has no row: docs/model.md T-llvm-sched
-        QCOMPARE(r.instructions[7].base->rule, std::string("T-llvm-sched"));
+        QCOMPARE(r.instructions[7].base()->rule, std::string("T-llvm-sched"));
         // Two blocks: the jump ends the first, .Lend (its target) starts the third.
         QCOMPARE(int(r.blocks.size()), 3);
 
@@ -108,7 +108,7 @@ private Q_SLOTS:
         QVERIFY2(!program.hasErrors(), program.diagnostics.empty() ? "" : program.diagnostics[0].message.c_str());
         QCOMPARE(int(program.instructions.size()), 1);
         const TimingResult r = analyzeTiming(program);
-        QTEST(QString::fromStdString(r.instructions[0].base->matched), "matched");
+        QTEST(QString::fromStdString(r.instructions[0].base()->matched), "matched");
         QTEST(r.instructions[0].cycles(), "cycles");
     }
 

@@ -178,7 +178,7 @@ private Q_SLOTS:
         const int line = 36; // s_cbranch_vccz skip: forward, so assumed not taken (section 3)
         const int index = instructionOnLine(line);
         QVERIFY(index >= 0);
-        QCOMPARE(analysis().timing.instructions[size_t(index)].direction, Direction::NotTaken);
+        QCOMPARE(analysis().timing.instructions[size_t(index)].direction(), Direction::NotTaken);
         QCOMPARE(analysis().timing.instructions[size_t(index)].cycles(), 4);
         const long long base = analysis().timing.totals.baseCycles;
 
@@ -192,8 +192,8 @@ private Q_SLOTS:
 
         // Taken now: B-cost 20 instead of 4, so base cycles grow by 16.
         const InstructionTiming& t = analysis().timing.instructions[size_t(index)];
-        QCOMPARE(t.direction, Direction::Taken);
-        QVERIFY(t.directionOverridden);
+        QCOMPARE(t.direction(), Direction::Taken);
+        QVERIFY(t.directionOverridden());
         QCOMPARE(t.cycles(), 20);
         QCOMPARE(analysis().timing.totals.baseCycles, base + 16);
         QCOMPARE(editor->annotationAt(line)->direction, Direction::Taken);

@@ -104,9 +104,9 @@ LineAnnotations LineAnnotations::build(const Analysis& analysis)
         if (!t)
             continue;
         a.cycles += t->cycles();
-        if (t->direction != Direction::NotABranch) {
-            a.direction = t->direction;
-            a.directionOverridden = t->directionOverridden;
+        if (t->direction() != Direction::NotABranch) {
+            a.direction = t->direction();
+            a.directionOverridden = t->directionOverridden();
             a.conditionalBranch = a.conditionalBranch || ins.branch == BranchKind::Conditional;
         }
         for (const Penalty& p : t->penalties()) {
@@ -175,17 +175,17 @@ QString LineAnnotations::tooltip(int line, const Analysis& analysis) const
         if (index >= timings.size())
             continue;
         const InstructionTiming& t = timings[index];
-        text += QStringLiteral("\ncycles %1 (C = %2)").arg(t.cycles()).arg(cycleText(*t.base));
+        text += QStringLiteral("\ncycles %1 (C = %2)").arg(t.cycles()).arg(cycleText(*t.base()));
         // docs/model.md: where C comes from (a table row, MFMA passes or LLVM's model), or that it has none.
-        if (!t.base->rule.empty())
-            text +=
-                QStringLiteral("\n%1: %2").arg(QString::fromStdString(t.base->rule), QString::fromStdString(t.base->ruleDetail));
-        else if ((t.base->unknown || t.base->noData) && !ins.placeholder && !ins.isData)
+        if (!t.base()->rule.empty())
+            text += QStringLiteral("\n%1: %2")
+                        .arg(QString::fromStdString(t.base()->rule), QString::fromStdString(t.base()->ruleDetail));
+        else if ((t.base()->unknown || t.base()->noData) && !ins.placeholder && !ins.isData)
             text += QStringLiteral("\nno timing: neither GcnTimings.md nor LLVM's model gives one, counted as 4");
-        if (t.direction != Direction::NotABranch) {
+        if (t.direction() != Direction::NotABranch) {
             text += QStringLiteral("\nassumed %1%2")
-                        .arg(t.direction == Direction::Taken ? QStringLiteral("taken") : QStringLiteral("not taken"),
-                             t.directionOverridden ? QStringLiteral(" (set by you)") : QString());
+                        .arg(t.direction() == Direction::Taken ? QStringLiteral("taken") : QStringLiteral("not taken"),
+                             t.directionOverridden() ? QStringLiteral(" (set by you)") : QString());
             if (ins.branch == BranchKind::Conditional)
                 text += QStringLiteral(" — click the marker to flip");
         }

@@ -42,9 +42,9 @@ QString ReportBuilder::cyclesFor(int index) const
     if (cycles.isEmpty())
         return QStringLiteral("—");
     return cycles
-        + (t->direction == Direction::Taken          ? QStringLiteral(" T")
-               : t->direction == Direction::NotTaken ? QStringLiteral(" N")
-                                                     : QString());
+        + (t->direction() == Direction::Taken          ? QStringLiteral(" T")
+               : t->direction() == Direction::NotTaken ? QStringLiteral(" N")
+                                                       : QString());
 }
 
 bool ReportBuilder::buildListing()
@@ -324,7 +324,7 @@ void ReportBuilder::paintListingPage(QPainter& p, const QRectF& content, qreal h
             p.drawText(cell(Column::Cycles, y), numeric, cyclesFor(line.numbers));
             if (t)
                 ui::paintMark(p, cell(Column::Marker, y).adjusted(0.5, 1, -0.5, -1),
-                              {t->markClass(), t->direction, t->directionOverridden, !t->freedBy().empty()}, colors_, true);
+                              {t->markClass(), t->direction(), t->directionOverridden(), !t->freedBy().empty()}, colors_, true);
             if (pressureChars_ > 0 && std::size_t(line.numbers) < a_.liveness.instructions.size()) {
                 const LiveCounts& live = a_.liveness.instructions[std::size_t(line.numbers)];
                 const KernelPressure* peak = ins.kernel >= 0 && std::size_t(ins.kernel) < a_.liveness.kernels.size()

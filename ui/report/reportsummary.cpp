@@ -9,8 +9,8 @@ QString ReportBuilder::timingSources() const
     std::map<std::string, int> bySource;
     for (std::size_t i = 0; i < a_.program.instructions.size() && i < a_.timing.instructions.size(); ++i) {
         const Instruction& in = a_.program.instructions[i];
-        if (!in.isData && !in.placeholder && !a_.timing.instructions[i].base->rule.empty())
-            ++bySource[a_.timing.instructions[i].base->rule];
+        if (!in.isData && !in.placeholder && !a_.timing.instructions[i].base()->rule.empty())
+            ++bySource[a_.timing.instructions[i].base()->rule];
     }
     QStringList parts;
     for (const auto& [rule, count] : bySource)
@@ -47,10 +47,10 @@ void ReportBuilder::buildSummary()
     QStringList directions;
     for (std::size_t i = 0; i < a_.timing.instructions.size() && i < program.instructions.size(); ++i) {
         const InstructionTiming& t = a_.timing.instructions[i];
-        if (t.directionOverridden)
+        if (t.directionOverridden())
             directions << QStringLiteral("line %1 %2")
                               .arg(program.instructions[i].line)
-                              .arg(t.direction == Direction::Taken ? QStringLiteral("taken") : QStringLiteral("not taken"));
+                              .arg(t.direction() == Direction::Taken ? QStringLiteral("taken") : QStringLiteral("not taken"));
     }
     std::vector<std::pair<QString, QString>> titleRows = {
         {QStringLiteral("File"), options_.sourceName.isEmpty() ? name_ : options_.sourceName},

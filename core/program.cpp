@@ -126,12 +126,19 @@ void LineIndex::assign(std::vector<std::pair<int, int>> lineAndInstruction)
     // Usually in order already (instructions follow the text, except inside .rept bodies).
     if (!std::is_sorted(lineAndInstruction.begin(), lineAndInstruction.end()))
         std::sort(lineAndInstruction.begin(), lineAndInstruction.end());
-    lines_.clear();
-    starts_.assign(1, 0);
-    indices_.clear();
     identity_ = true;
     for (std::size_t k = 0; k < lineAndInstruction.size() && identity_; ++k)
         identity_ = lineAndInstruction[k].second == int(k);
+    // Exactly as many entries as lines: a vector grown by doubling holds up to twice that.
+    std::size_t lines = 0;
+    for (std::size_t k = 0; k < lineAndInstruction.size(); ++k)
+        lines += k == 0 || lineAndInstruction[k].first != lineAndInstruction[k - 1].first;
+    lines_ = {};
+    starts_ = {};
+    indices_ = {};
+    lines_.reserve(lines);
+    starts_.reserve(lines + 1);
+    starts_.push_back(0);
     if (!identity_)
         indices_.reserve(lineAndInstruction.size());
     int count = 0;

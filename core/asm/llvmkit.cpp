@@ -66,8 +66,8 @@ unsigned TargetKit::registerNamed(RegKind kind, int first, int count)
                 unsigned index = 0;
                 const char* end = name.data() + name.size();
                 const auto [stop, ec] = std::from_chars(name.data() + prefixes[k].size(), end, index);
-                if (ec != std::errc() || stop != end || stop == name.data() + prefixes[k].size())
-                    continue;
+                if (ec != std::errc() || stop != end || stop == name.data() + prefixes[k].size() || index > 1023)
+                    continue; // not VGPRn/SGPRn/AGPRn (a tuple, a half, a class of its own)
                 auto& singles = singleRegisters[k];
                 if (singles.size() <= index)
                     singles.resize(index + 1, 0);

@@ -102,7 +102,7 @@ public:
                         result.hazards.push_back(*kept);
                 continue;
             }
-            if (p_.instructions[c].isData || cfg_.blockOf(c) < 0)
+            if (p_.instructions[c].isData || c >= cfg_.instructionCount()) // (a CFG of this program covers every instruction)
                 continue;
             walk(c, needs, result);
             clause(c, result);
@@ -756,10 +756,8 @@ std::vector<char> reachedFrom(const Cfg& cfg, int first, int end)
     };
     std::vector<At> work;
     for (int i = std::max(first, 0); i < end && i < cfg.instructionCount(); ++i) {
-        const int b = cfg.blockOf(i);
-        if (b < 0)
-            out[std::size_t(i)] = 1;
-        else if (i == first || cfg.blocks[std::size_t(b)].first == i)
+        const int b = cfg.blockOf(i); // the blocks cover every instruction below instructionCount()
+        if (i == first || cfg.blocks[std::size_t(b)].first == i)
             work.push_back({b, i, kBudget});
     }
     while (!work.empty()) {

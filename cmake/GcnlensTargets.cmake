@@ -6,6 +6,14 @@ function(gcnlens_warnings target)
     target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic)
 endfunction()
 
+# gcnlens_link_llvm_statically(TARGET): the executable TARGET links LLVM's components into itself
+# instead of loading libLLVM (core/CMakeLists.txt says why), when GCNLENS_LLVM_STATIC is on.
+function(gcnlens_link_llvm_statically target)
+    if(GCNLENS_LLVM_STATIC)
+        set_property(TARGET ${target} PROPERTY GCNLENS_LLVM_STATIC ON)
+    endif()
+endfunction()
+
 function(gcnlens_qt_defaults target)
     target_compile_definitions(${target} PRIVATE
         QT_NO_KEYWORDS QT_NO_CAST_FROM_ASCII QT_USE_QSTRINGBUILDER QT_NO_FOREACH)

@@ -11,6 +11,8 @@ endfunction()
 function(gcnlens_link_llvm_statically target)
     if(GCNLENS_LLVM_STATIC)
         set_property(TARGET ${target} PROPERTY GCNLENS_LLVM_STATIC ON)
+        # LLVM's libraries are built with a section per function: drop what nothing reaches.
+        target_link_options(${target} PRIVATE -Wl,--gc-sections)
     endif()
 endfunction()
 

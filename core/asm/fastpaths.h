@@ -17,6 +17,10 @@ struct FastPaths {
     // low bits), the line's own values put into the MCInst (shapes.cpp, valueToken). Off: such
     // integers are part of the shape's text, as before.
     bool valueClasses = true;
+    // A statement that comes again after macro/.rept expansion with the same text and the same
+    // values for the symbols it names is not parsed again: LLVM's instruction is replayed
+    // (statementcache.cpp). Off: LLVM parses every statement.
+    bool statementCache = true;
 };
 
 FastPaths& fastPaths();

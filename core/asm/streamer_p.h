@@ -150,6 +150,10 @@ public:
     const AssembleLimits* limits = nullptr;
     std::function<void()> onLimit;
     bool stopped() const { return stopped_; }
+    // For the statement cache (rememberStatements): instructions emitted so far, in any section,
+    // and where to copy the next one.
+    std::uint64_t instructionsSeen = 0;
+    llvm::MCInst* capture = nullptr;
 
     void changeSection(llvm::MCSection* section, uint32_t subsection) override
     {
@@ -160,6 +164,9 @@ public:
 
     void emitInstruction(const llvm::MCInst& inst, const llvm::MCSubtargetInfo& sti) override
     {
+        ++instructionsSeen;
+        if (capture)
+            *capture = inst;
         if (!inText_) {
             MCStreamer::emitInstruction(inst, sti);
             return;
@@ -456,6 +463,14 @@ private:
     bool stopped_ = false;         // a limit was crossed: nothing more is recorded
 };
 
+// LLVM's target parser behind one that remembers what each statement became, by its text after
+// expansion and the values it names, and replays it when the statement comes again
+// (statementcache.cpp; FastPaths::statementCache).
+std::unique_ptr<llvm::MCTargetAsmParser> rememberStatements(std::unique_ptr<llvm::MCTargetAsmParser> inner,
+                                                            CollectingStreamer& streamer,
+                                                            const std::vector<RawDiagnostic>& diagnostics,
+                                                            const IndexedSourceMgr& sources, TargetKit& kit);
+
 struct DiagnosticContext {
     IndexedSourceMgr* sources = nullptr;
     std::vector<RawDiagnostic>* diagnostics = nullptr;
@@ -518,6 +533,7 @@ public:
             error = "LLVM could not create the AMDGPU assembler";
             return;
         }
+        targetParser_ = rememberStatements(std::move(targetParser_), *streamer, diagnostics, sources, kit);
         parser_->setTargetParser(*targetParser_);
         streamer->parser = parser_.get();
         streamer->sources = &sources;

@@ -61,6 +61,7 @@ const FastPath kFastPaths[] = {
     {"expansion-per-buffer", [](AssembleOptions&, bool on) { fastPaths().expansionPerBuffer = on; }},
     {"buffer-index", [](AssembleOptions&, bool on) { fastPaths().bufferIndex = on; }},
     {"value-classes", [](AssembleOptions&, bool on) { fastPaths().valueClasses = on; }},
+    {"statement-cache", [](AssembleOptions&, bool on) { fastPaths().statementCache = on; }},
 };
 
 } // namespace

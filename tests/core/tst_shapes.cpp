@@ -363,9 +363,10 @@ private Q_SLOTS:
     }
 
     // The fast paths without an option of their own (core/asm/fastpaths.h, issue #18): where a
-    // macro/.rept expansion came from asked once per expansion buffer, and the buffer index. Each
-    // is switched off in turn and every field compared, on macro-heavy programs whose statements
-    // come from nested expansions, with errors and warnings inside them and cpp line markers.
+    // macro/.rept expansion came from asked once per expansion buffer, the buffer index, and the
+    // statements replayed after expansion. Each is switched off in turn and every field compared,
+    // on macro-heavy programs whose statements come from nested expansions, with errors and
+    // warnings inside them and cpp line markers.
     void expansionFastPaths_data()
     {
         QTest::addColumn<QString>("text");
@@ -386,6 +387,53 @@ private Q_SLOTS:
                 + QStringLiteral("# 40 \"other.inc\"\n  outer 30\n  bad 7\n")
                                           << "tahiti" << 50;
     }
+    // The statement cache (statementcache.cpp) replays a statement that comes again with the same
+    // text and the same values for the symbols it names. Each row has statements that come again
+    // with something else changed: a symbol's value, a symbol defined only later, a label, the
+    // register counters LLVM keeps (a .if reads them), an error. `expect`: an instruction the
+    // listing must hold, so that the row tests what it says.
+    void statementCache_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expect");
+        QTest::newRow("symbol value changes") << QStringLiteral(".text\nk:\n.set x, 1\n.rept 2\n  v_mov_b32 v0, x\n.endr\n"
+                                                                ".set x, 70\n.rept 2\n  v_mov_b32 v0, x\n.endr\n  s_endpgm\n")
+                                              << "v_mov_b32_e32 v0, 0x46";
+        QTest::newRow("loop counter") << QStringLiteral(
+            ".text\nk:\n.set i, 0\n.rept 4\n  v_add_co_u32 v[i], vcc, i*20, v1\n"
+            "  .set i, i+1\n.endr\n.set i, 0\n.rept 4\n  v_add_co_u32 v[i], vcc, i*20, v1\n"
+            "  .set i, i+1\n.endr\n  s_endpgm\n")
+                                      << "v_add_co_u32_e32 v3, vcc, 60, v1";
+        QTest::newRow("defined later") << QStringLiteral(".text\nk:\n.rept 2\n  s_mov_b32 s0, later\n.endr\n"
+                                                         "later = 0x1234\n.rept 2\n  s_mov_b32 s0, later\n.endr\n  s_endpgm\n")
+                                       << "s_mov_b32 s0, 0x1234";
+        QTest::newRow("labels") << QStringLiteral(".text\nk:\n.rept 3\n  s_branch k\n  s_branch 1f\n1:\n.endr\n  s_endpgm\n")
+                                << "s_branch";
+        QTest::newRow("register counters") << QStringLiteral(
+            ".text\nk:\n.rept 2\n  v_mov_b32 v9, 0\n.endr\n"
+            ".set .amdgcn.next_free_vgpr, 0\n.rept 2\n  v_mov_b32 v9, 0\n.endr\n"
+            ".if .amdgcn.next_free_vgpr == 10\n  s_nop 1\n.else\n  s_nop 2\n.endif\n"
+            "  s_endpgm\n") << "s_nop 1";
+        QTest::newRow("errors and warnings") << QStringLiteral(".text\nk:\n.rept 3\n  v_mov_b32 v0, v300\n"
+                                                               "  v_sqrt_f64 v[4:5], 2.2\n  s_nop 3\n.endr\n  s_endpgm\n")
+                                             << "s_nop 3";
+    }
+    void statementCache()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, expect);
+        AssembleOptions options;
+        options.gpu = "gfx900";
+        const std::string source = text.toStdString();
+        const QStringList replayed = describe(assemble(source, options));
+        fastPaths().statementCache = false;
+        const QStringList parsed = describe(assemble(source, options));
+        fastPaths().statementCache = true;
+        QVERIFY2(replayed == parsed, qPrintable(firstDifference(replayed, parsed)));
+        QVERIFY2(std::any_of(parsed.begin(), parsed.end(), [&](const QString& line) { return line.contains(expect); }),
+                 qPrintable(QStringLiteral("no instruction reads \"%1\":\n%2").arg(expect, parsed.join(QLatin1Char('\n')))));
+    }
+
     void expansionFastPaths()
     {
         QFETCH(QString, text);
@@ -399,7 +447,7 @@ private Q_SLOTS:
                                                  [](const Instruction& i) { return i.fromExpansion; });
         QVERIFY2(fromExpansion >= minimum, qPrintable(QStringLiteral("only %1 instructions from expansions").arg(fromExpansion)));
         const QStringList a = describe(fast);
-        for (bool FastPaths::* path : {&FastPaths::expansionPerBuffer, &FastPaths::bufferIndex}) {
+        for (bool FastPaths::* path : {&FastPaths::expansionPerBuffer, &FastPaths::bufferIndex, &FastPaths::statementCache}) {
             fastPaths().*path = false;
             const Program plain = assemble(source, options);
             fastPaths().*path = true;

@@ -336,6 +336,33 @@ Loaded loadBytes(std::string_view bytes, InputKind forced)
     return loaded;
 }
 
+namespace {
+
+// loadBytes for bytes the loader owns: UTF-8 text, by far the common case, becomes the text in
+// place rather than through the decoder's two copies. A fresh page can cost 15 µs on the machines
+// gcnlens is measured on: those copies were most of a 34 MB source's 0.65 s load (issue #18).
+// Anything else (a wide BOM, a NUL, bytes that are not UTF-8) goes the decoder's way.
+Loaded loadOwnedBytes(std::string&& bytes, InputKind forced)
+{
+    const InputKind kind = forced == InputKind::Auto ? detectInputKind(bytes) : forced;
+    const std::string_view view(bytes);
+    const bool utf8Bom = view.starts_with("\xef\xbb\xbf");
+    const bool wideBom = view.starts_with("\xff\xfe") || view.starts_with("\xfe\xff");
+    if (kind == InputKind::Binary || wideBom || view.find('\0') != std::string_view::npos
+        || !validUtf8(view.substr(utf8Bom ? 3 : 0)))
+        return loadBytes(view, kind);
+    Loaded loaded;
+    loaded.kind = kind;
+    if (utf8Bom)
+        bytes.erase(0, 3);
+    loaded.format.bom = utf8Bom;
+    loaded.format.crlf = normaliseLineBreaks(bytes);
+    loaded.text = std::move(bytes);
+    return loaded;
+}
+
+} // namespace
+
 std::string checkPath(const std::string& path, std::uint64_t maxBytes)
 {
     struct stat info {};
@@ -367,6 +394,9 @@ Loaded loadFile(const std::string& path, InputKind forced, std::uint64_t maxByte
     }
     // At most maxBytes + 1: a file's size may be unknown up front (a pipe, /dev/zero).
     std::string bytes;
+    struct stat info {};
+    if (::fstat(::fileno(in), &info) == 0 && S_ISREG(info.st_mode) && std::uint64_t(info.st_size) <= maxBytes)
+        bytes.reserve(std::size_t(info.st_size) + 1); // read once into its place: no regrowth copies
     std::array<char, 1 << 16> buffer {};
     std::size_t n = 0;
     while ((n = std::fread(buffer.data(), 1, buffer.size(), in)) > 0) {
@@ -387,7 +417,7 @@ Loaded loadFile(const std::string& path, InputKind forced, std::uint64_t maxByte
         loaded.error = std::string("cannot read: ") + std::strerror(readErrno);
         return loaded;
     }
-    return loadBytes(bytes, forced);
+    return loadOwnedBytes(std::move(bytes), forced);
 }
 
 } // namespace gcnlens::input

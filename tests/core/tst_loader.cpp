@@ -21,6 +21,8 @@ private Q_SLOTS:
     void decode();
     void chunked_data() { decode_data(); }
     void chunked();
+    void fromFile_data() { decode_data(); }
+    void fromFile();
     void roundTrip_data() { decode_data(); }
     void roundTrip();
     void binary_data();
@@ -89,6 +91,30 @@ void TestLoader::chunked()
                 std::string_view(bytes.constData() + at, std::size_t(std::min<qsizetype>(size, bytes.size() - at)))));
         QVERIFY(decoder.finish());
         QCOMPARE(QString::fromStdString(decoder.text()), text);
+    }
+}
+
+// A file reads as the same bytes given to loadBytes: loadFile decodes UTF-8 in place, the rest
+// through the decoder (issue #18). Errors too: a NUL in UTF-8 text names its byte.
+void TestLoader::fromFile()
+{
+    QFETCH(QByteArray, bytes);
+    QTemporaryDir scratch;
+    const QByteArray withNul = bytes + QByteArray("v_nop\0\n", 7);
+    for (const QByteArray& content : {bytes, withNul}) {
+        QFile file(scratch.filePath(QStringLiteral("kernel.s")));
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        QCOMPARE(file.write(content), content.size());
+        file.close();
+        const Loaded read = loadFile(file.fileName().toStdString(), InputKind::Llvm);
+        const Loaded given = loadBytes(std::string_view(content.constData(), std::size_t(content.size())), InputKind::Llvm);
+        QCOMPARE(read.error, given.error);
+        QCOMPARE(read.text, given.text);
+        QCOMPARE(int(read.kind), int(given.kind));
+        QCOMPARE(int(read.format.encoding), int(given.format.encoding));
+        QCOMPARE(read.format.bom, given.format.bom);
+        QCOMPARE(read.format.latin1Fallback, given.format.latin1Fallback);
+        QCOMPARE(read.format.crlf, given.format.crlf);
     }
 }
 

@@ -4,12 +4,14 @@
 // FrontEnd::edit() of the edit as lines (the editor's path since the line edits), must give the
 // same Program as a fresh assemble() of the edited text (compared line by line with the tests' describe()); a difference
 // aborts with the first differing line. (The exception by design: a placeholder that keeps its size
-// from before the edit, as in tst_incremental.)
+// from before the edit, as in tst_incremental.) Without an edit, the text assembled with the
+// statement cache (FastPaths::statementCache, issue #18) must give the Program it gives without.
 //
 // Input: the source text, followed by the edit's parameters, which FuzzedDataProvider takes from
 // the END of the data; so any plain source file is a seed as it is (no edit), and the fuzzer grows
 // the edit by mutating the tail.
 #include "core/asm/assembler.h"
+#include "core/asm/fastpaths.h"
 #include "core/asm/sourcemap.h"
 #include "core/input/clrx.h"
 #include "tests/core/describeprogram.h"
@@ -117,7 +119,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     dumpForReplay(options, text, after);
 
     if (!incrementalPath) {
-        (void)assemble(text, options);
+        const QStringList replayed = test::describe(assemble(text, options));
+        fastPaths().statementCache = false;
+        const QStringList parsed = test::describe(assemble(text, options));
+        fastPaths().statementCache = true;
+        if (replayed != parsed) {
+            std::fprintf(stderr, "the statement cache changes the Program (%s):\n%s\n", options.gpu.c_str(),
+                         qPrintable(test::firstDifference(replayed, parsed)));
+            std::abort();
+        }
         return 0;
     }
     // The fresh run first: assemble() then hands its target kit back to the pool before the

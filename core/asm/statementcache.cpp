@@ -39,15 +39,15 @@ bool isIdentifierChar(char c)
 // AMDGPU target's, or one this list does not know) forgets every statement.
 bool keepsStatements(std::string_view directive)
 {
-    static constexpr std::array<std::string_view, 66> kSafe {
-        ".set",   ".equ",    ".equiv",    ".eqv",      ".rept",    ".rep",     ".endr",     ".irp",        ".irpc",
-        ".if",    ".ifdef",  ".ifndef",   ".ifnotdef", ".ifb",     ".ifnb",    ".ifc",      ".ifnc",       ".ifeq",
-        ".ifeqs", ".ifne",   ".ifnes",    ".ifgt",     ".ifge",    ".iflt",    ".ifle",     ".else",       ".elseif",
-        ".endif", ".macro",  ".endm",     ".endmacro", ".purgem",  ".exitm",   ".altmacro", ".noaltmacro", ".p2align",
-        ".align", ".balign", ".p2alignl", ".p2alignw", ".balignl", ".balignw", ".text",     ".section",    ".previous",
-        ".globl", ".global", ".local",    ".weak",     ".type",    ".size",    ".ident",    ".long",       ".int",
-        ".short", ".byte",   ".word",     ".quad",     ".4byte",   ".2byte",   ".8byte",    ".skip",       ".space",
-        ".fill",  ".zero",   ".print"};
+    static constexpr std::array<std::string_view, 72> kSafe {
+        ".set",   ".equ",    ".equiv",    ".eqv",      ".rept",    ".rep",     ".endr",        ".irp",        ".irpc",
+        ".if",    ".ifdef",  ".ifndef",   ".ifnotdef", ".ifb",     ".ifnb",    ".ifc",         ".ifnc",       ".ifeq",
+        ".ifeqs", ".ifne",   ".ifnes",    ".ifgt",     ".ifge",    ".iflt",    ".ifle",        ".else",       ".elseif",
+        ".endif", ".macro",  ".endm",     ".endmacro", ".purgem",  ".exitm",   ".altmacro",    ".noaltmacro", ".p2align",
+        ".align", ".balign", ".p2alignl", ".p2alignw", ".balignl", ".balignw", ".text",        ".section",    ".previous",
+        ".globl", ".global", ".local",    ".weak",     ".type",    ".size",    ".ident",       ".long",       ".int",
+        ".short", ".byte",   ".word",     ".quad",     ".4byte",   ".2byte",   ".8byte",       ".skip",       ".space",
+        ".fill",  ".zero",   ".print",    ".data",     ".rodata",  ".bss",     ".pushsection", ".popsection", ".subsection"};
     for (const std::string_view safe : kSafe)
         if (directive.size() == safe.size() && std::equal(directive.begin(), directive.end(), safe.begin(), [](char a, char b) {
                 return (a >= 'A' && a <= 'Z' ? char(a - 'A' + 'a') : a) == b;

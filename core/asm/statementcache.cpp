@@ -5,8 +5,8 @@
 // the source's own lines), and most of those statements repeat: in the MIOpen igemm kernels, 85-91%
 // of the instructions are repeats of an earlier one. A repeated statement skips LLVM's operand
 // parser and matcher (a fifth of such a kernel's listing) and its tokens are only read past; the
-// remembered MCInst goes to the streamer as the matcher would have sent it. tst_shapes and
-// check_shapes compare every field with the cache off (FastPaths::statementCache).
+// remembered MCInst goes to the streamer as the matcher would have sent it. tst_shapes,
+// check_shapes and fuzz_frontend compare every field with the cache off (FastPaths::statementCache).
 #include "core/asm/streamer_p.h"
 
 #include <llvm/MC/MCContext.h>

@@ -252,7 +252,7 @@ private:
             if (!symbol)
                 continue; // (the text says it; a symbol of that name later makes another key)
             std::int64_t value = 0;
-            if (!symbol->isVariable() || !symbol->getVariableValue()->evaluateAsAbsolute(value))
+            if (!symbol->isVariable() || !symbol->getVariableValue(false)->evaluateAsAbsolute(value))
                 return false;
             key_ += std::to_string(start);
             key_ += '=';

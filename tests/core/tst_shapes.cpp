@@ -414,6 +414,13 @@ private Q_SLOTS:
             ".set .amdgcn.next_free_vgpr, 0\n.rept 2\n  v_mov_b32 v9, 0\n.endr\n"
             ".if .amdgcn.next_free_vgpr == 10\n  s_nop 1\n.else\n  s_nop 2\n.endif\n"
             "  s_endpgm\n") << "s_nop 1";
+        // A variable whose value is not a constant (a label difference): LLVM keeps it as an
+        // expression and then refuses to reassign it; the statement is never replayed, and the
+        // error must be the same with the cache.
+        QTest::newRow("reassigned after a use") << QStringLiteral(".text\nk:\na: s_nop 0\nb:\n.set x, b - a\n.rept 2\n"
+                                                                  "  s_mov_b32 s0, x\n.endr\n.set x, 3\n.rept 2\n"
+                                                                  "  s_mov_b32 s0, x\n.endr\n  s_endpgm\n")
+                                                << "s_mov_b32 s0, x";
         QTest::newRow("errors and warnings") << QStringLiteral(".text\nk:\n.rept 3\n  v_mov_b32 v0, v300\n"
                                                                "  v_sqrt_f64 v[4:5], 2.2\n  s_nop 3\n.endr\n  s_endpgm\n")
                                              << "s_nop 3";

@@ -25,15 +25,6 @@ namespace gcnlens::detail {
 
 namespace {
 
-bool isIdentifierStart(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.' || c == '$' || c == '@' || c == '?';
-}
-bool isIdentifierChar(char c)
-{
-    return isIdentifierStart(c) || (c >= '0' && c <= '9');
-}
-
 // Directives after which a remembered statement still parses the same: they define symbols (whose
 // values are part of the key), repeat or skip text, place data, or name sections. Any other (the
 // AMDGPU target's, or one this list does not know) forgets every statement.
@@ -49,9 +40,7 @@ bool keepsStatements(std::string_view directive)
         ".short", ".byte",   ".word",     ".quad",     ".4byte",   ".2byte",   ".8byte",       ".skip",       ".space",
         ".fill",  ".zero",   ".print",    ".data",     ".rodata",  ".bss",     ".pushsection", ".popsection", ".subsection"};
     for (const std::string_view safe : kSafe)
-        if (directive.size() == safe.size() && std::equal(directive.begin(), directive.end(), safe.begin(), [](char a, char b) {
-                return (a >= 'A' && a <= 'Z' ? char(a - 'A' + 'a') : a) == b;
-            }))
+        if (llvm::StringRef(directive.data(), directive.size()).equals_insensitive(llvm::StringRef(safe.data(), safe.size())))
             return true;
     return false;
 }
@@ -65,6 +54,7 @@ public:
         , streamer_(streamer)
         , diagnostics_(diagnostics)
         , sources_(sources)
+        , hsa_(kit.triple.getOS() == llvm::Triple::AMDHSA)
     {
     }
 
@@ -209,7 +199,7 @@ private:
     {
         const char* begin = nameLoc.getPointer();
         const unsigned buffer = begin ? sources_.findBuffer(nameLoc) : 0;
-        if (!buffer || inner_->getSTI().getTargetTriple().getOS() != llvm::Triple::AMDHSA)
+        if (!buffer || !hsa_)
             return false;
         llvm::MCContext& context = getContext();
         const char* bufferEnd = sources_.getMemoryBuffer(buffer)->getBufferEnd();
@@ -218,7 +208,8 @@ private:
         key_.assign(line);
         key_ += '\n';
         for (std::size_t c = 0; c < kCounters.size(); ++c) {
-            counters_[c] = context.lookupSymbol(kCounters[c]);
+            if (!counters_[c]) // (a symbol, once made, lives as long as the context)
+                counters_[c] = context.lookupSymbol(kCounters[c]);
             if (!counters_[c] || !counters_[c]->isVariable()
                 || !counters_[c]->getVariableValue(false)->evaluateAsAbsolute(countersBefore_[c]))
                 return false;
@@ -236,7 +227,7 @@ private:
                     ++i;
                 continue;
             }
-            if (!isIdentifierStart(c)) {
+            if (!isIdentifierChar(c)) { // (linescan_p.h: a name as LLVM's lexer reads it)
                 ++i;
                 continue;
             }
@@ -266,6 +257,7 @@ private:
     CollectingStreamer& streamer_;
     const std::vector<RawDiagnostic>& diagnostics_;
     const IndexedSourceMgr& sources_;
+    const bool hsa_; // the amdhsa triple: the only one whose register counting is in symbols
     // LLVM's parser raises these to one past the highest register each statement names (code
     // object v3 and later): their values before a statement are in its key, and after it, in
     // what is remembered, so a remembered statement moves them as parsing it would have.

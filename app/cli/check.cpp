@@ -6,14 +6,10 @@
 
 #include "core/asm/isolated.h"
 #include "core/model/fixits.h"
+#include "core/present/json.h"
 
-#include <QDir>
-#include <QFile>
-
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QTextStream>
+#include <filesystem>
+#include <fstream>
 
 namespace gcnlens::cli {
 
@@ -21,64 +17,29 @@ namespace {
 
 constexpr int ExitFindings = 3;
 
-QJsonObject hazardJson(const HazardFinding& h)
-{
-    return {{QStringLiteral("rule"), QString::fromStdString(h.rule)},
-            {QStringLiteral("line"), h.line},
-            {QStringLiteral("producer_line"), h.producerLine},
-            {QStringLiteral("required"), h.required},
-            {QStringLiteral("present"), h.present},
-            {QStringLiteral("fix"), QString::fromStdString(h.fix)},
-            {QStringLiteral("detail"), QString::fromStdString(h.detail)}};
-}
-
-QJsonObject waitJson(const WaitcntFinding& w)
-{
-    return {{QStringLiteral("rule"), QString::fromStdString(w.rule)},
-            {QStringLiteral("line"), w.line},
-            {QStringLiteral("producer_line"), w.producerLine},
-            {QStringLiteral("counter"), QString::fromStdString(w.counter)},
-            {QStringLiteral("access"), QString::fromStdString(w.access)},
-            {QStringLiteral("register"), QString::fromStdString(w.reg)},
-            {QStringLiteral("not_guaranteed"), w.notGuaranteed},
-            {QStringLiteral("count"), w.count},
-            {QStringLiteral("fix"), QString::fromStdString(w.fix)},
-            {QStringLiteral("detail"), QString::fromStdString(w.detail)}};
-}
-
-QJsonObject fixItJson(const FixIt& f)
-{
-    QJsonArray edits;
-    for (const TextEdit& e : f.edits)
-        edits.append(QJsonObject {{QStringLiteral("line"), e.line},
-                                  {QStringLiteral("column"), e.column},
-                                  {QStringLiteral("end_line"), e.endLine},
-                                  {QStringLiteral("end_column"), e.endColumn},
-                                  {QStringLiteral("text"), QString::fromStdString(e.text)}});
-    return {{QStringLiteral("rule"), QString::fromStdString(f.finding.rule)},
-            {QStringLiteral("line"), f.finding.line},
-            {QStringLiteral("kind"), QString::fromStdString(f.kind)},
-            {QStringLiteral("summary"), QString::fromStdString(f.summary)},
-            {QStringLiteral("cycles_before"), f.cyclesBefore},
-            {QStringLiteral("cycles_after"), f.cyclesAfter},
-            {QStringLiteral("delta"), f.delta()},
-            {QStringLiteral("edits"), edits}};
-}
-
 // The path the diff names: relative to the current folder, for patch -p1 and git apply.
 std::string diffPath(const SourceArgs& source)
 {
-    if (source.file == QLatin1String("-"))
+    if (source.file == "-")
         return "stdin.s";
-    return QDir::current().relativeFilePath(source.file).toStdString();
+    std::error_code error;
+    const std::filesystem::path current = std::filesystem::current_path(error);
+    const std::filesystem::path file = std::filesystem::absolute(source.file, error).lexically_normal();
+    const std::filesystem::path relative = error ? std::filesystem::path() : file.lexically_relative(current);
+    return relative.empty() ? source.file : relative.string();
 }
 
 // The loader gives the text with LF line breaks; a diff of a CR LF file must carry its CRs in the
 // lines it quotes and adds, or patch finds no match.
 bool usesCrLf(const SourceArgs& source)
 {
-    QFile file(source.file);
-    return source.file != QLatin1String("-") && file.open(QIODevice::ReadOnly) && file.read(1 << 16).contains("\r\n");
+    if (source.file == "-")
+        return false;
+    std::ifstream file(source.file, std::ios::binary);
+    std::string head(1 << 16, '\0');
+    file.read(head.data(), std::streamsize(head.size()));
+    head.resize(std::size_t(file.gcount()));
+    return head.find("\r\n") != std::string::npos;
 }
 
 std::string withCrLf(const std::string& diff)
@@ -98,23 +59,22 @@ std::string withCrLf(const std::string& diff)
 
 } // namespace
 
-int checkCommand(const QStringList& args)
+int checkCommand(const Args& args)
 {
     SourceArgs source;
     AnalysisRequest request;
     bool asJson = false;
     bool withFixIts = false;
-    OptionParser parser(QStringLiteral("check"));
+    OptionParser parser("check");
     parser.addSource(source);
     parser.addTimingOptions(request.timing);
     parser.addJson(&asJson);
-    parser.addFlag({QStringLiteral("--fix-its")},
-                   QStringLiteral("print the fixes as a unified diff (patch -p1), each with its measured cycle delta"),
+    parser.addFlag({"--fix-its"}, "print the fixes as a unified diff (patch -p1), each with its measured cycle delta",
                    &withFixIts);
     if (const auto status = parser.parse(args))
         return *status;
     Analysis analysis;
-    QString text;
+    std::string text;
     std::optional<AnalysisRequest> assembledWith;
     if (!loadAnalysis(source, request, analysis, &text, &assembledWith))
         return ExitUsage;
@@ -122,63 +82,44 @@ int checkCommand(const QStringList& args)
     if (withFixIts && assembledWith) {
         IsolatedFrontEnd frontEnd;
         const AssembleOptions options = assembledWith->assemble;
-        fixits = findFixIts(text.toStdString(), analysis, *assembledWith,
+        fixits = findFixIts(text, analysis, *assembledWith,
                             [&](const std::string& edited) { return Program(frontEnd.analyze(edited, options)); });
     }
     const CheckResult& checks = analysis.checks;
     const bool found = !checks.hazards.empty() || !checks.waits.empty();
     const int status = analysis.program.hasErrors() ? ExitInputErrors : found ? ExitFindings : ExitOk;
     if (asJson) {
-        QJsonArray hazards, waits, notes;
-        for (const HazardFinding& h : checks.hazards)
-            hazards.append(hazardJson(h));
-        for (const WaitcntFinding& w : checks.waits)
-            waits.append(waitJson(w));
-        for (const std::string& n : checks.notes)
-            notes.append(QString::fromStdString(n));
-        QJsonObject options; // hazards.md §4: the readings the findings rest on
-        for (const auto& [name, value] : request.timing.checks.values())
-            options.insert(QString::fromStdString(name), QString::fromStdString(value));
-        QJsonObject root {{QStringLiteral("gpu"), QString::fromStdString(analysis.program.gpu.targetId)},
-                          {QStringLiteral("hazards"), hazards},
-                          {QStringLiteral("waits"), waits},
-                          {QStringLiteral("options"), options},
-                          {QStringLiteral("notes"), notes}};
-        if (withFixIts) {
-            QJsonArray list;
-            for (const FixIt& f : fixits)
-                list.append(fixItJson(f));
-            root.insert(QStringLiteral("fixits"), list);
-        }
-        QTextStream(stdout) << QJsonDocument(root).toJson(QJsonDocument::Indented);
+        json::writeCheck(stdout, analysis, request.timing.checks, withFixIts ? &fixits : nullptr);
         return status;
     }
     printDiagnostics(source, analysis.program);
     // With --fix-its standard output is the diff alone (so it pipes into patch); the findings go to
     // standard error.
     FILE* findingsTo = withFixIts ? stderr : stdout;
-    QTextStream out(findingsTo);
-    const QString name = inputName(source);
+    const std::string name = inputName(source);
+    std::string out;
     for (const HazardFinding& h : checks.hazards)
-        out << name << ":" << h.line << ": " << QString::fromStdString(h.rule) << ": " << QString::fromStdString(h.detail)
-            << "; fix: " << QString::fromStdString(h.fix).replace(QLatin1Char('\n'), QStringLiteral("; ")) << "\n";
+        out += std::format("{}:{}: {}: {}; fix: {}\n", name, h.line, h.rule, h.detail, oneLine(h.fix));
     for (const WaitcntFinding& w : checks.waits)
-        out << name << ":" << w.line << ": " << QString::fromStdString(w.rule) << ": " << QString::fromStdString(w.detail)
-            << "\n";
-    out << "; " << checks.hazards.size() << " hazard(s), " << checks.waits.size() << " s_waitcnt finding(s) on "
-        << QString::fromStdString(analysis.program.gpu.targetId) << "\n";
+        out += std::format("{}:{}: {}: {}\n", name, w.line, w.rule, w.detail);
+    out += std::format("; {} hazard(s), {} s_waitcnt finding(s) on {}\n", checks.hazards.size(), checks.waits.size(),
+                       analysis.program.gpu.targetId);
+    print(findingsTo, validUtf8(out));
     if (withFixIts) {
-        out.flush();
+        std::fflush(findingsTo);
         int leftOut = 0;
-        std::string diff = unifiedDiff(diffPath(source), text.toStdString(), fixits, 2, &leftOut);
+        std::string diff = unifiedDiff(diffPath(source), text, fixits, 2, &leftOut);
         if (usesCrLf(source))
             diff = withCrLf(diff);
         if (!fixits.empty())
-            QTextStream(stdout) << QString::fromStdString(diff);
-        out << "; " << fixits.size() - leftOut << " fix-it(s) in the diff"
-            << (leftOut ? QStringLiteral(", %1 left out (overlapping an earlier one: run again after applying)").arg(leftOut)
-                        : QString())
-            << (assembledWith ? QString() : QStringLiteral(" (the input is not source text)")) << "\n";
+            print(stdout, validUtf8(diff));
+        std::fflush(stdout);
+        std::string summary = std::format("; {} fix-it(s) in the diff", fixits.size() - std::size_t(leftOut));
+        if (leftOut)
+            summary += std::format(", {} left out (overlapping an earlier one: run again after applying)", leftOut);
+        if (!assembledWith)
+            summary += " (the input is not source text)";
+        print(findingsTo, summary + "\n");
     }
     return status;
 }

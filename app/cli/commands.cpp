@@ -9,24 +9,23 @@
 #include "core/input/loader.h"
 #include "core/input/readers.h"
 #include "core/present/json.h"
+#include "core/support/text.h"
 
 #include "gcnlens-config.h"
-
-#include <QFile>
-#include <QFileInfo>
-#include <QTextStream>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <format>
 #include <iostream>
 
 namespace gcnlens::cli {
 
 namespace {
 
-int gpusCommand(const QStringList& args);
+int gpusCommand(const Args& args);
 
 const CommandInfo kCommands[] = {
     {"listing", "FILE [--gpu NAME] [-I DIR]... [--defsym NAME=VALUE]... [--json]",
@@ -54,63 +53,91 @@ const CommandInfo kCommands[] = {
 
 void printUsage(FILE* to)
 {
-    QString text = QStringLiteral("usage: gcnlens-cli COMMAND [ARGS]\n       gcnlens-cli --help | --version\n\ncommands:\n");
+    std::string text = "usage: gcnlens-cli COMMAND [ARGS]\n       gcnlens-cli --help | --version\n\ncommands:\n";
     for (const auto& command : kCommands)
-        text += QStringLiteral("  %1%2\n      %3\n")
-                    .arg(QLatin1String(command.name),
-                         *command.synopsis ? QLatin1Char(' ') + QLatin1String(command.synopsis) : QString(),
-                         QLatin1String(command.summary));
-    text += QStringLiteral("\nFILE is a kernel source; - reads standard input. `gcnlens-cli COMMAND --help` lists a\n"
-                           "command's options.\n"
-                           "exit status: 0 clean, 1 the input had errors (output still produced), "
-                           "2 bad usage or unreadable input\n");
-    std::fputs(text.toLocal8Bit().constData(), to);
+        text +=
+            std::format("  {}{}{}\n      {}\n", command.name, *command.synopsis ? " " : "", command.synopsis, command.summary);
+    text += "\nFILE is a kernel source; - reads standard input. `gcnlens-cli COMMAND --help` lists a\n"
+            "command's options.\n"
+            "exit status: 0 clean, 1 the input had errors (output still produced), 2 bad usage or unreadable input\n";
+    print(to, text);
 }
 
-int gpusCommand(const QStringList& args)
+int gpusCommand(const Args& args)
 {
-    OptionParser parser(QStringLiteral("gpus"));
+    OptionParser parser("gpus");
     if (const auto status = parser.parse(args))
         return *status;
-    QTextStream out(stdout);
-    out << "presets (product, processor, DPFACTOR, compute units):\n";
+    std::string out = "presets (product, processor, DPFACTOR, compute units):\n";
     for (const auto& preset : gpuPresets())
-        out << "  " << QString::fromStdString(preset.name) << "\t" << QString::fromStdString(preset.processor) << "\t"
-            << preset.dpfactor << "\t" << preset.computeUnits << "\n";
-    out << "processors:\n ";
+        out += std::format("  {}\t{}\t{}\t{}\n", preset.name, preset.processor, preset.dpfactor, preset.computeUnits);
+    out += "processors:\n ";
     for (const auto& name : knownProcessors())
-        out << " " << QString::fromStdString(name);
-    out << "\n";
+        out += " " + name;
+    out += "\n";
+    print(stdout, out);
     return ExitOk;
-}
-
-// Text as QTextStream wrote it: UTF-8, an invalid sequence as U+FFFD (ASCII, the usual case, as is).
-void appendUtf8(std::string& out, const std::string& text)
-{
-    if (std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
-        out += text;
-    else
-        out += QString::fromStdString(text).toStdString();
 }
 
 } // namespace
 
-void printError(const QString& message)
+void appendUtf8(std::string& out, std::string_view text)
 {
-    std::cerr << "gcnlens-cli: " << message.toStdString() << std::endl;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        std::size_t run = at; // the well-formed run from here
+        while (run < text.size()) {
+            const std::size_t length = detail::utf8SequenceLength(text.substr(run));
+            if (length == 0)
+                break;
+            run += length;
+        }
+        out.append(text.substr(at, run - at));
+        if (run < text.size()) {
+            out += "\xef\xbf\xbd"; // U+FFFD for the byte that starts no well-formed sequence
+            ++run;
+        }
+        at = run;
+    }
 }
 
-const CommandInfo* findCommand(const QString& name)
+std::string validUtf8(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size());
+    appendUtf8(out, text);
+    return out;
+}
+
+std::string oneLine(std::string_view text)
+{
+    std::string out;
+    for (const char c : text)
+        c == '\n' ? out.append("; ") : out.append(1, c);
+    return out;
+}
+
+void print(std::FILE* to, std::string_view text)
+{
+    std::fwrite(text.data(), 1, text.size(), to);
+}
+
+void printError(std::string_view message)
+{
+    std::cerr << "gcnlens-cli: " << message << std::endl;
+}
+
+const CommandInfo* findCommand(std::string_view name)
 {
     for (const auto& command : kCommands)
-        if (name == QLatin1String(command.name))
+        if (name == command.name)
             return &command;
     return nullptr;
 }
 
-QString inputName(const SourceArgs& source)
+std::string inputName(const SourceArgs& source)
 {
-    return source.file == QLatin1String("-") ? QStringLiteral("<stdin>") : source.file;
+    return source.file == "-" ? std::string("<stdin>") : source.file;
 }
 
 namespace {
@@ -118,22 +145,24 @@ namespace {
 AssembleOptions assembleOptions(const SourceArgs& source, input::InputKind kind)
 {
     AssembleOptions options;
-    options.gpu = source.gpu.isEmpty() ? std::string("tahiti") : source.gpu.toStdString();
+    options.gpu = source.gpu.empty() ? std::string("tahiti") : source.gpu;
     // CLRX sources (detected or --input clrx): clrxasm's options, and their own .gpu unless --gpu.
     options.dialect = kind == input::InputKind::Clrx ? AssembleOptions::Dialect::Clrx : AssembleOptions::Dialect::Llvm;
-    options.gpuFromSource = source.gpu.isEmpty();
-    parseClrxFormat(source.binaryFormat.toStdString(), options.clrx.format);
+    options.gpuFromSource = source.gpu.empty();
+    parseClrxFormat(source.binaryFormat, options.clrx.format);
     options.clrx.is64bit = source.clrx64;
     options.clrx.driverVersion = source.driverVersion;
-    options.fileName = inputName(source).toStdString();
-    for (const auto& dir : source.includeDirs)
-        options.includeDirs.push_back(dir.toStdString());
-    if (source.file != QLatin1String("-"))
-        options.includeDirs.push_back(QFileInfo(source.file).absolutePath().toStdString());
+    options.fileName = inputName(source);
+    options.includeDirs = source.includeDirs;
+    if (source.file != "-") {
+        std::error_code error; // the file's own folder; as given when the current folder is gone
+        const std::filesystem::path absolute = std::filesystem::absolute(source.file, error);
+        options.includeDirs.push_back((error ? std::filesystem::path(source.file) : absolute).parent_path().string());
+    }
     options.defsyms = source.defsyms;
     options.limits = source.limits;
     options.allowAnyInclude = source.allowAnyInclude;
-    options.triple = source.triple.toStdString();
+    options.triple = source.triple;
     return options;
 }
 
@@ -142,29 +171,29 @@ AssembleOptions assembleOptions(const SourceArgs& source, input::InputKind kind)
 // while reading a code object or a listing, or assembling a source, becomes an error naming where
 // it stood, and the command ends with a status instead of a signal.
 bool readSource(const SourceArgs& source, IsolatedFrontEnd& worker, input::ReadInput& read, input::InputKind& kindRead,
-                QString* sourceText)
+                std::string* sourceText)
 {
-    const bool fromStdin = source.file == QLatin1String("-");
-    const QString name = fromStdin ? QStringLiteral("standard input") : source.file;
+    const bool fromStdin = source.file == "-";
+    const std::string name = fromStdin ? std::string("standard input") : source.file;
     input::InputKind kind = input::InputKind::Auto;
-    input::parseInputKind(source.input.toStdString(), kind); // checked by the option parser
-    input::Loaded loaded = input::loadFile(fromStdin ? std::string("-") : QFile::encodeName(source.file).toStdString(), kind);
+    input::parseInputKind(source.input, kind); // checked by the option parser
+    input::Loaded loaded = input::loadFile(source.file, kind);
     kindRead = loaded.kind;
     // Without --gpu a code object names its own processor.
-    const bool gpuChosen = !source.gpu.isEmpty();
+    const bool gpuChosen = !source.gpu.empty();
     read = input::readInput(std::move(loaded), assembleOptions(source, kindRead), gpuChosen, &worker);
     if (!read.error.empty()) {
-        printError(QStringLiteral("%1: %2").arg(name, QString::fromStdString(read.error)));
+        printError(name + ": " + read.error);
         return false;
     }
     if (sourceText)
-        *sourceText = QString::fromStdString(read.text);
+        *sourceText = read.text;
     return true;
 }
 
 } // namespace
 
-bool loadProgram(const SourceArgs& source, Program& program, QString* sourceText)
+bool loadProgram(const SourceArgs& source, Program& program, std::string* sourceText)
 {
     IsolatedFrontEnd worker;
     input::ReadInput read;
@@ -175,7 +204,7 @@ bool loadProgram(const SourceArgs& source, Program& program, QString* sourceText
     return true;
 }
 
-bool loadAnalysis(const SourceArgs& source, AnalysisRequest request, Analysis& analysis, QString* sourceText,
+bool loadAnalysis(const SourceArgs& source, AnalysisRequest request, Analysis& analysis, std::string* sourceText,
                   std::optional<AnalysisRequest>* assembledWith)
 {
     IsolatedFrontEnd worker;
@@ -192,7 +221,7 @@ bool loadAnalysis(const SourceArgs& source, AnalysisRequest request, Analysis& a
 
 int printDiagnostics(const SourceArgs& source, const Program& program)
 {
-    const std::string name = inputName(source).toStdString();
+    const std::string name = inputName(source);
     int errors = 0;
     for (const auto& diagnostic : program.diagnostics) {
         std::cerr << name << ":" << diagnostic.line << ":" << diagnostic.column + 1 << ": " << severityName(diagnostic.severity)
@@ -202,14 +231,14 @@ int printDiagnostics(const SourceArgs& source, const Program& program)
     return errors;
 }
 
-int listingCommand(const QStringList& args)
+int listingCommand(const Args& args)
 {
     SourceArgs source;
     bool asJson = false;
-    OptionParser parser(QStringLiteral("listing"));
+    OptionParser parser("listing");
     parser.addSource(source);
     parser.addJson(&asJson);
-    parser.addRefused(QStringLiteral("--option"), QStringLiteral("belongs to analyze (the listing has no timing)"));
+    parser.addRefused("--option", "belongs to analyze (the listing has no timing)");
     if (const auto status = parser.parse(args))
         return *status;
     Program program;
@@ -220,7 +249,7 @@ int listingCommand(const QStringList& args)
         json::writeProgram(stdout, program);
         return status;
     }
-    // Formatted with snprintf into one buffer: QString::arg per field cost more than assembling (#18).
+    // Formatted with snprintf into one buffer: a string format per field cost more than assembling (#18).
     std::string out = "; " + program.gpu.targetId + " (" + std::string(generationName(program.gpu.generation)) + ")\n"
         + ";  line  offset size encoding          text\n";
     out.reserve(out.size() + program.instructions.size() * 64);
@@ -264,36 +293,33 @@ int listingCommand(const QStringList& args)
 
 int run(int argc, char** argv)
 {
-    QStringList args;
-    for (int i = 1; i < argc; ++i)
-        args << QString::fromLocal8Bit(argv[i]);
-    if (args.isEmpty()) {
+    if (argc < 2) {
         printUsage(stderr);
         return ExitUsage;
     }
-    QString command = args.takeFirst();
-    if (command == QLatin1String("help") && !args.isEmpty()) { // `help COMMAND` is `COMMAND --help`
-        command = args.takeFirst();
-        args = QStringList {QStringLiteral("--help")};
+    std::string command = argv[1];
+    Args args(argv + 2, argv + argc);
+    if (command == "help" && !args.empty()) { // `help COMMAND` is `COMMAND --help`
+        command = args.front();
+        args = Args {"--help"};
     }
-    if (command == QLatin1String("--help") || command == QLatin1String("-h") || command == QLatin1String("help")) {
+    if (command == "--help" || command == "-h" || command == "help") {
         printUsage(stdout);
         return ExitOk;
     }
-    if (command == QLatin1String("--version")) { // "NAME VERSION", as help2man and the window's --version
+    if (command == "--version") { // "NAME VERSION", as help2man and the window's --version
         std::fputs("gcnlens-cli " GCNLENS_VERSION "\n", stdout);
         return ExitOk;
     }
     const CommandInfo* entry = findCommand(command);
     if (!entry) {
-        printError(QStringLiteral("unknown command '%1' (try --help)").arg(command));
+        printError("unknown command '" + command + "' (try --help)");
         return ExitUsage;
     }
     const int status = entry->run(args);
     // A full disk or a closed pipe must not pass for a complete listing.
     if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-        const QString why = QString::fromLocal8Bit(std::strerror(errno));
-        printError(QStringLiteral("cannot write standard output: %1").arg(why));
+        printError(std::string("cannot write standard output: ") + std::strerror(errno));
         return ExitUsage;
     }
     return status;

@@ -7,11 +7,12 @@
 
 #include "options.h"
 
-#include <QString>
-#include <QStringList>
+#include <format>
 
+#include <cstdio>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gcnlens::cli {
@@ -27,34 +28,42 @@ struct CommandInfo {
     const char* name;
     const char* synopsis;
     const char* summary;
-    int (*run)(const QStringList& args);
+    int (*run)(const Args& args);
 };
-const CommandInfo* findCommand(const QString& name);
+const CommandInfo* findCommand(std::string_view name);
 
 // Reads the source (a file, or standard input for "-") with the one loader (core/input/loader.h)
 // and assembles it. An unreadable, missing, binary or oversized input is reported, naming it and
 // the cause, and returns false (exit status 2). `sourceText`, when given, receives the text read.
-bool loadProgram(const SourceArgs& source, Program& program, QString* sourceText = nullptr);
+bool loadProgram(const SourceArgs& source, Program& program, std::string* sourceText = nullptr);
 // The same, through every model (core/analysis.h): what analyze and report print.
 // `assembledWith`, when given, receives the request with its assembler options when the input
 // was source text (fix-its re-assemble edited text with them), and stays empty otherwise.
-bool loadAnalysis(const SourceArgs& source, AnalysisRequest request, Analysis& analysis, QString* sourceText = nullptr,
+bool loadAnalysis(const SourceArgs& source, AnalysisRequest request, Analysis& analysis, std::string* sourceText = nullptr,
                   std::optional<AnalysisRequest>* assembledWith = nullptr);
 // How messages name the input: the path, or "<stdin>".
-QString inputName(const SourceArgs& source);
+std::string inputName(const SourceArgs& source);
 // Prints the assembler's diagnostics to stderr as FILE:LINE:COLUMN: SEVERITY: MESSAGE and returns
 // how many are errors.
 int printDiagnostics(const SourceArgs& source, const Program& program);
 
 // Writes a line to stderr prefixed with "gcnlens-cli: ".
-void printError(const QString& message);
+void printError(std::string_view message);
+
+// Writes text to a stream as it is (run() checks standard output once the command ends).
+void print(std::FILE* to, std::string_view text);
+// Text as QTextStream wrote it: UTF-8, an invalid sequence as U+FFFD (ASCII, the usual case, as is).
+void appendUtf8(std::string& out, std::string_view text);
+std::string validUtf8(std::string_view text);
+// A fix of several lines ("s_nop 7\ns_nop 1") on one: "s_nop 7; s_nop 1".
+std::string oneLine(std::string_view text);
 
 // Subcommands: args are everything after the subcommand name.
-int listingCommand(const QStringList& args);
-int analyzeCommand(const QStringList& args);   // issue #3 (analyze.cpp)
-int occupancyCommand(const QStringList& args); // issue #4 (occupancy.cpp)
-int ldsCommand(const QStringList& args);       // issue #4 (lds.cpp)
-int reportCommand(const QStringList& args);    // issue #6 (report.cpp)
-int checkCommand(const QStringList& args);     // issue #17 (check.cpp): exit 3 on findings
+int listingCommand(const Args& args);
+int analyzeCommand(const Args& args);   // issue #3 (analyze.cpp)
+int occupancyCommand(const Args& args); // issue #4 (occupancy.cpp)
+int ldsCommand(const Args& args);       // issue #4 (lds.cpp)
+int reportCommand(const Args& args);    // issue #6 (report.cpp)
+int checkCommand(const Args& args);     // issue #17 (check.cpp): exit 3 on findings
 
 } // namespace gcnlens::cli

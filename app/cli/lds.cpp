@@ -6,7 +6,7 @@
 #include "core/model/lds.h"
 #include "core/present/json.h"
 
-#include <QTextStream>
+#include <algorithm>
 
 namespace gcnlens::cli {
 
@@ -14,96 +14,86 @@ namespace {
 
 // One cell of the heatmap: the row in base 36, so different symbols in one bank column of a group
 // are exactly the conflicts.
-QChar rowSymbol(std::int64_t row)
+char rowSymbol(std::int64_t row)
 {
     const int r = int(((row % 36) + 36) % 36);
-    return QLatin1Char(r < 10 ? char('0' + r) : char('a' + r - 10));
+    return r < 10 ? char('0' + r) : char('a' + r - 10);
 }
 
-void printHeatmap(QTextStream& out, const LdsAccessResult& r)
+void printHeatmap(std::string& out, const LdsAccessResult& r)
 {
-    out << "lane  bank 0         1         2         3\n";
-    out << "           01234567890123456789012345678901  rows\n";
+    out += "lane  bank 0         1         2         3\n";
+    out += "           01234567890123456789012345678901  rows\n";
     const int perAccess = r.groupsPerAccess > 0 ? r.groupsPerAccess : int(r.groups.size());
     for (std::size_t g = 0; g < r.groups.size(); ++g) {
         const LaneGroup& group = r.groups[g];
         const bool second = int(g) >= perAccess;
         const LaneList& lanes = second ? r.secondLanes : r.lanes;
-        out << QStringLiteral("-- group %1%2: lanes %3, degree %4\n")
-                   .arg(g)
-                   .arg(r.twoAccesses ? (second ? QStringLiteral(" (offset1)") : QStringLiteral(" (offset0)")) : QString())
-                   .arg(QString::fromStdString(laneGroupText(group)))
-                   .arg(group.degree);
+        out += std::format("-- group {}{}: lanes {}, degree {}\n", g, r.twoAccesses ? (second ? " (offset1)" : " (offset0)") : "",
+                           laneGroupText(group), group.degree);
         for (const int lane : group.members) {
             const LaneAccess& a = lanes[lane];
-            QString cells(32, QLatin1Char('.'));
+            std::string cells(32, a.known ? '.' : '?');
             if (a.known)
                 for (int d = 0; d < a.dwords; ++d) {
                     const std::int64_t dword = (a.address >> 2) + d;
-                    cells[int(dword & 31)] = rowSymbol(dword >> 5);
+                    cells[std::size_t(dword & 31)] = rowSymbol(dword >> 5);
                 }
-            else
-                cells = QString(32, QLatin1Char('?'));
-            out << QStringLiteral("%1       |%2|\n").arg(lane, 3).arg(cells);
+            out += std::format("{:>3}       |{}|\n", lane, cells);
         }
-        QString rows;
+        std::string rows;
         for (int b = 0; b < 32; ++b) {
             const int n = r.bankRows[g][b];
-            rows += n == 0 ? QLatin1Char(' ') : n < 10 ? QLatin1Char(char('0' + n)) : QLatin1Char('+');
+            rows += n == 0 ? ' ' : n < 10 ? char('0' + n) : '+';
         }
-        out << QStringLiteral("    rows/bank |%1|\n").arg(rows);
+        out += "    rows/bank |" + rows + "|\n";
     }
-    QStringList load;
+    out += "bank load (dword requests, banks 0-31):";
     for (int v : r.bankLoad)
-        load << QString::number(v);
-    out << "bank load (dword requests, banks 0-31): " << load.join(QLatin1Char(' ')) << "\n";
+        out += std::format(" {}", v);
+    out += "\n";
 }
 
 } // namespace
 
-int ldsCommand(const QStringList& args)
+int ldsCommand(const Args& args)
 {
     TimingOptions options;
-    QString pattern;
-    QString op = QStringLiteral("b32");
+    std::string pattern;
+    std::string op = "b32";
     std::map<std::string, std::int64_t> parameters;
     bool asJson = false;
-    OptionParser parser(QStringLiteral("lds"));
-    parser.addString({QStringLiteral("--pattern")}, QStringLiteral("EXPR"),
-                     QStringLiteral("the byte address of each lane, e.g. 'lane*4*33'"), &pattern);
-    parser.addString({QStringLiteral("--width"), QStringLiteral("--op")}, QStringLiteral("BYTES|NAME"),
-                     QStringLiteral("access width in bytes or DS op name (default b32)"), &op);
+    OptionParser parser("lds");
+    parser.addString({"--pattern"}, "EXPR", "the byte address of each lane, e.g. 'lane*4*33'", &pattern);
+    parser.addString({"--width", "--op"}, "BYTES|NAME", "access width in bytes or DS op name (default b32)", &op);
     parser.addPatternParameters(parameters);
     parser.addTimingOptions(options);
     parser.addJson(&asJson);
-    parser.setRequired(QStringLiteral("--pattern"));
+    parser.setRequired("--pattern");
     if (const auto status = parser.parse(args))
         return *status;
 
     // Without a GPU, lds-phases=auto is the GCN grouping (docs/model.md L-phases).
-    const LdsAccessResult result = analyzeLdsPattern(pattern.toStdString(), op.toStdString(), parameters, options.ldsGroupDwords,
-                                                     ldsPhasesFor(Generation::GFX9, options.ldsPhases));
+    const LdsAccessResult result =
+        analyzeLdsPattern(pattern, op, parameters, options.ldsGroupDwords, ldsPhasesFor(Generation::GFX9, options.ldsPhases));
     if (asJson) {
         json::writeLdsAccess(stdout, result);
         return result.error.empty() ? ExitOk : ExitUsage;
     }
     if (!result.error.empty()) {
         if (result.errorColumn >= 0) {
-            printError(QStringLiteral("lds: pattern column %1: %2")
-                           .arg(result.errorColumn + 1)
-                           .arg(QString::fromStdString(result.error)));
-            QTextStream err(stderr);
-            err << "  " << pattern << "\n  " << QString(result.errorColumn, QLatin1Char(' ')) << "^\n";
+            printError(std::format("lds: pattern column {}: {}", result.errorColumn + 1, result.error));
+            print(stderr, validUtf8("  " + pattern + "\n  " + std::string(std::size_t(result.errorColumn), ' ') + "^\n"));
         } else {
-            printError(QStringLiteral("lds: %1").arg(QString::fromStdString(result.error)));
+            printError("lds: " + result.error);
         }
         return ExitUsage;
     }
-    QTextStream out(stdout);
-    out << QString::fromStdString(result.op) << " " << pattern << ": degree " << result.degree << " (worst group), "
-        << result.cycles << " LDS cycles, conflict-free " << result.conflictFreeCycles << " ("
-        << QString::number(double(result.cycles) / std::max(1, result.conflictFreeCycles), 'f', 2) << "x)\n";
+    std::string out = std::format("{} {}: degree {} (worst group), {} LDS cycles, conflict-free {} ({:.2f}x)\n", result.op,
+                                  pattern, result.degree, result.cycles, result.conflictFreeCycles,
+                                  double(result.cycles) / std::max(1, result.conflictFreeCycles));
     printHeatmap(out, result);
+    print(stdout, validUtf8(out));
     return ExitOk;
 }
 

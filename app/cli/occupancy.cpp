@@ -6,41 +6,35 @@
 
 #include "core/present/json.h"
 
-#include <QTextStream>
-
 namespace gcnlens::cli {
 
-int occupancyCommand(const QStringList& args)
+int occupancyCommand(const Args& args)
 {
-    QString gpuName = QStringLiteral("tahiti");
+    std::string gpuName = "tahiti";
     TimingOptions options;
     OccupancyInput input;
     bool asJson = false, noVcc = false;
-    OptionParser parser(QStringLiteral("occupancy"));
+    OptionParser parser("occupancy");
     parser.addGpu(&gpuName);
-    parser.addInt({QStringLiteral("--vgprs")}, QStringLiteral("N"), QStringLiteral("VGPRs per lane the kernel uses"),
-                  &input.vgprs);
-    parser.addInt({QStringLiteral("--agprs")}, QStringLiteral("N"), QStringLiteral("AGPRs per lane (GFX90A and later)"),
-                  &input.agprs);
-    parser.addInt({QStringLiteral("--sgprs")}, QStringLiteral("N"),
-                  QStringLiteral("SGPRs the kernel uses (the VCC, FLAT_SCRATCH and XNACK extras are added)"), &input.sgprs);
-    parser.addInt({QStringLiteral("--lds")}, QStringLiteral("BYTES"), QStringLiteral("LDS bytes per workgroup"), &input.ldsBytes);
-    parser.addInt({QStringLiteral("--workgroup")}, QStringLiteral("N"), QStringLiteral("work-items per workgroup (default 64)"),
-                  &input.workgroupSize);
-    parser.addFlag({QStringLiteral("--scratch")}, QStringLiteral("the kernel uses scratch memory"), &input.scratch);
-    parser.addFlag({QStringLiteral("--trap")}, QStringLiteral("a trap handler is enabled"), &input.trapHandler);
-    parser.addFlag({QStringLiteral("--no-vcc")}, QStringLiteral("the kernel does not use VCC"), &noVcc);
-    parser.addFlag({QStringLiteral("--flat-scratch")}, QStringLiteral("the kernel uses FLAT_SCRATCH"), &input.usesFlatScratch);
-    parser.addFlag({QStringLiteral("--xnack")}, QStringLiteral("the kernel uses XNACK_MASK"), &input.usesXnack);
+    parser.addInt({"--vgprs"}, "N", "VGPRs per lane the kernel uses", &input.vgprs);
+    parser.addInt({"--agprs"}, "N", "AGPRs per lane (GFX90A and later)", &input.agprs);
+    parser.addInt({"--sgprs"}, "N", "SGPRs the kernel uses (the VCC, FLAT_SCRATCH and XNACK extras are added)", &input.sgprs);
+    parser.addInt({"--lds"}, "BYTES", "LDS bytes per workgroup", &input.ldsBytes);
+    parser.addInt({"--workgroup"}, "N", "work-items per workgroup (default 64)", &input.workgroupSize);
+    parser.addFlag({"--scratch"}, "the kernel uses scratch memory", &input.scratch);
+    parser.addFlag({"--trap"}, "a trap handler is enabled", &input.trapHandler);
+    parser.addFlag({"--no-vcc"}, "the kernel does not use VCC", &noVcc);
+    parser.addFlag({"--flat-scratch"}, "the kernel uses FLAT_SCRATCH", &input.usesFlatScratch);
+    parser.addFlag({"--xnack"}, "the kernel uses XNACK_MASK", &input.usesXnack);
     parser.addTimingOptions(options);
     parser.addJson(&asJson);
-    parser.setRequired(QStringLiteral("--vgprs"));
-    parser.setRequired(QStringLiteral("--sgprs"));
+    parser.setRequired("--vgprs");
+    parser.setRequired("--sgprs");
     if (const auto status = parser.parse(args))
         return *status;
     if (noVcc)
         input.usesVcc = false;
-    const auto gpu = resolveGpu(gpuName.toStdString()); // checked by the parser
+    const auto gpu = resolveGpu(gpuName); // checked by the parser
 
     const OccupancyResult result = computeOccupancy(*gpu, input, options);
     if (asJson) {
@@ -48,29 +42,28 @@ int occupancyCommand(const QStringList& args)
         return result.error.empty() ? ExitOk : ExitUsage;
     }
     if (!result.error.empty()) {
-        printError(QStringLiteral("occupancy: %1").arg(QString::fromStdString(result.error)));
+        printError("occupancy: " + result.error);
         return ExitUsage;
     }
-    QTextStream out(stdout);
-    out << QString::fromStdString(gpu->targetId) << " (" << QString::fromLatin1(generationName(gpu->generation)) << "), at most "
-        << result.maxWaves << " waves/SIMD\n";
-    out << "waves per SIMD: " << result.wavesPerSimd << "\n";
-    out << "waves per CU:   " << result.wavesPerCu << "\n";
-    QStringList limiters;
+    std::string out =
+        std::format("{} ({}), at most {} waves/SIMD\n", gpu->targetId, generationName(gpu->generation), result.maxWaves);
+    out += std::format("waves per SIMD: {}\n", result.wavesPerSimd);
+    out += std::format("waves per CU:   {}\n", result.wavesPerCu);
+    std::string limiters, limits;
     for (const auto& l : result.limiters)
-        limiters << QString::fromStdString(l);
-    out << "limited by:     " << limiters.join(QLatin1String(", ")) << "\n";
-    QStringList limits;
+        limiters += (limiters.empty() ? "" : ", ") + l;
+    out += "limited by:     " + limiters + "\n";
     for (const auto& [resource, waves] : result.limits)
-        limits << QStringLiteral("%1 %2").arg(QString::fromStdString(resource)).arg(waves);
-    out << "limits:         " << limits.join(QLatin1String(", ")) << "\n";
-    out << "allocated:      " << result.allocatedVgprs << " VGPRs, " << result.allocatedSgprs << " SGPRs (incl. "
-        << result.extraSgprs << " extra), " << result.allocatedLds << " bytes LDS\n";
-    out << "hints:\n";
+        limits += std::format("{}{} {}", limits.empty() ? "" : ", ", resource, waves);
+    out += "limits:         " + limits + "\n";
+    out += std::format("allocated:      {} VGPRs, {} SGPRs (incl. {} extra), {} bytes LDS\n", result.allocatedVgprs,
+                       result.allocatedSgprs, result.extraSgprs, result.allocatedLds);
+    out += "hints:\n";
     for (const auto& hint : result.hints)
-        out << "  " << QString::fromStdString(hint.resource) << ": " << QString::fromStdString(hint.text) << "\n";
+        out += std::format("  {}: {}\n", hint.resource, hint.text);
     for (const auto& note : result.notes)
-        out << "note: " << QString::fromStdString(note) << "\n";
+        out += "note: " + note + "\n";
+    print(stdout, validUtf8(out));
     return ExitOk;
 }
 

@@ -10,21 +10,28 @@
 
 #include "core/gpu.h"
 #include "core/model/timing.h"
-
-#include <QTextStream>
+#include "core/support/text.h"
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <format>
 #include <map>
 
 namespace gcnlens::cli {
 
 namespace {
 
-bool isHelp(const QString& arg)
+bool isHelp(const std::string& arg)
 {
-    return arg == QLatin1String("--help") || arg == QLatin1String("-h");
+    return arg == "--help" || arg == "-h";
+}
+
+bool startsWith(std::string_view text, std::string_view prefix)
+{
+    return text.substr(0, prefix.size()) == prefix;
 }
 
 // What CLI11 records for a flag given bare, and for a value option given without its value: neither
@@ -36,75 +43,94 @@ constexpr char kNoValue[] = "\x02"
 constexpr char kEmptyValue[] = "\x02"
                                "empty";
 
+std::string join(const std::vector<std::string>& parts, std::string_view separator)
+{
+    std::string text;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        text.append(i ? separator : std::string_view()).append(parts[i]);
+    return text;
+}
+
 } // namespace
 
-OptionParser::OptionParser(QString command)
+std::optional<int> parseInt(std::string_view text)
+{
+    text = detail::trim(text);
+    if (text.size() > 1 && text.front() == '+' && text[1] != '-')
+        text.remove_prefix(1);
+    int value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size())
+        return std::nullopt;
+    return value;
+}
+
+OptionParser::OptionParser(std::string command)
     : command_(std::move(command))
 {
 }
 
-void OptionParser::addFlag(const QStringList& names, const QString& help, bool* into)
+void OptionParser::addFlag(const Names& names, const std::string& help, bool* into)
 {
-    options_.push_back({names, QString(), help, [into](const QString&) {
+    options_.push_back({names, std::string(), help, [into](const std::string&) {
                             *into = true;
-                            return QString();
+                            return std::string();
                         }});
 }
 
-void OptionParser::addValue(const QStringList& names, const QString& valueName, const QString& help, Handler handler)
+void OptionParser::addValue(const Names& names, const std::string& valueName, const std::string& help, Handler handler)
 {
     options_.push_back({names, valueName, help, std::move(handler)});
 }
 
-void OptionParser::addString(const QStringList& names, const QString& valueName, const QString& help, QString* into)
+void OptionParser::addString(const Names& names, const std::string& valueName, const std::string& help, std::string* into)
 {
-    addValue(names, valueName, help, [into](const QString& value) {
+    addValue(names, valueName, help, [into](const std::string& value) {
         *into = value;
-        return QString();
+        return std::string();
     });
 }
 
-void OptionParser::addInt(const QStringList& names, const QString& valueName, const QString& help, int* into)
+void OptionParser::addInt(const Names& names, const std::string& valueName, const std::string& help, int* into)
 {
-    addValue(names, valueName, help, [into](const QString& value) {
-        bool ok = false;
-        const int number = value.toInt(&ok);
-        if (!ok)
-            return QStringLiteral("not an integer");
-        *into = number;
-        return QString();
+    addValue(names, valueName, help, [into](const std::string& value) {
+        const auto number = parseInt(value);
+        if (!number)
+            return std::string("not an integer");
+        *into = *number;
+        return std::string();
     });
 }
 
-void OptionParser::addRefused(const QString& name, const QString& why)
+void OptionParser::addRefused(const std::string& name, const std::string& why)
 {
-    Option option {{name}, QString(), QString(), [why](const QString&) { return why; }};
+    Option option {{name}, std::string(), std::string(), [why](const std::string&) { return why; }};
     option.hidden = true;
     options_.push_back(std::move(option));
 }
 
-void OptionParser::setRequired(const QString& name)
+void OptionParser::setRequired(const std::string& name)
 {
     if (Option* option = find(name))
         option->required = true;
 }
 
-void OptionParser::addInputFile(QString* into)
+void OptionParser::addInputFile(std::string* into)
 {
     file_ = into;
 }
 
-void OptionParser::addGpu(QString* into)
+void OptionParser::addGpu(std::string* into)
 {
-    addValue({QStringLiteral("--gpu")}, QStringLiteral("NAME"),
-             QStringLiteral("product preset, LLVM processor or target ID (default tahiti, or a CLRX source's "
-                            ".gpu/.arch; see `gcnlens-cli gpus`)"),
-             [into](const QString& value) {
+    addValue({"--gpu"}, "NAME",
+             "product preset, LLVM processor or target ID (default tahiti, or a CLRX source's .gpu/.arch; see `gcnlens-cli "
+             "gpus`)",
+             [into](const std::string& value) {
                  std::string error;
-                 if (!resolveGpu(value.toStdString(), &error))
-                     return QString::fromStdString(error);
+                 if (!resolveGpu(value, &error))
+                     return error;
                  *into = value;
-                 return QString();
+                 return std::string();
              });
 }
 
@@ -112,95 +138,88 @@ void OptionParser::addSource(SourceArgs& source)
 {
     addInputFile(&source.file);
     addGpu(&source.gpu);
-    addValue({QStringLiteral("-I")}, QStringLiteral("DIR"),
-             QStringLiteral("search DIR for .include and .incbin (repeatable; the file's own folder is searched too)"),
-             [&source](const QString& value) {
-                 source.includeDirs << value;
-                 return QString();
+    addValue({"-I"}, "DIR", "search DIR for .include and .incbin (repeatable; the file's own folder is searched too)",
+             [&source](const std::string& value) {
+                 source.includeDirs.push_back(value);
+                 return std::string();
              });
-    addValue({QStringLiteral("--defsym")}, QStringLiteral("NAME=VALUE"),
-             QStringLiteral("define the symbol NAME as the integer VALUE before assembling (repeatable)"),
-             [&source](const QString& value) {
+    addValue({"--defsym"}, "NAME=VALUE", "define the symbol NAME as the integer VALUE before assembling (repeatable)",
+             [&source](const std::string& value) {
                  std::string error;
-                 const auto assignment = parseDefsym(value.toStdString(), &error);
+                 const auto assignment = parseDefsym(value, &error);
                  if (!assignment)
-                     return QString::fromStdString(error);
+                     return error;
                  source.defsyms.push_back(*assignment);
-                 return QString();
+                 return std::string();
              });
-    addValue({QStringLiteral("--input")}, QStringLiteral("KIND"),
-             QStringLiteral("what FILE holds: auto (detected; the default), llvm, clrx, binary or listing"),
-             [&source](const QString& value) {
+    addValue({"--input"}, "KIND", "what FILE holds: auto (detected; the default), llvm, clrx, binary or listing",
+             [&source](const std::string& value) {
                  input::InputKind kind;
-                 if (!input::parseInputKind(value.toStdString(), kind))
-                     return QStringLiteral("unknown kind (auto, llvm, clrx, binary, listing)");
+                 if (!input::parseInputKind(value, kind))
+                     return std::string("unknown kind (auto, llvm, clrx, binary, listing)");
                  source.input = value;
-                 return QString();
+                 return std::string();
              });
-    addValue({QStringLiteral("--binary-format")}, QStringLiteral("FORMAT"),
-             QStringLiteral("CLRX sources: the binary format clrxasm would write (amd, amdcl2, rocm, gallium, "
-                            "rawcode; default amd): steers .iffmt"),
-             [&source](const QString& value) {
+    addValue({"--binary-format"}, "FORMAT",
+             "CLRX sources: the binary format clrxasm would write (amd, amdcl2, rocm, gallium, rawcode; default amd): "
+             "steers .iffmt",
+             [&source](const std::string& value) {
                  ClrxFormat format;
-                 if (!parseClrxFormat(value.toStdString(), format))
-                     return QStringLiteral("unknown format (amd, amdcl2, rocm, gallium, rawcode)");
+                 if (!parseClrxFormat(value, format))
+                     return std::string("unknown format (amd, amdcl2, rocm, gallium, rawcode)");
                  source.binaryFormat = value;
-                 return QString();
+                 return std::string();
              });
-    addFlag({QStringLiteral("--64bit")}, QStringLiteral("CLRX sources: 64-bit binary, as clrxasm -6 (steers .if64)"),
-            &source.clrx64);
-    addInt({QStringLiteral("--driver-version")}, QStringLiteral("N"),
-           QStringLiteral("CLRX sources: the AMD driver version, as clrxasm -t (default: clrxasm's)"), &source.driverVersion);
+    addFlag({"--64bit"}, "CLRX sources: 64-bit binary, as clrxasm -6 (steers .if64)", &source.clrx64);
+    addInt({"--driver-version"}, "N", "CLRX sources: the AMD driver version, as clrxasm -t (default: clrxasm's)",
+           &source.driverVersion);
     // issue #12: the assembler's bounds and the include rule (core/asm/assembler.h, AssembleLimits)
-    addValue({QStringLiteral("--limit")}, QStringLiteral("NAME=VALUE"),
-             QStringLiteral("raise a bound of the assembler: instructions, bytes, include-depth, incbin-bytes, time "
-                            "(seconds; also bounds reading a code object or listing) (repeatable)"),
-             [&source](const QString& value) {
-                 const qsizetype eq = value.indexOf(QLatin1Char('='));
+    addValue({"--limit"}, "NAME=VALUE",
+             "raise a bound of the assembler: instructions, bytes, include-depth, incbin-bytes, time (seconds; also bounds "
+             "reading a code object or listing) (repeatable)",
+             [&source](const std::string& value) {
+                 const std::size_t eq = value.find('=');
                  std::string error;
-                 if (eq <= 0)
-                     return QStringLiteral("expected NAME=VALUE");
-                 if (!source.limits.set(value.left(eq).toStdString(), value.mid(eq + 1).toStdString(), &error))
-                     return QString::fromStdString(error);
-                 return QString();
+                 if (eq == std::string::npos || eq == 0)
+                     return std::string("expected NAME=VALUE");
+                 if (!source.limits.set(value.substr(0, eq), value.substr(eq + 1), &error))
+                     return error;
+                 return std::string();
              });
-    addFlag({QStringLiteral("--allow-any-include")},
-            QStringLiteral("let .include/.incbin read any regular file, not only the file's folder and -I folders"),
+    addFlag({"--allow-any-include"}, "let .include/.incbin read any regular file, not only the file's folder and -I folders",
             &source.allowAnyInclude);
-    addValue({QStringLiteral("--triple")}, QStringLiteral("TRIPLE"),
-             QStringLiteral("assemble for this LLVM triple (amdgcn-amd-amdhsa, amdgcn--; default: as the source needs)"),
-             [&source](const QString& value) {
-                 if (!value.startsWith(QLatin1String("amdgcn")))
-                     return QStringLiteral("gcnlens assembles for amdgcn triples only");
+    addValue({"--triple"}, "TRIPLE", "assemble for this LLVM triple (amdgcn-amd-amdhsa, amdgcn--; default: as the source needs)",
+             [&source](const std::string& value) {
+                 if (!startsWith(value, "amdgcn"))
+                     return std::string("gcnlens assembles for amdgcn triples only");
                  source.triple = value;
-                 return QString();
+                 return std::string();
              });
 }
 
 // Every model option with its default: timing-model.md section 9 (NAME=DEFAULT) and hazards.md
 // section 4 (NAME=DEFAULT|OTHER), so `--help` is where a build script finds them.
-static QString modelOptionsHelp()
+static std::string modelOptionsHelp()
 {
-    QStringList timing, checks;
+    std::vector<std::string> timing, checks;
     const auto choices = CheckOptions::choices();
     for (const auto& [name, value] : TimingOptions {}.values())
         if (std::none_of(choices.begin(), choices.end(), [&](const CheckOptions::Choice& c) { return c.name == name; }))
-            timing << QString::fromStdString(name + "=" + value);
+            timing.push_back(name + "=" + value);
     for (const CheckOptions::Choice& c : choices)
-        checks << QString::fromStdString(c.name + "=" + c.defaultValue + "|" + c.otherValue);
-    return QStringLiteral("a model option (repeatable). timing-model.md section 9, defaults: %1. hazards.md section 4, "
-                          "default first: %2")
-        .arg(timing.join(QStringLiteral(", ")), checks.join(QStringLiteral(", ")));
+        checks.push_back(c.name + "=" + c.defaultValue + "|" + c.otherValue);
+    return std::format("a model option (repeatable). timing-model.md section 9, defaults: {}. hazards.md section 4, default "
+                       "first: {}",
+                       join(timing, ", "), join(checks, ", "));
 }
 
 void OptionParser::addTimingOptions(TimingOptions& options)
 {
-    addValue({QStringLiteral("--option")}, QStringLiteral("NAME=VALUE"), modelOptionsHelp(), [&options](const QString& value) {
-        const qsizetype eq = value.indexOf(QLatin1Char('='));
-        if (eq <= 0)
-            return QStringLiteral("write NAME=VALUE");
-        const std::string error = options.set(value.left(eq).toStdString(), value.mid(eq + 1).toStdString());
-        return QString::fromStdString(error);
+    addValue({"--option"}, "NAME=VALUE", modelOptionsHelp(), [&options](const std::string& value) {
+        const std::size_t eq = value.find('=');
+        if (eq == std::string::npos || eq == 0)
+            return std::string("write NAME=VALUE");
+        return options.set(value.substr(0, eq), value.substr(eq + 1));
     });
 }
 
@@ -208,89 +227,88 @@ void OptionParser::addBranchOverrides(BranchOverrides& overrides)
 {
     for (const auto& [name, direction] :
          {std::pair {"--taken", Direction::Taken}, std::pair {"--not-taken", Direction::NotTaken}})
-        addValue({QLatin1String(name)}, QStringLiteral("LINE"),
-                 direction == Direction::Taken
-                     ? QStringLiteral("take the conditional jump on source line LINE (repeatable)")
-                     : QStringLiteral("fall through the conditional jump on source line LINE (repeatable)"),
-                 [&overrides, direction](const QString& value) {
-                     bool ok = false;
-                     const int line = value.toInt(&ok);
-                     if (!ok || line <= 0)
-                         return QStringLiteral("needs a source line number");
-                     overrides.byLine[line] = direction;
-                     return QString();
+        addValue({name}, "LINE",
+                 direction == Direction::Taken ? "take the conditional jump on source line LINE (repeatable)"
+                                               : "fall through the conditional jump on source line LINE (repeatable)",
+                 [&overrides, direction](const std::string& value) {
+                     const auto line = parseInt(value);
+                     if (!line || *line <= 0)
+                         return std::string("needs a source line number");
+                     overrides.byLine[*line] = direction;
+                     return std::string();
                  });
 }
 
 void OptionParser::addPatternParameters(std::map<std::string, std::int64_t>& parameters)
 {
-    addValue({QStringLiteral("--set")}, QStringLiteral("NAME=VALUE"),
-             QStringLiteral("give a name in the pattern an integer value (repeatable)"), [&parameters](const QString& value) {
-                 const auto assignment = parseDefsym(value.toStdString());
+    addValue({"--set"}, "NAME=VALUE", "give a name in the pattern an integer value (repeatable)",
+             [&parameters](const std::string& value) {
+                 const auto assignment = parseDefsym(value);
                  if (!assignment)
-                     return QStringLiteral("write NAME=INTEGER");
+                     return std::string("write NAME=INTEGER");
                  parameters[assignment->first] = assignment->second;
-                 return QString();
+                 return std::string();
              });
 }
 
 void OptionParser::addJson(bool* into)
 {
-    addFlag({QStringLiteral("--json")}, QStringLiteral("print JSON instead of text"), into);
+    addFlag({"--json"}, "print JSON instead of text", into);
 }
 
-OptionParser::Option* OptionParser::find(const QString& name)
+OptionParser::Option* OptionParser::find(const std::string& name)
 {
     for (Option& option : options_)
-        if (option.names.contains(name))
+        if (std::find(option.names.begin(), option.names.end(), name) != option.names.end())
             return &option;
     return nullptr;
 }
 
-int OptionParser::usageError(const QString& message) const
+int OptionParser::usageError(const std::string& message) const
 {
-    printError(QStringLiteral("%1: %2").arg(command_, message));
+    printError(command_ + ": " + message);
     return ExitUsage;
 }
 
-std::optional<int> OptionParser::parse(const QStringList& args)
+std::optional<int> OptionParser::parse(const Args& args)
 {
     // --help anywhere before "--" wins over any other mistake on the line.
-    for (const QString& arg : args) {
-        if (arg == QLatin1String("--"))
+    for (const std::string& arg : args) {
+        if (arg == "--")
             break;
         if (isHelp(arg)) {
-            QTextStream(stdout) << help();
+            const std::string text = help();
+            std::fwrite(text.data(), 1, text.size(), stdout);
             return ExitOk;
         }
     }
 
     // What follows "--" is operands only and stays out of CLI11. The first mistake on the line is the
     // one reported: when an unknown option stands before the end, the part before it is read first.
-    const qsizetype marker = args.indexOf(QStringLiteral("--"));
-    const QStringList head = marker < 0 ? args : args.first(marker);
-    qsizetype unknown = -1;
+    const auto marker = std::find(args.begin(), args.end(), "--");
+    const Args head(args.begin(), marker);
+    std::ptrdiff_t unknown = -1;
     if (const auto status = readOptions(head, &unknown))
         return status;
     if (unknown >= 0) {
-        if (const auto status = readOptions(head.first(unknown), nullptr))
+        if (const auto status = readOptions(Args(head.begin(), head.begin() + unknown), nullptr))
             return status;
-        return usageError(QStringLiteral("unknown option '%1' (see `gcnlens-cli %2 --help`)").arg(head[unknown], command_));
+        return usageError(std::format("unknown option '{}' (see `gcnlens-cli {} --help`)", head[std::size_t(unknown)], command_));
     }
-    if (marker >= 0)
-        for (const QString& arg : args.mid(marker + 1))
-            if (const auto status = takeOperand(arg))
+    if (marker != args.end())
+        for (auto arg = marker + 1; arg != args.end(); ++arg)
+            if (const auto status = takeOperand(*arg))
                 return status;
 
     for (const Option& option : options_)
         if (option.required && !option.seen)
-            return usageError(QStringLiteral("%1 %2 is required").arg(option.names.first(), option.valueName));
-    if (file_ && file_->isEmpty())
-        return usageError(QStringLiteral("no input file given (FILE, or - for standard input)"));
+            return usageError(std::format("{} {} is required", option.names.front(), option.valueName));
+    if (file_ && file_->empty())
+        return usageError("no input file given (FILE, or - for standard input)");
     return std::nullopt;
 }
 
-std::optional<int> OptionParser::readOptions(const QStringList& args, qsizetype* firstUnknown)
+std::optional<int> OptionParser::readOptions(const Args& args, std::ptrdiff_t* firstUnknown)
 {
     // CLI11 splits the line: "--name=value", "-Ivalue", "--name value", positionals and unknown options.
     // Every name is its own CLI11 option so that a message names the spelling the user typed (-o or
@@ -300,42 +318,45 @@ std::optional<int> OptionParser::readOptions(const QStringList& args, qsizetype*
     app.allow_extras();
     struct Binding {
         Option* option;
-        QString name;
+        std::string name;
     };
     std::map<const CLI::Option*, Binding> bindings;
     for (Option& option : options_)
-        for (const QString& name : option.names) {
-            CLI::Option* bound = option.valueName.isEmpty()
-                ? app.add_flag(name.toStdString() + "{" + kBareFlag + "}")
+        for (const std::string& name : option.names) {
+            CLI::Option* bound = option.valueName.empty()
+                ? app.add_flag(name + "{" + kBareFlag + "}")
                 // 0..1 values: a value that looks like an option is not swallowed, and a missing
                 // value leaves kNoValue behind instead of an exception without the option's spelling.
-                : app.add_option(name.toStdString())->expected(0, 1)->default_str(kNoValue);
+                : app.add_option(name)->expected(0, 1)->default_str(kNoValue);
             bound->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
             bindings.emplace(bound, Binding {&option, name});
         }
     const CLI::Option* operands = app.add_option("FILE")->expected(0, -1);
 
     std::vector<std::string> line;
-    for (qsizetype i = args.size() - 1; i >= 0; --i) { // CLI11 takes the arguments last first
-        line.push_back(args[i].toStdString());
-        if (args[i].startsWith(QLatin1String("--")) && args[i].endsWith(QLatin1Char('=')))
+    for (auto arg = args.rbegin(); arg != args.rend(); ++arg) { // CLI11 takes the arguments last first
+        line.push_back(*arg);
+        if (startsWith(*arg, "--") && arg->ends_with('='))
             line.back() += kEmptyValue; // "--gpu=" gives the empty value, not the next argument
     }
     try {
         app.parse(line);
     } catch (const CLI::ParseError& error) {
-        return usageError(QString::fromStdString(error.what()));
+        return usageError(error.what());
     }
 
     // Unknown options: what CLI11 left over, and what it took for operands but starts with '-'
     // ("---x", "-5"; "-" is standard input).
-    const auto isOption = [](const QString& arg) { return arg.startsWith(QLatin1Char('-')) && arg != QLatin1String("-"); };
+    const auto isOption = [](const std::string& arg) { return startsWith(arg, "-") && arg != "-"; };
     if (firstUnknown) {
         std::vector<std::string> suspects = app.remaining();
         suspects.insert(suspects.end(), operands->results().begin(), operands->results().end());
-        for (const std::string& suspect : suspects) {
-            const QString arg = QString::fromStdString(suspect).remove(QLatin1String(kEmptyValue));
-            if (const qsizetype at = args.indexOf(arg); isOption(arg) && (*firstUnknown < 0 || at < *firstUnknown))
+        for (std::string arg : suspects) {
+            if (const std::size_t mark = arg.find(kEmptyValue); mark != std::string::npos)
+                arg.erase(mark, sizeof kEmptyValue - 1);
+            const auto found = std::find(args.begin(), args.end(), arg);
+            const std::ptrdiff_t at = found == args.end() ? -1 : found - args.begin();
+            if (isOption(arg) && (*firstUnknown < 0 || at < *firstUnknown))
                 *firstUnknown = at;
         }
         if (*firstUnknown >= 0)
@@ -346,7 +367,7 @@ std::optional<int> OptionParser::readOptions(const QStringList& args, qsizetype*
 
     std::map<const CLI::Option*, std::size_t> taken; // results used so far, per option
     for (const CLI::Option* parsed : app.parse_order()) {
-        QString value = QString::fromStdString(parsed->results()[taken[parsed]++]);
+        std::string value = parsed->results()[taken[parsed]++];
         if (parsed == operands) {
             if (const auto status = takeOperand(value))
                 return status;
@@ -354,63 +375,63 @@ std::optional<int> OptionParser::readOptions(const QStringList& args, qsizetype*
         }
         auto& [option, name] = bindings.at(parsed);
         option->seen = true;
-        if (option->valueName.isEmpty() && value != QLatin1String(kBareFlag))
-            return usageError(QStringLiteral("%1 takes no value").arg(name));
-        if (!option->valueName.isEmpty() && value == QLatin1String(kNoValue))
-            return usageError(QStringLiteral("%1 needs a value (%1 %2)").arg(name, option->valueName));
-        if (value == QLatin1String(kEmptyValue) || option->valueName.isEmpty())
+        if (option->valueName.empty() && value != kBareFlag)
+            return usageError(name + " takes no value");
+        if (!option->valueName.empty() && value == kNoValue)
+            return usageError(std::format("{0} needs a value ({0} {1})", name, option->valueName));
+        if (value == kEmptyValue || option->valueName.empty())
             value.clear();
-        if (const QString error = option->handler(value); !error.isEmpty())
-            return usageError(option->valueName.isEmpty() ? QStringLiteral("%1: %2").arg(name, error)
-                                                          : QStringLiteral("%1 '%2': %3").arg(name, value, error));
+        if (const std::string error = option->handler(value); !error.empty())
+            return usageError(option->valueName.empty() ? std::format("{}: {}", name, error)
+                                                        : std::format("{} '{}': {}", name, value, error));
     }
     for (const std::string& rest : app.remaining()) // operands beyond the first (unknown options are out)
-        if (const auto status = takeOperand(QString::fromStdString(rest)))
+        if (const auto status = takeOperand(rest))
             return status;
     return std::nullopt;
 }
 
-std::optional<int> OptionParser::takeOperand(const QString& arg)
+std::optional<int> OptionParser::takeOperand(const std::string& arg)
 {
     if (!file_)
-        return usageError(QStringLiteral("unexpected argument '%1' (%2 takes no input file)").arg(arg, command_));
-    if (!file_->isEmpty())
-        return usageError(QStringLiteral("unexpected argument '%1' (the input file is already '%2')").arg(arg, *file_));
+        return usageError(std::format("unexpected argument '{}' ({} takes no input file)", arg, command_));
+    if (!file_->empty())
+        return usageError(std::format("unexpected argument '{}' (the input file is already '{}')", arg, *file_));
     *file_ = arg;
     return std::nullopt;
 }
 
-QString OptionParser::help() const
+std::string OptionParser::help() const
 {
     const CommandInfo* info = findCommand(command_);
-    QString text = QStringLiteral("usage: gcnlens-cli %1").arg(command_);
+    std::string text = "usage: gcnlens-cli " + command_;
     if (info && *info->synopsis)
-        text += QLatin1Char(' ') + QLatin1String(info->synopsis);
-    text += QLatin1Char('\n');
+        text += std::string(" ") + info->synopsis;
+    text += '\n';
     if (info)
-        text += QStringLiteral("%1\n").arg(QLatin1String(info->summary));
+        text += std::string(info->summary) + "\n";
 
-    std::vector<std::pair<QString, QString>> rows;
+    std::vector<std::pair<std::string, std::string>> rows;
     if (file_)
-        rows.emplace_back(QStringLiteral("FILE"), QStringLiteral("the kernel source (assembly text); - reads standard input"));
+        rows.emplace_back("FILE", "the kernel source (assembly text); - reads standard input");
     for (const Option& option : options_) {
         if (option.hidden)
             continue;
-        QString left = option.names.join(QLatin1String(", "));
-        if (!option.valueName.isEmpty())
-            left += QLatin1Char(' ') + option.valueName;
-        rows.emplace_back(left + (option.required ? QStringLiteral(" (required)") : QString()), option.help);
+        std::string left = join(option.names, ", ");
+        if (!option.valueName.empty())
+            left += " " + option.valueName;
+        rows.emplace_back(left + (option.required ? " (required)" : ""), option.help);
     }
-    rows.emplace_back(QStringLiteral("-h, --help"), QStringLiteral("show this help"));
-    qsizetype width = 0;
+    rows.emplace_back("-h, --help", "show this help");
+    std::size_t width = 0;
     for (const auto& row : rows)
         width = std::max(width, row.first.size());
-    text += QLatin1Char('\n');
+    text += '\n';
     for (const auto& [left, right] : rows)
-        text += QStringLiteral("  %1  %2\n").arg(left, -int(width)).arg(right);
-    text += file_ ? QStringLiteral("\nexit status: 0 clean, 1 the input had assembler errors (output still produced), "
-                                   "2 bad usage or unreadable input\n")
-                  : QStringLiteral("\nexit status: 0 done, 2 bad usage\n");
+        text += std::format("  {:<{}}  {}\n", left, width, right);
+    text += file_ ? "\nexit status: 0 clean, 1 the input had assembler errors (output still produced), 2 bad usage or "
+                    "unreadable input\n"
+                  : "\nexit status: 0 done, 2 bad usage\n";
     return text;
 }
 

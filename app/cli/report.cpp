@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <format>
 #include <memory>
 
 namespace gcnlens::cli {
@@ -41,82 +42,82 @@ std::unique_ptr<QGuiApplication> ensureGuiApplication()
 
 } // namespace
 
-int reportCommand(const QStringList& args)
+int reportCommand(const Args& args)
 {
     SourceArgs source;
     AnalysisRequest request;
-    QString output;
+    std::string output;
     QPageSize pageSize(QPageSize::A4);
-    OptionParser parser(QStringLiteral("report"));
+    OptionParser parser("report");
     parser.addSource(source);
     parser.addTimingOptions(request.timing);
-    parser.addString({QStringLiteral("-o"), QStringLiteral("--output")}, QStringLiteral("OUT.pdf"),
-                     QStringLiteral("the PDF to write; - writes it to standard output"), &output);
-    parser.addValue({QStringLiteral("--page")}, QStringLiteral("a4|letter"), QStringLiteral("page size (default a4)"),
-                    [&pageSize](const QString& value) {
-                        if (value.compare(QLatin1String("a4"), Qt::CaseInsensitive) == 0)
-                            pageSize = QPageSize(QPageSize::A4);
-                        else if (value.compare(QLatin1String("letter"), Qt::CaseInsensitive) == 0)
-                            pageSize = QPageSize(QPageSize::Letter);
-                        else
-                            return QStringLiteral("takes a4 or letter");
-                        return QString();
-                    });
+    parser.addString({"-o", "--output"}, "OUT.pdf", "the PDF to write; - writes it to standard output", &output);
+    parser.addValue({"--page"}, "a4|letter", "page size (default a4)", [&pageSize](const std::string& value) {
+        const QString size = QString::fromStdString(value);
+        if (size.compare(QLatin1String("a4"), Qt::CaseInsensitive) == 0)
+            pageSize = QPageSize(QPageSize::A4);
+        else if (size.compare(QLatin1String("letter"), Qt::CaseInsensitive) == 0)
+            pageSize = QPageSize(QPageSize::Letter);
+        else
+            return std::string("takes a4 or letter");
+        return std::string();
+    });
     // The window's state, so that its export and this command make the same report.
     parser.addBranchOverrides(request.branches);
-    QString kernel;
+    std::string kernel;
     std::optional<int> panel[5]; // vgprs, agprs, sgprs, lds, workgroup: the occupancy panel's values
-    parser.addString({QStringLiteral("--kernel")}, QStringLiteral("NAME"),
-                     QStringLiteral("the kernel the occupancy values below are for (default: the first)"), &kernel);
+    parser.addString({"--kernel"}, "NAME", "the kernel the occupancy values below are for (default: the first)", &kernel);
     const char* const panelNames[5][2] = {{"--vgprs", "VGPRs per lane"},
                                           {"--agprs", "AGPRs per lane"},
                                           {"--sgprs", "SGPRs per wave"},
                                           {"--lds", "LDS bytes per workgroup"},
                                           {"--workgroup", "work-items per workgroup"}};
     for (int i = 0; i < 5; ++i)
-        parser.addValue({QLatin1String(panelNames[i][0])}, i == 3 ? QStringLiteral("BYTES") : QStringLiteral("N"),
-                        QStringLiteral("occupancy at this many %1 instead of the kernel's").arg(QLatin1String(panelNames[i][1])),
-                        [&panel, i](const QString& value) {
-                            bool ok = false;
-                            const int v = value.toInt(&ok);
-                            if (!ok || v < 0)
-                                return QStringLiteral("takes a whole number");
-                            panel[i] = v;
-                            return QString();
+        parser.addValue({panelNames[i][0]}, i == 3 ? "BYTES" : "N",
+                        std::string("occupancy at this many ") + panelNames[i][1] + " instead of the kernel's",
+                        [&panel, i](const std::string& value) {
+                            const auto v = parseInt(value);
+                            if (!v || *v < 0)
+                                return std::string("takes a whole number");
+                            panel[i] = *v;
+                            return std::string();
                         });
     ReportOptions options;
-    parser.addString({QStringLiteral("--pattern")}, QStringLiteral("EXPR"),
-                     QStringLiteral("also show the LDS heatmap of this lane address pattern (as `lds --pattern`)"),
-                     &options.patternText);
-    parser.addString({QStringLiteral("--op"), QStringLiteral("--width")}, QStringLiteral("BYTES|NAME"),
-                     QStringLiteral("the pattern's access width or DS op name (default b32)"), &options.patternOp);
+    std::string patternText, patternOp = options.patternOp.toStdString();
+    parser.addString({"--pattern"}, "EXPR", "also show the LDS heatmap of this lane address pattern (as `lds --pattern`)",
+                     &patternText);
+    parser.addString({"--op", "--width"}, "BYTES|NAME", "the pattern's access width or DS op name (default b32)", &patternOp);
     parser.addPatternParameters(options.patternParameters);
-    parser.addRefused(QStringLiteral("--json"), QStringLiteral("does not apply; the report is a PDF (use analyze --json)"));
-    parser.setRequired(QStringLiteral("-o"));
+    parser.addRefused("--json", "does not apply; the report is a PDF (use analyze --json)");
+    parser.setRequired("-o");
     if (const auto status = parser.parse(args))
         return *status;
-    const bool toStdout = output == QLatin1String("-");
+    options.patternText = QString::fromStdString(patternText);
+    options.patternOp = QString::fromStdString(patternOp);
+    const bool toStdout = output == "-";
+    const QString outputPath = QFile::decodeName(output.c_str());
+    const QString inputPath = QFile::decodeName(source.file.c_str());
     // Writing the PDF over the kernel it reports on destroys the source: refuse before anything.
-    if (!toStdout && source.file != QLatin1String("-") && QFileInfo::exists(output)
-        && QFileInfo(output).canonicalFilePath() == QFileInfo(source.file).canonicalFilePath()) {
-        printError(QStringLiteral("report: -o '%1' is the input file").arg(output));
+    if (!toStdout && source.file != "-" && QFileInfo::exists(outputPath)
+        && QFileInfo(outputPath).canonicalFilePath() == QFileInfo(inputPath).canonicalFilePath()) {
+        printError("report: -o '" + output + "' is the input file");
         return ExitUsage;
     }
 
     Analysis analysis;
-    QString text;
+    std::string text;
     if (!loadAnalysis(source, request, analysis, &text))
         return ExitUsage;
 
     const auto app = ensureGuiApplication();
     if (std::any_of(std::begin(panel), std::end(panel), [](const auto& v) { return v.has_value(); })) {
         int k = 0;
-        while (!kernel.isEmpty() && k < int(analysis.program.kernels.size())
-               && analysis.program.kernels[std::size_t(k)].name != kernel.toStdString())
+        while (!kernel.empty() && k < int(analysis.program.kernels.size())
+               && analysis.program.kernels[std::size_t(k)].name != kernel)
             ++k;
         if (k >= int(analysis.occupancyInputs.size())) {
-            printError(kernel.isEmpty() ? QStringLiteral("report: no kernel for the occupancy values")
-                                        : QStringLiteral("report: --kernel '%1': no such kernel").arg(kernel));
+            printError(kernel.empty() ? std::string("report: no kernel for the occupancy values")
+                                      : "report: --kernel '" + kernel + "': no such kernel");
             return ExitUsage;
         }
         OccupancyInput in = analysis.occupancyInputs[std::size_t(k)];
@@ -127,23 +128,23 @@ int reportCommand(const QStringList& args)
         options.occupancy = ReportOptions::OccupancyValues {k, in};
     }
     options.pageSize = pageSize;
-    options.sourceName = inputName(source);
+    options.sourceName = QString::fromStdString(inputName(source));
     // QPdfWriter writes to a file: for standard output, write a temporary one and copy it out.
     QTemporaryDir temporary;
-    const QString path = toStdout ? temporary.filePath(QStringLiteral("report.pdf")) : output;
+    const QString path = toStdout ? temporary.filePath(QStringLiteral("report.pdf")) : outputPath;
     if (toStdout && !temporary.isValid()) {
-        printError(QStringLiteral("report: no temporary folder for the PDF: %1").arg(temporary.errorString()));
+        printError("report: no temporary folder for the PDF: " + temporary.errorString().toStdString());
         return ExitUsage;
     }
     QString error;
-    if (!writeReport(path, analysis, text, options, &error)) {
-        printError(QStringLiteral("report: %1").arg(error));
+    if (!writeReport(path, analysis, QString::fromStdString(text), options, &error)) {
+        printError("report: " + error.toStdString());
         return ExitUsage;
     }
     if (toStdout) {
         QFile pdf(path);
         if (!pdf.open(QIODevice::ReadOnly)) {
-            printError(QStringLiteral("report: %1: cannot open: %2").arg(path, pdf.errorString()));
+            printError(std::format("report: {}: cannot open: {}", path.toStdString(), pdf.errorString().toStdString()));
             return ExitUsage;
         }
         const QByteArray bytes = pdf.readAll();
@@ -151,9 +152,8 @@ int reportCommand(const QStringList& args)
     }
 
     if (const int errors = printDiagnostics(source, analysis.program); errors > 0) {
-        printError(QStringLiteral("%1 assembler error(s); %2 lists them on its first page")
-                       .arg(errors)
-                       .arg(toStdout ? QStringLiteral("the report") : output));
+        printError(std::format("{} assembler error(s); {} lists them on its first page", errors,
+                               toStdout ? std::string("the report") : output));
         return ExitInputErrors;
     }
     return ExitOk;

@@ -18,12 +18,11 @@
 
 namespace gcnlens::cli {
 
-int reportCommand(const QStringList& args)
+int reportCommand(const Args& args)
 {
     const std::string program = programBesideSelf("gcnlens-report", "GCNLENS_REPORT_PROGRAM");
     std::vector<std::string> words {program, "report"};
-    for (const QString& arg : args)
-        words.push_back(arg.toLocal8Bit().toStdString());
+    words.insert(words.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (std::string& word : words)
         argv.push_back(word.data());
@@ -32,9 +31,8 @@ int reportCommand(const QStringList& args)
     std::fflush(stderr);
     ::execvp(program.c_str(), argv.data());
     const int error = errno;
-    printError(QStringLiteral("report: cannot start %1: %2 (the report is written by gcnlens-report, installed beside "
-                              "gcnlens-cli)")
-                   .arg(QString::fromStdString(program), QString::fromLocal8Bit(std::strerror(error))));
+    printError("report: cannot start " + program + ": " + std::strerror(error)
+               + " (the report is written by gcnlens-report, installed beside gcnlens-cli)");
     return ExitUsage;
 }
 

@@ -4,6 +4,7 @@
 #include "core/input/detect.h"
 
 #include "core/input/clrx.h"
+#include "core/support/text.h"
 
 #include <algorithm>
 #include <array>
@@ -39,38 +40,15 @@ void appendUtf8(std::string& out, std::uint32_t cp)
 // Whether the bytes are well-formed UTF-8 (no overlongs, surrogates or code points past U+10FFFF).
 bool validUtf8(std::string_view s)
 {
-    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-    const auto* end = p + s.size();
-    while (p < end) {
-        if (*p < 0x80) {
-            ++p;
+    for (std::size_t at = 0; at < s.size();) {
+        if (static_cast<unsigned char>(s[at]) < 0x80) { // the usual case, without a call
+            ++at;
             continue;
         }
-        int n = 0;
-        std::uint32_t cp = 0;
-        if ((*p & 0xe0) == 0xc0) {
-            n = 1;
-            cp = *p & 0x1f;
-        } else if ((*p & 0xf0) == 0xe0) {
-            n = 2;
-            cp = *p & 0x0f;
-        } else if ((*p & 0xf8) == 0xf0) {
-            n = 3;
-            cp = *p & 0x07;
-        } else {
+        const std::size_t length = detail::utf8SequenceLength(s.substr(at));
+        if (length == 0)
             return false;
-        }
-        if (end - p <= n)
-            return false;
-        for (int i = 1; i <= n; ++i) {
-            if ((p[i] & 0xc0) != 0x80)
-                return false;
-            cp = (cp << 6) | (p[i] & 0x3f);
-        }
-        static constexpr std::uint32_t minimum[] = {0, 0x80, 0x800, 0x10000};
-        if (cp < minimum[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-            return false;
-        p += n + 1;
+        at += length;
     }
     return true;
 }

@@ -2,6 +2,7 @@
 #include "core/present/json.h"
 
 #include "core/analysis.h"
+#include "core/model/fixits.h"
 
 #include <rapidjson/filewritestream.h>
 #include <rapidjson/prettywriter.h>
@@ -432,41 +433,59 @@ void writePressure(Document& d, const Analysis& analysis, std::size_t kernel)
 }
 
 // Issue #17: wait-state hazards and s_waitcnt findings.
+void writeHazard(Document& d, const HazardFinding& h)
+{
+    d.beginObject();
+    d.member("rule", h.rule);
+    d.member("line", h.line);
+    d.member("producer_line", h.producerLine);
+    d.member("required", h.required);
+    d.member("present", h.present);
+    d.member("fix", h.fix);
+    d.member("detail", h.detail);
+    d.endObject();
+}
+
+// `withCount`: the count of the wait that would cover it (`check --json` gives it; analyze's
+// golden documents predate it).
+void writeWait(Document& d, const WaitcntFinding& w, bool withCount)
+{
+    d.beginObject();
+    d.member("rule", w.rule);
+    d.member("line", w.line);
+    d.member("producer_line", w.producerLine);
+    d.member("counter", w.counter);
+    d.member("access", w.access);
+    d.member("register", w.reg);
+    d.member("not_guaranteed", w.notGuaranteed);
+    if (withCount)
+        d.member("count", w.count);
+    d.member("fix", w.fix);
+    d.member("detail", w.detail);
+    d.endObject();
+}
+
+// hazards, waits and notes, as members of the object being written.
+void writeFindings(Document& d, const CheckResult& checks, bool withCount)
+{
+    d.key("hazards");
+    d.beginArray();
+    for (const HazardFinding& h : checks.hazards)
+        writeHazard(d, h);
+    d.endArray();
+    d.key("waits");
+    d.beginArray();
+    for (const WaitcntFinding& w : checks.waits)
+        writeWait(d, w, withCount);
+    d.endArray();
+    d.strings("notes", checks.notes);
+}
+
 void writeChecks(Document& d, const CheckResult& checks)
 {
     d.key("checks");
     d.beginObject();
-    d.key("hazards");
-    d.beginArray();
-    for (const HazardFinding& h : checks.hazards) {
-        d.beginObject();
-        d.member("rule", h.rule);
-        d.member("line", h.line);
-        d.member("producer_line", h.producerLine);
-        d.member("required", h.required);
-        d.member("present", h.present);
-        d.member("fix", h.fix);
-        d.member("detail", h.detail);
-        d.endObject();
-    }
-    d.endArray();
-    d.key("waits");
-    d.beginArray();
-    for (const WaitcntFinding& w : checks.waits) {
-        d.beginObject();
-        d.member("rule", w.rule);
-        d.member("line", w.line);
-        d.member("producer_line", w.producerLine);
-        d.member("counter", w.counter);
-        d.member("access", w.access);
-        d.member("register", w.reg);
-        d.member("not_guaranteed", w.notGuaranteed);
-        d.member("fix", w.fix);
-        d.member("detail", w.detail);
-        d.endObject();
-    }
-    d.endArray();
-    d.strings("notes", checks.notes);
+    writeFindings(d, checks, false);
     d.endObject();
 }
 
@@ -635,6 +654,48 @@ void writeLdsAccess(std::FILE* out, const LdsAccessResult& result)
     Document d(out);
     d.beginObject();
     writeLdsFields(d, result, true);
+    d.endObject();
+}
+
+void writeCheck(std::FILE* out, const Analysis& analysis, const CheckOptions& options, const std::vector<FixIt>* fixits)
+{
+    Document d(out);
+    d.beginObject();
+    d.member("gpu", analysis.program.gpu.targetId);
+    writeFindings(d, analysis.checks, true);
+    d.key("options"); // hazards.md section 4: the readings the findings rest on
+    d.beginObject();
+    for (const auto& [name, value] : options.values())
+        d.member(name, value);
+    d.endObject();
+    if (fixits) {
+        d.key("fixits");
+        d.beginArray();
+        for (const FixIt& f : *fixits) {
+            d.beginObject();
+            d.member("rule", f.finding.rule);
+            d.member("line", f.finding.line);
+            d.member("kind", f.kind);
+            d.member("summary", f.summary);
+            d.member("cycles_before", f.cyclesBefore);
+            d.member("cycles_after", f.cyclesAfter);
+            d.member("delta", f.delta());
+            d.key("edits");
+            d.beginArray();
+            for (const TextEdit& e : f.edits) {
+                d.beginObject();
+                d.member("line", e.line);
+                d.member("column", e.column);
+                d.member("end_line", e.endLine);
+                d.member("end_column", e.endColumn);
+                d.member("text", e.text);
+                d.endObject();
+            }
+            d.endArray();
+            d.endObject();
+        }
+        d.endArray();
+    }
     d.endObject();
 }
 

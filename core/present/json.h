@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: MIT
-// The one JSON serializer: `gcnlens-cli listing/analyze/occupancy/lds --json`. Each document is
+// The one JSON serializer: `gcnlens-cli listing/analyze/occupancy/lds/check --json`. Each document is
 // streamed from its value in one pass (RapidJSON's Writer behind a buffered FILE stream), so a
 // million-instruction analysis is written without a document tree in memory. The field names and
 // meanings are the contract tst_json checks against golden files.
 #pragma once
 
 #include <cstdio>
+#include <vector>
 
 namespace gcnlens {
 
 struct Analysis;
+struct CheckOptions;
+struct FixIt;
 struct GpuTarget;
 struct LdsAccessResult;
 struct OccupancyResult;
@@ -30,6 +33,10 @@ void writeOccupancy(std::FILE* out, const OccupancyResult& result, const GpuTarg
 
 // `lds --json`: a pattern's access, with groups, bank load and lanes.
 void writeLdsAccess(std::FILE* out, const LdsAccessResult& result);
+
+// `check --json`: the GPU, the hazard and s_waitcnt findings, the check options they rest on,
+// and with `fixits` (`--fix-its`) each fix-it with its edits and measured cycles.
+void writeCheck(std::FILE* out, const Analysis& analysis, const CheckOptions& options, const std::vector<FixIt>* fixits);
 
 } // namespace json
 } // namespace gcnlens

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cctype>
+#include <cstddef>
 #include <string_view>
 #include <vector>
 
@@ -16,6 +17,40 @@ inline std::string_view trim(std::string_view text)
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
         text.remove_suffix(1);
     return text;
+}
+
+// The length of the well-formed UTF-8 sequence at the start of `text` (1 for ASCII), or 0 where
+// none starts there: overlongs, surrogates, code points past U+10FFFF, stray or missing
+// continuation bytes (the Unicode standard's table 3-7).
+inline std::size_t utf8SequenceLength(std::string_view text)
+{
+    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+    if (text.empty())
+        return 0;
+    const unsigned char lead = byte(0);
+    if (lead < 0x80)
+        return 1;
+    std::size_t length = 0;
+    unsigned char low = 0x80, high = 0xbf; // the second byte's range
+    if (lead >= 0xc2 && lead <= 0xdf) {
+        length = 2;
+    } else if (lead >= 0xe0 && lead <= 0xef) {
+        length = 3;
+        low = lead == 0xe0 ? 0xa0 : 0x80;
+        high = lead == 0xed ? 0x9f : 0xbf;
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+        length = 4;
+        low = lead == 0xf0 ? 0x90 : 0x80;
+        high = lead == 0xf4 ? 0x8f : 0xbf;
+    } else {
+        return 0;
+    }
+    if (text.size() < length || byte(1) < low || byte(1) > high)
+        return 0;
+    for (std::size_t i = 2; i < length; ++i)
+        if (byte(i) < 0x80 || byte(i) > 0xbf)
+            return 0;
+    return length;
 }
 
 // Calls f(cells) for each row of a tab-separated table, cells trimmed; blank lines and '#'

@@ -45,6 +45,23 @@ QStringList split(const char* line)
     return QString::fromUtf8(line).split(QLatin1Char(' '), Qt::SkipEmptyParts);
 }
 
+// The command line as gcnlens-cli hands it on: its bytes (UTF-8 here).
+Args toArgs(const QStringList& list)
+{
+    Args args;
+    for (const QString& arg : list)
+        args.push_back(arg.toStdString());
+    return args;
+}
+
+QStringList toList(const std::vector<std::string>& strings)
+{
+    QStringList list;
+    for (const std::string& s : strings)
+        list << QString::fromStdString(s);
+    return list;
+}
+
 } // namespace
 
 class TestOptions : public QObject {
@@ -166,12 +183,12 @@ void TestOptions::usageErrors()
     QFETCH(QString, command);
     QFETCH(QStringList, args);
     QFETCH(QString, message);
-    const CommandInfo* info = findCommand(command);
+    const CommandInfo* info = findCommand(command.toStdString());
     if (!info && !GCNLENS_HAVE_REPORT && command == QLatin1String("report"))
         QSKIP("built without the report (GCNLENS_BUILD_UI=OFF, as the asan preset builds)");
     QVERIFY(info);
     CaptureStderr captured;
-    const int status = info->run(args);
+    const int status = info->run(toArgs(args));
     QCOMPARE(captured.text(), usage(info->name, message));
     QCOMPARE(status, int(ExitUsage));
 }
@@ -211,19 +228,19 @@ void TestOptions::sourceValues()
 {
     QFETCH(QStringList, args);
     SourceArgs source;
-    OptionParser parser(QStringLiteral("listing"));
+    OptionParser parser("listing");
     parser.addSource(source);
     CaptureStderr captured;
-    QVERIFY(!parser.parse(args));
+    QVERIFY(!parser.parse(toArgs(args)));
     QCOMPARE(captured.text(), QString());
-    QTEST(source.file, "file");
-    QTEST(source.gpu, "gpu");
-    QTEST(source.includeDirs, "includeDirs");
+    QTEST(QString::fromStdString(source.file), "file");
+    QTEST(QString::fromStdString(source.gpu), "gpu");
+    QTEST(toList(source.includeDirs), "includeDirs");
     QStringList defsyms;
     for (const auto& [name, value] : source.defsyms)
         defsyms << QStringLiteral("%1=%2").arg(QString::fromStdString(name)).arg(value);
     QTEST(defsyms, "defsyms");
-    QTEST(source.input, "input");
+    QTEST(QString::fromStdString(source.input), "input");
 }
 
 // --taken/--not-taken (the last word on a line wins) and --option into TimingOptions.
@@ -248,12 +265,12 @@ void TestOptions::branchesAndTiming()
     SourceArgs source;
     TimingOptions timing;
     BranchOverrides branches;
-    OptionParser parser(QStringLiteral("analyze"));
+    OptionParser parser("analyze");
     parser.addSource(source);
     parser.addTimingOptions(timing);
     parser.addBranchOverrides(branches);
     CaptureStderr captured;
-    QVERIFY(!parser.parse(args));
+    QVERIFY(!parser.parse(toArgs(args)));
     QCOMPARE(captured.text(), QString());
     QList<int> taken, notTaken;
     for (const auto& [line, direction] : branches.byLine)
@@ -280,19 +297,19 @@ void TestOptions::helpListsEveryOption()
     TimingOptions timing;
     BranchOverrides branches;
     bool json = false;
-    OptionParser parser(QStringLiteral("analyze"));
+    OptionParser parser("analyze");
     parser.addSource(source);
     parser.addTimingOptions(timing);
     parser.addBranchOverrides(branches);
     parser.addJson(&json);
-    const QString help = parser.help();
+    const QString help = QString::fromStdString(parser.help());
     QVERIFY(help.startsWith(QStringLiteral("usage: gcnlens-cli analyze FILE")));
     for (const char* name : {"--gpu NAME", "-I DIR", "--defsym NAME=VALUE", "--input KIND", "--binary-format FORMAT", "--64bit",
                              "--driver-version N", "--limit NAME=VALUE", "--allow-any-include", "--triple TRIPLE",
                              "--option NAME=VALUE", "--taken LINE", "--not-taken LINE", "--json", "-h, --help"})
         QVERIFY2(help.contains(QLatin1String("  ") + QLatin1String(name) + QLatin1Char(' ')), name);
     CaptureStderr captured;
-    QCOMPARE(parser.parse(args).value_or(-1), int(ExitOk));
+    QCOMPARE(parser.parse(toArgs(args)).value_or(-1), int(ExitOk));
     QCOMPARE(captured.text(), QString());
 }
 

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 
 using namespace gcnlens;
 using namespace gcnlens::cli;
@@ -21,8 +22,8 @@ using namespace gcnlens::cli;
 // The parser's two links to the rest of the CLI (commands.cpp), which would bring every subcommand:
 // messages go nowhere, and --help finds a synopsis.
 namespace gcnlens::cli {
-void printError(const QString&) { }
-const CommandInfo* findCommand(const QString&)
+void printError(std::string_view) { }
+const CommandInfo* findCommand(std::string_view)
 {
     static const CommandInfo info {"fuzz", "FILE [options]", "the option parser under the fuzzer", nullptr};
     return &info;
@@ -43,42 +44,46 @@ void checkStatus(const std::optional<int>& status)
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    const QStringList args = QString::fromUtf8(reinterpret_cast<const char*>(data), qsizetype(size)).split(QLatin1Char('\n'));
+    // The arguments are bytes, as the command line gives them (not necessarily UTF-8).
+    Args args;
+    std::string_view rest(reinterpret_cast<const char*>(data), size);
+    for (std::size_t end; (end = rest.find('\n')) != std::string_view::npos; rest.remove_prefix(end + 1))
+        args.emplace_back(rest.substr(0, end));
+    args.emplace_back(rest);
 
     // As analyze, listing and lds declare theirs: the source group and the model options.
     {
         SourceArgs source;
         TimingOptions options;
         bool json = false;
-        QString pattern;
-        OptionParser parser(QStringLiteral("fuzz"));
+        std::string pattern;
+        OptionParser parser("fuzz");
         parser.addSource(source);
         parser.addTimingOptions(options);
         parser.addJson(&json);
-        parser.addString({QStringLiteral("--pattern")}, QStringLiteral("EXPR"), QStringLiteral("a pattern"), &pattern);
-        QString page;
-        parser.addString({QStringLiteral("--page"), QStringLiteral("-p")}, QStringLiteral("SIZE"), QStringLiteral("two names"),
-                         &page);
-        parser.addRefused(QStringLiteral("--output"), QStringLiteral("not here"));
+        parser.addString({"--pattern"}, "EXPR", "a pattern", &pattern);
+        std::string page;
+        parser.addString({"--page", "-p"}, "SIZE", "two names", &page);
+        parser.addRefused("--output", "not here");
         const auto status = parser.parse(args);
         checkStatus(status);
         // (No --gpu leaves it empty: the source's own .gpu, else tahiti, decides later.)
-        if (!status && !source.gpu.isEmpty() && !resolveGpu(source.gpu.toStdString())) {
+        if (!status && !source.gpu.empty() && !resolveGpu(source.gpu)) {
             std::fprintf(stderr, "an accepted --gpu does not resolve\n");
             std::abort();
         }
     }
     // As occupancy declares its: no input file, integers, flags, required options.
     {
-        QString gpu = QStringLiteral("tahiti");
+        std::string gpu = "tahiti";
         int vgprs = 0, sgprs = 0;
         bool scratch = false;
-        OptionParser parser(QStringLiteral("fuzz"));
+        OptionParser parser("fuzz");
         parser.addGpu(&gpu);
-        parser.addInt({QStringLiteral("--vgprs"), QStringLiteral("-v")}, QStringLiteral("N"), QStringLiteral("VGPRs"), &vgprs);
-        parser.addInt({QStringLiteral("--sgprs")}, QStringLiteral("N"), QStringLiteral("SGPRs"), &sgprs);
-        parser.addFlag({QStringLiteral("--scratch"), QStringLiteral("-s")}, QStringLiteral("scratch"), &scratch);
-        parser.setRequired(QStringLiteral("--vgprs"));
+        parser.addInt({"--vgprs", "-v"}, "N", "VGPRs", &vgprs);
+        parser.addInt({"--sgprs"}, "N", "SGPRs", &sgprs);
+        parser.addFlag({"--scratch", "-s"}, "scratch", &scratch);
+        parser.setRequired("--vgprs");
         checkStatus(parser.parse(args));
     }
     return 0;

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 # cmake -DREADELF=... -DFILE=... -DFORBIDDEN=REGEX -P CheckNeeded.cmake: fails when the ELF FILE
 # names a shared library matching REGEX among the libraries it needs (DT_NEEDED). The test
-# `cli_links_no_qt` keeps Qt out of gcnlens-cli: loading it was 10 of the 13 ms every command
-# spent starting (issue #18).
+# `cli_start_libraries` keeps Qt and the shared C++ runtime out of gcnlens-cli: loading them was
+# 13 of the 16 ms every command spent starting (issue #18).
 execute_process(COMMAND ${READELF} -d ${FILE} OUTPUT_VARIABLE dynamic RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
     message(FATAL_ERROR "${READELF} -d ${FILE} failed (${status})")

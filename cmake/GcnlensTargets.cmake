@@ -16,6 +16,16 @@ function(gcnlens_link_llvm_statically target)
     endif()
 endfunction()
 
+# gcnlens_link_runtime_statically(TARGET): a program without Qt (gcnlens-cli, gcnlens-asm-worker)
+# also links the C++ runtime into itself: loading and relocating libstdc++ cost every command
+# 2-3 ms of its 8 (issue #18). Programs that load Qt keep the shared one Qt uses, so that one
+# process never holds two. With the LLVM components only (the sanitizer build keeps both shared).
+function(gcnlens_link_runtime_statically target)
+    if(GCNLENS_LLVM_STATIC)
+        target_link_options(${target} PRIVATE -static-libstdc++ -static-libgcc)
+    endif()
+endfunction()
+
 function(gcnlens_qt_defaults target)
     target_compile_definitions(${target} PRIVATE
         QT_NO_KEYWORDS QT_NO_CAST_FROM_ASCII QT_USE_QSTRINGBUILDER QT_NO_FOREACH)

@@ -4,7 +4,7 @@
 // #18). Real kernels are mostly macro and .rept output, which the shape pass never sees (it reads
 // the source's own lines), and most of those statements repeat: in the MIOpen igemm kernels, 85-91%
 // of the instructions are repeats of an earlier one. A repeated statement skips LLVM's operand
-// parser and matcher (a fifth of such a kernel's listing) and its tokens are only read past; the
+// parser and matcher (a fifth of such a kernel's listing) and the lexer moves past its line; the
 // remembered MCInst goes to the streamer as the matcher would have sent it. tst_shapes,
 // check_shapes and fuzz_frontend compare every field with the cache off (FastPaths::statementCache).
 #include "core/asm/streamer_p.h"
@@ -12,6 +12,7 @@
 #include <llvm/MC/MCContext.h>
 #include <llvm/MC/MCExpr.h>
 #include <llvm/MC/MCInst.h>
+#include <llvm/MC/MCParser/AsmLexer.h>
 #include <llvm/MC/MCParser/MCAsmLexer.h>
 #include <llvm/MC/MCParser/MCParsedAsmOperand.h>
 #include <llvm/MC/MCSymbol.h>
@@ -73,10 +74,21 @@ public:
         if (!fastPaths().statementCache || !keyOf(nameLoc))
             return inner_->ParseInstruction(info, name, nameLoc, operands);
         if (const auto it = remembered_.find(key_); it != remembered_.end()) {
-            // Read past the operands as the target's parser would, end of statement included.
+            // Past the operands and the end of the statement, to where the target's parser would
+            // leave the lexer. The statement ends at its line's end (a line comment is part of it),
+            // so the lexer restarts there instead of reading the tokens one by one (a tenth of a
+            // macro-heavy kernel's run): the newline gives the end-of-statement token that the
+            // last Lex() reads past. A line that opens a block comment, or ends its buffer
+            // without a newline, takes the tokens.
             llvm::MCAsmParser& parser = getParser();
-            while (!parser.getTok().is(llvm::AsmToken::EndOfStatement) && !parser.getTok().is(llvm::AsmToken::Eof))
-                parser.Lex();
+            if (statementEnd_) {
+                auto& lexer = static_cast<llvm::AsmLexer&>(parser.getLexer()); // (createMCAsmParser's)
+                lexer.setBuffer(statementBuffer_, statementEnd_);
+                lexer.Lex(); // the operand the parser stood on gives way to the newline's end of statement
+            } else {
+                while (!parser.getTok().is(llvm::AsmToken::EndOfStatement) && !parser.getTok().is(llvm::AsmToken::Eof))
+                    parser.Lex();
+            }
             if (parser.getTok().is(llvm::AsmToken::EndOfStatement))
                 parser.Lex();
             pending_ = &it->second;
@@ -202,9 +214,12 @@ private:
         if (!buffer || !hsa_)
             return false;
         llvm::MCContext& context = getContext();
-        const char* bufferEnd = sources_.getMemoryBuffer(buffer)->getBufferEnd();
+        const llvm::StringRef bufferText = sources_.getMemoryBuffer(buffer)->getBuffer();
+        const char* bufferEnd = bufferText.end();
         const char* end = static_cast<const char*>(std::memchr(begin, '\n', std::size_t(bufferEnd - begin)));
         const std::string_view line(begin, std::size_t((end ? end : bufferEnd) - begin));
+        statementBuffer_ = bufferText;
+        statementEnd_ = end && line.find("/*") == std::string_view::npos ? end : nullptr;
         key_.assign(line);
         key_ += '\n';
         for (std::size_t c = 0; c < kCounters.size(); ++c) {
@@ -271,6 +286,8 @@ private:
     std::string key_;
     std::array<std::int64_t, kCounters.size()> countersBefore_ {};
     std::array<llvm::MCSymbol*, kCounters.size()> counters_ {};
+    llvm::StringRef statementBuffer_;     // the buffer of the statement keyOf read,
+    const char* statementEnd_ = nullptr;  // and its newline (null: the lexer reads to the end)
     const Remembered* pending_ = nullptr; // the statement being parsed is remembered: this
     bool learning_ = false;               // it is not: remember what LLVM makes of it
     std::size_t diagnosticsBefore_ = 0;

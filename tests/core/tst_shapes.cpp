@@ -421,6 +421,13 @@ private Q_SLOTS:
                                                                   "  s_mov_b32 s0, x\n.endr\n.set x, 3\n.rept 2\n"
                                                                   "  s_mov_b32 s0, x\n.endr\n  s_endpgm\n")
                                                 << "s_mov_b32 s0, x";
+        // A replayed statement's lexer restarts at its line's end: comments after it, one that
+        // spans lines (read token by token), and the next statement must come out the same.
+        QTest::newRow("comments after replayed statements")
+            << QStringLiteral(".text\nk:\n.rept 3\n  s_mov_b32 s0, 1 ; a line comment\n  s_mov_b32 s1, 2 // another\n"
+                              "  s_mov_b32 s2, 3 /* a block comment\n that ends here */\n  s_mov_b32 s3, 4 /* one line */\n"
+                              "  s_add_u32 s5, s5, 6\n.endr\n  s_mov_b32 s4, 5\n  s_endpgm\n")
+            << "s_add_u32 s5, s5, 6";
         QTest::newRow("errors and warnings") << QStringLiteral(".text\nk:\n.rept 3\n  v_mov_b32 v0, v300\n"
                                                                "  v_sqrt_f64 v[4:5], 2.2\n  s_nop 3\n.endr\n  s_endpgm\n")
                                              << "s_nop 3";

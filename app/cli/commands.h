@@ -9,6 +9,7 @@
 
 #include <format>
 
+#include <cstdint>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -55,6 +56,9 @@ void print(std::FILE* to, std::string_view text);
 // Text as QTextStream wrote it: UTF-8, an invalid sequence as U+FFFD (ASCII, the usual case, as is).
 void appendUtf8(std::string& out, std::string_view text);
 std::string validUtf8(std::string_view text);
+// Lowercase hexadecimal digits, no prefix; `text` right-aligned to `width` with `fill`.
+std::string hex(std::uint64_t value);
+void appendPadded(std::string& out, std::string_view text, std::size_t width, char fill);
 // A fix of several lines ("s_nop 7\ns_nop 1") on one: "s_nop 7; s_nop 1".
 std::string oneLine(std::string_view text);
 

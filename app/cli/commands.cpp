@@ -41,7 +41,7 @@ const CommandInfo kCommands[] = {
     {"lds", "--pattern EXPR [--width BYTES | --op NAME] [--set NAME=VALUE]... [--option N=V]... [--json]",
      "LDS bank conflicts of a per-lane address pattern", ldsCommand},
 #if GCNLENS_HAVE_REPORT
-    // needs gcnlens_ui (Qt Gui: QPdfWriter)
+    // needs gcnlens_ui (Qt Gui: QPdfWriter): run by gcnlens-report (reportlauncher.cpp)
     {"report",
      "FILE -o OUT.pdf [--gpu NAME] [-I DIR]... [--defsym N=V]... [--option N=V]... [--page a4|letter]\n"
      "       [--taken LINE]... [--not-taken LINE]... [--kernel NAME] [--vgprs N] [--agprs N] [--sgprs N] [--lds BYTES]\n"

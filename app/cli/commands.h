@@ -53,7 +53,8 @@ void printError(std::string_view message);
 
 // Writes text to a stream as it is (run() checks standard output once the command ends).
 void print(std::FILE* to, std::string_view text);
-// Text as QTextStream wrote it: UTF-8, an invalid sequence as U+FFFD (ASCII, the usual case, as is).
+// Text as valid UTF-8: each byte that starts no well-formed sequence becomes U+FFFD (ASCII, the
+// usual case, passes as is). Names read from a code object may hold any bytes.
 void appendUtf8(std::string& out, std::string_view text);
 std::string validUtf8(std::string_view text);
 // Lowercase hexadecimal digits, no prefix; `text` right-aligned to `width` with `fill`.

@@ -75,6 +75,8 @@ private Q_SLOTS:
     void branchesAndTiming();
     void helpListsEveryOption_data();
     void helpListsEveryOption();
+    void outputIsValidUtf8_data();
+    void outputIsValidUtf8();
 };
 
 // Each subcommand, run as gcnlens-cli runs it, with a line it must refuse before doing any work.
@@ -311,6 +313,32 @@ void TestOptions::helpListsEveryOption()
     CaptureStderr captured;
     QCOMPARE(parser.parse(toArgs(args)).value_or(-1), int(ExitOk));
     QCOMPARE(captured.text(), QString());
+}
+
+// What the commands print is valid UTF-8 (commands.h validUtf8): names from a code object may
+// hold any bytes; each byte that starts no well-formed sequence becomes U+FFFD.
+void TestOptions::outputIsValidUtf8_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QByteArray>("printed");
+    const QByteArray replacement("\xef\xbf\xbd");
+    QTest::addRow("ASCII") << QByteArray("v_add_f32 v0, v1, v2") << QByteArray("v_add_f32 v0, v1, v2");
+    QTest::addRow("two to four bytes") << QByteArray("\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80")
+                                       << QByteArray("\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+    QTest::addRow("a stray byte") << QByteArray("a\xffz") << QByteArray("a") + replacement + "z";
+    QTest::addRow("a lone continuation") << QByteArray("\x80z") << replacement + "z";
+    QTest::addRow("truncated at the end") << QByteArray("k\xe2\x82") << QByteArray("k") + replacement + replacement;
+    QTest::addRow("overlong") << QByteArray("\xc0\xaf") << replacement + replacement;
+    QTest::addRow("surrogate") << QByteArray("\xed\xa0\x80") << replacement + replacement + replacement;
+    QTest::addRow("past U+10FFFF") << QByteArray("\xf4\x90\x80\x80") << replacement + replacement + replacement + replacement;
+}
+
+void TestOptions::outputIsValidUtf8()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QByteArray, printed);
+    const std::string out = validUtf8(std::string_view(text.constData(), std::size_t(text.size())));
+    QCOMPARE(QByteArray(out.data(), qsizetype(out.size())), printed);
 }
 
 QTEST_GUILESS_MAIN(TestOptions)

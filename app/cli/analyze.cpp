@@ -73,7 +73,7 @@ int analyzeCommand(const Args& args)
         out += std::format("{:>6}  {:06x} {:>4} {:>4} {:>6}  {:<27} {}\n", in.line, in.offset, fetchPlace(in).slot, in.size,
                            in.isData || in.placeholder ? std::string("-") : cyclesText(in, t), penalties, text);
         if (out.size() > (1u << 20)) {
-            print(stdout, validUtf8(out));
+            print(stdout, out);
             out.clear();
         }
     }
@@ -144,7 +144,7 @@ int analyzeCommand(const Args& args)
             out += std::format(" {}={}", name, value);
         out += "\n";
     }
-    print(stdout, validUtf8(out));
+    print(stdout, out);
     std::fflush(stdout); // keep the listing ahead of the diagnostics on a shared terminal
     printDiagnostics(source, program);
     return status;

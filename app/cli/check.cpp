@@ -9,7 +9,6 @@
 #include "core/present/json.h"
 
 #include <filesystem>
-#include <fstream>
 
 namespace gcnlens::cli {
 
@@ -31,17 +30,6 @@ std::string diffPath(const SourceArgs& source)
 
 // The loader gives the text with LF line breaks; a diff of a CR LF file must carry its CRs in the
 // lines it quotes and adds, or patch finds no match.
-bool usesCrLf(const SourceArgs& source)
-{
-    if (source.file == "-")
-        return false;
-    std::ifstream file(source.file, std::ios::binary);
-    std::string head(1 << 16, '\0');
-    file.read(head.data(), std::streamsize(head.size()));
-    head.resize(std::size_t(file.gcount()));
-    return head.find("\r\n") != std::string::npos;
-}
-
 std::string withCrLf(const std::string& diff)
 {
     std::string out;
@@ -76,7 +64,8 @@ int checkCommand(const Args& args)
     Analysis analysis;
     std::string text;
     std::optional<AnalysisRequest> assembledWith;
-    if (!loadAnalysis(source, request, analysis, &text, &assembledWith))
+    bool crlf = false;
+    if (!loadAnalysis(source, request, analysis, &text, &assembledWith, &crlf))
         return ExitUsage;
     std::vector<FixIt> fixits;
     if (withFixIts && assembledWith) {
@@ -104,15 +93,15 @@ int checkCommand(const Args& args)
         out += std::format("{}:{}: {}: {}\n", name, w.line, w.rule, w.detail);
     out += std::format("; {} hazard(s), {} s_waitcnt finding(s) on {}\n", checks.hazards.size(), checks.waits.size(),
                        analysis.program.gpu.targetId);
-    print(findingsTo, validUtf8(out));
+    print(findingsTo, out);
     if (withFixIts) {
         std::fflush(findingsTo);
         int leftOut = 0;
         std::string diff = unifiedDiff(diffPath(source), text, fixits, 2, &leftOut);
-        if (usesCrLf(source))
+        if (crlf)
             diff = withCrLf(diff);
         if (!fixits.empty())
-            print(stdout, validUtf8(diff));
+            print(stdout, diff);
         std::fflush(stdout);
         std::string summary = std::format("; {} fix-it(s) in the diff", fixits.size() - std::size_t(leftOut));
         if (leftOut)

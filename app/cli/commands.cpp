@@ -81,24 +81,34 @@ int gpusCommand(const Args& args)
 
 } // namespace
 
+namespace {
+
+// Hands `text` to out() as valid UTF-8: its well-formed runs as they are, U+FFFD for each byte that
+// starts no well-formed sequence. ASCII, the usual case, is one run and no call per byte.
+template <typename Out> void forEachValidRun(std::string_view text, Out&& out)
+{
+    std::size_t runStart = 0, at = 0;
+    while (at < text.size()) {
+        if (static_cast<unsigned char>(text[at]) < 0x80) {
+            ++at;
+            continue;
+        }
+        if (const std::size_t length = detail::utf8SequenceLength(text.substr(at))) {
+            at += length;
+            continue;
+        }
+        out(text.substr(runStart, at - runStart));
+        out(std::string_view("\xef\xbf\xbd"));
+        runStart = ++at;
+    }
+    out(text.substr(runStart));
+}
+
+} // namespace
+
 void appendUtf8(std::string& out, std::string_view text)
 {
-    std::size_t at = 0;
-    while (at < text.size()) {
-        std::size_t run = at; // the well-formed run from here
-        while (run < text.size()) {
-            const std::size_t length = detail::utf8SequenceLength(text.substr(run));
-            if (length == 0)
-                break;
-            run += length;
-        }
-        out.append(text.substr(at, run - at));
-        if (run < text.size()) {
-            out += "\xef\xbf\xbd"; // U+FFFD for the byte that starts no well-formed sequence
-            ++run;
-        }
-        at = run;
-    }
+    forEachValidRun(text, [&out](std::string_view run) { out += run; });
 }
 
 std::string hex(std::uint64_t value)
@@ -137,7 +147,7 @@ std::string oneLine(std::string_view text)
 
 void print(std::FILE* to, std::string_view text)
 {
-    std::fwrite(text.data(), 1, text.size(), to);
+    forEachValidRun(text, [to](std::string_view run) { std::fwrite(run.data(), 1, run.size(), to); });
 }
 
 void printError(std::string_view message)
@@ -189,7 +199,7 @@ AssembleOptions assembleOptions(const SourceArgs& source, input::InputKind kind)
 // while reading a code object or a listing, or assembling a source, becomes an error naming where
 // it stood, and the command ends with a status instead of a signal.
 bool readSource(const SourceArgs& source, IsolatedFrontEnd& worker, input::ReadInput& read, input::InputKind& kindRead,
-                std::string* sourceText)
+                std::string* sourceText, bool* crlf = nullptr)
 {
     const bool fromStdin = source.file == "-";
     const std::string name = fromStdin ? std::string("standard input") : source.file;
@@ -197,6 +207,8 @@ bool readSource(const SourceArgs& source, IsolatedFrontEnd& worker, input::ReadI
     input::parseInputKind(source.input, kind); // checked by the option parser
     input::Loaded loaded = input::loadFile(source.file, kind);
     kindRead = loaded.kind;
+    if (crlf)
+        *crlf = loaded.format.crlf;
     // Without --gpu a code object names its own processor.
     const bool gpuChosen = !source.gpu.empty();
     read = input::readInput(std::move(loaded), assembleOptions(source, kindRead), gpuChosen, &worker);
@@ -223,12 +235,12 @@ bool loadProgram(const SourceArgs& source, Program& program, std::string* source
 }
 
 bool loadAnalysis(const SourceArgs& source, AnalysisRequest request, Analysis& analysis, std::string* sourceText,
-                  std::optional<AnalysisRequest>* assembledWith)
+                  std::optional<AnalysisRequest>* assembledWith, bool* crlf)
 {
     IsolatedFrontEnd worker;
     input::ReadInput read;
     input::InputKind kind = input::InputKind::Llvm;
-    if (!readSource(source, worker, read, kind, sourceText))
+    if (!readSource(source, worker, read, kind, sourceText, crlf))
         return false;
     request.assemble = assembleOptions(source, kind);
     if (assembledWith && read.assembled)

@@ -39,9 +39,10 @@ const CommandInfo* findCommand(std::string_view name);
 bool loadProgram(const SourceArgs& source, Program& program, std::string* sourceText = nullptr);
 // The same, through every model (core/analysis.h): what analyze and report print.
 // `assembledWith`, when given, receives the request with its assembler options when the input
-// was source text (fix-its re-assemble edited text with them), and stays empty otherwise.
+// was source text (fix-its re-assemble edited text with them), and stays empty otherwise;
+// `crlf`, whether the loader found CR LF line breaks in it.
 bool loadAnalysis(const SourceArgs& source, AnalysisRequest request, Analysis& analysis, std::string* sourceText = nullptr,
-                  std::optional<AnalysisRequest>* assembledWith = nullptr);
+                  std::optional<AnalysisRequest>* assembledWith = nullptr, bool* crlf = nullptr);
 // How messages name the input: the path, or "<stdin>".
 std::string inputName(const SourceArgs& source);
 // Prints the assembler's diagnostics to stderr as FILE:LINE:COLUMN: SEVERITY: MESSAGE and returns
@@ -51,7 +52,8 @@ int printDiagnostics(const SourceArgs& source, const Program& program);
 // Writes a line to stderr prefixed with "gcnlens-cli: ".
 void printError(std::string_view message);
 
-// Writes text to a stream as it is (run() checks standard output once the command ends).
+// Writes text to a stream as valid UTF-8 (validUtf8, without the copy; run() checks standard
+// output once the command ends).
 void print(std::FILE* to, std::string_view text);
 // Text as valid UTF-8: each byte that starts no well-formed sequence becomes U+FFFD (ASCII, the
 // usual case, passes as is). Names read from a code object may hold any bytes.

@@ -83,7 +83,7 @@ int ldsCommand(const Args& args)
     if (!result.error.empty()) {
         if (result.errorColumn >= 0) {
             printError(std::format("lds: pattern column {}: {}", result.errorColumn + 1, result.error));
-            print(stderr, validUtf8("  " + pattern + "\n  " + std::string(std::size_t(result.errorColumn), ' ') + "^\n"));
+            print(stderr, "  " + pattern + "\n  " + std::string(std::size_t(result.errorColumn), ' ') + "^\n");
         } else {
             printError("lds: " + result.error);
         }
@@ -93,7 +93,7 @@ int ldsCommand(const Args& args)
                                   pattern, result.degree, result.cycles, result.conflictFreeCycles,
                                   double(result.cycles) / std::max(1, result.conflictFreeCycles));
     printHeatmap(out, result);
-    print(stdout, validUtf8(out));
+    print(stdout, out);
     return ExitOk;
 }
 

@@ -63,7 +63,7 @@ int occupancyCommand(const Args& args)
         out += std::format("  {}: {}\n", hint.resource, hint.text);
     for (const auto& note : result.notes)
         out += "note: " + note + "\n";
-    print(stdout, validUtf8(out));
+    print(stdout, out);
     return ExitOk;
 }
 

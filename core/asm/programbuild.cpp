@@ -250,11 +250,11 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
             ? program.diagnostics[firstRaw + std::size_t(e.diagnostic)].line
             : lineOf(e.bufferId, e.loc, e.expansionLocs ? *e.expansionLocs : kNoExpansions, fromExpansion);
         if (e.kind == Emission::Label) {
-            const bool isKernel = std::find(kernelNames.begin(), kernelNames.end(), e.label) != kernelNames.end();
+            const bool isKernel = std::find(kernelNames.begin(), kernelNames.end(), e.label.view()) != kernelNames.end();
             if (isKernel || (currentKernel < 0 && program.instructions.empty() && kernelNames.empty()))
-                startKernel(e.label, e.sectionOffset, line);
+                startKernel(e.label.str(), e.sectionOffset, line);
             Label label;
-            label.name = e.label;
+            label.name = e.label.str();
             label.sectionOffset = e.sectionOffset;
             label.offset = e.sectionOffset - kernelStart;
             label.line = line;
@@ -288,8 +288,8 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
             inst.branch = branchKind(inst.mnemonic);
             inst.setTargetLabel(e.branchSymbol);
             if (inst.branch == BranchKind::Unconditional || inst.branch == BranchKind::Conditional) {
-                if (e.branchImmediate && e.branchSymbol.empty()) // raw simm16: target = pc + 4 + 4·simm
-                    inst.setTargetOffset(inst.offset + 4 + std::uint64_t(std::int64_t(std::int16_t(*e.branchImmediate)) * 4));
+                if (e.hasBranchImmediate && e.branchSymbol.empty()) // raw simm16: target = pc + 4 + 4·simm
+                    inst.setTargetOffset(inst.offset + 4 + std::uint64_t(std::int64_t(std::int16_t(e.branchImmediate)) * 4));
             }
             break;
         case Emission::Data:

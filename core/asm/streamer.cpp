@@ -108,9 +108,10 @@ void collectOperands(TargetKit& kit, const llvm::MCInst& inst, const llvm::MCIns
                 (i < numDefs ? defs : uses).push_back(*range);
         } else if (op.isExpr() && e.branchSymbol.empty()) {
             if (const auto* ref = llvm::dyn_cast<llvm::MCSymbolRefExpr>(op.getExpr()))
-                e.branchSymbol = ref->getSymbol().getName().str();
-        } else if (op.isImm() && desc.isBranch() && !e.branchImmediate) {
+                e.branchSymbol = std::string_view(ref->getSymbol().getName());
+        } else if (op.isImm() && desc.isBranch() && !e.hasBranchImmediate) {
             e.branchImmediate = op.getImm();
+            e.hasBranchImmediate = true;
         }
     }
     for (const auto reg : desc.implicit_defs())
@@ -134,7 +135,7 @@ void resolveBranchSymbols(llvm::MCContext& context, std::vector<Emission>& emiss
         if (kind != BranchKind::Unconditional && kind != BranchKind::Conditional && e.mnemonic != "s_cbranch_i_fork"
             && e.mnemonic != "s_call_b64")
             continue;
-        const llvm::MCSymbol* symbol = context.lookupSymbol(e.branchSymbol);
+        const llvm::MCSymbol* symbol = context.lookupSymbol(llvm::StringRef(e.branchSymbol.view()));
         if (!symbol || !symbol->isVariable())
             continue;
         llvm::MCValue value;
@@ -142,9 +143,10 @@ void resolveBranchSymbols(llvm::MCContext& context, std::vector<Emission>& emiss
             || value.getSymB())
             continue;
         const std::int64_t addend = value.getConstant();
-        e.branchSymbol = value.getSymA()->getSymbol().getName().str();
+        std::string target = value.getSymA()->getSymbol().getName().str();
         if (addend)
-            e.branchSymbol += (addend > 0 ? "+" : "-") + std::to_string(addend > 0 ? addend : -addend);
+            target += (addend > 0 ? "+" : "-") + std::to_string(addend > 0 ? addend : -addend);
+        e.branchSymbol = target;
     }
 }
 

@@ -110,7 +110,8 @@ DecodedInstruction Decoder::decode(std::span<const std::uint8_t> bytes, std::uin
             inst.defs = std::move(e.defs);
             inst.uses = std::move(e.uses);
             inst.branch = detail::branchKind(inst.mnemonic);
-            out.branchImmediate = e.branchImmediate;
+            if (e.hasBranchImmediate)
+                out.branchImmediate = e.branchImmediate;
             detail::runWatch.decoded();
             return out;
         }

@@ -2,8 +2,10 @@
 #include "core/asm/linescan_p.h"
 
 #include "core/asm/sourcemap.h"
+#include "core/support/text.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdint>
 #include <cstring>
@@ -13,7 +15,7 @@ namespace gcnlens::detail {
 
 bool isWordChar(char c)
 {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$';
+    return isAsciiAlnum(c) || c == '_' || c == '.' || c == '$';
 }
 
 // LLVM 19's AsmLexer: letters, digits, _ $ . @ and ?; a byte from 0x80 up is one too, as the '?'
@@ -31,16 +33,31 @@ std::string_view codeOf(std::string_view line)
 
 std::string_view trimmedFront(std::string_view text)
 {
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
+    while (!text.empty() && isAsciiSpace(text.front()))
         text.remove_prefix(1);
     return text;
 }
+
+namespace {
+
+// The characters carryOpenSpans acts on in some state (a string, a comment, code): any other
+// changes nothing, and most of a line is such characters.
+constexpr std::array<bool, 256> kSpanCharacters = [] {
+    std::array<bool, 256> acts {};
+    for (const char c : {'"', '\\', '\'', '/', '*', ';', '#'})
+        acts[static_cast<unsigned char>(c)] = true;
+    return acts;
+}();
+
+} // namespace
 
 std::size_t carryOpenSpans(std::string_view line, bool& inString, bool& inComment)
 {
     std::size_t opened = std::string_view::npos;
     for (std::size_t i = 0; i < line.size(); ++i) {
         const char c = line[i];
+        if (!kSpanCharacters[static_cast<unsigned char>(c)])
+            continue;
         const char next = i + 1 < line.size() ? line[i + 1] : '\0';
         if (inComment) {
             if (c == '*' && next == '/') {
@@ -188,14 +205,12 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
         std::string_view first, second;
         {
             std::size_t end = 0;
-            while (end < code.size() && !std::isspace(static_cast<unsigned char>(code[end])) && code[end] != ','
-                   && code[end] != ':' && code[end] != '=')
+            while (end < code.size() && !isAsciiSpace(code[end]) && code[end] != ',' && code[end] != ':' && code[end] != '=')
                 ++end;
             first = code.substr(0, end);
             const std::string_view rest = trimmedFront(code.substr(end));
             std::size_t secondEnd = 0;
-            while (secondEnd < rest.size() && !std::isspace(static_cast<unsigned char>(rest[secondEnd])) && rest[secondEnd] != ','
-                   && rest[secondEnd] != '=')
+            while (secondEnd < rest.size() && !isAsciiSpace(rest[secondEnd]) && rest[secondEnd] != ',' && rest[secondEnd] != '=')
                 ++secondEnd;
             second = rest.substr(0, secondEnd);
         }

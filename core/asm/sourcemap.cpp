@@ -3,7 +3,10 @@
 
 #include "core/asm/linescan_p.h"
 
+#include "core/support/text.h"
+
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 
@@ -17,7 +20,7 @@ bool isBlank(char c)
 }
 bool isIdentChar(char c)
 {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$';
+    return detail::isAsciiAlnum(c) || c == '_' || c == '.' || c == '$';
 }
 
 std::string_view trimmed(std::string_view text)
@@ -29,6 +32,14 @@ std::string_view trimmed(std::string_view text)
     return text;
 }
 
+// The characters codeEnd acts on: a quote and what may start a comment (most of a line is none).
+constexpr std::array<bool, 256> kCodeEndCharacters = [] {
+    std::array<bool, 256> acts {};
+    for (const char c : {'"', ';', '/', '#'})
+        acts[static_cast<unsigned char>(c)] = true;
+    return acts;
+}();
+
 // Where the code on a line ends: LLVM AMDGPU comments start with ';' or '//'; CLRX and GNU-style
 // sources also use '#' at the start of a statement.
 std::size_t codeEnd(std::string_view text)
@@ -36,6 +47,8 @@ std::size_t codeEnd(std::string_view text)
     bool inString = false;
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
+        if (!kCodeEndCharacters[static_cast<unsigned char>(c)])
+            continue;
         if (c == '"')
             inString = !inString;
         if (inString)

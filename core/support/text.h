@@ -9,6 +9,23 @@
 
 namespace gcnlens::detail {
 
+// ASCII classes, as LLVM's lexer reads a byte, whatever the C locale (a byte from 0x80 up is no
+// letter), and without a libc call per character: the line scans run over every byte of a kernel
+// (issue #18: std::isalnum was a twentieth of a mid-sized kernel's time).
+constexpr bool isAsciiDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+constexpr bool isAsciiAlnum(char c)
+{
+    return isAsciiDigit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+// std::isspace's set in the C locale: blank, tab, line feed, vertical tab, form feed, CR.
+constexpr bool isAsciiSpace(char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
 // `text` without leading and trailing white space (std::isspace: blanks, tabs, CR, LF…).
 inline std::string_view trim(std::string_view text)
 {

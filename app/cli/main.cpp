@@ -15,7 +15,9 @@ int main(int argc, char** argv)
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
     mallopt(M_TOP_PAD, 16 << 20);
-    // One thread: the assembler's worker can be a fork of this process (issue #18).
+    // One thread: the assembler's worker can be a fork of this process, and a command that
+    // assembles a source carries on in that fork, the program never sent back (issue #18).
     gcnlens::IsolatedFrontEnd::forkWorkers(true);
+    gcnlens::IsolatedFrontEnd::carryOnInChild(true);
     return gcnlens::cli::run(argc, argv);
 }

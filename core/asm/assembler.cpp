@@ -354,8 +354,10 @@ struct FrontEnd::State {
         const std::vector<std::string_view> lines = splitLines(text);
         scan = scanLines(lines);
         program = assembleWith(*kit, gpu, text, options, /*whole=*/true, &scan);
-        confirmPlainLines(scan, program, lines);
-        registers.rebuild(program);
+        if (!oneShot) { // what the next edit reads; assemble() makes no next edit
+            confirmPlainLines(scan, program, lines);
+            registers.rebuild(program);
+        }
         optionsKey = key;
         havePrevious = true;
     }

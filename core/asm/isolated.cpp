@@ -124,7 +124,8 @@ enum ReadKind : char { kReadObject = 'O', kReadListing = 'L' };
 // whole program, or the splice the front-end made (a few lines), or nothing (send the text), or
 // what a read gave (the listing and the error, each length-prefixed, then the program).
 enum ReplyEnd : char { kWorkerContinues = 0, kWorkerEnds = 1 };
-enum ReplyKind : char { kReplyProgram = 'F', kReplySplice = 'S', kReplyNeedText = 'N', kReplyRead = 'R' };
+// kReplyCarriedOn: a child of carryOnInChild has assembled and carries on with the caller's work.
+enum ReplyKind : char { kReplyProgram = 'F', kReplySplice = 'S', kReplyNeedText = 'N', kReplyRead = 'R', kReplyCarriedOn = 'C' };
 
 // Fixed 8-byte little-endian fields for the few numbers an edit or a splice carries.
 void putField(std::string& out, std::uint64_t value)
@@ -354,6 +355,7 @@ int runAssemblerWorker(int fd, int progressFd)
 namespace {
 
 std::atomic<bool> forkWorkersWhenAlone {false};
+std::atomic<bool> carryOnInChildWhenAlone {false};
 
 // Threads of this process, from /proc/self/stat's 20th field; 0 when unknown.
 int threadCount()
@@ -378,6 +380,11 @@ int threadCount()
 void IsolatedFrontEnd::forkWorkers(bool enable)
 {
     forkWorkersWhenAlone = enable;
+}
+
+void IsolatedFrontEnd::carryOnInChild(bool enable)
+{
+    carryOnInChildWhenAlone = enable;
 }
 
 struct IsolatedFrontEnd::State {
@@ -433,20 +440,31 @@ struct IsolatedFrontEnd::State {
         ::_exit(runAssemblerWorker(3, 4));
     }
 
+    // The page a worker publishes its line in, shared with every worker this object starts.
+    bool ensureProgress()
+    {
+        if (progress)
+            return true;
+        progressFd = highFd(::memfd_create("gcnlens-asm-progress", MFD_CLOEXEC));
+        if (progressFd < 0 || ::ftruncate(progressFd, sizeof(detail::WorkerProgress)) != 0)
+            return false;
+        void* page = ::mmap(nullptr, sizeof(detail::WorkerProgress), PROT_READ | PROT_WRITE, MAP_SHARED, progressFd, 0);
+        if (page == MAP_FAILED)
+            return false;
+        progress = new (page) detail::WorkerProgress;
+        return true;
+    }
+
     bool start()
     {
         int pair[2];
         if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
             return false;
         const int parentEnd = highFd(pair[0]), childEnd = highFd(pair[1]);
-        if (!progress) {
-            progressFd = highFd(::memfd_create("gcnlens-asm-progress", MFD_CLOEXEC));
-            if (progressFd < 0 || ::ftruncate(progressFd, sizeof(detail::WorkerProgress)) != 0)
-                return false;
-            void* page = ::mmap(nullptr, sizeof(detail::WorkerProgress), PROT_READ | PROT_WRITE, MAP_SHARED, progressFd, 0);
-            if (page == MAP_FAILED)
-                return false;
-            progress = new (page) detail::WorkerProgress;
+        if (!ensureProgress()) {
+            ::close(parentEnd);
+            ::close(childEnd);
+            return false;
         }
         const pid_t forked = defaultWorker && forkWorkersWhenAlone && threadCount() == 1 ? forkWorker(childEnd) : -1;
         if (forked > 0) {
@@ -827,6 +845,94 @@ struct IsolatedFrontEnd::State {
         return ok;
     }
 
+    // assemble() for carryOnInChild. True where `program` is what to carry on with: in the child,
+    // what it assembled; here, when the child failed while assembling (the error, as run() gives
+    // it) or stopped at a limit (what it sent, as a worker does). When the child has assembled,
+    // this process does not return: it ends as the child ends. False when no child could be made.
+    bool carryOn(std::string_view source, const AssembleOptions& options)
+    {
+        int pair[2];
+        if (!ensureProgress() || ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
+            return false;
+        const int parentEnd = highFd(pair[0]), childEnd = highFd(pair[1]);
+        progress->line.store(0, std::memory_order_relaxed);
+        std::fflush(nullptr); // what the caller printed must not be buffered twice
+        const pid_t child = ::fork();
+        if (child < 0) {
+            ::close(parentEnd);
+            ::close(childEnd);
+            return false;
+        }
+        if (child == 0) {
+            ::close(parentEnd);
+            // While assembling this is a worker: its line published, a fault or the time limit
+            // reported by the parent, a limit crossed mid-run sending what there is (finishEarly).
+            workerSocket = childEnd;
+            detail::runWatch.progress = progress;
+            detail::runWatch.finish = finishEarly;
+            detail::runWatch.fault = faultFromEnvironment();
+            installWorkerHandlers();
+            program = gcnlens::assemble(source, options);
+            for (const int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGUSR1})
+                std::signal(sig, SIG_DFL);
+            detail::runWatch.progress = nullptr;
+            detail::runWatch.finish = nullptr;
+            detail::runWatch.fault = {};
+            std::string out(8, '\0');
+            out.push_back(kWorkerEnds);
+            out.push_back(kReplyCarriedOn);
+            sendFrame(out); // (a parent gone meanwhile reads nothing: the work goes on regardless)
+            ::close(childEnd);
+            workerSocket = -1;
+            return true;
+        }
+        ::close(childEnd);
+        pid = child;
+        socket = parentEnd;
+        ++starts;
+        const int lines = int(std::count(source.begin(), source.end(), '\n')) + 1;
+        const double limit = std::isfinite(options.limits.seconds) && options.limits.seconds > 0 ? options.limits.seconds : 10;
+        const auto deadline = Clock::now() + std::chrono::microseconds(std::int64_t(limit * 1e6));
+        std::string reply;
+        Wait w = receive(reply, 8, deadline);
+        if (w == Wait::Ready)
+            w = receive(reply, getLength(reply.data()), deadline);
+        switch (w) {
+        case Wait::Ready:
+            if (reply.size() == 2 && reply[1] == kReplyCarriedOn)
+                endAsChildEnds();
+            take(reply, options, lines); // the program, or the error saying what made no sense
+            break;
+        case Wait::TimedOut:
+            fail(Outcome::TimedOut, options, lines, stop(SIGUSR1));
+            break;
+        case Wait::Cancelled:
+            fail(Outcome::Cancelled, options, lines, stop(SIGUSR1));
+            break;
+        case Wait::Closed:
+            fail(Outcome::Crashed, options, lines, stop(0));
+            break;
+        }
+        return true;
+    }
+
+    // The child carries on with the caller's work: this process ends with its exit status, or,
+    // after a crash, by the same signal (as the caller would have), saying so first.
+    [[noreturn]] void endAsChildEnds()
+    {
+        ::close(socket);
+        int status = 0;
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) { }
+        if (WIFSIGNALED(status)) {
+            const int sig = WTERMSIG(status);
+            if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGABRT)
+                std::fprintf(stderr, "gcnlens: crashed (signal %d) after assembling\n", sig);
+            std::signal(sig, SIG_DFL);
+            ::raise(sig);
+        }
+        ::_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+    }
+
     const Program& run(std::string_view source, const AssembleOptions& options)
     {
         if (!worker()) { // assemble here, unprotected
@@ -938,6 +1044,16 @@ Program IsolatedFrontEnd::takeProgram(const Program& returned)
 
 Program IsolatedFrontEnd::assemble(std::string_view source, const AssembleOptions& options)
 {
+    if (carryOnInChildWhenAlone && state_->defaultWorker && state_->pid < 0 && threadCount() == 1) {
+        state_->setBusy(true);
+        state_->reapIfEnded(); // (outcome and message of an earlier call cleared)
+        const bool carried = state_->carryOn(source, options);
+        state_->setBusy(false);
+        if (carried) {
+            state_->holdsText = false;
+            return std::move(state_->program);
+        }
+    }
     const Program& program = analyze(source, options);
     if (&program != &state_->program)
         return program;

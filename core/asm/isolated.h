@@ -51,7 +51,8 @@ public:
     // at a million instructions). A program that is not this object's own (assembled in process)
     // is copied. The next edit() then wants it back as `base`.
     Program takeProgram(const Program& returned);
-    // One run for a caller that keeps no state (the CLI): the program moved out, no copy.
+    // One run for a caller that keeps no state (the CLI): the program moved out, no copy (see
+    // carryOnInChild).
     Program assemble(std::string_view source, const AssembleOptions& options);
 
     // A code object or offload bundle read and disassembled in the worker, as input::readCodeObject
@@ -87,6 +88,16 @@ public:
     // second time (issue #18). Checked at each start: with more than one thread, or with a
     // worker path given, it runs the program as before.
     static void forkWorkers(bool enable);
+    // For a single-threaded program that assembles a source once and then works only on the
+    // result (the CLI, issue #18): assemble() forks, the child assembles in its own process and
+    // returns the program to carry on with the caller's work, and this process waits as its
+    // guard. The program is never encoded, sent and decoded again, and only one process holds it.
+    // When the child fails while assembling (a crash, a time limit), assemble() returns here the
+    // program holding that error, as with a worker; when it has assembled, this process ends with
+    // the child's status once it ends (the caller's work goes on in the child). A crash after
+    // assembling ends this process with the same signal. Checked at each assemble(): with more
+    // than one thread, a worker path given or a worker running, it works as before.
+    static void carryOnInChild(bool enable);
 
 private:
     struct State;

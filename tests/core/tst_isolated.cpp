@@ -25,7 +25,11 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <functional>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 
 using namespace gcnlens;
 using Outcome = IsolatedFrontEnd::Outcome;
@@ -145,6 +149,7 @@ private Q_SLOTS:
     void faultThroughCli_data();
     void faultThroughCli();
     void cliForksItsWorker();
+    void carriesOnInChild();
     void llvmCrashWhileDecoding();
 };
 
@@ -239,6 +244,63 @@ void TestIsolated::cliForksItsWorker()
     QVERIFY2(err.isEmpty(), err.constData());
     QCOMPARE(out, outBeside);
     QVERIFY(out.contains("v_add_f32"));
+}
+
+// carryOnInChild (the CLI, issue #18): assemble() forks, the child assembles and carries on with
+// the caller's work, the first process waits and ends with the child's status. Each case runs in
+// a fork of this test, single-threaded as the CLI is (the test may hold threads).
+void TestIsolated::carriesOnInChild()
+{
+    AssembleOptions options;
+    options.gpu = "gfx906";
+    const std::string text = bench::generateKernel(2000);
+    const QStringList want = test::describe(assemble(text, options));
+    const auto inFork = [](const std::function<int()>& work) {
+        const pid_t pid = ::fork();
+        if (pid == 0) {
+            const rlimit noCore {0, 0}; // (the crash below is on purpose)
+            ::setrlimit(RLIMIT_CORE, &noCore);
+            IsolatedFrontEnd::carryOnInChild(true);
+            ::_exit(work());
+        }
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        return status;
+    };
+    // Assembled: the same program in the child, nothing sent over a socket, and the first
+    // process ends with the child's status.
+    int status = inFork([&] {
+        IsolatedFrontEnd frontEnd;
+        const Program program = frontEnd.assemble(text, options);
+        return frontEnd.lastOutcome() == Outcome::Ok && frontEnd.lastTransferBytes() == 0 && test::describe(program) == want ? 7
+                                                                                                                             : 8;
+    });
+    QVERIFY(WIFEXITED(status));
+    QCOMPARE(WEXITSTATUS(status), 7);
+    // LLVM crashes while assembling: assemble() returns the error in the first process, as from a
+    // worker, and the caller's work goes on there.
+    const Trigger& trigger = kCrashTriggers[0];
+    status = inFork([&] {
+        IsolatedFrontEnd frontEnd;
+        const Program program = frontEnd.assemble(trigger.source, options);
+        const std::string want = "the assembler crashed (signal 11) at line " + std::to_string(trigger.line);
+        return frontEnd.lastOutcome() == Outcome::Crashed && program.diagnostics.size() == 1
+                && program.diagnostics[0].message.starts_with(want) && frontEnd.workerStarts() == 1
+            ? 9
+            : 10;
+    });
+    QVERIFY(WIFEXITED(status));
+    QCOMPARE(WEXITSTATUS(status), 9);
+    // A crash after assembling ends the first process by the same signal, as it would have ended
+    // the caller without the fork.
+    status = inFork([&] {
+        IsolatedFrontEnd frontEnd;
+        frontEnd.assemble(text, options);
+        ::raise(SIGSEGV);
+        return 11;
+    });
+    QVERIFY(WIFSIGNALED(status));
+    QCOMPARE(WTERMSIG(status), SIGSEGV);
 }
 
 // Through the worker, fresh and after edits (the worker's FrontEnd splices), every field equals a

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -111,22 +112,13 @@ void appendUtf8(std::string& out, std::string_view text)
     forEachValidRun(text, [&out](std::string_view run) { out += run; });
 }
 
-std::string hex(std::uint64_t value)
+void appendNumber(std::string& out, std::int64_t value, std::size_t width, char fill, int base)
 {
-    char digits[16];
-    char* at = digits + sizeof digits;
-    do {
-        *--at = "0123456789abcdef"[value & 15];
-        value >>= 4;
-    } while (value);
-    return std::string(at, digits + sizeof digits);
-}
-
-void appendPadded(std::string& out, std::string_view text, std::size_t width, char fill)
-{
-    if (text.size() < width)
-        out.append(width - text.size(), fill);
-    out += text;
+    char digits[24];
+    const std::size_t length = std::size_t(std::to_chars(digits, digits + sizeof digits, value, base).ptr - digits);
+    if (length < width)
+        out.append(width - length, fill);
+    out.append(digits, length);
 }
 
 std::string validUtf8(std::string_view text)
@@ -292,11 +284,11 @@ int listingCommand(const Args& args)
             ++nextLabel;
         }
         // "%6d  %06llx %2d  ": line, offset and size, right-aligned (wider values take more room).
-        appendPadded(out, std::to_string(inst.line), 6, ' ');
+        appendNumber(out, inst.line, 6, ' ');
         out += "  ";
-        appendPadded(out, hex(inst.offset), 6, '0');
+        appendNumber(out, std::int64_t(inst.offset), 6, '0', 16);
         out += ' ';
-        appendPadded(out, std::to_string(inst.size), 2, ' ');
+        appendNumber(out, inst.size, 2, ' ');
         out += "  ";
         // The encoding as little-endian words, each followed by a space, left-aligned in 17 columns.
         const std::size_t encodingStart = out.size();
@@ -304,7 +296,7 @@ int listingCommand(const Args& args)
             std::uint32_t word = 0;
             for (std::size_t b = 0; b < 4 && i + b < inst.encoding.size(); ++b)
                 word |= std::uint32_t(inst.encoding[i + b]) << (8 * b);
-            appendPadded(out, hex(word), 8, '0');
+            appendNumber(out, word, 8, '0', 16);
             out += ' ';
         }
         if (out.size() - encodingStart < 17)

@@ -59,9 +59,9 @@ void print(std::FILE* to, std::string_view text);
 // usual case, passes as is). Names read from a code object may hold any bytes.
 void appendUtf8(std::string& out, std::string_view text);
 std::string validUtf8(std::string_view text);
-// Lowercase hexadecimal digits, no prefix; `text` right-aligned to `width` with `fill`.
-std::string hex(std::uint64_t value);
-void appendPadded(std::string& out, std::string_view text, std::size_t width, char fill);
+// `value` in `base` (lowercase digits, no prefix) right-aligned to `width` with `fill`, as printf's
+// "%6d" or "%08x" would write it, without a string per field (std::to_chars).
+void appendNumber(std::string& out, std::int64_t value, std::size_t width, char fill, int base = 10);
 // A fix of several lines ("s_nop 7\ns_nop 1") on one: "s_nop 7; s_nop 1".
 std::string oneLine(std::string_view text);
 

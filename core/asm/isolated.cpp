@@ -80,6 +80,14 @@ int highFd(int fd)
 
 // --- the worker's side ---
 
+// The signals a crash ends a worker with: reported with the line it reached.
+constexpr int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+
+int lineCount(std::string_view text)
+{
+    return int(std::count(text.begin(), text.end(), '\n')) + 1;
+}
+
 void onFault(int)
 {
     // Where the parser stood when it crashed; the default action (SA_RESETHAND) follows on return.
@@ -103,7 +111,7 @@ void installWorkerHandlers()
     struct sigaction fault {};
     fault.sa_handler = onFault;
     fault.sa_flags = SA_ONSTACK | SA_RESETHAND | SA_NODEFER;
-    for (const int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT})
+    for (const int sig : kFaultSignals)
         ::sigaction(sig, &fault, nullptr);
     struct sigaction timeUp {};
     timeUp.sa_handler = onTimeUp;
@@ -714,16 +722,29 @@ struct IsolatedFrontEnd::State {
     // worker failed, `program` then saying so. `lines`: the text's line count, for that message.
     bool exchange(std::string& frame, std::string& reply, const AssembleOptions& options, int lines)
     {
-        const double limit = std::isfinite(options.limits.seconds) && options.limits.seconds > 0 ? options.limits.seconds : 10;
-        const auto deadline = Clock::now() + std::chrono::microseconds(std::int64_t(limit * 1e6));
+        const auto deadline = deadlineFor(options);
         progress->line.store(0, std::memory_order_relaxed);
         putLength(frame, frame.size() - 8);
-        Wait w = send(frame, deadline);
+        transferred += frame.size();
+        return awaitReply(send(frame, deadline), reply, deadline, options, lines);
+    }
+
+    // The request's time: AssembleLimits::seconds, 10 s when it sets none.
+    static Clock::time_point deadlineFor(const AssembleOptions& options)
+    {
+        const double limit = std::isfinite(options.limits.seconds) && options.limits.seconds > 0 ? options.limits.seconds : 10;
+        return Clock::now() + std::chrono::microseconds(std::int64_t(limit * 1e6));
+    }
+
+    // Receives the reply frame once the request is out (`w`: how sending it went); false when the
+    // worker failed, `program` then saying so.
+    bool awaitReply(Wait w, std::string& reply, Clock::time_point deadline, const AssembleOptions& options, int lines)
+    {
         if (w == Wait::Ready)
             w = receive(reply, 8, deadline);
         if (w == Wait::Ready)
             w = receive(reply, getLength(reply.data()), deadline);
-        transferred += frame.size() + 8 + (w == Wait::Ready ? reply.size() : 0);
+        transferred += 8 + (w == Wait::Ready ? reply.size() : 0);
         switch (w) {
         case Wait::Ready:
             return true;
@@ -822,7 +843,7 @@ struct IsolatedFrontEnd::State {
         progress->region[0] = '\0';
         job = kind == kReadObject ? Job::ReadObject : Job::ReadListing;
         readText = kind == kReadListing ? bytes : std::string_view();
-        const int lines = kind == kReadListing ? int(std::count(bytes.begin(), bytes.end(), '\n')) + 1 : 1;
+        const int lines = kind == kReadListing ? lineCount(bytes) : 1;
         bool ok = exchange(frame, reply, options, lines);
         if (ok && (reply.size() < 2 || reply[1] != kReplyRead)) {
             broken(options, lines, "an unknown reply");
@@ -873,8 +894,9 @@ struct IsolatedFrontEnd::State {
             detail::runWatch.fault = faultFromEnvironment();
             installWorkerHandlers();
             program = gcnlens::assemble(source, options);
-            for (const int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGUSR1})
+            for (const int sig : kFaultSignals)
                 std::signal(sig, SIG_DFL);
+            std::signal(SIGUSR1, SIG_DFL);
             detail::runWatch.progress = nullptr;
             detail::runWatch.finish = nullptr;
             detail::runWatch.fault = {};
@@ -890,28 +912,12 @@ struct IsolatedFrontEnd::State {
         pid = child;
         socket = parentEnd;
         ++starts;
-        const int lines = int(std::count(source.begin(), source.end(), '\n')) + 1;
-        const double limit = std::isfinite(options.limits.seconds) && options.limits.seconds > 0 ? options.limits.seconds : 10;
-        const auto deadline = Clock::now() + std::chrono::microseconds(std::int64_t(limit * 1e6));
+        const int lines = lineCount(source);
         std::string reply;
-        Wait w = receive(reply, 8, deadline);
-        if (w == Wait::Ready)
-            w = receive(reply, getLength(reply.data()), deadline);
-        switch (w) {
-        case Wait::Ready:
+        if (awaitReply(Wait::Ready, reply, deadlineFor(options), options, lines)) {
             if (reply.size() == 2 && reply[1] == kReplyCarriedOn)
                 endAsChildEnds();
-            take(reply, options, lines); // the program, or the error saying what made no sense
-            break;
-        case Wait::TimedOut:
-            fail(Outcome::TimedOut, options, lines, stop(SIGUSR1));
-            break;
-        case Wait::Cancelled:
-            fail(Outcome::Cancelled, options, lines, stop(SIGUSR1));
-            break;
-        case Wait::Closed:
-            fail(Outcome::Crashed, options, lines, stop(0));
-            break;
+            take(reply, options, lines); // the program sent at a limit, or the error saying what made no sense
         }
         return true;
     }
@@ -925,7 +931,7 @@ struct IsolatedFrontEnd::State {
         while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) { }
         if (WIFSIGNALED(status)) {
             const int sig = WTERMSIG(status);
-            if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGABRT)
+            if (std::ranges::find(kFaultSignals, sig) != std::end(kFaultSignals))
                 std::fprintf(stderr, "gcnlens: crashed (signal %d) after assembling\n", sig);
             std::signal(sig, SIG_DFL);
             ::raise(sig);
@@ -941,7 +947,7 @@ struct IsolatedFrontEnd::State {
             outcome = Outcome::InProcess;
             return inProcess->analyze(source, options);
         }
-        const int lines = int(std::count(source.begin(), source.end(), '\n')) + 1;
+        const int lines = lineCount(source);
         std::string frame(8, '\0'), reply;
         frame.push_back(kRequestText);
         codec::encodeRequest(options, source, frame);

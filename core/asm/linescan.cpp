@@ -5,7 +5,6 @@
 #include "core/support/text.h"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <cstdint>
 #include <cstring>
@@ -38,18 +37,9 @@ std::string_view trimmedFront(std::string_view text)
     return text;
 }
 
-namespace {
-
 // The characters carryOpenSpans acts on in some state (a string, a comment, code): any other
-// changes nothing, and most of a line is such characters.
-constexpr std::array<bool, 256> kSpanCharacters = [] {
-    std::array<bool, 256> acts {};
-    for (const char c : {'"', '\\', '\'', '/', '*', ';', '#'})
-        acts[static_cast<unsigned char>(c)] = true;
-    return acts;
-}();
-
-} // namespace
+// changes nothing.
+constexpr auto kSpanCharacters = byteSet("\"\\'/*;#");
 
 std::size_t carryOpenSpans(std::string_view line, bool& inString, bool& inComment)
 {

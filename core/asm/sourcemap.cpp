@@ -6,7 +6,6 @@
 #include "core/support/text.h"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <charconv>
 
@@ -32,13 +31,8 @@ std::string_view trimmed(std::string_view text)
     return text;
 }
 
-// The characters codeEnd acts on: a quote and what may start a comment (most of a line is none).
-constexpr std::array<bool, 256> kCodeEndCharacters = [] {
-    std::array<bool, 256> acts {};
-    for (const char c : {'"', ';', '/', '#'})
-        acts[static_cast<unsigned char>(c)] = true;
-    return acts;
-}();
+// The characters codeEnd acts on: a quote and what may start a comment.
+constexpr auto kCodeEndCharacters = detail::byteSet("\";/#");
 
 // Where the code on a line ends: LLVM AMDGPU comments start with ';' or '//'; CLRX and GNU-style
 // sources also use '#' at the start of a statement.

@@ -69,7 +69,8 @@ struct Emission {
     // 32-bit literal fixups whose value was not known when the instruction was encoded (a symbol
     // defined further on): patched by CollectingStreamer::resolveFixups once the text is read.
     // Null for almost every instruction.
-    std::unique_ptr<std::vector<std::pair<unsigned, const llvm::MCExpr*>>> fixups;
+    using Fixups = std::vector<std::pair<unsigned, const llvm::MCExpr*>>; // (byte offset, expression)
+    std::unique_ptr<Fixups> fixups;
     int size = 0;
     unsigned bufferId = 0;
     // instructions
@@ -202,7 +203,7 @@ public:
         for (const auto& fixup : fixups)
             if (fixup.getKind() == llvm::FK_Data_4 || fixup.getKind() == llvm::FK_PCRel_4) {
                 if (!e.fixups)
-                    e.fixups = std::make_unique<std::vector<std::pair<unsigned, const llvm::MCExpr*>>>();
+                    e.fixups = std::make_unique<Emission::Fixups>();
                 e.fixups->emplace_back(fixup.getOffset(), fixup.getValue());
             }
         describeEncoded(kit_, gpu_, printer_, inst, sti,

@@ -2,6 +2,7 @@
 // Small text helpers the core's table readers share (internal: not part of the public API).
 #pragma once
 
+#include <array>
 #include <cctype>
 #include <cstddef>
 #include <string_view>
@@ -24,6 +25,16 @@ constexpr bool isAsciiAlnum(char c)
 constexpr bool isAsciiSpace(char c)
 {
     return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+// A table of the bytes in `members`, for scans that act on a few characters and pass over the rest
+// (the line scans: most of a line is none of them).
+constexpr std::array<bool, 256> byteSet(std::string_view members)
+{
+    std::array<bool, 256> in {};
+    for (const char c : members)
+        in[static_cast<unsigned char>(c)] = true;
+    return in;
 }
 
 // `text` without leading and trailing white space (std::isspace: blanks, tabs, CR, LF…).

@@ -135,6 +135,7 @@ struct Instruction {
         });
     }
     static constexpr std::uint64_t kMaxOffset = std::numeric_limits<decltype(offset)>::max();
+    bool operator==(const Instruction&) const = default;
 
 private:
     struct BranchTarget {
@@ -171,6 +172,7 @@ struct Label {
     std::uint64_t sectionOffset = 0;
     int line = 0;
     int instruction = -1; // the first instruction at or after the label
+    bool operator==(const Label&) const = default;
 };
 
 // A resource directive found in the source (.amdhsa_next_free_vgpr, .vgprsnum, …).
@@ -187,6 +189,7 @@ struct Kernel {
     int endInstruction = 0;
     std::uint64_t sectionOffset = 0;
     int line = 0; // line of the entry label
+    bool operator==(const Kernel&) const = default;
 };
 
 struct RegisterUsage {
@@ -205,6 +208,7 @@ struct Diagnostic {
     int column = 0; // 0-based column on that line
     std::string message;
     std::string origin; // where it really arose when not the main file ("inc.s:12", "macro foo")
+    bool operator==(const Diagnostic&) const = default;
 };
 
 // The instructions of one line, ascending: a run of LineIndex's index array, or, where the index

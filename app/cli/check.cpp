@@ -8,7 +8,11 @@
 #include "core/model/fixits.h"
 #include "core/present/json.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <thread>
+
+#include <unistd.h>
 
 namespace gcnlens::cli {
 
@@ -59,6 +63,13 @@ int checkCommand(const Args& args)
     parser.addJson(&asJson);
     parser.addFlag({"--fix-its"}, "print the fixes as a unified diff (patch -p1), each with its measured cycle delta",
                    &withFixIts);
+    // Each finding's candidates are measured by a worker of its own thread (core/model/fixits.h).
+    int jobs = int(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
+    parser.addInt({"-j", "--jobs"}, "N",
+                  "--fix-its: findings measured at once, a worker process each (default: the processors, at most 8)", &jobs);
+    FixItSearch search;
+    parser.addInt({"--max-findings"}, "N", "--fix-its: the first N findings in line order are searched (default 200)",
+                  &search.maxFindings);
     if (const auto status = parser.parse(args))
         return *status;
     Analysis analysis;
@@ -69,10 +80,17 @@ int checkCommand(const Args& args)
         return ExitUsage;
     std::vector<FixIt> fixits;
     if (withFixIts && assembledWith) {
-        IsolatedFrontEnd frontEnd;
-        const AssembleOptions options = assembledWith->assemble;
-        fixits = findFixIts(text, analysis, *assembledWith,
-                            [&](const std::string& edited) { return Program(frontEnd.analyze(edited, options)); });
+        search.threads = jobs;
+        search.makeAssemble = [&] { return isolatedAssembler(assembledWith->assemble); };
+        // A long search shows how far it is on a terminal (a large kernel takes seconds to minutes).
+        const bool showProgress = ::isatty(STDERR_FILENO);
+        if (showProgress)
+            search.progress = [](int done, int total) {
+                std::fprintf(stderr, "\rfix-its: %d of %d findings measured", done, total);
+            };
+        fixits = findFixIts(text, analysis, *assembledWith, isolatedAssembler(assembledWith->assemble), search);
+        if (showProgress)
+            std::fprintf(stderr, "\r\033[K");
     }
     const CheckResult& checks = analysis.checks;
     const bool found = !checks.hazards.empty() || !checks.waits.empty();

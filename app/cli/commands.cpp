@@ -37,7 +37,7 @@ const CommandInfo kCommands[] = {
      "cycles, fetch-alignment, branch and hazard penalties (timing-model.md)", analyzeCommand},
     {"occupancy", "--vgprs N --sgprs N [--gpu NAME] [--agprs N] [--lds BYTES] [--workgroup N] [...] [--json]",
      "waves per SIMD and per CU, the limiting resource, next-step hints", occupancyCommand},
-    {"check", "FILE [--gpu NAME] [-I DIR]... [--defsym N=V]... [--option N=V]... [--json] [--fix-its]",
+    {"check", "FILE [--gpu NAME] [-I DIR]... [--defsym N=V]... [--option N=V]... [--json] [--fix-its [-j N]]",
      "wait-state hazards and s_waitcnt misuse (hazards.md); exit status 3 when any is found", checkCommand},
     {"lds", "--pattern EXPR [--width BYTES | --op NAME] [--set NAME=VALUE]... [--option N=V]... [--json]",
      "LDS bank conflicts of a per-lane address pattern", ldsCommand},

@@ -1150,4 +1150,11 @@ std::string IsolatedFrontEnd::defaultWorkerPath()
     return programBesideSelf("gcnlens-asm-worker", "GCNLENS_ASM_WORKER");
 }
 
+std::function<Program(const std::string&)> isolatedAssembler(AssembleOptions options)
+{
+    auto frontEnd = std::make_shared<IsolatedFrontEnd>();
+    return
+        [frontEnd, options = std::move(options)](const std::string& text) { return Program(frontEnd->analyze(text, options)); };
+}
+
 } // namespace gcnlens

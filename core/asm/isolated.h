@@ -14,6 +14,7 @@
 #include "core/input/objectreader.h"
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -103,6 +104,10 @@ private:
     struct State;
     std::unique_ptr<State> state_;
 };
+
+// An assemble function with a worker of its own, which keeps its state from call to call (for
+// callers that assemble many variants of one text: the fix-its, one per thread).
+std::function<Program(const std::string&)> isolatedAssembler(AssembleOptions options);
 
 // The worker's side: serves requests on the socket `fd` until it closes, publishing progress into
 // the shared page `progressFd` (both inherited from IsolatedFrontEnd). Returns the exit status.

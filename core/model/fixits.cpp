@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: MIT
 // Fix-its (docs/model.md §8). Candidates are built as line operations on the source (insert lines,
-// move one line, replace a span), each measured by the real front-end and every model pass; the
-// best passing one is offered. Moves only cross instructions the moved one is register-independent
-// of (Instruction::defs/uses), never a label, a branch other than the one being fixed, an
+// move one line, replace a span), each measured by the real front-end and the judging passes
+// (on a kernel's prefix where that holds, see KernelPrefix); the best passing one is offered. Moves only cross instructions the
+// moved one is register-independent of (Instruction::defs/uses), never a label, a branch other than the one being fixed, an
 // s_waitcnt or any other SOPP but s_nop, and never move memory or state instructions.
 #include "core/model/fixits.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
+#include <exception>
 #include <map>
+#include <mutex>
 #include <set>
 #include <span>
 #include <sstream>
+#include <thread>
 #include <tuple>
 
 namespace gcnlens {
@@ -180,14 +184,64 @@ bool aluFamily(Family f)
     }
 }
 
+// Kernel-scoped runs (docs/model.md §8). In a file of several kernels a candidate's edits lie in
+// the finding's kernel k, and LLVM reads the text in order: the text through kernel k+1's entry
+// label assembles to the same kernels 0…k whether the rest follows or not, unless something there
+// refers forward past that point. That is tried once per kernel on the unedited text: the prefix
+// must give exactly the whole run's kernels 0…k, their labels and diagnostics, and kernel k+1's
+// start. A candidate's edits add no symbol, so its prefix then stands for its whole text up to
+// the cut. Past the cut nothing changes while kernel k+1 still starts where it did (checked on
+// each run): the same text at the same offsets, and every pass works per kernel (the timing pass
+// restarts at each kernel, the CFG has a region per kernel, a branch out of one is an exit).
+struct KernelPrefix {
+    bool usable = false;
+    int cutLine = 0;           // kernel k+1's entry-label line, the last line of the prefix
+    std::size_t cutOffset = 0; // the prefix's length in the unedited text
+    std::string nextKernel;    // kernel k+1's name
+    std::uint64_t nextStart = 0;
+    int errors = 0;            // errors of the unedited prefix
+    long long laterCycles = 0; // single-wave cycles of kernels k+1… (timing-model.md §5)
+};
+
+// The kernels' prefixes, shared by the findings (and the threads) of one search: each kernel's
+// is tried once, by the first finding that asks.
+class Prefixes {
+public:
+    template <typename Make> const KernelPrefix& of(int kernel, Make make)
+    {
+        Slot* slot = nullptr;
+        {
+            const std::lock_guard lock(mutex_);
+            slot = &slots_[kernel]; // map nodes stay where they are
+        }
+        std::call_once(slot->once, [&] { slot->prefix = make(); });
+        return slot->prefix;
+    }
+    int usable() const
+    {
+        const std::lock_guard lock(mutex_);
+        return int(std::count_if(slots_.begin(), slots_.end(), [](const auto& s) { return s.second.prefix.usable; }));
+    }
+
+private:
+    struct Slot {
+        std::once_flag once;
+        KernelPrefix prefix;
+    };
+    mutable std::mutex mutex_;
+    std::map<int, Slot> slots_;
+};
+
 struct Context {
     const std::string& source;
     const Analysis& analysis;
     const AnalysisRequest& request;
     const AssembleFunction& assemble;
     const FindingRef& finding;
-    Lines src;
+    const Lines& src;
     std::set<int> labelLines;
+    Prefixes* prefixes = nullptr; // none: every candidate on the whole text
+    FixItStats* stats = nullptr;
 };
 
 // The instruction is alone on its line and written there (not from a macro, .rept or include).
@@ -351,7 +405,92 @@ int errorCount(const Program& p)
                              [](const Diagnostic& d) { return d.severity == Severity::Error; }));
 }
 
-std::optional<FixIt> evaluate(const Context& ctx, const Candidate& c)
+// The passes a candidate is judged by, as analyzeProgram runs them: the timing pass (the penalty
+// and the totals) and the checks on the CFG. Liveness, LDS and occupancy decide nothing here, and
+// were a third of each candidate's analysis.
+Analysis analyzeForFixIt(Program program, const AnalysisRequest& request)
+{
+    Analysis analysis;
+    analysis.program = std::move(program);
+    analysis.timing = analyzeTiming(analysis.program, request.timing, request.branches);
+    analysis.cfg = buildCfg(analysis.program);
+    analysis.checks = analyzeChecks(analysis.program, analysis.cfg, request.timing);
+    return analysis;
+}
+
+// Where 1-based `line` starts in `text` (its length past the last line).
+std::size_t lineStart(const std::string& text, int line)
+{
+    std::size_t at = 0;
+    for (int l = 1; l < line; ++l) {
+        const std::size_t newline = text.find('\n', at);
+        if (newline == std::string::npos)
+            return text.size();
+        at = newline + 1;
+    }
+    return at;
+}
+
+// Where the prefix's last line, kernel k+1's entry label (at `cutLine` of the text it was cut
+// from), lies in the code section; ~0 when it is not there.
+std::uint64_t nextStartIn(const Program& part, const KernelPrefix& prefix, int cutLine)
+{
+    for (auto it = part.labels.rbegin(); it != part.labels.rend(); ++it)
+        if (it->line == cutLine && it->name == prefix.nextKernel)
+            return it->sectionOffset;
+    return ~std::uint64_t {0};
+}
+
+// Kernel `k`'s prefix, tried on the unedited text.
+KernelPrefix tryPrefix(const Context& ctx, int k)
+{
+    KernelPrefix prefix;
+    const Program& whole = ctx.analysis.program;
+    const TimingResult& timing = ctx.analysis.timing;
+    if (k < 0 || k + 1 >= int(whole.kernels.size()) || timing.kernelTotals.size() != whole.kernels.size())
+        return prefix;
+    // The file's total is the kernels' sum (no instruction outside a kernel).
+    long long sum = 0, later = 0;
+    for (std::size_t j = 0; j < timing.kernelTotals.size(); ++j) {
+        sum += timing.kernelTotals[j].singleWaveCycles;
+        if (int(j) > k)
+            later += timing.kernelTotals[j].singleWaveCycles;
+    }
+    const Kernel& next = whole.kernels[std::size_t(k + 1)];
+    if (sum != timing.totals.singleWaveCycles || next.line <= whole.kernels[std::size_t(k)].line)
+        return prefix;
+    prefix.cutLine = next.line;
+    prefix.cutOffset = lineStart(ctx.source, next.line + 1);
+    prefix.nextKernel = next.name;
+    prefix.nextStart = next.sectionOffset;
+    prefix.laterCycles = later;
+    if (ctx.stats)
+        ++ctx.stats->prefixRuns;
+    const Program part = ctx.assemble(ctx.source.substr(0, prefix.cutOffset));
+    const int end = whole.kernels[std::size_t(k)].endInstruction;
+    const auto upToCut = [&](const auto& items) {
+        return std::count_if(items.begin(), items.end(), [&](const auto& item) { return item.line <= prefix.cutLine; });
+    };
+    bool same = int(part.instructions.size()) == end && int(part.kernels.size()) >= k + 1
+        && std::equal(part.instructions.begin(), part.instructions.end(), whole.instructions.begin())
+        && std::equal(part.kernels.begin(), part.kernels.begin() + k + 1, whole.kernels.begin())
+        && std::ssize(part.diagnostics) == upToCut(whole.diagnostics) && std::ssize(part.labels) == upToCut(whole.labels);
+    for (std::size_t i = 0; same && i < part.diagnostics.size(); ++i)
+        same = part.diagnostics[i] == whole.diagnostics[i];
+    for (std::size_t i = 0; same && i < part.labels.size(); ++i) {
+        const Label &a = part.labels[i], &b = whole.labels[i];
+        // The entry label of kernel k+1 has no instruction after it in the prefix.
+        same = a.name == b.name && a.line == b.line && a.sectionOffset == b.sectionOffset
+            && (a.instruction == b.instruction || a.line == prefix.cutLine);
+    }
+    prefix.usable = same && nextStartIn(part, prefix, prefix.cutLine) == prefix.nextStart;
+    prefix.errors = errorCount(part);
+    return prefix;
+}
+
+// Measures one candidate: on kernel k's prefix when `scoped` and the prefix holds (then
+// *onPrefix), else on the whole text.
+std::optional<FixIt> evaluate(const Context& ctx, const Candidate& c, bool scoped, bool* onPrefix = nullptr)
 {
     const FindingRef& f = ctx.finding;
     const auto mapLine = [&](int line) { return line > 0 && line < int(c.lineMap.size()) ? c.lineMap[line] : line; };
@@ -359,10 +498,31 @@ std::optional<FixIt> evaluate(const Context& ctx, const Candidate& c)
     request.branches.byLine.clear();
     for (const auto& [line, direction] : ctx.request.branches.byLine)
         request.branches.byLine[mapLine(line)] = direction;
-    Program program = ctx.assemble(applyEdits(ctx.source, c.edits));
-    if (errorCount(program) > errorCount(ctx.analysis.program))
+    const KernelPrefix* prefix = nullptr;
+    if (scoped && ctx.prefixes && f.instruction >= 0) {
+        const int kernel = ctx.analysis.program.instructions[std::size_t(f.instruction)].kernel;
+        const KernelPrefix& p = ctx.prefixes->of(kernel, [&] { return tryPrefix(ctx, kernel); });
+        const bool beforeCut = std::all_of(c.edits.begin(), c.edits.end(), [&](const TextEdit& e) {
+            return e.endLine < p.cutLine || (e.endLine == p.cutLine && e.endColumn == 0);
+        });
+        if (p.usable && beforeCut)
+            prefix = &p;
+    }
+    if (onPrefix)
+        *onPrefix = prefix != nullptr;
+    std::string edited = applyEdits(ctx.source, c.edits);
+    if (prefix)
+        edited.resize(prefix->cutOffset + edited.size() - ctx.source.size());
+    Program program = ctx.assemble(edited);
+    if (ctx.stats)
+        ++(prefix ? ctx.stats->prefixRuns : ctx.stats->wholeRuns);
+    if (errorCount(program) > (prefix ? prefix->errors : errorCount(ctx.analysis.program)))
         return std::nullopt;
-    const Analysis after = analyzeProgram(std::move(program), request);
+    // Past the cut the file is unchanged only while kernel k+1 starts where it did: else the
+    // whole text decides.
+    if (prefix && nextStartIn(program, *prefix, mapLine(prefix->cutLine)) != prefix->nextStart)
+        return evaluate(ctx, c, false, onPrefix);
+    const Analysis after = analyzeForFixIt(std::move(program), request);
     const int line = mapLine(f.line);
 
     // The finding is gone.
@@ -423,7 +583,7 @@ std::optional<FixIt> evaluate(const Context& ctx, const Candidate& c)
     fix.summary = c.summary;
     fix.edits = c.edits;
     fix.cyclesBefore = ctx.analysis.timing.totals.singleWaveCycles;
-    fix.cyclesAfter = after.timing.totals.singleWaveCycles;
+    fix.cyclesAfter = after.timing.totals.singleWaveCycles + (prefix ? prefix->laterCycles : 0);
     // A fetch or branch fix is offered for its gain; a hazard fix for correctness, whatever it costs.
     if (!isHazardRule(f.rule) && fix.delta() >= 0)
         return std::nullopt;
@@ -550,31 +710,107 @@ std::vector<FindingRef> fixableFindingsOnLine(const Analysis& analysis, int line
     return out;
 }
 
-std::optional<FixIt> findFixIt(const std::string& source, const Analysis& analysis, const AnalysisRequest& request,
-                               const FindingRef& finding, const AssembleFunction& assemble)
+namespace {
+
+std::optional<FixIt> bestFixIt(Context& ctx)
 {
-    Context ctx {source, analysis, request, assemble, finding, splitLines(source), {}};
-    for (const Label& label : analysis.program.labels)
+    for (const Label& label : ctx.analysis.program.labels)
         ctx.labelLines.insert(label.line);
-    std::optional<FixIt> best;
-    for (const Candidate& c : candidates(ctx)) {
-        std::optional<FixIt> fix = evaluate(ctx, c);
-        if (fix && (!best || fix->delta() < best->delta()))
-            best = std::move(fix);
-    }
-    return best;
+    const std::vector<Candidate> all = candidates(ctx);
+    struct Choice {
+        std::optional<FixIt> fix;
+        const Candidate* from = nullptr;
+        bool onPrefix = false;
+    };
+    const auto best = [&](bool scoped) {
+        Choice chosen;
+        for (const Candidate& c : all) {
+            bool onPrefix = false;
+            std::optional<FixIt> fix = evaluate(ctx, c, scoped, &onPrefix);
+            if (fix && (!chosen.fix || fix->delta() < chosen.fix->delta()))
+                chosen = {std::move(fix), &c, onPrefix};
+        }
+        return chosen;
+    };
+    Choice chosen = best(ctx.prefixes != nullptr);
+    if (!chosen.onPrefix)
+        return std::move(chosen.fix);
+    // The fix offered is measured on the whole text, whatever chose it.
+    std::optional<FixIt> whole = evaluate(ctx, *chosen.from, false);
+    if (whole && whole == chosen.fix)
+        return whole;
+    if (ctx.stats)
+        ++ctx.stats->prefixMismatches;
+    return std::move(best(false).fix);
+}
+
+} // namespace
+
+std::optional<FixIt> findFixIt(const std::string& source, const Analysis& analysis, const AnalysisRequest& request,
+                               const FindingRef& finding, const AssembleFunction& assemble, FixItStats* stats)
+{
+    Prefixes prefixes;
+    const Lines lines = splitLines(source);
+    Context ctx {source, analysis, request, assemble, finding, lines, {}, &prefixes, stats};
+    return bestFixIt(ctx);
 }
 
 std::vector<FixIt> findFixIts(const std::string& source, const Analysis& analysis, const AnalysisRequest& request,
-                              const AssembleFunction& assemble, int maxFindings)
+                              const AssembleFunction& assemble, const FixItSearch& search, FixItStats* stats)
 {
+    std::vector<FindingRef> findings = fixableFindings(analysis);
+    if (int(findings.size()) > search.maxFindings)
+        findings.resize(std::size_t(std::max(search.maxFindings, 0)));
+    std::vector<std::optional<FixIt>> found(findings.size());
+    Prefixes prefixes;
+    const Lines lines = splitLines(source);
+    // Each thread takes the next finding; a finding's result does not depend on which thread
+    // measured it or in what order.
+    std::atomic<std::size_t> next {0};
+    const int threads = search.makeAssemble ? std::clamp(search.threads, 1, std::max(int(findings.size()), 1)) : 1;
+    std::vector<FixItStats> counts(static_cast<std::size_t>(threads));
+    std::vector<std::exception_ptr> failures(static_cast<std::size_t>(threads));
+    Prefixes* scopes = search.kernelScoped ? &prefixes : nullptr;
+    std::mutex progressMutex;
+    int done = 0;
+    const auto work = [&](int thread) {
+        FixItStats& count = counts[std::size_t(thread)];
+        try {
+            const AssembleFunction own = thread ? search.makeAssemble() : AssembleFunction();
+            const AssembleFunction& assembleWith = thread ? own : assemble;
+            for (std::size_t i; (i = next++) < findings.size();) {
+                Context ctx {source, analysis, request, assembleWith, findings[i], lines, {}, scopes, &count};
+                found[i] = bestFixIt(ctx);
+                if (search.progress) {
+                    const std::lock_guard lock(progressMutex);
+                    search.progress(++done, int(findings.size()));
+                }
+            }
+        } catch (...) {
+            failures[std::size_t(thread)] = std::current_exception();
+            next = findings.size(); // the others stop after their current finding
+        }
+    };
+    {
+        std::vector<std::jthread> pool;
+        for (int t = 1; t < threads; ++t)
+            pool.emplace_back(work, t);
+        work(0);
+    }
+    for (const std::exception_ptr& failure : failures)
+        if (failure)
+            std::rethrow_exception(failure);
     std::vector<FixIt> out;
-    int tried = 0;
-    for (const FindingRef& f : fixableFindings(analysis)) {
-        if (tried++ >= maxFindings)
-            break;
-        if (std::optional<FixIt> fix = findFixIt(source, analysis, request, f, assemble))
+    for (std::optional<FixIt>& fix : found)
+        if (fix)
             out.push_back(std::move(*fix));
+    if (stats) {
+        for (const FixItStats& c : counts) {
+            stats->wholeRuns += c.wholeRuns;
+            stats->prefixRuns += c.prefixRuns;
+            stats->prefixMismatches += c.prefixMismatches;
+        }
+        stats->scopedKernels += prefixes.usable();
     }
     return out;
 }

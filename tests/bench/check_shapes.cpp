@@ -11,7 +11,7 @@
 #include "../core/describeprogram.h"
 #include "core/asm/assembler.h"
 #include "core/asm/fastpaths.h"
-#include "manifest.h"
+#include "manifestjobs.h"
 
 #include <QFile>
 
@@ -21,35 +21,6 @@
 using namespace gcnlens;
 
 namespace {
-
-struct Job {
-    std::string path, label;
-    AssembleOptions options;
-};
-
-bool addDefsym(AssembleOptions& options, const std::string& text)
-{
-    const auto defsym = bench::parseDefsym(text);
-    if (defsym)
-        options.defsyms.push_back(*defsym);
-    return defsym.has_value();
-}
-
-std::vector<Job> manifestJobs(const std::string& manifest, const std::vector<std::string>& wanted)
-{
-    std::vector<Job> jobs;
-    for (const auto& row : bench::readManifest(manifest, wanted)) {
-        if (wanted.empty() && row.dialect != "llvm")
-            continue;
-        Job job {row.path, row.label, {}};
-        job.options.gpu = row.gpu;
-        for (const auto& d : row.defsyms)
-            addDefsym(job.options, d);
-        job.options.includeDirs = row.includeDirs;
-        jobs.push_back(job);
-    }
-    return jobs;
-}
 
 // The fast paths, each switched off on its own: a run without it must give the same Program.
 struct FastPath {
@@ -68,37 +39,13 @@ const FastPath kFastPaths[] = {
 
 int main(int argc, char** argv)
 {
-    AssembleOptions common;
-    common.gpu = "tahiti";
-    std::string manifest;
-    bool once = false;
-    std::vector<std::string> files;
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        const bool hasValue = i + 1 < argc;
-        if (arg == "--gpu" && hasValue)
-            common.gpu = argv[++i];
-        else if (arg == "--defsym" && hasValue && addDefsym(common, argv[i + 1]))
-            ++i;
-        else if (arg == "-I" && hasValue)
-            common.includeDirs.push_back(argv[++i]);
-        else if (arg == "--manifest" && hasValue)
-            manifest = argv[++i];
-        else if (arg == "--once")
-            once = true;
-        else
-            files.push_back(arg);
-    }
-    std::vector<Job> jobs;
-    if (!manifest.empty())
-        jobs = manifestJobs(manifest, files);
-    else
-        for (const auto& f : files)
-            jobs.push_back(Job {f, f, common});
+    std::vector<std::string> flags;
+    std::vector<bench::Job> jobs = bench::parseJobs(argc, argv, flags);
+    const bool once = std::find(flags.begin(), flags.end(), "--once") != flags.end();
 
     int differing = 0, files_ = 0, comparisons = 0;
     long reused = 0, instructions = 0;
-    for (Job& job : jobs) {
+    for (bench::Job& job : jobs) {
         QFile file(QString::fromStdString(job.path));
         if (!file.open(QIODevice::ReadOnly)) {
             std::fprintf(stderr, "%s: cannot open\n", job.path.c_str());

@@ -21,6 +21,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <span>
 #include <sstream>
@@ -163,9 +164,13 @@ private Q_SLOTS:
     void appliesWithItsDelta();
     void everyFixItApplies_data();
     void everyFixItApplies();
+    void kernelScopedEqualsWhole();
+    void threadsChangeNothing_data();
+    void threadsChangeNothing();
     void cliDiffApplies_data() { appliesWithItsDelta_data(); }
     void cliDiffApplies();
     void cliDiffCrLf();
+    void cliJobsAndMaxFindings();
     void editsAndDiff_data();
     void editsAndDiff();
 };
@@ -298,6 +303,68 @@ void TestFixIts::everyFixItApplies()
           fixes.size());
 }
 
+// Candidates measured on a prefix of the text (through the next kernel's entry label) choose the
+// same fixes with the same deltas as whole-text runs. kernels.s has the four cases: a prefix that
+// holds (b); one whose s_nops move the next kernel, where whole-text runs decide (a, exactly 256
+// bytes); one that reads a symbol set after the last kernel, which the unedited prefix shows to
+// differ (c); and the last kernel, which has no prefix (d).
+void TestFixIts::kernelScopedEqualsWhole()
+{
+    const Case k = load(QStringLiteral("kernels.s"), QStringLiteral("gfx900"));
+    QVERIFY(!k.analysis.program.hasErrors());
+    QCOMPARE(k.analysis.program.kernels.size(), std::size_t(4));
+    FixItStats scopedStats, wholeStats;
+    const std::vector<FixIt> scoped = findFixIts(k.source, k.analysis, k.request, k.assemble, {}, &scopedStats);
+    FixItSearch wholeText;
+    wholeText.kernelScoped = false;
+    const std::vector<FixIt> whole = findFixIts(k.source, k.analysis, k.request, k.assemble, wholeText, &wholeStats);
+    QCOMPARE(scoped.size(), std::size_t(4)); // one straddle per kernel, each fixed
+    QVERIFY(scoped == whole);
+    QCOMPARE(scopedStats.scopedKernels, 2); // a and b
+    QCOMPARE(scopedStats.prefixMismatches, 0);
+    QVERIFY(scopedStats.prefixRuns > 0);
+    QCOMPARE(wholeStats.prefixRuns, 0);
+    // Each fix offered was measured again on the whole text; the other candidates of b were not.
+    QVERIFY(scopedStats.wholeRuns < wholeStats.wholeRuns);
+    qInfo("kernels.s: %d whole-text and %d prefix runs (whole-text only: %d)", scopedStats.wholeRuns, scopedStats.prefixRuns,
+          wholeStats.wholeRuns);
+}
+
+// Findings measured on several threads, each with a front-end of its own, give the same fixes in
+// the same order as one thread, with the same runs made.
+void TestFixIts::threadsChangeNothing_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("gpu");
+    QTest::addRow("kernels gfx900") << test::testData("data/fixits/kernels.s") << "gfx900";
+    QTest::addRow("views gfx900") << test::testData("data/checks/views-gfx900.s") << "gfx900";
+    QTest::addRow("saxpy tahiti") << test::exampleKernel() << "tahiti";
+}
+
+void TestFixIts::threadsChangeNothing()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, gpu);
+    const Case k = loadPath(file, gpu);
+    FixItStats oneStats, threeStats;
+    const std::vector<FixIt> one = findFixIts(k.source, k.analysis, k.request, k.assemble, {}, &oneStats);
+    FixItSearch search;
+    search.threads = 3;
+    std::atomic<int> made {0};
+    const AssembleOptions options = k.options;
+    search.makeAssemble = [&] {
+        ++made; // (called on the new threads, before any of them counts runs)
+        return AssembleFunction([options](const std::string& text) { return assemble(text, options); });
+    };
+    const std::vector<FixIt> three = findFixIts(k.source, k.analysis, k.request, k.assemble, search, &threeStats);
+    QVERIFY(!one.empty());
+    QVERIFY(one == three);
+    QCOMPARE(threeStats.wholeRuns, oneStats.wholeRuns);
+    QCOMPARE(threeStats.prefixRuns, oneStats.prefixRuns);
+    QCOMPARE(threeStats.scopedKernels, oneStats.scopedKernels);
+    QVERIFY(made >= 1);
+}
+
 void TestFixIts::cliDiffApplies()
 {
     QFETCH(QString, file);
@@ -358,6 +425,30 @@ void TestFixIts::cliDiffApplies()
     QVERIFY(root.value(QStringLiteral("hazards")).toArray().isEmpty());
     QVERIFY(root.contains(QStringLiteral("fixits")));
     QVERIFY(root.value(QStringLiteral("fixits")).toArray().isEmpty());
+}
+
+// check --fix-its: the diff is the same with one worker or three (-j), and --max-findings N
+// searches the first N findings in line order only.
+void TestFixIts::cliJobsAndMaxFindings()
+{
+    const QString file = test::testData("data/fixits/kernels.s");
+    const auto diff = [&](const QStringList& extra) {
+        QProcess process;
+        process.start(QStringLiteral(GCNLENS_BIN_DIR "/gcnlens-cli"),
+                      QStringList {QStringLiteral("check"), file, QStringLiteral("--gpu"), QStringLiteral("gfx900"),
+                                   QStringLiteral("--fix-its")}
+                          + extra);
+        if (!process.waitForFinished(120000) || process.exitCode() != 0)
+            return QByteArray("(failed)");
+        return process.readAllStandardOutput();
+    };
+    const QByteArray one = diff({QStringLiteral("-j"), QStringLiteral("1")});
+    QCOMPARE(one.count("\n@@ "), 4); // a fix per kernel
+    QCOMPARE(diff({QStringLiteral("--jobs"), QStringLiteral("3")}), one);
+    const QByteArray two = diff({QStringLiteral("--max-findings"), QStringLiteral("2")});
+    QCOMPARE(two.count("\n@@ "), 2);
+    QVERIFY(two.contains("fetch-straddle line 17:"));
+    QVERIFY(two.contains("fetch-straddle line 84:"));
 }
 
 // A file with CR LF line breaks: the diff quotes its lines with their CRs, so patch applies it and

@@ -9,8 +9,11 @@
 #include "core/support/cancel.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
+#include <climits>
 #include <format>
+#include <memory>
 
 namespace gcnlens::detail {
 
@@ -57,12 +60,14 @@ int slotBase(RegKind kind)
     }
 }
 
+constexpr int kSlots = 672; // slotBase's kinds: TTMP's 16 from 650 are the last
+
 template <typename F> void forSlots(const RegRange& r, F f)
 {
     const int base = slotBase(r.kind);
     if (base < 0)
         return;
-    for (int i = 0; i < r.count; ++i)
+    for (int i = 0; i < r.count && base + r.first + i < kSlots; ++i) // (an out-of-range number: none)
         f(base + r.first + i);
 }
 
@@ -94,12 +99,6 @@ struct Queue {
         else
             regs.insert(it, {slot, score, producer, type});
     }
-    void erase(int slot)
-    {
-        auto it = std::lower_bound(regs.begin(), regs.end(), slot, [](const Entry& e, int s) { return e.slot < s; });
-        if (it != regs.end() && it->slot == slot)
-            regs.erase(it);
-    }
     void prune()
     {
         std::erase_if(regs, [&](const Entry& e) { return e.score <= lb; });
@@ -120,6 +119,80 @@ struct Queue {
 struct State {
     Queue q[Counters];
     bool operator==(const State&) const = default;
+};
+
+// The state while one block is walked: per counter a score per register slot, so that every
+// register an instruction reads or writes is one lookup (a sorted Queue took a binary search
+// each, most of the model's time). The dataflow keeps and joins the compact State; load() and
+// store() convert at the block's ends, in the work the block touched.
+struct Working {
+    static constexpr int kAbsent = INT_MIN;
+    struct Slot {
+        int score = kAbsent;
+        int producer = -1;
+        std::uint8_t vmemType = 0;
+    };
+    struct Counter {
+        int lb = 0, ub = 0;
+        std::uint8_t events = 0;
+        std::array<Slot, kSlots> slots {};
+        std::vector<int> touched; // slots set since load(), in any order, maybe twice
+
+        int pending() const { return ub - lb; }
+        const Slot* find(int slot) const
+        {
+            const Slot& s = slots[std::size_t(slot)];
+            return s.score > lb ? &s : nullptr; // (kAbsent is below any lb)
+        }
+        void set(int slot, int score, int producer, std::uint8_t type)
+        {
+            Slot& s = slots[std::size_t(slot)];
+            if (s.score == kAbsent)
+                touched.push_back(slot);
+            s = {score, producer, type};
+        }
+        void erase(int slot) { slots[std::size_t(slot)].score = kAbsent; }
+        void reset()
+        {
+            for (const int slot : touched)
+                slots[std::size_t(slot)] = Slot {};
+            touched.clear();
+            lb = ub = 0;
+            events = 0;
+        }
+    };
+    Counter q[Counters];
+
+    void load(const State& state)
+    {
+        for (int c = 0; c < Counters; ++c) {
+            Counter& w = q[c];
+            const Queue& from = state.q[c];
+            w.reset();
+            w.lb = from.lb;
+            w.ub = from.ub;
+            w.events = from.events;
+            for (const Entry& e : from.regs)
+                w.set(e.slot, e.score, e.producer, e.vmemType);
+        }
+    }
+    // The pending entries as a State (what is no longer pending left out, as prune() would).
+    void store(State& state)
+    {
+        for (int c = 0; c < Counters; ++c) {
+            Counter& w = q[c];
+            Queue& to = state.q[c];
+            to.lb = w.lb;
+            to.ub = w.ub;
+            to.events = w.events;
+            to.regs.clear();
+            std::sort(w.touched.begin(), w.touched.end());
+            w.touched.erase(std::unique(w.touched.begin(), w.touched.end()), w.touched.end());
+            for (const int slot : w.touched)
+                if (const Slot* e = w.find(slot))
+                    to.regs.push_back({slot, e->score, e->producer, e->vmemType});
+        }
+    }
 };
 
 class Model {
@@ -187,7 +260,7 @@ public:
     }
 
 private:
-    bool outOfOrder(const State& s, int c) const
+    bool outOfOrder(const Working& s, int c) const
     {
         const std::uint8_t e = s.q[c].events;
         if (c == Vm)
@@ -197,32 +270,29 @@ private:
         return std::popcount(unsigned(e & (ExpEvent | GdsEvent | StoreEvent))) > 1;
     }
 
-    void applyWait(State& s, int c, int count) const
+    // (Raising lb is all a wait does: an entry at or below it is no longer found.)
+    void applyWait(Working& s, int c, int count) const
     {
-        Queue& q = s.q[c];
+        Working::Counter& q = s.q[c];
         if (count >= q.pending())
             return;
         if (count == 0) {
             q.lb = q.ub;
             q.events = 0;
-            q.regs.clear();
             return;
         }
         if (outOfOrder(s, c))
             return;
         q.lb = q.ub - count;
-        q.prune();
     }
 
-    void event(State& s, int c, std::uint8_t kind) const
+    void event(Working& s, int c, std::uint8_t kind) const
     {
-        Queue& q = s.q[c];
+        Working::Counter& q = s.q[c];
         ++q.ub;
         q.events |= kind;
-        if (q.pending() > max_[c]) { // the hardware counter saturates: older ops are done
+        if (q.pending() > max_[c]) // the hardware counter saturates: older ops are done
             q.lb = q.ub - max_[c];
-            q.prune();
-        }
     }
 
     static State merge(const State& a, const State& b)
@@ -278,11 +348,11 @@ private:
     // to global memory counts only vmcnt), so its lgkmcnt entry is pending only while the vmcnt one
     // is. The converse does not hold: lgkmcnt(0) alone leaves the vmcnt part outstanding under
     // either reading (global: only vmcnt counts; maybe LDS: LLVM's setPendingFlat flushes both).
-    bool stillPending(const State& s, int c, const Entry& e) const
+    bool stillPending(const Working& s, int c, int slot, const Working::Slot& e) const
     {
         if (e.vmemType != 3 || c != Lgkm)
             return true;
-        const Entry* other = s.q[Vm].find(e.slot);
+        const Working::Slot* other = s.q[Vm].find(slot);
         return other && other->producer == e.producer;
     }
 
@@ -291,49 +361,52 @@ private:
         int count;
         bool notGuaranteed;
         int producer;
-        std::string reg;
-        std::string access;
+        RegRange reg; // the register as the consumer names it; kind Other for the export's exec
+        const char* access;
     };
 
     // A consumer's registers still pending: the wait each counter needs (smallest count wins).
-    void check(int i, State& s, CheckResult* result)
+    void check(int i, Working& s, CheckResult* result)
     {
         const Instruction& in = p_.instructions[i];
         const InstClass& ic = cls_[i];
         Pending need[Counters];
         bool has[Counters] = {false, false, false};
-        auto consider = [&](int c, const Entry& e, const RegRange& r, const char* access) {
-            const Queue& q = s.q[c];
+        auto consider = [&](int c, const Working::Slot& e, const RegRange& r, const char* access) {
+            const Working::Counter& q = s.q[c];
             const bool ooo = outOfOrder(s, c);
             const int count = ooo ? 0 : std::min(q.ub - e.score, max_[c] - 1);
             if (!has[c] || count < need[c].count) {
-                need[c] = {c, count, ooo, e.producer, regText(r), access};
+                need[c] = {c, count, ooo, e.producer, r, access};
                 has[c] = true;
             }
         };
-        std::vector<RegRange> uses = in.uses.toVector();
-        if (readsOwnDestination(in))
-            uses.insert(uses.end(), in.defs.begin(), in.defs.end());
-        for (const RegRange& r : uses)
+        const auto read = [&](const RegRange& r) {
             forSlots(r, [&](int slot) {
                 for (int c : {Vm, Lgkm})
-                    if (const Entry* e = s.q[c].find(slot); e && stillPending(s, c, *e))
+                    if (const Working::Slot* e = s.q[c].find(slot); e && stillPending(s, c, slot, *e))
                         consider(c, *e, r, "RAW");
             });
+        };
+        for (const RegRange& r : in.uses)
+            read(r);
+        if (readsOwnDestination(in))
+            for (const RegRange& r : in.defs)
+                read(r);
         for (const RegRange& r : in.defs) {
             forSlots(r, [&](int slot) {
                 for (int c : {Vm, Lgkm})
-                    if (const Entry* e = s.q[c].find(slot); e && stillPending(s, c, *e)) {
+                    if (const Working::Slot* e = s.q[c].find(slot); e && stillPending(s, c, slot, *e)) {
                         // WAW between VMEM loads of one type: returns are in order (LLVM VmemType).
                         if (c == Vm && ic.vmem && ic.load && !ic.flat && e->vmemType == vmemType(i))
                             continue;
                         consider(c, *e, r, "WAW");
                     }
-                if (const Entry* e = s.q[Exp].find(slot))
+                if (const Working::Slot* e = s.q[Exp].find(slot))
                     consider(Exp, *e, r, "WAR");
             });
             if (r.kind == RegKind::EXEC && s.q[Exp].pending() > 0 && !has[Exp]) {
-                need[Exp] = {Exp, 0, false, -1, "exec", "WAR"};
+                need[Exp] = {Exp, 0, false, -1, RegRange {RegKind::EXEC, 0, 1}, "WAR"};
                 has[Exp] = true;
             }
         }
@@ -373,11 +446,11 @@ private:
         f.producer = n.producer;
         f.producerLine = n.producer >= 0 ? p_.instructions[n.producer].line : 0;
         f.access = n.access;
-        f.reg = n.reg;
+        f.reg = n.reg.kind == RegKind::EXEC ? "exec" : regText(n.reg);
         f.notGuaranteed = n.notGuaranteed;
         f.count = n.count;
         f.fix = std::format("s_waitcnt {}({})", f.counter, n.count);
-        const char* verb = n.access == std::string("RAW") ? "reads" : "overwrites";
+        const char* verb = f.access == "RAW" ? "reads" : "overwrites";
         PatternText::Builder detail;
         detail << in.mnemonic << " " << verb << " " << f.reg << " before a wait proves ";
         if (n.producer >= 0)
@@ -392,7 +465,7 @@ private:
         result.waits.push_back(std::move(f));
     }
 
-    void transfer(int i, State& s, CheckResult* result)
+    void transfer(int i, Working& s, CheckResult* result)
     {
         const Instruction& in = p_.instructions[i];
         const InstClass& ic = cls_[i];
@@ -408,7 +481,8 @@ private:
             return;
         }
         if (in.branch == BranchKind::Indirect && (in.mnemonic.starts_with("s_swappc") || in.mnemonic.starts_with("s_call"))) {
-            s = State {}; // LLVM's convention: the callee waits at entry and before it returns
+            for (Working::Counter& q : s.q) // LLVM's convention: the callee waits at entry and before it returns
+                q.reset();
             return;
         }
         auto record = [&](int c, std::uint8_t kind, std::span<const RegRange> regs, bool vectorOnly) {
@@ -447,8 +521,10 @@ private:
     void transferBlock(int b, State& s, CheckResult* result)
     {
         checkCancelled(); // a superseded analysis stops here, between blocks (core/support/cancel.h)
+        working_.load(s);
         for (int i = cfg_.blocks[b].first; i < cfg_.blocks[b].end; ++i)
-            transfer(i, s, result);
+            transfer(i, working_, result);
+        working_.store(s);
     }
 
     const Program& p_;
@@ -457,6 +533,8 @@ private:
     Generation gen_;
     std::vector<InstClass> cls_;
     int max_[Counters] = {15, 15, 7};
+    std::unique_ptr<Working> workingStorage_ = std::make_unique<Working>(); // 24 KiB: not on the stack
+    Working& working_ = *workingStorage_;
 };
 
 } // namespace

@@ -66,7 +66,9 @@ int checkCommand(const Args& args)
     // Each finding's candidates are measured by a worker of its own thread (core/model/fixits.h).
     int jobs = int(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
     parser.addInt({"-j", "--jobs"}, "N",
-                  "--fix-its: findings measured at once, a worker process each (default: the processors, at most 8)", &jobs);
+                  "--fix-its: findings measured at once, a worker process each (default: the processors, at most 8; fewer above "
+                  "125k instructions)",
+                  &jobs);
     FixItSearch search;
     parser.addInt({"--max-findings"}, "N", "--fix-its: the first N findings in line order are searched (default 200)",
                   &search.maxFindings);
@@ -80,7 +82,10 @@ int checkCommand(const Args& args)
         return ExitUsage;
     std::vector<FixIt> fixits;
     if (withFixIts && assembledWith) {
-        search.threads = jobs;
+        // Each worker holds the kernel's state too (a 100k-instruction listing peaks near 60 MB):
+        // fewer of them on a large kernel, one from a million instructions.
+        const std::size_t instructions = std::max<std::size_t>(analysis.program.instructions.size(), 1);
+        search.threads = std::min(jobs, int(std::max<std::size_t>(1, 1000000 / instructions)));
         search.makeAssemble = [&] { return isolatedAssembler(assembledWith->assemble); };
         // A long search shows how far it is on a terminal (a large kernel takes seconds to minutes).
         const bool showProgress = ::isatty(STDERR_FILENO);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Fix-its (docs/model.md §8). Candidates are built as line operations on the source (insert lines,
-// move one line, replace a span), each measured by the real front-end and the judging passes
-// (on a kernel's prefix where that holds, see KernelPrefix); the best passing one is offered. Moves only cross instructions the
-// moved one is register-independent of (Instruction::defs/uses), never a label, a branch other than the one being fixed, an
-// s_waitcnt or any other SOPP but s_nop, and never move memory or state instructions.
+// move one line, replace a span), each measured by the real front-end and the judging passes (on a
+// kernel's prefix where that holds, see KernelPrefix); the best passing one is offered. Moves only
+// cross instructions the moved one is register-independent of (Instruction::defs/uses), never a
+// label, a branch other than the one being fixed, an s_waitcnt or any other SOPP but s_nop, and
+// never move memory or state instructions.
 #include "core/model/fixits.h"
 
 #include <algorithm>

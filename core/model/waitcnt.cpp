@@ -361,7 +361,7 @@ private:
         int count;
         bool notGuaranteed;
         int producer;
-        RegRange reg; // the register as the consumer names it; kind Other for the export's exec
+        RegRange reg; // the register as the consumer names it (EXEC for a write while an export is pending)
         const char* access;
     };
 

@@ -243,6 +243,7 @@ struct Context {
     std::set<int> labelLines;
     Prefixes* prefixes = nullptr; // none: every candidate on the whole text
     FixItStats* stats = nullptr;
+    bool alone = false; // one finding searched (the window's preview): no other shares a prefix's first run
 };
 
 // The instruction is alone on its line and written there (not from a macro, .rept or include).
@@ -489,6 +490,21 @@ KernelPrefix tryPrefix(const Context& ctx, int k)
     return prefix;
 }
 
+// For a finding searched alone: the prefix's first run, the candidates on it and the fix measured
+// again on the whole text cost less, by the text's length, than the candidates on the whole text.
+bool prefixPays(const Context& ctx, int candidates)
+{
+    const Program& whole = ctx.analysis.program;
+    const int f = ctx.finding.instruction;
+    if (f < 0 || f >= int(whole.instructions.size()) || ctx.source.empty())
+        return false;
+    const int k = whole.instructions[std::size_t(f)].kernel;
+    if (k < 0 || k + 1 >= int(whole.kernels.size()))
+        return false;
+    const double share = double(lineStart(ctx.source, whole.kernels[std::size_t(k + 1)].line + 1)) / double(ctx.source.size());
+    return share * (candidates + 1) + 1 < candidates;
+}
+
 // Measures one candidate: on kernel k's prefix when `scoped` and the prefix holds (then
 // *onPrefix), else on the whole text.
 std::optional<FixIt> evaluate(const Context& ctx, const Candidate& c, bool scoped, bool* onPrefix = nullptr)
@@ -733,7 +749,7 @@ std::optional<FixIt> bestFixIt(Context& ctx)
         }
         return chosen;
     };
-    Choice chosen = best(ctx.prefixes != nullptr);
+    Choice chosen = best(ctx.prefixes != nullptr && (!ctx.alone || prefixPays(ctx, int(all.size()))));
     if (!chosen.onPrefix)
         return std::move(chosen.fix);
     // The fix offered is measured on the whole text, whatever chose it.
@@ -752,7 +768,7 @@ std::optional<FixIt> findFixIt(const std::string& source, const Analysis& analys
 {
     Prefixes prefixes;
     const Lines lines = splitLines(source);
-    Context ctx {source, analysis, request, assemble, finding, lines, {}, &prefixes, stats};
+    Context ctx {source, analysis, request, assemble, finding, lines, {}, &prefixes, stats, /*alone=*/true};
     return bestFixIt(ctx);
 }
 

@@ -324,6 +324,15 @@ void TestFixIts::kernelScopedEqualsWhole()
     QCOMPARE(scopedStats.prefixMismatches, 0);
     QVERIFY(scopedStats.prefixRuns > 0);
     QCOMPARE(wholeStats.prefixRuns, 0);
+    // One finding alone (the window's preview, which runs on a prefix only where that pays for
+    // its first run): the same fix as the search over all.
+    const std::vector<FindingRef> refs = fixableFindings(k.analysis);
+    QCOMPARE(refs.size(), scoped.size());
+    for (std::size_t i = 0; i < refs.size(); ++i) {
+        const std::optional<FixIt> alone = findFixIt(k.source, k.analysis, k.request, refs[i], k.assemble);
+        QVERIFY(alone.has_value());
+        QVERIFY(*alone == scoped[i]);
+    }
     // Each fix offered was measured again on the whole text; the other candidates of b were not.
     QVERIFY(scopedStats.wholeRuns < wholeStats.wholeRuns);
     qInfo("kernels.s: %d whole-text and %d prefix runs (whole-text only: %d)", scopedStats.wholeRuns, scopedStats.prefixRuns,

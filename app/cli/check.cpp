@@ -131,6 +131,11 @@ int checkCommand(const Args& args)
             summary += std::format(", {} left out (overlapping an earlier one: run again after applying)", leftOut);
         if (!assembledWith)
             summary += " (the input is not source text)";
+        // The findings past the search's limit are not searched: say so, and how to reach them.
+        const int fixable = int(fixableFindings(analysis).size());
+        if (assembledWith && fixable > search.maxFindings)
+            summary += std::format("; the first {} of {} fixable findings searched (--max-findings N for more)",
+                                   std::max(search.maxFindings, 0), fixable);
         print(findingsTo, summary + "\n");
     }
     return status;

@@ -437,10 +437,11 @@ void TestFixIts::cliDiffApplies()
 }
 
 // check --fix-its: the diff is the same with one worker or three (-j), and --max-findings N
-// searches the first N findings in line order only.
+// searches the first N findings in line order only, which the summary says.
 void TestFixIts::cliJobsAndMaxFindings()
 {
     const QString file = test::testData("data/fixits/kernels.s");
+    QByteArray summary; // the last run's standard error
     const auto diff = [&](const QStringList& extra) {
         QProcess process;
         process.start(QStringLiteral(GCNLENS_BIN_DIR "/gcnlens-cli"),
@@ -449,15 +450,18 @@ void TestFixIts::cliJobsAndMaxFindings()
                           + extra);
         if (!process.waitForFinished(120000) || process.exitCode() != 0)
             return QByteArray("(failed)");
+        summary = process.readAllStandardError();
         return process.readAllStandardOutput();
     };
     const QByteArray one = diff({QStringLiteral("-j"), QStringLiteral("1")});
     QCOMPARE(one.count("\n@@ "), 4); // a fix per kernel
+    QVERIFY(!summary.contains("findings searched"));
     QCOMPARE(diff({QStringLiteral("--jobs"), QStringLiteral("3")}), one);
     const QByteArray two = diff({QStringLiteral("--max-findings"), QStringLiteral("2")});
     QCOMPARE(two.count("\n@@ "), 2);
     QVERIFY(two.contains("fetch-straddle line 17:"));
     QVERIFY(two.contains("fetch-straddle line 84:"));
+    QVERIFY2(summary.contains("the first 2 of 4 fixable findings searched (--max-findings N for more)"), summary.constData());
 }
 
 // A file with CR LF line breaks: the diff quotes its lines with their CRs, so patch applies it and

@@ -66,6 +66,28 @@ HwReg hwregOf(const Instruction& in)
     return h;
 }
 
+// What rules() asks of an instruction's text on every producer-consumer pair it walks, read once
+// per instruction instead (each was a string comparison per pair).
+struct Names {
+    bool setreg = false, setvskip = false, getreg = false; // s_setreg*, s_setvskip, s_getreg*
+    bool divFmas = false, readlane = false;                // v_div_fmas*, v_readlane*
+    bool vccz = false, execz = false;                      // an operand reads VCCZ / EXECZ
+};
+
+Names namesOf(const Instruction& in)
+{
+    const std::string_view m = in.mnemonic.view(), operands = in.operands.view();
+    Names n;
+    n.setreg = m.starts_with("s_setreg");
+    n.setvskip = m == "s_setvskip";
+    n.getreg = m.starts_with("s_getreg");
+    n.divFmas = m.starts_with("v_div_fmas");
+    n.readlane = m.starts_with("v_readlane");
+    n.vccz = operands.find("vccz") != std::string_view::npos;
+    n.execz = operands.find("execz") != std::string_view::npos;
+    return n;
+}
+
 class Checker {
 public:
     Checker(const Program& p, const Cfg& cfg, const TimingOptions& options)
@@ -76,8 +98,11 @@ public:
         , cdna_(cdnaOf(p.gpu))
     {
         cls_.reserve(p.instructions.size());
-        for (const Instruction& in : p.instructions)
+        names_.reserve(p.instructions.size());
+        for (const Instruction& in : p.instructions) {
             cls_.push_back(classify(in, gen_, cdna_ == Cdna::Gfx942));
+            names_.push_back(namesOf(in));
+        }
         nopLimit_ = gen_ <= Generation::GFX7 ? 8 : o_.nopLimit;
         // W-clause: XNACK on is a target ID with xnack+ (core/gpu.h: "+xnack" in the features).
         xnack_ = gfx8plus() && p.gpu.features.find("+xnack") != std::string::npos;
@@ -202,6 +227,8 @@ private:
     {
         const InstClass& pc = cls_[pi];
         const InstClass& cc = cls_[ci];
+        const Names& pn = names_[std::size_t(pi)];
+        const Names& cn = names_[std::size_t(ci)];
         if (P.isData)
             return;
         auto scalar = [](RegKind k) { return isScalar(k); };
@@ -213,18 +240,16 @@ private:
             out.push_back({"W-valu-sgpr-smrd", 4, false, "a VALU-written SGPR read by SMEM"});
         if (gen_ == Generation::GFX6 && pc.salu && C.mnemonic.starts_with("s_buffer_load") && writesIntoOne(P, useAt(C, 0)))
             out.push_back({"W-salu-sbuf", 4, false, "an SALU-written SGPR used as s_buffer_load's descriptor"});
-        if (pc.valu && C.mnemonic.starts_with("v_div_fmas")
-            && anyDef(P, [](const RegRange& r) { return r.kind == RegKind::VCC; }))
+        if (pc.valu && cn.divFmas && anyDef(P, [](const RegRange& r) { return r.kind == RegKind::VCC; }))
             out.push_back({"W-vcc-divfmas", 4, false, "VCC written by a VALU, read by v_div_fmas"});
-        if (pc.valu && (C.mnemonic.starts_with("v_readlane") || cc.laneWrite) && writesIntoOne(P, useAt(C, 1))
-            && isScalar(C.uses[1].kind))
+        if (pc.valu && (cn.readlane || cc.laneWrite) && writesIntoOne(P, useAt(C, 1)) && isScalar(C.uses[1].kind))
             out.push_back({"W-lanesel", 4, false, "a VALU-written SGPR used as the lane select"});
-        const bool pSetreg = P.mnemonic.starts_with("s_setreg");
+        const bool pSetreg = pn.setreg;
         if (pSetreg) {
             const HwReg ph = hwregOf(P);
-            if (C.mnemonic.starts_with("s_getreg") && hwregOf(C).name == ph.name)
+            if (cn.getreg && hwregOf(C).name == ph.name)
                 out.push_back({"W-setreg-getreg", 2, false, "s_getreg of a hardware register s_setreg wrote"});
-            if (C.mnemonic.starts_with("s_setreg") && hwregOf(C).name == ph.name)
+            if (cn.setreg && hwregOf(C).name == ph.name)
                 out.push_back({"W-setreg-setreg", gen_ <= Generation::GFX7 ? 1 : o_.setregSetreg, false,
                                "s_setreg of a hardware register s_setreg wrote"});
             if (ph.name == "HW_REG_MODE" && ph.offset <= 28 && 28 < ph.offset + ph.size
@@ -233,11 +258,11 @@ private:
             if (gfx8plus() && ph.name == "HW_REG_TRAPSTS" && C.mnemonic.starts_with("s_rfe"))
                 out.push_back({"W-rfe", 1, false, "s_rfe after s_setreg of TRAPSTS"});
         }
-        if (P.mnemonic == "s_setvskip" && C.mnemonic.starts_with("s_getreg") && hwregOf(C).name == "HW_REG_MODE")
+        if (pn.setvskip && cn.getreg && hwregOf(C).name == "HW_REG_MODE")
             out.push_back({"W-vskip", 2, false, "s_getreg of MODE after s_setvskip"});
         if (gfx9plus() && o_.execz && pc.valu && cc.valu) {
-            const bool vccz = C.operands.find("vccz") != std::string::npos;
-            const bool execz = C.operands.find("execz") != std::string::npos;
+            const bool vccz = cn.vccz;
+            const bool execz = cn.execz;
             if ((vccz && anyDef(P, [](const RegRange& r) { return r.kind == RegKind::VCC; }))
                 || (execz && anyDef(P, [](const RegRange& r) { return r.kind == RegKind::EXEC; })))
                 out.push_back({"W-execz", 5, false, "VCCZ/EXECZ read as data after a VALU wrote VCC/EXEC"});
@@ -734,6 +759,7 @@ private:
     Generation gen_;
     Cdna cdna_;
     std::vector<InstClass> cls_;
+    std::vector<Names> names_; // parallel to cls_
     int nopLimit_ = 16;
     bool xnack_ = false;
     std::vector<Best> best_;

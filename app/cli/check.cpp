@@ -81,6 +81,7 @@ int checkCommand(const Args& args)
     if (!loadAnalysis(source, request, analysis, &text, &assembledWith, &crlf))
         return ExitUsage;
     std::vector<FixIt> fixits;
+    FixItStats searched;
     if (withFixIts && assembledWith) {
         // Each worker holds the kernel's state too (a 100k-instruction listing peaks near 60 MB):
         // fewer of them on a large kernel, one from a million instructions.
@@ -93,7 +94,7 @@ int checkCommand(const Args& args)
             search.progress = [](int done, int total) {
                 std::fprintf(stderr, "\rfix-its: %d of %d findings measured", done, total);
             };
-        fixits = findFixIts(text, analysis, *assembledWith, isolatedAssembler(assembledWith->assemble), search);
+        fixits = findFixIts(text, analysis, *assembledWith, isolatedAssembler(assembledWith->assemble), search, &searched);
         if (showProgress)
             std::fprintf(stderr, "\r\033[K");
     }
@@ -132,10 +133,9 @@ int checkCommand(const Args& args)
         if (!assembledWith)
             summary += " (the input is not source text)";
         // The findings past the search's limit are not searched: say so, and how to reach them.
-        const int fixable = int(fixableFindings(analysis).size());
-        if (assembledWith && fixable > search.maxFindings)
+        if (searched.fixable > search.maxFindings)
             summary += std::format("; the first {} of {} fixable findings searched (--max-findings N for more)",
-                                   std::max(search.maxFindings, 0), fixable);
+                                   std::max(search.maxFindings, 0), searched.fixable);
         print(findingsTo, summary + "\n");
     }
     return status;

@@ -240,7 +240,8 @@ struct Context {
     const AssembleFunction& assemble;
     const FindingRef& finding;
     const Lines& src;
-    std::set<int> labelLines;
+    const std::set<int>& labelLines;
+    int errors;                   // the unedited program's errors
     Prefixes* prefixes = nullptr; // none: every candidate on the whole text
     FixItStats* stats = nullptr;
     bool alone = false; // one finding searched (the window's preview): no other shares a prefix's first run
@@ -533,7 +534,7 @@ std::optional<FixIt> evaluate(const Context& ctx, const Candidate& c, bool scope
     Program program = ctx.assemble(edited);
     if (ctx.stats)
         ++(prefix ? ctx.stats->prefixRuns : ctx.stats->wholeRuns);
-    if (errorCount(program) > (prefix ? prefix->errors : errorCount(ctx.analysis.program)))
+    if (errorCount(program) > (prefix ? prefix->errors : ctx.errors))
         return std::nullopt;
     // Past the cut the file is unchanged only while kernel k+1 starts where it did: else the
     // whole text decides.
@@ -729,10 +730,8 @@ std::vector<FindingRef> fixableFindingsOnLine(const Analysis& analysis, int line
 
 namespace {
 
-std::optional<FixIt> bestFixIt(Context& ctx)
+std::optional<FixIt> bestFixIt(const Context& ctx)
 {
-    for (const Label& label : ctx.analysis.program.labels)
-        ctx.labelLines.insert(label.line);
     const std::vector<Candidate> all = candidates(ctx);
     struct Choice {
         std::optional<FixIt> fix;
@@ -763,12 +762,23 @@ std::optional<FixIt> bestFixIt(Context& ctx)
 
 } // namespace
 
+// What every finding of one search reads of the unedited text: made once.
+std::set<int> labelLinesOf(const Program& program)
+{
+    std::set<int> lines;
+    for (const Label& label : program.labels)
+        lines.insert(label.line);
+    return lines;
+}
+
 std::optional<FixIt> findFixIt(const std::string& source, const Analysis& analysis, const AnalysisRequest& request,
                                const FindingRef& finding, const AssembleFunction& assemble, FixItStats* stats)
 {
     Prefixes prefixes;
     const Lines lines = splitLines(source);
-    Context ctx {source, analysis, request, assemble, finding, lines, {}, &prefixes, stats, /*alone=*/true};
+    const std::set<int> labelLines = labelLinesOf(analysis.program);
+    const int errors = errorCount(analysis.program);
+    const Context ctx {source, analysis, request, assemble, finding, lines, labelLines, errors, &prefixes, stats, /*alone=*/true};
     return bestFixIt(ctx);
 }
 
@@ -776,11 +786,15 @@ std::vector<FixIt> findFixIts(const std::string& source, const Analysis& analysi
                               const AssembleFunction& assemble, const FixItSearch& search, FixItStats* stats)
 {
     std::vector<FindingRef> findings = fixableFindings(analysis);
+    if (stats)
+        stats->fixable += int(findings.size());
     if (int(findings.size()) > search.maxFindings)
         findings.resize(std::size_t(std::max(search.maxFindings, 0)));
     std::vector<std::optional<FixIt>> found(findings.size());
     Prefixes prefixes;
     const Lines lines = splitLines(source);
+    const std::set<int> labelLines = labelLinesOf(analysis.program);
+    const int errors = errorCount(analysis.program);
     // Each thread takes the next finding; a finding's result does not depend on which thread
     // measured it or in what order.
     std::atomic<std::size_t> next {0};
@@ -796,7 +810,8 @@ std::vector<FixIt> findFixIts(const std::string& source, const Analysis& analysi
             const AssembleFunction own = thread ? search.makeAssemble() : AssembleFunction();
             const AssembleFunction& assembleWith = thread ? own : assemble;
             for (std::size_t i; (i = next++) < findings.size();) {
-                Context ctx {source, analysis, request, assembleWith, findings[i], lines, {}, scopes, &count};
+                const Context ctx {source, analysis,   request, assembleWith, findings[i],
+                                   lines,  labelLines, errors,  scopes,       &count};
                 found[i] = bestFixIt(ctx);
                 if (search.progress) {
                     const std::lock_guard lock(progressMutex);

@@ -63,6 +63,7 @@ std::vector<FindingRef> fixableFindingsOnLine(const Analysis& analysis, int line
 // see docs/model.md §8), and how often a prefix's choice did not hold on the whole text (then the
 // whole text chose again; never seen on the corpus).
 struct FixItStats {
+    int fixable = 0; // the findings fix-its address, before the search's limit
     int wholeRuns = 0;
     int prefixRuns = 0;
     int scopedKernels = 0; // kernels whose candidates ran on a prefix

@@ -294,6 +294,11 @@ struct Program {
     RegisterUsage registers;                    // whole file
     LineIndex lineToInstructions;               // line → instruction indices
     int shapeReused = 0; // instructions encoded from their shape's assembler run (AssembleOptions::reuseShapes)
+    // Statements after expansion that LLVM did not parse: replayed from an earlier one of the same
+    // text (FastPaths::statementCache), or made from one that differs only in its registers
+    // (FastPaths::statementShapes).
+    int statementsReplayed = 0;
+    int statementsFromShapes = 0;
 
     bool hasErrors() const;
     // Bytes from the start of the code section: the kernel's start plus the offset in it. Every

@@ -178,6 +178,8 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
     session.streamer->resolveFixups();
     buildProgram(program, session.streamer->emissions, session.diagnostics, session.streamer->functionSymbols, map,
                  session.sources, plan.instructions);
+    program.statementsReplayed = session.streamer->statementsReplayed;
+    program.statementsFromShapes = session.streamer->statementsFromShapes;
     settleDiagnostics(program.diagnostics, source);
     if (whole && program.instructions.empty() && !program.hasErrors())
         program.diagnostics.push_back({Severity::Warning,

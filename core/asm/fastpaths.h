@@ -21,6 +21,12 @@ struct FastPaths {
     // values for the symbols it names is not parsed again: LLVM's instruction is replayed
     // (statementcache.cpp). Off: LLVM parses every statement.
     bool statementCache = true;
+    // A statement that differs from one LLVM parsed since the last directive that empties the
+    // cache only in the numbers of its VGPR/SGPR/AGPR operands (plain, or the values of the
+    // symbols in their brackets: v[v_c+2]) and in integer operands of the same value class
+    // (offset:\base+256) is made from that one's instruction with its own registers and values
+    // put in (statementcache.cpp, shapeKeyOf). Off: statements are keyed by their text alone.
+    bool statementShapes = true;
 };
 
 FastPaths& fastPaths();

@@ -12,18 +12,6 @@
 
 namespace gcnlens::detail {
 
-bool isWordChar(char c)
-{
-    return isAsciiAlnum(c) || c == '_' || c == '.' || c == '$';
-}
-
-// LLVM 19's AsmLexer: letters, digits, _ $ . @ and ?; a byte from 0x80 up is one too, as the '?'
-// the source map makes of it (".endm\x8a" is no .endm: fuzz_frontend a2aaaf4b).
-bool isIdentifierChar(char c)
-{
-    return isWordChar(c) || c == '@' || c == '?' || static_cast<unsigned char>(c) >= 0x80;
-}
-
 // One set of comment rules for the scan and the source map (SourceMap::code).
 std::string_view codeOf(std::string_view line)
 {

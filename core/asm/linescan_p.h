@@ -3,6 +3,8 @@
 // touch without a full run, which names the source defines) and the text helpers it shares.
 #pragma once
 
+#include "core/support/text.h"
+
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -10,8 +12,17 @@
 
 namespace gcnlens::detail {
 
-bool isWordChar(char c);
-bool isIdentifierChar(char c); // as LLVM's lexer reads a name
+// Inline: the line scans and the statement cache call these for every byte of a kernel.
+constexpr bool isWordChar(char c)
+{
+    return isAsciiAlnum(c) || c == '_' || c == '.' || c == '$';
+}
+// LLVM 19's AsmLexer: letters, digits, _ $ . @ and ?; a byte from 0x80 up is one too, as the '?'
+// the source map makes of it (".endm\x8a" is no .endm: fuzz_frontend a2aaaf4b).
+constexpr bool isIdentifierChar(char c)
+{
+    return isWordChar(c) || c == '@' || c == '?' || static_cast<unsigned char>(c) >= 0x80;
+}
 
 // LLVM's lexer lets a string ("…", with \ escapes) and a C comment (/* … */) run over line ends, so
 // a line that starts or ends inside one changes how the lines after it read. Carries that state

@@ -51,11 +51,16 @@ void TargetKit::PrintCache::insert(InternedArray<std::uint8_t> encoding, unsigne
 
 unsigned TargetKit::registerNamed(RegKind kind, int first, int count)
 {
+    static constexpr std::string_view prefixes[3] = {"VGPR", "SGPR", "AGPR"};
+    const int kindIndex = kind == RegKind::VGPR ? 0 : kind == RegKind::SGPR ? 1 : kind == RegKind::AGPR ? 2 : -1;
+    // A single register straight from its table: the shape pass and the statement cache ask for
+    // one per register operand they put in.
+    if (count == 1 && singleRegistersFound && kindIndex >= 0 && first >= 0
+        && std::size_t(first) < singleRegisters[kindIndex].size())
+        return singleRegisters[kindIndex][std::size_t(first)];
     const std::uint64_t key = (std::uint64_t(kind) << 32) | (std::uint64_t(first) << 8) | std::uint64_t(count);
     if (const auto it = registerByRange.find(key); it != registerByRange.end())
         return it->second;
-    static constexpr std::string_view prefixes[3] = {"VGPR", "SGPR", "AGPR"};
-    const int kindIndex = kind == RegKind::VGPR ? 0 : kind == RegKind::SGPR ? 1 : kind == RegKind::AGPR ? 2 : -1;
     if (!singleRegistersFound) {
         singleRegistersFound = true;
         for (unsigned id = 1; id < registerInfo->getNumRegs(); ++id) {

@@ -442,6 +442,8 @@ void encodeTo(const Program& p, std::string& out)
             w.s(index);
     }
     w.s(p.shapeReused);
+    w.s(p.statementsReplayed);
+    w.s(p.statementsFromShapes);
 }
 
 std::string encode(const Program& program)
@@ -507,6 +509,8 @@ bool decode(std::string_view bytes, Program& p, std::string* error)
     }
     p.lineToInstructions.assign(std::move(lineAndInstruction));
     p.shapeReused = r.i();
+    p.statementsReplayed = r.i();
+    p.statementsFromShapes = r.i();
     if (!r.ok())
         return fail(error, "truncated or corrupt program data");
     if (!r.atEnd())

@@ -14,6 +14,28 @@
 
 namespace gcnlens::detail {
 
+// Whether an integer operand may be an inline constant (or one half of a packed one) for some
+// operand type: its 32-, 16-bit or packed pattern is an inline integer (-16..64) or float (±0.5,
+// ±1, ±2, ±4, 1/2π in f32, f16, bf16, or as the high word of an f64). Such values stay in the
+// shape's text: the assembler decides inline constant or literal from them.
+bool mayBeInlineConstant(std::uint64_t v)
+{
+    const auto inline16 = [](std::uint32_t h) {
+        static constexpr std::uint16_t kPatterns[] = {0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400,
+                                                      0x3118, 0x3f00, 0xbf00, 0x3f80, 0xbf80, 0x4080, 0xc080, 0x3e22};
+        return h <= 64 || (h >= 0xfff0 && h <= 0xffff)
+            || std::find(std::begin(kPatterns), std::end(kPatterns), h) != std::end(kPatterns);
+    };
+    static constexpr std::uint32_t kPatterns32[] = {0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000, 0xc0000000,
+                                                    0x40800000, 0xc0800000, 0x3e22f983, 0x3fe00000, 0xbfe00000, 0x3ff00000,
+                                                    0xbff00000, 0x40100000, 0xc0100000, 0x3fc45f30};
+    if (v > 0xffffffffu)
+        return true; // (64-bit values are not substituted at all)
+    const auto lo = std::uint32_t(v & 0xffff), hi = std::uint32_t(v >> 16);
+    return v <= 64 || v >= 0xfffffff0u || (v <= 0xffff && inline16(lo)) || (lo == hi && inline16(lo))
+        || std::find(std::begin(kPatterns32), std::end(kPatterns32), std::uint32_t(v)) != std::end(kPatterns32);
+}
+
 namespace {
 
 // A register operand written as a plain register: v5, s[8:11], a[0:3], v[7].
@@ -71,28 +93,6 @@ bool parseRegisterToken(std::string_view code, std::size_t at, RegToken& token, 
     return true;
 }
 
-// Whether an integer operand may be an inline constant (or one half of a packed one) for some
-// operand type: its 32-, 16-bit or packed pattern is an inline integer (-16..64) or float (±0.5,
-// ±1, ±2, ±4, 1/2π in f32, f16, bf16, or as the high word of an f64). Such values stay in the
-// shape's text: the assembler decides inline constant or literal from them.
-bool mayBeInline(std::uint64_t v)
-{
-    const auto inline16 = [](std::uint32_t h) {
-        static constexpr std::uint16_t kPatterns[] = {0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400,
-                                                      0x3118, 0x3f00, 0xbf00, 0x3f80, 0xbf80, 0x4080, 0xc080, 0x3e22};
-        return h <= 64 || (h >= 0xfff0 && h <= 0xffff)
-            || std::find(std::begin(kPatterns), std::end(kPatterns), h) != std::end(kPatterns);
-    };
-    static constexpr std::uint32_t kPatterns32[] = {0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000, 0xc0000000,
-                                                    0x40800000, 0xc0800000, 0x3e22f983, 0x3fe00000, 0xbfe00000, 0x3ff00000,
-                                                    0xbff00000, 0x40100000, 0xc0100000, 0x3fc45f30};
-    if (v > 0xffffffffu)
-        return true; // (64-bit values are not substituted at all)
-    const auto lo = std::uint32_t(v & 0xffff), hi = std::uint32_t(v >> 16);
-    return v <= 64 || v >= 0xfffffff0u || (v <= 0xffff && inline16(lo)) || (lo == hi && inline16(lo))
-        || std::find(std::begin(kPatterns32), std::end(kPatterns32), std::uint32_t(v)) != std::end(kPatterns32);
-}
-
 // A whole-operand integer (decimal without leading zeros, or 0x hex) that is not possibly an inline
 // constant: its value, put into the MCInst like a register (see planShapes). Its class goes into the
 // shape instead: bit length and low two bits, which decide every range and alignment check
@@ -113,7 +113,7 @@ bool valueToken(std::string_view code, std::size_t at, std::size_t end, std::uin
         return false;
     }
     const auto [last, ec] = std::from_chars(word.data(), word.data() + word.size(), value, base);
-    return ec == std::errc() && last == word.data() + word.size() && !mayBeInline(value);
+    return ec == std::errc() && last == word.data() + word.size() && !mayBeInlineConstant(value);
 }
 
 // The shape of an instruction line: its text with each plain register replaced by its kind, its

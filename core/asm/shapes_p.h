@@ -7,10 +7,15 @@
 #include "core/asm/streamer_p.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 namespace gcnlens::detail {
+
+// Whether an integer operand may be an inline constant for some operand type (then its value, not
+// its class, is part of a shape: the assembler decides inline constant or literal from it).
+bool mayBeInlineConstant(std::uint64_t v);
 
 // Below this many instruction lines the shape pass costs more than it saves.
 constexpr std::size_t kShapePassMinimumLines = 48;

@@ -161,6 +161,8 @@ public:
     // and where to copy the next one.
     std::uint64_t instructionsSeen = 0;
     llvm::MCInst* capture = nullptr;
+    // What the statement cache made without LLVM's parser (Program::statementsReplayed, …FromShapes).
+    int statementsReplayed = 0, statementsFromShapes = 0;
 
     void changeSection(llvm::MCSection* section, uint32_t subsection) override
     {

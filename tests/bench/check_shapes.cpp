@@ -2,11 +2,13 @@
 // A developer's check of the front-end's fast paths on any corpus of kernels: each file is
 // assembled with every fast path and without each of them, and every field compared (as tst_shapes
 // does on the project's own inputs). Prints one line per file and the first difference, if any.
-// Usage: check_shapes [--gpu NAME] [--defsym N=V]... [-I DIR]... [--manifest TSV] [--once] FILE...
+// Usage: check_shapes [--gpu NAME] [--defsym N=V]... [-I DIR]... [--manifest TSV] [--once] [--no-shape-pass] FILE...
 //   --manifest: a TSV like /work/corpus/MANIFEST.tsv (columns path, gpu, defsyms, include dirs,
 //               dialect): each FILE names a row (all llvm-dialect rows when no FILE is given) and
 //               takes its GPU, --defsyms and include folders (relative to the manifest's folder).
 //   --once:     assemble each file once, with every fast path, and compare nothing (for profilers).
+//   --no-shape-pass: leave the shape pass off in every run, so that plain lines meet the statement
+//               cache (LLVM's own assembler tests are such lines, one instruction each).
 // Exit status 1 when any file differs.
 #include "../core/describeprogram.h"
 #include "core/asm/assembler.h"
@@ -33,6 +35,7 @@ const FastPath kFastPaths[] = {
     {"buffer-index", [](AssembleOptions&, bool on) { fastPaths().bufferIndex = on; }},
     {"value-classes", [](AssembleOptions&, bool on) { fastPaths().valueClasses = on; }},
     {"statement-cache", [](AssembleOptions&, bool on) { fastPaths().statementCache = on; }},
+    {"statement-shapes", [](AssembleOptions&, bool on) { fastPaths().statementShapes = on; }},
 };
 
 } // namespace
@@ -42,9 +45,10 @@ int main(int argc, char** argv)
     std::vector<std::string> flags;
     std::vector<bench::Job> jobs = bench::parseJobs(argc, argv, flags);
     const bool once = std::find(flags.begin(), flags.end(), "--once") != flags.end();
+    const bool noShapePass = std::find(flags.begin(), flags.end(), "--no-shape-pass") != flags.end();
 
     int differing = 0, files_ = 0, comparisons = 0;
-    long reused = 0, instructions = 0;
+    long reused = 0, instructions = 0, replayed = 0, fromStatementShapes = 0;
     for (bench::Job& job : jobs) {
         QFile file(QString::fromStdString(job.path));
         if (!file.open(QIODevice::ReadOnly)) {
@@ -54,12 +58,17 @@ int main(int argc, char** argv)
         const std::string source = file.readAll().toStdString();
         AssembleOptions options = job.options;
         options.fileName = job.path;
+        options.reuseShapes = !noShapePass;
         const Program with = assemble(source, options);
         ++files_;
         reused += with.shapeReused;
+        replayed += with.statementsReplayed;
+        fromStatementShapes += with.statementsFromShapes;
         instructions += long(with.instructions.size());
         if (once) {
-            std::printf("%s: %zu instructions, %d from shapes\n", job.label.c_str(), with.instructions.size(), with.shapeReused);
+            std::printf("%s: %zu instructions, %d from shapes, %d statements replayed, %d from statement shapes\n",
+                        job.label.c_str(), with.instructions.size(), with.shapeReused, with.statementsReplayed,
+                        with.statementsFromShapes);
             continue;
         }
         const QStringList a = test::describe(with);
@@ -77,13 +86,14 @@ int main(int argc, char** argv)
             }
         }
         differing += difference.isEmpty() ? 0 : 1;
-        std::printf("%-6s %s: %zu instructions, %d from shapes, %zu diagnostics\n", verdict.c_str(), job.label.c_str(),
-                    with.instructions.size(), with.shapeReused, with.diagnostics.size());
+        std::printf("%-6s %s: %zu instructions, %d from shapes, %d replayed, %d from statement shapes, %zu diagnostics\n",
+                    verdict.c_str(), job.label.c_str(), with.instructions.size(), with.shapeReused, with.statementsReplayed,
+                    with.statementsFromShapes, with.diagnostics.size());
         if (!difference.isEmpty())
             std::printf("  %s\n", qPrintable(difference));
     }
-    std::printf("%d files, %d differ (%d comparisons of every field, each fast path off in turn); %ld of %ld "
-                "instructions encoded from shapes\n",
-                files_, differing, comparisons, reused, instructions);
+    std::printf("%d files, %d differ (%d comparisons of every field, each fast path off in turn); of %ld instructions "
+                "%ld encoded from shapes, %ld statements replayed, %ld made from statement shapes\n",
+                files_, differing, comparisons, instructions, reused, replayed, fromStatementShapes);
     return differing ? 1 : 0;
 }

@@ -29,7 +29,10 @@ QStringList describeAll(const Program& p)
                .arg(g.computeUnits)
                .arg(g.maxWavesPerSimd)
                .arg(g.fixedSgprs);
-    out << QStringLiteral("shapeReused %1").arg(p.shapeReused);
+    out << QStringLiteral("shapeReused %1 statementsReplayed %2 statementsFromShapes %3")
+               .arg(p.shapeReused)
+               .arg(p.statementsReplayed)
+               .arg(p.statementsFromShapes);
     return out;
 }
 

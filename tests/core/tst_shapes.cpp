@@ -448,6 +448,94 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("no instruction reads \"%1\":\n%2").arg(expect, parsed.join(QLatin1Char('\n')))));
     }
 
+    // Statements that differ only in their registers are made from the first one's instruction
+    // (statementcache.cpp, shapeKeyOf). Each row repeats a statement in a .rept whose counter
+    // moves its registers into what the shape must tell apart: alignment, overlap, the constant
+    // bus, indices past the register file, the register counters, expressions the shape key
+    // reads or leaves to LLVM. `expect`: an instruction the listing must hold.
+    void statementShapes_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expect");
+        QTest::addColumn<int>("fromShapes"); // at least this many statements made from a shape
+        const auto rept = [](const char* body, int count = 6) {
+            return QStringLiteral(".text\nk:\n.set i, 0\n.rept %1\n%2\n  .set i, i+1\n.endr\n  s_endpgm\n")
+                .arg(count)
+                .arg(QLatin1String(body));
+        };
+        QTest::newRow("registers in brackets")
+            << "gfx900" << rept("  v_add_u32 v[i+1], v[i], v[2*i+(3-1)]") << "v_add_u32_e32 v6, v5, v12" << 3;
+        QTest::newRow("division and remainder")
+            << "gfx900" << rept("  v_mov_b32 v[i/2], v[10+i%2]") << "v_mov_b32_e32 v2, v11" << 2;
+        // Whole-operand integer expressions enter the shape as value classes (bit length, low bits).
+        QTest::newRow("offsets from expressions")
+            << "gfx900" << rept("  ds_read_b32 v[i], v9 offset:1000+i*68") << "ds_read_b32 v5, v9 offset:1340" << 3;
+        QTest::newRow("literals from expressions")
+            << "gfx900" << rept("  v_mul_f32 v[i], 0x3f800001+i*3, v[i+8]") << "v_mul_f32_e32 v5, 0x3f800010, v13" << 2;
+        QTest::newRow("an offset past its field")
+            << "gfx900" << rept("  ds_read_b32 v0, v9 offset:65000+i*200", 4) << "ds_read_b32 v0, v9 offset:65400" << 2;
+        QTest::newRow("tuple alignment") << "gfx900" << rept("  s_load_dwordx2 s[i:i+1], s[8:9], 0x10")
+                                         << "s_load_dwordx2 s[2:3], s[8:9], 0x10" << 1;
+        QTest::newRow("tuple of four") << "gfx900" << rept("  s_load_dwordx4 s[8+i:8+i+3], s[2:3], 0x0", 9)
+                                       << "s_load_dwordx4 s[12:15], s[2:3], 0x0" << 2;
+        QTest::newRow("gfx90a vgpr tuples") << "gfx90a" << rept("  global_load_dwordx2 v[i:i+1], v[10:11], off")
+                                            << "global_load_dwordx2 v[2:3], v[10:11], off" << 1;
+        QTest::newRow("overlap") << "gfx900" << rept("  v_mac_f32 v[i], v[7-i], v[2]", 8) << "v_mac_f32_e32 v2, v5, v2" << 4;
+        // Two SGPRs may be read only when they are the same register (GFX9's constant bus).
+        QTest::newRow("constant bus") << "gfx900"
+                                      << QStringLiteral(".text\nk:\n.set a, 2\n  v_add_f32 v0, s[a], s[2]\n.set a, 4\n"
+                                                        "  v_add_f32 v0, s[a], s[4]\n.set a, 6\n  v_add_f32 v0, s[a], s[4]\n"
+                                                        "  v_add_f32 v0, s[4], s[a]\n  s_endpgm\n")
+                                      << "v_add_f32_e64 v0, s4, s4" << 1;
+        QTest::newRow("past the register file")
+            << "gfx900" << rept("  v_mov_b32 v[252+i], s[98+i]") << "v_mov_b32_e32 v255, s101" << 2;
+        QTest::newRow("agprs") << "gfx908" << rept("  v_accvgpr_write_b32 a[i], v[i+1]") << "v_accvgpr_write_b32 a3, v4" << 4;
+        QTest::newRow("plain and bracketed")
+            << "gfx900" << rept("  v_mov_b32 v[i], v7\n  v_mov_b32 v7, v[i]") << "v_mov_b32_e32 v7, v5" << 8;
+        QTest::newRow("register counters")
+            << "gfx900"
+            << QStringLiteral(".text\nk:\n.set i, 0\n.rept 3\n  v_mov_b32 v[i+10], s[i]\n  .set i, i+1\n.endr\n"
+                              ".if .amdgcn.next_free_vgpr == 13 && .amdgcn.next_free_sgpr == 3\n  s_nop 1\n.else\n  s_nop 2\n"
+                              ".endif\n  s_endpgm\n")
+            << "s_nop 1" << 1;
+        QTest::newRow("a label in the brackets")
+            << "gfx900" << QStringLiteral(".text\nk:\n.rept 2\n  v_mov_b32 v[1f-k], 0\n1:\n.endr\n  s_endpgm\n") << "s_endpgm"
+            << 0;
+        QTest::newRow("a symbol that is no constant")
+            << "gfx900"
+            << QStringLiteral(".text\nk:\na: s_nop 0\nb:\n.set x, b - a\n.rept 3\n  v_mov_b32 v[x], 0\n"
+                              "  v_mov_b32 v[x+1], 0\n.endr\n  s_endpgm\n")
+            << "s_nop 0" << 0;
+        // The first offset moves with i, so each of its statements has a shape of its own; the second does not.
+        QTest::newRow("names beside registers")
+            << "gfx900" << rept("  ds_read_b32 v[i], v9 offset:i*4+off\n  ds_write_b32 v9, v[i] offset:off+8", 4)
+            << "ds_read_b32 v3, v9 offset:12" << 2;
+    }
+    void statementShapes()
+    {
+        QFETCH(QString, gpu);
+        QFETCH(QString, text);
+        QFETCH(QString, expect);
+        QFETCH(int, fromShapes);
+        AssembleOptions options;
+        options.gpu = gpu.toStdString();
+        options.defsyms.emplace_back("off", 0);
+        const std::string source = text.toStdString();
+        const Program withShapes = assemble(source, options);
+        const QStringList shaped = describe(withShapes);
+        fastPaths().statementShapes = false;
+        const Program without = assemble(source, options);
+        const QStringList parsed = describe(without);
+        fastPaths().statementShapes = true;
+        QCOMPARE(without.statementsFromShapes, 0);
+        QVERIFY2(withShapes.statementsFromShapes >= fromShapes,
+                 qPrintable(QStringLiteral("%1 statements from shapes").arg(withShapes.statementsFromShapes)));
+        QVERIFY2(shaped == parsed, qPrintable(firstDifference(shaped, parsed)));
+        QVERIFY2(std::any_of(parsed.begin(), parsed.end(), [&](const QString& line) { return line.contains(expect); }),
+                 qPrintable(QStringLiteral("no instruction reads \"%1\":\n%2").arg(expect, parsed.join(QLatin1Char('\n')))));
+    }
+
     void expansionFastPaths()
     {
         QFETCH(QString, text);
@@ -461,7 +549,8 @@ private Q_SLOTS:
                                                  [](const Instruction& i) { return i.fromExpansion; });
         QVERIFY2(fromExpansion >= minimum, qPrintable(QStringLiteral("only %1 instructions from expansions").arg(fromExpansion)));
         const QStringList a = describe(fast);
-        for (bool FastPaths::* path : {&FastPaths::expansionPerBuffer, &FastPaths::bufferIndex, &FastPaths::statementCache}) {
+        for (bool FastPaths::* path :
+             {&FastPaths::expansionPerBuffer, &FastPaths::bufferIndex, &FastPaths::statementCache, &FastPaths::statementShapes}) {
             fastPaths().*path = false;
             const Program plain = assemble(source, options);
             fastPaths().*path = true;

@@ -2,13 +2,15 @@
 // A developer's check of the front-end's fast paths on any corpus of kernels: each file is
 // assembled with every fast path and without each of them, and every field compared (as tst_shapes
 // does on the project's own inputs). Prints one line per file and the first difference, if any.
-// Usage: check_shapes [--gpu NAME] [--defsym N=V]... [-I DIR]... [--manifest TSV] [--once] [--no-shape-pass] FILE...
+// Usage: check_shapes [--gpu NAME] [--defsym N=V]... [-I DIR]... [--manifest TSV] [--once] [--no-shape-pass] [--off=NAME]...
+// FILE...
 //   --manifest: a TSV like /work/corpus/MANIFEST.tsv (columns path, gpu, defsyms, include dirs,
 //               dialect): each FILE names a row (all llvm-dialect rows when no FILE is given) and
 //               takes its GPU, --defsyms and include folders (relative to the manifest's folder).
 //   --once:     assemble each file once, with every fast path, and compare nothing (for profilers).
 //   --no-shape-pass: leave the shape pass off in every run, so that plain lines meet the statement
 //               cache (LLVM's own assembler tests are such lines, one instruction each).
+//   --off=NAME: with --once, switch that fast path off (its name as printed on a difference).
 // Exit status 1 when any file differs.
 #include "../core/describeprogram.h"
 #include "core/asm/assembler.h"
@@ -46,6 +48,11 @@ int main(int argc, char** argv)
     std::vector<bench::Job> jobs = bench::parseJobs(argc, argv, flags);
     const bool once = std::find(flags.begin(), flags.end(), "--once") != flags.end();
     const bool noShapePass = std::find(flags.begin(), flags.end(), "--no-shape-pass") != flags.end();
+    AssembleOptions switched; // (--off=shapes lands here; the others are process-wide)
+    for (const std::string& flag : flags)
+        for (const FastPath& path : kFastPaths)
+            if (flag == std::string("--off=") + path.name)
+                path.set(switched, false);
 
     int differing = 0, files_ = 0, comparisons = 0;
     long reused = 0, instructions = 0, replayed = 0, fromStatementShapes = 0;
@@ -58,7 +65,7 @@ int main(int argc, char** argv)
         const std::string source = file.readAll().toStdString();
         AssembleOptions options = job.options;
         options.fileName = job.path;
-        options.reuseShapes = !noShapePass;
+        options.reuseShapes = !noShapePass && switched.reuseShapes;
         const Program with = assemble(source, options);
         ++files_;
         reused += with.shapeReused;

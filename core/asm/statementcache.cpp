@@ -125,14 +125,18 @@ private:
     bool unary(std::int64_t& value)
     {
         skipSpaces();
+        if (++depth_ > kMaxDepth)
+            return false; // (a pasted line of a million '(' or '-' must not exhaust the stack)
+        bool read = false;
         if (at_ < text_.size() && text_[at_] == '-') {
             ++at_;
-            if (!unary(value))
-                return false;
+            read = unary(value);
             value = -value;
-            return true;
+        } else {
+            read = primary(value);
         }
-        return primary(value);
+        --depth_;
+        return read;
     }
     bool primary(std::int64_t& value)
     {
@@ -179,9 +183,11 @@ private:
         return true;
     }
 
+    static constexpr int kMaxDepth = 64; // nested unary minus and parentheses
     std::string_view text_;
     llvm::MCContext& context_;
     std::size_t at_ = 0;
+    int depth_ = 0;
 };
 
 class StatementCache final : public llvm::MCTargetAsmParser {

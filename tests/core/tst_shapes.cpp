@@ -475,6 +475,12 @@ private Q_SLOTS:
             << "gfx900" << rept("  v_mul_f32 v[i], 0x3f800001+i*3, v[i+8]") << "v_mul_f32_e32 v5, 0x3f800010, v13" << 2;
         QTest::newRow("an offset past its field")
             << "gfx900" << rept("  ds_read_b32 v0, v9 offset:65000+i*200", 4) << "ds_read_b32 v0, v9 offset:65400" << 2;
+        // Nesting past what the shape key reads: LLVM's parser takes the statement.
+        QTest::newRow("deep nesting") << "gfx900"
+                                      << rept(qPrintable(QStringLiteral("  v_mov_b32 v[%1i%2], 0")
+                                                             .arg(QString(80, QLatin1Char('(')), QString(80, QLatin1Char(')')))),
+                                              3)
+                                      << "v_mov_b32_e32 v2, 0" << 0;
         QTest::newRow("tuple alignment") << "gfx900" << rept("  s_load_dwordx2 s[i:i+1], s[8:9], 0x10")
                                          << "s_load_dwordx2 s[2:3], s[8:9], 0x10" << 1;
         QTest::newRow("tuple of four") << "gfx900" << rept("  s_load_dwordx4 s[8+i:8+i+3], s[2:3], 0x0", 9)

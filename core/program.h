@@ -299,6 +299,9 @@ struct Program {
     // (FastPaths::statementShapes).
     int statementsReplayed = 0;
     int statementsFromShapes = 0;
+    // Expansion buffers whose instantiations were read from the statements around them rather than
+    // asked of LLVM (FastPaths::inferredExpansions).
+    int expansionsInferred = 0;
 
     bool hasErrors() const;
     // Bytes from the start of the code section: the kernel's start plus the offset in it. Every

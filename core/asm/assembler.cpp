@@ -180,6 +180,7 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
                  session.sources, plan.instructions);
     program.statementsReplayed = session.streamer->statementsReplayed;
     program.statementsFromShapes = session.streamer->statementsFromShapes;
+    program.expansionsInferred = session.streamer->expansionsInferred;
     settleDiagnostics(program.diagnostics, source);
     if (whole && program.instructions.empty() && !program.hasErrors())
         program.diagnostics.push_back({Severity::Warning,

@@ -10,6 +10,12 @@ struct FastPaths {
     // The macro/.rept expansion a statement came from, asked of LLVM once per expansion (each is
     // a buffer of its own) rather than once per statement (streamer_p.h, CollectingStreamer::located).
     bool expansionPerBuffer = true;
+    // Where an expansion came from read from the statements the parser went through (the line
+    // after the last one is the macro call that made it; a .rept directive makes the next buffer)
+    // instead of asked of LLVM, whose answer searches every buffer (streamer.cpp,
+    // CollectingStreamer::inferExpansions). Only with expansionPerBuffer; what it cannot read is
+    // asked as before.
+    bool inferredExpansions = true;
     // Which buffer holds a location by a sorted index instead of LLVM's walk over every buffer
     // (streamer_p.h, IndexedSourceMgr).
     bool bufferIndex = true;

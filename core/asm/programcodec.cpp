@@ -444,6 +444,7 @@ void encodeTo(const Program& p, std::string& out)
     w.s(p.shapeReused);
     w.s(p.statementsReplayed);
     w.s(p.statementsFromShapes);
+    w.s(p.expansionsInferred);
 }
 
 std::string encode(const Program& program)
@@ -511,6 +512,7 @@ bool decode(std::string_view bytes, Program& p, std::string* error)
     p.shapeReused = r.i();
     p.statementsReplayed = r.i();
     p.statementsFromShapes = r.i();
+    p.expansionsInferred = r.i();
     if (!r.ok())
         return fail(error, "truncated or corrupt program data");
     if (!r.atEnd())

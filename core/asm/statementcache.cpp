@@ -190,6 +190,22 @@ private:
     int depth_ = 0;
 };
 
+// What a directive is to CollectingStreamer::noteStatement.
+CollectingStreamer::StatementKind statementKind(llvm::StringRef directive)
+{
+    using Kind = CollectingStreamer::StatementKind;
+    for (const char* repeat : {".rept", ".rep", ".irp", ".irpc"})
+        if (directive.equals_insensitive(repeat))
+            return Kind::Repeat;
+    for (const char* closing : {".endr", ".endm", ".endmacro"})
+        if (directive.equals_insensitive(closing))
+            return Kind::Closing;
+    for (const char* unsafe : {".macro", ".exitm", ".include", ".incbin", ".end"})
+        if (directive.equals_insensitive(unsafe))
+            return Kind::Unsafe;
+    return Kind::Plain;
+}
+
 class StatementCache final : public llvm::MCTargetAsmParser {
     // LLVM's parser raises these to one past the highest register each statement names (code
     // object v3 and later): their values before a statement are in its key, and after it, in
@@ -234,6 +250,7 @@ public:
     bool ParseInstruction(llvm::ParseInstructionInfo& info, llvm::StringRef name, llvm::SMLoc nameLoc,
                           llvm::OperandVector& operands) override
     {
+        streamer_.noteStatement(nameLoc, CollectingStreamer::StatementKind::Plain);
         pending_ = nullptr;
         learning_ = false;
         shapeKnown_ = false;
@@ -311,6 +328,7 @@ public:
 
     llvm::ParseStatus parseDirective(llvm::AsmToken directive) override
     {
+        streamer_.noteStatement(directive.getLoc(), statementKind(directive.getString()));
         if (!keepsStatements(std::string_view(directive.getString().data(), directive.getString().size()))) {
             remembered_.clear();
             shapes_.clear();
@@ -362,7 +380,11 @@ public:
     {
         return inner_->applyModifierToExpr(e, kind, context);
     }
-    void doBeforeLabelEmit(llvm::MCSymbol* symbol, llvm::SMLoc loc) override { inner_->doBeforeLabelEmit(symbol, loc); }
+    void doBeforeLabelEmit(llvm::MCSymbol* symbol, llvm::SMLoc loc) override
+    {
+        streamer_.noteStatement(loc, CollectingStreamer::StatementKind::Label);
+        inner_->doBeforeLabelEmit(symbol, loc);
+    }
     void onLabelParsed(llvm::MCSymbol* symbol) override { inner_->onLabelParsed(symbol); }
     void flushPendingInstructions(llvm::MCStreamer& out) override { inner_->flushPendingInstructions(out); }
     const llvm::MCExpr* createTargetUnaryExpr(const llvm::MCExpr* e, llvm::AsmToken::TokenKind op,

@@ -9,6 +9,7 @@
 #include <llvm/MC/MCValue.h>
 
 #include <algorithm>
+#include <cstring>
 
 namespace gcnlens {
 
@@ -192,6 +193,177 @@ const char* statementBefore(const IndexedSourceMgr& sources, const char* at)
             return text.data() + line;
     }
     return at;
+}
+
+void CollectingStreamer::noteStatement(llvm::SMLoc loc, StatementKind kind)
+{
+    const unsigned buffer = sources && loc.isValid() ? sources->findBuffer(loc) : 0;
+    if (!buffer) {
+        lastStatement_ = {};
+        return;
+    }
+    if (kind == StatementKind::Closing) { // only as the last line of its buffer: what LLVM appended
+        const llvm::StringRef text = sources->getMemoryBuffer(buffer)->getBuffer();
+        const char* newline =
+            static_cast<const char*>(std::memchr(loc.getPointer(), '\n', std::size_t(text.end() - loc.getPointer())));
+        if (!newline || newline + 1 != text.end())
+            kind = StatementKind::Unsafe;
+    }
+    if (buffer >= buffersSeen_.size())
+        buffersSeen_.resize(std::size_t(buffer) + 1, false);
+    if (!buffersSeen_[buffer]) {
+        buffersSeen_[buffer] = true;
+        if (buffer > 1)
+            bufferEntries_[buffer] = lastStatement_;
+    }
+    lastStatement_ = {loc.getPointer(), buffer, sources->getNumBuffers(), kind};
+}
+
+// The instantiations of a buffer the parser went through: none for the main buffer; those the
+// streamer placed, or read now from the statements around it. An included file's are not read
+// here (an .include inside a macro would hide one).
+bool CollectingStreamer::knownExpansions(unsigned bufferId, std::vector<const char*>& chain)
+{
+    chain.clear();
+    if (bufferId == 1)
+        return true;
+    if (const auto it = expansions_.find(bufferId); it != expansions_.end()) {
+        chain = it->second;
+        return true;
+    }
+    if (!inferExpansions(bufferId, chain))
+        return false;
+    ++expansionsInferred;
+    expansions_.emplace(bufferId, chain);
+    return true;
+}
+
+// The buffer that holds each instantiation in an expansion's list has the rest of the list as its
+// own: the parser was in that buffer, inside those, when it made the expansion.
+void CollectingStreamer::rememberEnclosing(const std::vector<const char*>& chain)
+{
+    for (std::size_t k = 0; k < chain.size(); ++k) {
+        const unsigned buffer = chain[k] ? sources->findBuffer(chain[k]) : 0;
+        if (buffer > 1 && !sources->getParentIncludeLoc(buffer).isValid())
+            expansions_.try_emplace(buffer, chain.begin() + std::ptrdiff_t(k) + 1, chain.end());
+    }
+}
+
+// The macro call the parser makes next when it goes on from `from` in a buffer: the next line
+// that is not blank, a line comment or an .endif (which closes a block the parser was running),
+// when its first word names a macro (and is no label or assignment). Null for anything else.
+const char* CollectingStreamer::nextMacroCall(unsigned bufferId, const char* from) const
+{
+    const llvm::StringRef text = sources->getMemoryBuffer(bufferId)->getBuffer();
+    const char* p = from;
+    const char* end = text.end();
+    if (p < text.begin() || p > end)
+        return nullptr;
+    for (;;) {
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+            ++p;
+        if (p >= end)
+            return nullptr;
+        if (*p != ';' && !(*p == '/' && p + 1 < end && p[1] == '/'))
+            break;
+        const void* newline = std::memchr(p, '\n', std::size_t(end - p));
+        p = newline ? static_cast<const char*>(newline) : end;
+    }
+    const char* word = p;
+    while (p < end && isIdentifierChar(*p))
+        ++p;
+    if (p == word || isAsciiDigit(*word))
+        return nullptr;
+    if (llvm::StringRef(word, std::size_t(p - word)).equals_insensitive(".endif")) {
+        const void* newline = std::memchr(p, '\n', std::size_t(end - p));
+        return newline ? nextMacroCall(bufferId, static_cast<const char*>(newline)) : nullptr;
+    }
+    const char* after = p;
+    while (after < end && (*after == ' ' || *after == '\t'))
+        ++after;
+    if (after < end && (*after == ':' || *after == '='))
+        return nullptr;
+    return getContext().lookupMacro(llvm::StringRef(word, std::size_t(p - word))) ? word : nullptr;
+}
+
+// An expansion buffer's instantiations, innermost first, as LLVM's notes would give them, read from
+// the statement parsed before the buffer's first one (noteStatement) and the text between:
+// - after a .rept (.irp, …) the parser makes the body's buffer next: that buffer comes from the
+//   directive, and a macro called on the body's first line makes the one after it;
+// - after any other statement (or after the .endmacro that ended a macro's buffer: from the line
+//   of the call that made it), the next line names the macro whose buffer this is.
+// Each holds only when LLVM made no other buffer between (its buffer count when that statement
+// was parsed). False when the text says anything else; LLVM is then asked.
+bool CollectingStreamer::inferExpansions(unsigned bufferId, std::vector<const char*>& chain)
+{
+    const auto entry = bufferEntries_.find(bufferId);
+    if (entry == bufferEntries_.end())
+        return false;
+    const SeenStatement before = entry->second;
+    bufferEntries_.erase(entry);
+    if (!before.loc || before.kind == StatementKind::Unsafe)
+        return false;
+    const llvm::StringRef text = sources->getMemoryBuffer(bufferId)->getBuffer();
+    const bool isMacro = text.ends_with(".endmacro\n"), isRepeat = text.ends_with(".endr\n");
+    std::vector<const char*> outer;
+    if (before.kind == StatementKind::Repeat) {
+        const unsigned body = before.buffersBefore + 1;
+        if (!knownExpansions(before.buffer, outer))
+            return false;
+        std::vector<const char*> bodyChain {before.loc};
+        bodyChain.insert(bodyChain.end(), outer.begin(), outer.end());
+        if (bufferId == body && isRepeat) {
+            chain = std::move(bodyChain);
+            return true;
+        }
+        if (bufferId != body + 1 || !isMacro || !sources->getMemoryBuffer(body)->getBuffer().ends_with(".endr\n"))
+            return false;
+        const char* call = nextMacroCall(body, sources->getMemoryBuffer(body)->getBufferStart());
+        if (!call)
+            return false;
+        chain.assign(1, call);
+        chain.insert(chain.end(), bodyChain.begin(), bodyChain.end());
+        expansions_.emplace(body, std::move(bodyChain)); // (the body's later statements need it)
+        return true;
+    }
+    if (!isMacro || bufferId != before.buffersBefore + 1)
+        return false;
+    unsigned buffer = before.buffer;
+    const llvm::StringRef beforeText = sources->getMemoryBuffer(buffer)->getBuffer();
+    const char* from = before.loc;
+    if (before.kind == StatementKind::Closing) {
+        // A macro's buffer ended: the parser went on after the call that made it.
+        std::vector<const char*> ended;
+        if (!beforeText.ends_with(".endmacro\n") || !knownExpansions(buffer, ended) || ended.empty())
+            return false;
+        from = ended.front();
+        buffer = sources->findBuffer(from);
+        if (!buffer)
+            return false;
+    }
+    if (before.kind == StatementKind::Label) {
+        // Past the label's name and its colon; the line may go on with the call.
+        const char* end = sources->getMemoryBuffer(buffer)->getBufferEnd();
+        while (from < end && isIdentifierChar(*from))
+            ++from;
+        while (from < end && (*from == ' ' || *from == '\t'))
+            ++from;
+        if (from >= end || *from != ':')
+            return false;
+        ++from;
+    } else {
+        const char* end = sources->getMemoryBuffer(buffer)->getBufferEnd();
+        const void* newline = std::memchr(from, '\n', std::size_t(end - from));
+        if (!newline)
+            return false;
+        from = static_cast<const char*>(newline);
+    }
+    const char* call = nextMacroCall(buffer, from);
+    if (!call || !knownExpansions(buffer, outer))
+        return false;
+    chain.assign(1, call);
+    chain.insert(chain.end(), outer.begin(), outer.end());
+    return true;
 }
 
 int mainLineOf(const IndexedSourceMgr& sources, llvm::SMLoc loc)

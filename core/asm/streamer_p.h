@@ -161,8 +161,17 @@ public:
     // and where to copy the next one.
     std::uint64_t instructionsSeen = 0;
     llvm::MCInst* capture = nullptr;
+    // The statements the parser goes through, as the target parser sees them (statementcache.cpp):
+    // instructions, labels, and every directive but the conditional ones. From them an expansion's
+    // instantiations are read without asking LLVM (inferExpansions). Closing: the .endr or
+    // .endmacro that LLVM puts last in an expansion buffer. Repeat: .rept, .rep, .irp, .irpc.
+    // Unsafe: a statement after which the next one read is not the next line's (.macro, .exitm,
+    // .include, .end).
+    enum class StatementKind : std::uint8_t { Plain, Label, Repeat, Closing, Unsafe };
+    void noteStatement(llvm::SMLoc loc, StatementKind kind);
     // What the statement cache made without LLVM's parser (Program::statementsReplayed, …FromShapes).
     int statementsReplayed = 0, statementsFromShapes = 0;
+    int expansionsInferred = 0; // (Program::expansionsInferred)
 
     void changeSection(llvm::MCSection* section, uint32_t subsection) override
     {
@@ -357,6 +366,15 @@ private:
         if (perBuffer)
             if (const auto it = expansions_.find(bufferId); it != expansions_.end())
                 return it->second;
+        const bool infer = perBuffer && fastPaths().inferredExpansions;
+        if (infer && !parser->hasPendingError()) {
+            std::vector<const char*> chain;
+            if (inferExpansions(bufferId, chain)) {
+                ++expansionsInferred;
+                rememberEnclosing(chain);
+                return expansions_.emplace(bufferId, std::move(chain)).first->second;
+            }
+        }
         probeLocs->clear();
         if (!perBuffer || parser->hasPendingError()) { // (pending errors print first: through the parser's handler)
             parser->Note(perBuffer ? llvm::SMLoc() : loc, kProbeMessage);
@@ -372,6 +390,8 @@ private:
         sources->setDiagHandler(handleDiagnostic, diagnosticContext);
         parser->Note(llvm::SMLoc(), kProbeMessage);
         sources->setDiagHandler(parserHandler, parserContext);
+        if (infer)
+            rememberEnclosing(*probeLocs);
         return expansions_.emplace(bufferId, *probeLocs).first->second;
     }
 
@@ -468,7 +488,22 @@ private:
     llvm::MCInstPrinter& printer_;
     std::uint64_t offset_ = 0;
     std::unordered_map<unsigned, std::vector<const char*>> expansions_; // expansionsOf, by buffer (nodes stay put)
-    std::deque<std::vector<const char*>> perStatement_;                 // expansionsOf with expansionPerBuffer off
+    // noteStatement's record: the last statement, and for each expansion buffer the statement
+    // parsed just before its first one (what made the buffer came between the two).
+    struct SeenStatement {
+        const char* loc = nullptr;
+        unsigned buffer = 0;
+        unsigned buffersBefore = 0; // the buffers LLVM had made when it was parsed
+        StatementKind kind = StatementKind::Unsafe;
+    };
+    SeenStatement lastStatement_;
+    std::unordered_map<unsigned, SeenStatement> bufferEntries_;
+    std::vector<bool> buffersSeen_;
+    bool inferExpansions(unsigned bufferId, std::vector<const char*>& chain);
+    bool knownExpansions(unsigned bufferId, std::vector<const char*>& chain);
+    void rememberEnclosing(const std::vector<const char*>& chain);
+    const char* nextMacroCall(unsigned bufferId, const char* from) const;
+    std::deque<std::vector<const char*>> perStatement_; // expansionsOf with expansionPerBuffer off
     bool inText_ = false;
     std::uint64_t entries_ = 0;    // instructions and data entries so far (limits)
     unsigned lastDepthBuffer_ = 0; // the last buffer whose include depth was checked

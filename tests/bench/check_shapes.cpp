@@ -38,6 +38,7 @@ const FastPath kFastPaths[] = {
     {"value-classes", [](AssembleOptions&, bool on) { fastPaths().valueClasses = on; }},
     {"statement-cache", [](AssembleOptions&, bool on) { fastPaths().statementCache = on; }},
     {"statement-shapes", [](AssembleOptions&, bool on) { fastPaths().statementShapes = on; }},
+    {"inferred-expansions", [](AssembleOptions&, bool on) { fastPaths().inferredExpansions = on; }},
 };
 
 } // namespace

@@ -29,10 +29,11 @@ QStringList describeAll(const Program& p)
                .arg(g.computeUnits)
                .arg(g.maxWavesPerSimd)
                .arg(g.fixedSgprs);
-    out << QStringLiteral("shapeReused %1 statementsReplayed %2 statementsFromShapes %3")
+    out << QStringLiteral("shapeReused %1 statementsReplayed %2 statementsFromShapes %3 expansionsInferred %4")
                .arg(p.shapeReused)
                .arg(p.statementsReplayed)
-               .arg(p.statementsFromShapes);
+               .arg(p.statementsFromShapes)
+               .arg(p.expansionsInferred);
     return out;
 }
 

@@ -387,6 +387,51 @@ private Q_SLOTS:
                 + QStringLiteral("# 40 \"other.inc\"\n  outer 30\n  bad 7\n")
                                           << "tahiti" << 50;
     }
+    // Where each expansion came from, read from the statements around it (streamer.cpp,
+    // inferExpansions) instead of asked of LLVM: each row must place every instruction on the
+    // line LLVM's own answer gives, and read at least `inferred` expansions itself.
+    void inferredExpansions_data()
+    {
+        QTest::addColumn<QString>("body");
+        QTest::addColumn<int>("inferred");
+        QTest::newRow("consecutive calls") << "  b 1\n  b 2\n  b 3\n" << 2;
+        QTest::newRow("labels before calls") << "L1: b 3\nL2:\n  b 5\n  s_nop 0\nL3: ; a comment\n  b 6\n" << 3;
+        QTest::newRow("blank and comment lines") << "  s_nop 0 ; x\n\n  // c\n  ; d\n  b 9\n" << 1;
+        QTest::newRow("a call first in a macro") << "  a 3\n  a 5\n" << 2;
+        QTest::newRow("a call first in a .rept") << "  .rept 3\n  b 1\n  s_nop 1\n  .endr\n" << 3;
+        QTest::newRow("a .rept in a macro") << "  c\n  c\n" << 4;
+        QTest::newRow(".irp") << "  .irp r, 1, 2, 3\n  b \\r\n  .endr\n" << 3;
+        QTest::newRow("a conditional between") << "  s_nop 0\n.if 1\n  b 4\n.endif\n  b 5\n" << 1;
+        QTest::newRow("a macro of directives, then a call") << "  setonly\n  b 2\n  setonly\n  b 3\n" << 2;
+        QTest::newRow("a call after a .rept") << "  .rept 2\n  s_nop 2\n  .endr\n  b 3\n  b 4\n" << 2;
+        QTest::newRow(".exitm") << "  early 1\n  b 8\n  early 0\n  b 9\n" << 2;
+        QTest::newRow("nested three deep") << "  .rept 2\n  c\n  .endr\n  a 1\n" << 7;
+    }
+    void inferredExpansions()
+    {
+        QFETCH(QString, body);
+        QFETCH(int, inferred);
+        const QString text = QStringLiteral(".text\nk:\n"
+                                            ".macro b d\n  v_mov_b32 v[\\d], 0\n  v_add_u32 v[\\d+1], v[\\d], v2\n.endm\n"
+                                            ".macro a d\n  b \\d\n  v_mov_b32 v1, v2\n  b \\d+1\n.endm\n"
+                                            ".macro c\n  .rept 2\n  b 7\n  .endr\n  s_nop 3\n.endm\n"
+                                            ".macro setonly\n  .set q, 1\n.endm\n"
+                                            ".macro early x\n  s_nop 4\n  .if \\x\n  .exitm\n  .endif\n  s_nop 5\n.endm\n")
+            + body + QStringLiteral("  s_endpgm\n");
+        AssembleOptions options;
+        options.gpu = "gfx900";
+        const std::string source = text.toStdString();
+        const Program read = assemble(source, options);
+        fastPaths().inferredExpansions = false;
+        const Program asked = assemble(source, options);
+        fastPaths().inferredExpansions = true;
+        QCOMPARE(asked.expansionsInferred, 0);
+        QVERIFY2(read.expansionsInferred >= inferred, qPrintable(QStringLiteral("%1 read").arg(read.expansionsInferred)));
+        const QStringList a = describe(read), b = describe(asked);
+        QVERIFY2(a == b, qPrintable(firstDifference(a, b)));
+        QVERIFY(!read.hasErrors());
+    }
+
     // The statement cache (statementcache.cpp) replays a statement that comes again with the same
     // text and the same values for the symbols it names. Each row has statements that come again
     // with something else changed: a symbol's value, a symbol defined only later, a label, the
@@ -555,8 +600,8 @@ private Q_SLOTS:
                                                  [](const Instruction& i) { return i.fromExpansion; });
         QVERIFY2(fromExpansion >= minimum, qPrintable(QStringLiteral("only %1 instructions from expansions").arg(fromExpansion)));
         const QStringList a = describe(fast);
-        for (bool FastPaths::* path :
-             {&FastPaths::expansionPerBuffer, &FastPaths::bufferIndex, &FastPaths::statementCache, &FastPaths::statementShapes}) {
+        for (bool FastPaths::* path : {&FastPaths::expansionPerBuffer, &FastPaths::bufferIndex, &FastPaths::statementCache,
+                                       &FastPaths::statementShapes, &FastPaths::inferredExpansions}) {
             fastPaths().*path = false;
             const Program plain = assemble(source, options);
             fastPaths().*path = true;

@@ -259,25 +259,23 @@ const char* CollectingStreamer::nextMacroCall(unsigned bufferId, const char* fro
     const char* end = text.end();
     if (p < text.begin() || p > end)
         return nullptr;
-    for (;;) {
+    const char* word = nullptr;
+    for (;;) { // (a loop, not recursion, past comment and .endif lines: a paste may hold a million)
         while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
             ++p;
         if (p >= end)
             return nullptr;
-        if (*p != ';' && !(*p == '/' && p + 1 < end && p[1] == '/'))
+        word = p;
+        const bool comment = *p == ';' || (*p == '/' && p + 1 < end && p[1] == '/');
+        while (!comment && p < end && isIdentifierChar(*p))
+            ++p;
+        if (!comment && !llvm::StringRef(word, std::size_t(p - word)).equals_insensitive(".endif"))
             break;
         const void* newline = std::memchr(p, '\n', std::size_t(end - p));
         p = newline ? static_cast<const char*>(newline) : end;
     }
-    const char* word = p;
-    while (p < end && isIdentifierChar(*p))
-        ++p;
     if (p == word || isAsciiDigit(*word))
         return nullptr;
-    if (llvm::StringRef(word, std::size_t(p - word)).equals_insensitive(".endif")) {
-        const void* newline = std::memchr(p, '\n', std::size_t(end - p));
-        return newline ? nextMacroCall(bufferId, static_cast<const char*>(newline)) : nullptr;
-    }
     const char* after = p;
     while (after < end && (*after == ' ' || *after == '\t'))
         ++after;

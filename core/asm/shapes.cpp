@@ -136,21 +136,7 @@ bool lineShape(std::string_view code, const std::unordered_set<std::string_view>
         RegToken token;
         std::size_t end = 0;
         if (parseRegisterToken(code, i, token, end)) {
-            key += '\x01';
-            key += code[i];
-            key += std::to_string(token.count);
-            // Alignment: tuples start at a multiple of 2 or 4; GFX90A wants even single VGPRs in places (ds_gws_*).
-            key += char('0' + token.first % (token.count > 1 ? 4 : 2));
-            for (std::size_t j = 0; j < tokens.size(); ++j) {
-                const RegToken& other = tokens[j];
-                if (other.kind != token.kind || other.first + other.count <= token.first
-                    || token.first + token.count <= other.first)
-                    continue;
-                const bool same = other.first == token.first && other.count == token.count;
-                key += same ? '=' : '~';
-                key += std::to_string(j);
-            }
-            key += '\x02';
+            appendRegisterShape(key, token.kind, token.first, token.count, tokens);
             tokens.push_back(token);
             i = end;
             continue;
@@ -168,10 +154,7 @@ bool lineShape(std::string_view code, const std::unordered_set<std::string_view>
             return false;
         std::uint64_t value = 0;
         if (fastPaths().valueClasses && valueToken(code, i, wordEnd, value)) {
-            key += '\x03';
-            key += char('0' + std::bit_width(value));
-            key += char('0' + (value & 3));
-            key += '\x04';
+            appendValueClass(key, value);
             values.push_back(value);
         } else {
             key.append(word);

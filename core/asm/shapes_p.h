@@ -6,6 +6,7 @@
 #include "core/asm/linescan_p.h"
 #include "core/asm/streamer_p.h"
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -16,6 +17,38 @@ namespace gcnlens::detail {
 // Whether an integer operand may be an inline constant for some operand type (then its value, not
 // its class, is part of a shape: the assembler decides inline constant or literal from it).
 bool mayBeInlineConstant(std::uint64_t v);
+
+// One register operand's part of a shape key, for the shape pass and the statement cache alike:
+// its kind, width, alignment (tuples start at a multiple of 2 or 4; GFX90A wants even single
+// VGPRs in places, ds_gws_*) and how it overlaps the registers before it in the line (the
+// constant-bus limit counts distinct SGPRs). `earlier`: those registers, anything with kind,
+// first and count.
+template <typename Registers>
+void appendRegisterShape(std::string& key, RegKind kind, int first, int count, const Registers& earlier)
+{
+    key += '\x01';
+    key += char('0' + int(kind));
+    key += std::to_string(count);
+    key += char('0' + first % (count > 1 ? 4 : 2));
+    for (std::size_t j = 0; j < earlier.size(); ++j) {
+        const int otherFirst = int(earlier[j].first), otherCount = int(earlier[j].count);
+        if (earlier[j].kind != kind || otherFirst + otherCount <= first || first + count <= otherFirst)
+            continue;
+        key += otherFirst == first && otherCount == count ? '=' : '~';
+        key += std::to_string(j);
+    }
+    key += '\x02';
+}
+
+// A whole-operand integer's part of a shape key when it cannot be an inline constant: its class,
+// bit length and low two bits, which decide every range and alignment check the assembler makes.
+inline void appendValueClass(std::string& key, std::uint64_t value)
+{
+    key += '\x03';
+    key += char('0' + std::bit_width(value));
+    key += char('0' + (value & 3));
+    key += '\x04';
+}
 
 // Below this many instruction lines the shape pass costs more than it saves.
 constexpr std::size_t kShapePassMinimumLines = 48;

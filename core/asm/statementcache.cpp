@@ -28,7 +28,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <charconv>
 #include <cstring>
 #include <string_view>
@@ -546,7 +545,8 @@ private:
             if (!registerToken(line, start, i, reg, isRegister))
                 return false;
             if (isRegister) {
-                appendRegisterShape(reg);
+                appendRegisterShape(shapeKey_, reg.kind, int(reg.first), int(reg.count), shapeRegisters_);
+                shapeRegisters_.push_back(reg);
                 continue;
             }
             const llvm::MCSymbol* symbol = context.lookupSymbol(llvm::StringRef(word.data(), word.size()));
@@ -590,15 +590,14 @@ private:
         std::int64_t value = 0;
         if (!ConstantExpression(line.substr(at, end - at), getContext()).evaluate(value))
             return false;
-        shapeKey_ += '\x03';
         if (value < 0 || value > 0xffffffff || mayBeInlineConstant(std::uint64_t(value))) {
+            shapeKey_ += '\x03';
             shapeKey_ += std::to_string(value);
+            shapeKey_ += '\x04';
         } else {
-            shapeKey_ += char('0' + std::bit_width(std::uint64_t(value)));
-            shapeKey_ += char('0' + (value & 3));
+            appendValueClass(shapeKey_, std::uint64_t(value));
             shapeValues_.push_back(value);
         }
-        shapeKey_ += '\x04';
         at = end;
         return true;
     }
@@ -643,24 +642,6 @@ private:
         reg.count = std::uint32_t(last - first + 1);
         isRegister = true;
         return true;
-    }
-
-    void appendRegisterShape(const RegRange& reg)
-    {
-        shapeKey_ += '\x01';
-        shapeKey_ += char('0' + int(reg.kind));
-        shapeKey_ += std::to_string(reg.count);
-        // Tuples start at a multiple of 2 or 4; GFX90A wants even single VGPRs in places.
-        shapeKey_ += char('0' + reg.first % (reg.count > 1 ? 4 : 2));
-        for (std::size_t j = 0; j < shapeRegisters_.size(); ++j) {
-            const RegRange& other = shapeRegisters_[j];
-            if (other.kind != reg.kind || other.first + other.count <= reg.first || reg.first + reg.count <= other.first)
-                continue;
-            shapeKey_ += other == reg ? '=' : '~';
-            shapeKey_ += std::to_string(j);
-        }
-        shapeKey_ += '\x02';
-        shapeRegisters_.push_back(reg);
     }
 
     // The counters after a statement whose registers are shapeRegisters_, as LLVM's parser moves

@@ -25,17 +25,15 @@ std::string_view trimmedFront(std::string_view text)
     return text;
 }
 
-// The characters carryOpenSpans acts on in some state (a string, a comment, code): any other
-// changes nothing.
-constexpr auto kSpanCharacters = byteSet("\"\\'/*;#");
-
 std::size_t carryOpenSpans(std::string_view line, bool& inString, bool& inComment)
 {
+    // The characters it acts on in some state (a string, a comment, code): any other changes nothing.
+    constexpr auto nextActive = [](std::string_view line, std::size_t from) {
+        return findFirstOf<'"', '\\', '\'', '/', '*', ';', '#'>(line, from);
+    };
     std::size_t opened = std::string_view::npos;
-    for (std::size_t i = 0; i < line.size(); ++i) {
+    for (std::size_t i = nextActive(line, 0); i < line.size(); i = nextActive(line, i + 1)) {
         const char c = line[i];
-        if (!kSpanCharacters[static_cast<unsigned char>(c)])
-            continue;
         const char next = i + 1 < line.size() ? line[i + 1] : '\0';
         if (inComment) {
             if (c == '*' && next == '/') {
@@ -133,15 +131,21 @@ bool closesBody(std::string_view code, std::string_view name)
 // A reference to a directional label ("1f", "2b"): which "1:" it names depends on the lines
 // around it, and LLVM reports an undefined "1f" at the end of the text, after every other
 // diagnostic. A line re-assembled alone can reproduce neither (fuzz_frontend 527d4a52).
+// A word (as forEachWord reads words) of digits and one f or b: found from its last letter, the
+// rarer character.
 bool hasDirectionalReference(std::string_view code)
 {
-    bool found = false;
-    forEachWord(code, [&](std::string_view word) {
-        const std::size_t digits = word.find_first_not_of("0123456789");
-        found = digits > 0 && digits + 1 == word.size() && std::string_view("fbFB").find(word.back()) != std::string_view::npos;
-        return !found;
-    });
-    return found;
+    for (std::size_t at = findFirstOf<'f', 'b', 'F', 'B'>(code); at < code.size();
+         at = findFirstOf<'f', 'b', 'F', 'B'>(code, at + 1)) {
+        if (at + 1 < code.size() && isWordChar(code[at + 1]))
+            continue;
+        std::size_t begin = at;
+        while (begin > 0 && isAsciiDigit(code[begin - 1]))
+            --begin;
+        if (begin < at && (begin == 0 || !isWordChar(code[begin - 1])))
+            return true;
+    }
+    return false;
 }
 
 LineScan scanLines(const std::vector<std::string_view>& lines)

@@ -31,18 +31,17 @@ std::string_view trimmed(std::string_view text)
     return text;
 }
 
-// The characters codeEnd acts on: a quote and what may start a comment.
-constexpr auto kCodeEndCharacters = detail::byteSet("\";/#");
-
 // Where the code on a line ends: LLVM AMDGPU comments start with ';' or '//'; CLRX and GNU-style
-// sources also use '#' at the start of a statement.
+// sources also use '#' at the start of a statement. Only a quote and what may start a comment
+// change anything.
 std::size_t codeEnd(std::string_view text)
 {
+    constexpr auto next = [](std::string_view text, std::size_t from) {
+        return detail::findFirstOf<'"', ';', '/', '#'>(text, from);
+    };
     bool inString = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
+    for (std::size_t i = next(text, 0); i < text.size(); i = next(text, i + 1)) {
         const char c = text[i];
-        if (!kCodeEndCharacters[static_cast<unsigned char>(c)])
-            continue;
         if (c == '"')
             inString = !inString;
         if (inString)
@@ -194,12 +193,17 @@ std::string isaProcessor(std::string_view argument)
 // LLVM 19's AMDGPU parser never returns on some bad statements (found by fuzzing): an
 // unterminated '"' after a bad token ("s_endpgm ? \""), some UTF-8 where an operand is due
 // ("s_nop 0 é"), a control character after a bad token. None is ever valid code, so LLVM sees '?'
-// there instead and reports the error it is. One statement: [begin, end) of a line.
+// there instead and reports the error it is. One statement: [begin, end) of `line`, changed in
+// place.
 void sanitiseStatement(std::string& line, std::size_t begin, std::size_t end)
 {
     const std::string_view text = std::string_view(line).substr(begin, end - begin);
+    // Where the first pass may act: quotes, an escape, a comment's start.
+    constexpr auto nextQuoteOrComment = [](std::string_view text, std::size_t from) {
+        return detail::findFirstOf<'"', '\\', '\'', ';', '/'>(text, from);
+    };
     std::size_t openQuote = std::string_view::npos;
-    for (std::size_t i = 0; i < text.size(); ++i) {
+    for (std::size_t i = nextQuoteOrComment(text, 0); i < text.size(); i = nextQuoteOrComment(text, i + 1)) {
         const char c = text[i];
         if (openQuote != std::string_view::npos && c == '\\') {
             ++i; // an escape in a string: '\"' does not close it (fuzz_frontend f106c951)
@@ -220,8 +224,20 @@ void sanitiseStatement(std::string& line, std::size_t begin, std::size_t end)
             if (text[i] == '"')
                 line[begin + i] = '?';
     bool inString = false;
-    const std::size_t code = codeEnd(text);
-    for (std::size_t i = 0; i < code; ++i) {
+    const std::string_view code = text.substr(0, codeEnd(text));
+    // Where the second pass may act: quotes, an escape, a byte to replace.
+    constexpr auto nextToCheck = [](std::string_view code, std::size_t from) {
+        return detail::findFirst(
+            code, from,
+            [](auto block) {
+                return detail::matchEqual(block, '"') | detail::matchEqual(block, '\\') | detail::matchControlOrHigh(block);
+            },
+            [](char c) {
+                return c == '"' || c == '\\' || static_cast<unsigned char>(c) >= 0x80
+                    || (static_cast<unsigned char>(c) < 0x20 && c != '\t');
+            });
+    };
+    for (std::size_t i = nextToCheck(code, 0); i < code.size(); i = nextToCheck(code, i + 1)) {
         const char c = text[i];
         if (inString && c == '\\')
             ++i;
@@ -234,11 +250,12 @@ void sanitiseStatement(std::string& line, std::size_t begin, std::size_t end)
 
 // LLVM's lexer ends a statement, and a line comment, at a '\r' as at a line end: each part of
 // a line on its own (fuzz_frontend d1ffb3dc: "// \rp\xff\"", where the comment ended at the '\r').
-void sanitiseForLlvm(std::string& line)
+// The line is [lineBegin, lineEnd) of `text`.
+void sanitiseForLlvm(std::string& text, std::size_t lineBegin, std::size_t lineEnd)
 {
-    for (std::size_t begin = 0; begin <= line.size();) {
-        const std::size_t end = std::min(line.find('\r', begin), line.size());
-        sanitiseStatement(line, begin, end);
+    for (std::size_t begin = lineBegin; begin <= lineEnd;) {
+        const std::size_t end = std::min(std::string_view(text).substr(0, lineEnd).find('\r', begin), lineEnd);
+        sanitiseStatement(text, begin, end);
         begin = end + 1;
     }
 }
@@ -281,11 +298,12 @@ SourceMap::SourceMap(std::string_view source)
             labels_.emplace_back(lineNo, std::string(code.substr(0, colon)));
             code = trimmed(code.substr(colon + 1));
         }
-        {
-            std::string fixed(raw);
-            sanitiseForLlvm(fixed);
-            if (fixed != raw)
-                assemblerText_.replace(lineStart, fixed.size(), fixed);
+        sanitiseForLlvm(assemblerText_, lineStart, lineStart + raw.size());
+        // Every directive read below starts with '.'; an instruction line needs none of them
+        // (issue #18: the comparisons were most of this loop on plain text).
+        if ((code.empty() || code.front() != '.') && !inCodeT && !inOldMetadata) {
+            lineStart += raw.size() + 1;
+            continue;
         }
         const std::string word = lowerCopy(firstWord(code));
         const std::string_view argument = trimmed(code.substr(firstWord(code).size()));

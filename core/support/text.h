@@ -2,11 +2,15 @@
 // Small text helpers the core's table readers share (internal: not part of the public API).
 #pragma once
 
-#include <array>
+#include <bit>
 #include <cctype>
 #include <cstddef>
 #include <string_view>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace gcnlens::detail {
 
@@ -27,14 +31,66 @@ constexpr bool isAsciiSpace(char c)
     return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
-// A table of the bytes in `members`, for scans that act on a few characters and pass over the rest
-// (the line scans: most of a line is none of them).
-constexpr std::array<bool, 256> byteSet(std::string_view members)
+// The first position at or after `from` where `byteTest` holds (npos: none). `blockTest` gives the
+// same answer for sixteen bytes at once, as a mask of their matchEqual-style comparisons.
+#if defined(__SSE2__)
+inline __m128i matchEqual(__m128i block, char c)
 {
-    std::array<bool, 256> in {};
-    for (const char c : members)
-        in[static_cast<unsigned char>(c)] = true;
-    return in;
+    return _mm_cmpeq_epi8(block, _mm_set1_epi8(c));
+}
+// A control character other than a tab, or a byte from 0x80 up (negative as a signed byte).
+inline __m128i matchControlOrHigh(__m128i block)
+{
+    return _mm_andnot_si128(matchEqual(block, '\t'), _mm_cmplt_epi8(block, _mm_set1_epi8(0x20)));
+}
+template <typename BlockTest, typename ByteTest>
+std::size_t findFirst(std::string_view text, std::size_t from, BlockTest blockTest, ByteTest byteTest)
+{
+    std::size_t i = from;
+    for (; i + 16 <= text.size(); i += 16) {
+        const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
+        if (const int mask = _mm_movemask_epi8(blockTest(block)))
+            return i + std::size_t(std::countr_zero(unsigned(mask)));
+    }
+    if (i < text.size() && text.size() >= 16) { // the last 16 bytes, without those already read
+        const std::size_t last = text.size() - 16;
+        const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + last));
+        const unsigned mask = unsigned(_mm_movemask_epi8(blockTest(block))) >> (i - last);
+        return mask ? i + std::size_t(std::countr_zero(mask)) : std::string_view::npos;
+    }
+    for (; i < text.size(); ++i)
+        if (byteTest(text[i]))
+            return i;
+    return std::string_view::npos;
+}
+#else
+struct NoBlock { };
+inline bool matchEqual(NoBlock, char)
+{
+    return false;
+}
+inline bool matchControlOrHigh(NoBlock)
+{
+    return false;
+}
+template <typename BlockTest, typename ByteTest>
+std::size_t findFirst(std::string_view text, std::size_t from, BlockTest, ByteTest byteTest)
+{
+    for (std::size_t i = from; i < text.size(); ++i)
+        if (byteTest(text[i]))
+            return i;
+    return std::string_view::npos;
+}
+#endif
+
+// The first position at or after `from` whose byte is one of `Members` (npos: none), sixteen bytes
+// at a time where SSE2 is there: the line scans look for a few characters in lines made mostly of
+// others, several times a line (issue #18).
+template <char... Members> std::size_t findFirstOf(std::string_view text, std::size_t from = 0)
+{
+    return findFirst(
+        text, from, [](auto block) { return (matchEqual(block, Members) | ...); },
+        [](char c) { return ((c == Members) || ...); });
 }
 
 // `text` without leading and trailing white space (std::isspace: blanks, tabs, CR, LF…).

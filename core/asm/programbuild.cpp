@@ -244,6 +244,8 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
     std::vector<std::pair<int, int>> byLine; // (line, instruction)
     byLine.reserve(entries);
     program.instructions.reserve(entries); // exact but for labels: no growth slack (issue #18)
+    int spanLine = -1;
+    std::pair<int, int> span;
     const auto add = [&](Emission& e) {
         bool fromExpansion = false;
         const int line = e.kind == Emission::Placeholder
@@ -268,7 +270,10 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
         Instruction inst;
         inst.line = line;
         inst.fromExpansion = fromExpansion;
-        const auto span = map.statementSpan(line);
+        if (line != spanLine) { // a macro's or .rept's instructions come in runs from one line
+            span = map.statementSpan(line);
+            spanLine = line;
+        }
         inst.columnBegin = span.first;
         inst.columnEnd = span.second;
         inst.offset = e.sectionOffset - kernelStart;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/asm/streamer_p.h"
 
+#include "core/asm/linescan_p.h"
 #include "core/asm/sourcemap.h"
 
 #include <llvm/MC/MCContext.h>
@@ -50,6 +51,18 @@ unsigned IndexedSourceMgr::findBuffer(llvm::SMLoc loc) const
         return 0;
     last_ = it->id;
     return last_;
+}
+
+unsigned IndexedSourceMgr::mainLineNumber(const char* at) const
+{
+    constexpr std::ptrdiff_t kCountedAtMost = 4096; // bytes: farther on, LLVM's search is cheaper
+    if (fastPaths().bufferIndex && lineAskedAt_ && at >= lineAskedAt_ && at - lineAskedAt_ <= kCountedAtMost) {
+        lineAnswered_ += unsigned(countNewlines(std::string_view(lineAskedAt_, std::size_t(at - lineAskedAt_))));
+    } else {
+        lineAnswered_ = FindLineNumber(llvm::SMLoc::getFromPointer(at), 1);
+    }
+    lineAskedAt_ = at;
+    return lineAnswered_;
 }
 
 void RunWatch::reachedParser()
@@ -376,7 +389,7 @@ int mainLineOf(const IndexedSourceMgr& sources, llvm::SMLoc loc)
         loc = parent;
         buffer = sources.findBuffer(loc);
     }
-    return buffer == 1 ? int(sources.FindLineNumber(loc, 1)) : 0;
+    return buffer == 1 ? int(sources.mainLineNumber(loc.getPointer())) : 0;
 }
 
 void handleDiagnostic(const llvm::SMDiagnostic& d, void* contextPtr)

@@ -36,15 +36,21 @@ class IndexedSourceMgr : public llvm::SourceMgr {
 public:
     unsigned findBuffer(llvm::SMLoc loc) const;
     unsigned findBuffer(const char* at) const { return findBuffer(llvm::SMLoc::getFromPointer(at)); }
+    // FindLineNumber in the main buffer (1), counted on from the place asked for last where that
+    // is a little before: the program is built in source order (issue #18: LLVM's search for
+    // each instruction's line was a fiftieth of a plain-text listing).
+    unsigned mainLineNumber(const char* at) const;
 
 private:
     struct Span {
         const char *begin, *end;
         unsigned id;
     };
-    mutable std::vector<Span> spans_; // sorted by begin
-    mutable unsigned indexed_ = 0;    // buffers 1..indexed_ are in spans_
-    mutable unsigned last_ = 0;       // the last answer: statements come in runs from one buffer
+    mutable std::vector<Span> spans_;           // sorted by begin
+    mutable unsigned indexed_ = 0;              // buffers 1..indexed_ are in spans_
+    mutable unsigned last_ = 0;                 // the last answer: statements come in runs from one buffer
+    mutable const char* lineAskedAt_ = nullptr; // mainLineNumber's last question and answer
+    mutable unsigned lineAnswered_ = 0;
 };
 
 // What the streamer saw, in order.

@@ -263,8 +263,9 @@ void CollectingStreamer::rememberEnclosing(const std::vector<const char*>& chain
 }
 
 // The macro call the parser makes next when it goes on from `from` in a buffer: the next line
-// that is not blank, a line comment or an .endif (which closes a block the parser was running),
-// when its first word names a macro (and is no label or assignment). Null for anything else.
+// that is not blank, a line comment, an .endif (which closes a block the parser was running) or
+// an assignment ("name = value", which the parser reads without the target's hooks, and which
+// makes no buffer), when its first word names a macro (and is no label). Null for anything else.
 const char* CollectingStreamer::nextMacroCall(unsigned bufferId, const char* from) const
 {
     const llvm::StringRef text = sources->getMemoryBuffer(bufferId)->getBuffer();
@@ -273,7 +274,8 @@ const char* CollectingStreamer::nextMacroCall(unsigned bufferId, const char* fro
     if (p < text.begin() || p > end)
         return nullptr;
     const char* word = nullptr;
-    for (;;) { // (a loop, not recursion, past comment and .endif lines: a paste may hold a million)
+    const char* after = nullptr;
+    for (;;) { // (a loop, not recursion, past such lines: a paste may hold a million)
         while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
             ++p;
         if (p >= end)
@@ -282,16 +284,18 @@ const char* CollectingStreamer::nextMacroCall(unsigned bufferId, const char* fro
         const bool comment = *p == ';' || (*p == '/' && p + 1 < end && p[1] == '/');
         while (!comment && p < end && isIdentifierChar(*p))
             ++p;
-        if (!comment && !llvm::StringRef(word, std::size_t(p - word)).equals_insensitive(".endif"))
+        after = p;
+        while (after < end && (*after == ' ' || *after == '\t'))
+            ++after;
+        const bool assignment =
+            p != word && !isAsciiDigit(*word) && after < end && *after == '=' && (after + 1 == end || after[1] != '=');
+        if (!comment && !assignment && !llvm::StringRef(word, std::size_t(p - word)).equals_insensitive(".endif"))
             break;
         const void* newline = std::memchr(p, '\n', std::size_t(end - p));
         p = newline ? static_cast<const char*>(newline) : end;
     }
     if (p == word || isAsciiDigit(*word))
         return nullptr;
-    const char* after = p;
-    while (after < end && (*after == ' ' || *after == '\t'))
-        ++after;
     if (after < end && (*after == ':' || *after == '='))
         return nullptr;
     return getContext().lookupMacro(llvm::StringRef(word, std::size_t(p - word))) ? word : nullptr;
@@ -303,6 +307,8 @@ const char* CollectingStreamer::nextMacroCall(unsigned bufferId, const char* fro
 //   directive, and a macro called on the body's first line makes the one after it;
 // - after any other statement (or after the .endmacro that ended a macro's buffer: from the line
 //   of the call that made it), the next line names the macro whose buffer this is.
+// - a buffer made after those, before any statement was parsed in them, comes from a macro called
+//   first thing in the buffer made before it (a macro whose body starts with a macro call).
 // Each holds only when LLVM made no other buffer between (its buffer count when that statement
 // was parsed). False when the text says anything else; LLVM is then asked.
 bool CollectingStreamer::inferExpansions(unsigned bufferId, std::vector<const char*>& chain)
@@ -314,30 +320,18 @@ bool CollectingStreamer::inferExpansions(unsigned bufferId, std::vector<const ch
     bufferEntries_.erase(entry);
     if (!before.loc || before.kind == StatementKind::Unsafe)
         return false;
-    const llvm::StringRef text = sources->getMemoryBuffer(bufferId)->getBuffer();
-    const bool isMacro = text.ends_with(".endmacro\n"), isRepeat = text.ends_with(".endr\n");
+    const unsigned first = before.buffersBefore + 1; // the first buffer made after that statement
+    if (bufferId < first)
+        return false;
     std::vector<const char*> outer;
     if (before.kind == StatementKind::Repeat) {
-        const unsigned body = before.buffersBefore + 1;
-        if (!knownExpansions(before.buffer, outer))
+        if (!knownExpansions(before.buffer, outer) || !sources->getMemoryBuffer(first)->getBuffer().ends_with(".endr\n"))
             return false;
-        std::vector<const char*> bodyChain {before.loc};
-        bodyChain.insert(bodyChain.end(), outer.begin(), outer.end());
-        if (bufferId == body && isRepeat) {
-            chain = std::move(bodyChain);
-            return true;
-        }
-        if (bufferId != body + 1 || !isMacro || !sources->getMemoryBuffer(body)->getBuffer().ends_with(".endr\n"))
-            return false;
-        const char* call = nextMacroCall(body, sources->getMemoryBuffer(body)->getBufferStart());
-        if (!call)
-            return false;
-        chain.assign(1, call);
-        chain.insert(chain.end(), bodyChain.begin(), bodyChain.end());
-        expansions_.emplace(body, std::move(bodyChain)); // (the body's later statements need it)
-        return true;
+        chain.assign(1, before.loc);
+        chain.insert(chain.end(), outer.begin(), outer.end());
+        return callsFirstThing(first, bufferId, chain);
     }
-    if (!isMacro || bufferId != before.buffersBefore + 1)
+    if (!sources->getMemoryBuffer(first)->getBuffer().ends_with(".endmacro\n"))
         return false;
     unsigned buffer = before.buffer;
     const llvm::StringRef beforeText = sources->getMemoryBuffer(buffer)->getBuffer();
@@ -374,6 +368,24 @@ bool CollectingStreamer::inferExpansions(unsigned bufferId, std::vector<const ch
         return false;
     chain.assign(1, call);
     chain.insert(chain.end(), outer.begin(), outer.end());
+    return callsFirstThing(first, bufferId, chain);
+}
+
+// `chain` holds buffer `from`'s instantiations; each buffer after it up to `to` is a macro's, called
+// on the first line of the one before: their lists follow, and `chain` ends as `to`'s. The ones
+// between are remembered (their later statements need them).
+bool CollectingStreamer::callsFirstThing(unsigned from, unsigned to, std::vector<const char*>& chain)
+{
+    for (unsigned id = from + 1; id <= to; ++id) {
+        const llvm::MemoryBuffer* caller = sources->getMemoryBuffer(id - 1);
+        if (!sources->getMemoryBuffer(id)->getBuffer().ends_with(".endmacro\n"))
+            return false;
+        const char* call = nextMacroCall(id - 1, caller->getBufferStart());
+        if (!call)
+            return false;
+        expansions_.try_emplace(id - 1, chain);
+        chain.insert(chain.begin(), call);
+    }
     return true;
 }
 

@@ -507,6 +507,7 @@ private:
     std::vector<bool> buffersSeen_;
     bool inferExpansions(unsigned bufferId, std::vector<const char*>& chain);
     bool knownExpansions(unsigned bufferId, std::vector<const char*>& chain);
+    bool callsFirstThing(unsigned from, unsigned to, std::vector<const char*>& chain);
     void rememberEnclosing(const std::vector<const char*>& chain);
     const char* nextMacroCall(unsigned bufferId, const char* from) const;
     std::deque<std::vector<const char*>> perStatement_; // expansionsOf with expansionPerBuffer off

@@ -406,6 +406,15 @@ private Q_SLOTS:
         QTest::newRow("a call after a .rept") << "  .rept 2\n  s_nop 2\n  .endr\n  b 3\n  b 4\n" << 2;
         QTest::newRow(".exitm") << "  early 1\n  b 8\n  early 0\n  b 9\n" << 2;
         QTest::newRow("nested three deep") << "  .rept 2\n  c\n  .endr\n  a 1\n" << 7;
+        // A macro whose body starts with a call, itself starting with one: the parser makes all
+        // three buffers before any statement in them.
+        QTest::newRow("calls first, three deep") << "  d 1\n  d 3\n" << 3;
+        QTest::newRow("a .rept whose body calls first, two deep") << "  .rept 2\n  a 4\n  .endr\n" << 3;
+        // Assignments make no buffer and pass no hook: the call after them is the next.
+        QTest::newRow("assignments before calls") << "  n = 0\n  .rept 3\n  b 1\n  n = n + 1\n  .endr\n  s_nop 1\n  n=5\n  b 2\n"
+                                                  << 4;
+        // After an assignment, a conditional: the call may not run, so LLVM is asked.
+        QTest::newRow("an assignment, then a conditional") << "  s_nop 0\n  n = 2\n.if 0\n  b 1\n.else\n  b 2\n.endif\n" << 0;
     }
     void inferredExpansions()
     {
@@ -416,7 +425,8 @@ private Q_SLOTS:
                                             ".macro a d\n  b \\d\n  v_mov_b32 v1, v2\n  b \\d+1\n.endm\n"
                                             ".macro c\n  .rept 2\n  b 7\n  .endr\n  s_nop 3\n.endm\n"
                                             ".macro setonly\n  .set q, 1\n.endm\n"
-                                            ".macro early x\n  s_nop 4\n  .if \\x\n  .exitm\n  .endif\n  s_nop 5\n.endm\n")
+                                            ".macro early x\n  s_nop 4\n  .if \\x\n  .exitm\n  .endif\n  s_nop 5\n.endm\n"
+                                            ".macro d x\n  a \\x\n  s_nop 6\n.endm\n")
             + body + QStringLiteral("  s_endpgm\n");
         AssembleOptions options;
         options.gpu = "gfx900";

@@ -189,7 +189,7 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
             if (!at || !instantiation)
                 return 0;
             const llvm::SMLoc where = llvm::SMLoc::getFromPointer(at);
-            const unsigned lineInExpansion = sources.FindLineNumber(where, sources.findBuffer(where));
+            const unsigned lineInExpansion = sources.lineNumber(at, sources.findBuffer(where));
             const char* body = bodies.lineStart(instantiation, lineInExpansion);
             at = body ? body : instantiation;
         }

@@ -53,16 +53,31 @@ unsigned IndexedSourceMgr::findBuffer(llvm::SMLoc loc) const
     return last_;
 }
 
-unsigned IndexedSourceMgr::mainLineNumber(const char* at) const
+unsigned IndexedSourceMgr::lineNumber(const char* at, unsigned bufferId) const
 {
     constexpr std::ptrdiff_t kCountedAtMost = 4096; // bytes: farther on, LLVM's search is cheaper
-    if (fastPaths().bufferIndex && lineAskedAt_ && at >= lineAskedAt_ && at - lineAskedAt_ <= kCountedAtMost) {
-        lineAnswered_ += unsigned(countNewlines(std::string_view(lineAskedAt_, std::size_t(at - lineAskedAt_))));
-    } else {
-        lineAnswered_ = FindLineNumber(llvm::SMLoc::getFromPointer(at), 1);
+    if (!fastPaths().bufferIndex || bufferId == 0 || bufferId > getNumBuffers())
+        return FindLineNumber(llvm::SMLoc::getFromPointer(at), bufferId);
+    // The hint of this buffer, or the oldest one's place (a statement's line is asked in its
+    // buffer, then in each enclosing expansion's and the main file's: a few buffers in turn).
+    LineHint* hint = std::find_if(lineHints_.begin(), lineHints_.end(), [&](const LineHint& h) { return h.buffer == bufferId; });
+    if (hint == lineHints_.end()) {
+        hint = &lineHints_[nextLineHint_];
+        nextLineHint_ = (nextLineHint_ + 1) % lineHints_.size();
+        *hint = {bufferId, nullptr, 0};
     }
-    lineAskedAt_ = at;
-    return lineAnswered_;
+    if (!hint->at || at < hint->at || at - hint->at > kCountedAtMost) {
+        const char* start = getMemoryBuffer(bufferId)->getBufferStart();
+        if (at >= start && at - start <= kCountedAtMost) { // (a macro's buffer is mostly smaller)
+            *hint = {bufferId, start, 1};
+        } else {
+            *hint = {bufferId, at, FindLineNumber(llvm::SMLoc::getFromPointer(at), bufferId)};
+            return hint->line;
+        }
+    }
+    hint->line += unsigned(countNewlines(std::string_view(hint->at, std::size_t(at - hint->at))));
+    hint->at = at;
+    return hint->line;
 }
 
 void RunWatch::reachedParser()
@@ -401,7 +416,7 @@ int mainLineOf(const IndexedSourceMgr& sources, llvm::SMLoc loc)
         loc = parent;
         buffer = sources.findBuffer(loc);
     }
-    return buffer == 1 ? int(sources.mainLineNumber(loc.getPointer())) : 0;
+    return buffer == 1 ? int(sources.lineNumber(loc.getPointer(), 1)) : 0;
 }
 
 void handleDiagnostic(const llvm::SMDiagnostic& d, void* contextPtr)
@@ -429,7 +444,7 @@ void handleDiagnostic(const llvm::SMDiagnostic& d, void* contextPtr)
     if (!loc.isValid() && context->streamer && context->streamer->parser) {
         loc = llvm::SMLoc::getFromPointer(statementBefore(sources, context->streamer->parser->getTok().getLoc().getPointer()));
         if (loc.isValid())
-            bufferLine = int(sources.FindLineNumber(loc, sources.findBuffer(loc)));
+            bufferLine = int(sources.lineNumber(loc.getPointer(), sources.findBuffer(loc)));
     }
     RawDiagnostic raw;
     raw.severity = d.getKind() == llvm::SourceMgr::DK_Error ? Severity::Error

@@ -15,6 +15,7 @@
 #include <llvm/MC/MCParser/MCTargetAsmParser.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -36,21 +37,28 @@ class IndexedSourceMgr : public llvm::SourceMgr {
 public:
     unsigned findBuffer(llvm::SMLoc loc) const;
     unsigned findBuffer(const char* at) const { return findBuffer(llvm::SMLoc::getFromPointer(at)); }
-    // FindLineNumber in the main buffer (1), counted on from the place asked for last where that
-    // is a little before: the program is built in source order (issue #18: LLVM's search for
-    // each instruction's line was a fiftieth of a plain-text listing).
-    unsigned mainLineNumber(const char* at) const;
+    // FindLineNumber, counted on from the place asked for last where that is a little before in
+    // the same buffer, or from the buffer's start where that is near: the program is built in
+    // source order (issue #18: LLVM's search for each instruction's line was a fiftieth of a
+    // plain-text listing, and its line cache for each macro expansion's buffer a hundredth of a
+    // macro-heavy one).
+    unsigned lineNumber(const char* at, unsigned bufferId) const;
 
 private:
     struct Span {
         const char *begin, *end;
         unsigned id;
     };
-    mutable std::vector<Span> spans_;           // sorted by begin
-    mutable unsigned indexed_ = 0;              // buffers 1..indexed_ are in spans_
-    mutable unsigned last_ = 0;                 // the last answer: statements come in runs from one buffer
-    mutable const char* lineAskedAt_ = nullptr; // mainLineNumber's last question and answer
-    mutable unsigned lineAnswered_ = 0;
+    mutable std::vector<Span> spans_; // sorted by begin
+    mutable unsigned indexed_ = 0;    // buffers 1..indexed_ are in spans_
+    mutable unsigned last_ = 0;       // the last answer: statements come in runs from one buffer
+    struct LineHint {                 // lineNumber's last question in a buffer, and its answer
+        unsigned buffer = 0;
+        const char* at = nullptr;
+        unsigned line = 0;
+    };
+    mutable std::array<LineHint, 4> lineHints_;
+    mutable std::size_t nextLineHint_ = 0;
 };
 
 // What the streamer saw, in order.
@@ -470,8 +478,7 @@ private:
             RawDiagnostic raw;
             raw.severity = Severity::Error;
             raw.bufferId = e.bufferId;
-            raw.bufferLine =
-                sources && loc && e.bufferId ? int(sources->FindLineNumber(llvm::SMLoc::getFromPointer(loc), e.bufferId)) : 0;
+            raw.bufferLine = sources && loc && e.bufferId ? int(sources->lineNumber(loc, e.bufferId)) : 0;
             raw.column = -1;
             raw.loc = loc;
             raw.message = std::move(message);

@@ -180,8 +180,10 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
         const bool spansLines = startsOpen || inString || inComment;
         // Control characters other than a tab (a vertical tab, a NUL from a UTF-16 file): LLVM's
         // lexer and this scan read them differently, so only a full run places such a line right.
-        const bool controls = std::any_of(lines[i].begin(), lines[i].end(),
-                                          [](char c) { return static_cast<unsigned char>(c) < 0x20 && c != '\t'; });
+        const bool controls = findFirst(
+                                  lines[i], 0, [](auto block) { return matchControl(block); },
+                                  [](char c) { return static_cast<unsigned char>(c) < 0x20 && c != '\t'; })
+            != std::string_view::npos;
         const std::string_view code = codeOf(lines[i]);
         // The first word runs to a blank, comma or colon; names may carry a macro's "\" argument.
         std::string_view first, second;
@@ -211,7 +213,7 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
         // its kept size.)
         const std::string_view trimmedCode = code.substr(0, code.find_last_not_of(" \t\r") + 1);
         const bool quote = code.find('\'') != std::string_view::npos;
-        const bool refused = quote || code.find_first_of("`\x7f") != std::string_view::npos;
+        const bool refused = quote || findFirstOf<'`', '\x7f'>(code) != std::string_view::npos;
         const std::size_t openBracket = code.rfind('['), closeBracket = code.rfind(']');
         const bool spills = refused || hasRefusedNumber(code)
             || (openBracket != std::string_view::npos && (closeBracket == std::string_view::npos || closeBracket < openBracket))
@@ -224,21 +226,26 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
         // a label, and to where the name's identifier ends (".rep+ 3" repeats: 1f32622f).
         const std::string lower = statementDirective(code);
         const std::string_view directive = lower;
-        {
+        // Past what only a directive changes (an instruction's line names none of them; closesBody
+        // reads a statement that starts with '.', such as ".endm:", which names none).
+        const bool anyDirective = !directive.empty() || code.starts_with('.');
+        if (anyDirective) {
             static constexpr std::string_view sectionDirectives[] = {
                 ".section", ".pushsection", ".popsection", ".previous", ".subsection", ".data", ".rodata", ".bss", ".text"};
             if (std::find(std::begin(sectionDirectives), std::end(sectionDirectives), lower) != std::end(sectionDirectives))
                 otherSection = !(lower == ".text" || (lower == ".section" && (second == ".text" || second == "\".text\"")));
         }
         spillLines = std::max(spillLines - 1, quote ? 3 : spills ? 1 : 0);
-        if (blockEnd.empty()) {
+        if (!anyDirective) {
+        } else if (blockEnd.empty()) {
             for (const auto& [open, close] : blocks)
                 if (directive == open)
                     blockEnd = close;
         } else if (directive == blockEnd) {
             blockEnd = {};
         }
-        if (directive == ".macro") {
+        if (!anyDirective) {
+        } else if (directive == ".macro") {
             if (!second.empty())
                 scan.macroNames.emplace_back(second);
             ++macroDepth;
@@ -255,11 +262,12 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
         }
         static constexpr std::string_view barriers[] = {".align",   ".p2align", ".balign", ".p2alignw", ".p2alignl",
                                                         ".balignw", ".balignl", ".org",    ".include",  ".incbin"};
-        if (std::find(std::begin(barriers), std::end(barriers), directive) != std::end(barriers))
+        if (anyDirective && std::find(std::begin(barriers), std::end(barriers), directive) != std::end(barriers))
             scan.lastBarrier = std::max(scan.lastBarrier, int(i));
         if (directive == ".include" || directive == ".incbin")
             scan.includes = true;
-        if ((directive == ".set" || directive == ".equ" || directive == ".equiv" || directive == ".eqv") && !second.empty())
+        if (anyDirective && (directive == ".set" || directive == ".equ" || directive == ".equiv" || directive == ".eqv")
+            && !second.empty())
             addName(scan.assignedSymbols, second);
         const std::string_view afterFirst = trimmedFront(code.substr(first.size()));
         const bool assignment = !first.empty() && afterFirst.starts_with("=") && !afterFirst.starts_with("==");

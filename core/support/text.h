@@ -43,6 +43,12 @@ inline __m128i matchControlOrHigh(__m128i block)
 {
     return _mm_andnot_si128(matchEqual(block, '\t'), _mm_cmplt_epi8(block, _mm_set1_epi8(0x20)));
 }
+// A control character other than a tab (and not a byte from 0x80 up).
+inline __m128i matchControl(__m128i block)
+{
+    const __m128i high = _mm_cmplt_epi8(block, _mm_setzero_si128());
+    return _mm_andnot_si128(_mm_or_si128(high, matchEqual(block, '\t')), _mm_cmplt_epi8(block, _mm_set1_epi8(0x20)));
+}
 template <typename BlockTest, typename ByteTest>
 std::size_t findFirst(std::string_view text, std::size_t from, BlockTest blockTest, ByteTest byteTest)
 {
@@ -70,6 +76,10 @@ inline bool matchEqual(NoBlock, char)
     return false;
 }
 inline bool matchControlOrHigh(NoBlock)
+{
+    return false;
+}
+inline bool matchControl(NoBlock)
 {
     return false;
 }

@@ -846,7 +846,7 @@ constexpr const char* kLoopNote = "inside a loop: addresses of the first iterati
 void appendNote(LdsAccessResult& r, const std::string& text)
 {
     if (r.note.find(text) == std::string::npos)
-        r.note += (r.note.empty() ? "" : "; ") + text;
+        r.note = r.note.str() + (r.note.empty() ? "" : "; ") + text;
 }
 
 // Loops: [target, branch] ranges of backward branches inside [first, end); a DS access in one is
@@ -1375,9 +1375,9 @@ void setLoopNote(LdsAccessResult& r, bool had, bool has)
     }
     const std::string tail = std::string("; ") + kLoopNote;
     if (r.note == kLoopNote)
-        r.note.clear();
-    else if (r.note.size() >= tail.size() && r.note.compare(r.note.size() - tail.size(), tail.size(), tail) == 0)
-        r.note.resize(r.note.size() - tail.size());
+        r.note = {};
+    else if (r.note.view().ends_with(tail))
+        r.note = r.note.view().substr(0, r.note.size() - tail.size());
 }
 
 } // namespace

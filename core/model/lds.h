@@ -88,7 +88,8 @@ std::string_view ldsPhasesName(LdsPhases phases); // "gcn", "cdna"
 
 struct LdsAccessResult {
     std::string error; // non-empty: no numbers (bad pattern, unknown op)
-    std::string op;    // ds_read_b64, or "b32" for a width
+    InternedString op; // ds_read_b64, or "b32" for a width (interned, as note: a kernel's DS results
+                       // repeat a few of each; issue #18)
     int widthBytes = 4;
     LaneList lanes; // 64 lanes (for read2/write2: the first access)
     std::vector<LaneGroup> groups;
@@ -101,7 +102,7 @@ struct LdsAccessResult {
     int cycles = 0; // sum of group degrees (×2 for two-access read2/write2 forms)
     int conflictFreeCycles = 0;
     bool allKnown = true;
-    std::string note;         // e.g. "s4 treated as a uniform offset"
+    InternedString note;      // e.g. "s4 treated as a uniform offset"
     int errorColumn = -1;     // pattern errors: 0-based column of the bad character
     bool twoAccesses = false; // read2/write2 forms
     LaneList secondLanes;     // read2/write2: the access at offset1

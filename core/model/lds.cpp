@@ -426,8 +426,8 @@ std::vector<std::vector<int>> ldsLaneGroups(const LdsOp& op, int groupDwords, Ld
 
 namespace {
 
-void addGroups(LdsAccessResult& result, std::vector<int>& bankLoad, const std::vector<LaneAccess>& lanes, int dwords,
-               const std::vector<std::vector<int>>& laneGroups)
+void addGroups(std::vector<LaneGroup>& groups, std::vector<InternedArray<int>>& bankRows, std::vector<int>& bankLoad,
+               const std::vector<LaneAccess>& lanes, int dwords, const std::vector<std::vector<int>>& laneGroups)
 {
     // The distinct rows per bank are counted by sorting the group's (bank, row) hits: the same
     // count a set per bank gives, without a node allocation per hit.
@@ -456,8 +456,8 @@ void addGroups(LdsAccessResult& result, std::vector<int>& bankLoad, const std::v
                 ++perBank[hits[h].first];
         for (int b = 0; b < 32; ++b)
             group.degree = std::max(group.degree, perBank[b]);
-        result.bankRows.push_back(InternedArray<int>(perBank));
-        result.groups.push_back(group);
+        bankRows.push_back(InternedArray<int>(perBank));
+        groups.push_back(group);
     }
 }
 
@@ -489,6 +489,8 @@ LdsAccessResult analyzeLdsAddresses(const LdsOp& op, const std::vector<std::opti
         return result;
     }
     std::vector<int> bankLoad(32);
+    std::vector<LaneGroup> groups;
+    std::vector<InternedArray<int>> bankRows;
     result.twoAccesses = op.twoAccesses;
     const auto laneGroups = ldsLaneGroups(op, groupDwords, phases);
     // Offsets and addresses add modulo 2^64: a typed offset or pattern may be any 64-bit value, and
@@ -506,17 +508,19 @@ LdsAccessResult analyzeLdsAddresses(const LdsOp& op, const std::vector<std::opti
         const std::uint64_t scale = static_cast<std::uint64_t>(op.widthBytes) * (op.st64 ? 64 : 1);
         const auto first = makeLanes(shifted(wrapping(static_cast<std::uint64_t>(op.offset0) * scale)), op.dwords);
         const auto second = makeLanes(shifted(wrapping(static_cast<std::uint64_t>(op.offset1) * scale)), op.dwords);
-        addGroups(result, bankLoad, first, op.dwords, laneGroups);
-        result.groupsPerAccess = static_cast<int>(result.groups.size());
-        addGroups(result, bankLoad, second, op.dwords, laneGroups);
+        addGroups(groups, bankRows, bankLoad, first, op.dwords, laneGroups);
+        result.groupsPerAccess = static_cast<int>(groups.size());
+        addGroups(groups, bankRows, bankLoad, second, op.dwords, laneGroups);
         result.lanes = first;
         result.secondLanes = second;
     } else {
         const auto lanes = makeLanes(shifted(op.offset), op.dwords);
-        addGroups(result, bankLoad, lanes, op.dwords, laneGroups);
-        result.groupsPerAccess = static_cast<int>(result.groups.size());
+        addGroups(groups, bankRows, bankLoad, lanes, op.dwords, laneGroups);
+        result.groupsPerAccess = static_cast<int>(groups.size());
         result.lanes = lanes;
     }
+    result.groups = groups;
+    result.bankRows = bankRows;
     result.bankLoad = bankLoad;
     for (const LaneAccess& a : result.lanes)
         result.allKnown = result.allKnown && a.known;

@@ -92,11 +92,12 @@ struct LdsAccessResult {
                        // repeat a few of each; issue #18)
     int widthBytes = 4;
     LaneList lanes; // 64 lanes (for read2/write2: the first access)
-    std::vector<LaneGroup> groups;
-    // Per group: 32 banks → distinct rows hit; and the dword requests per bank over the wave (32).
-    // Interned, because results differ mostly in their addresses while these counts repeat (a DS
-    // instruction with an offset of its own still loads the banks alike; issue #18).
-    std::vector<InternedArray<int>> bankRows;
+    // The groups, and per group: 32 banks → distinct rows hit; and the dword requests per bank over
+    // the wave (32). Interned, because results differ mostly in their addresses while these repeat
+    // (a DS instruction with an offset of its own still loads the banks alike; issue #18: as
+    // vectors, the groups and the rows' list were two allocations in every result).
+    InternedArray<LaneGroup> groups;
+    InternedArray<InternedArray<int>> bankRows;
     InternedArray<int> bankLoad;
     int degree = 1; // the worst group's
     int cycles = 0; // sum of group degrees (×2 for two-access read2/write2 forms)

@@ -16,8 +16,8 @@ namespace {
 // Enough of a result to tell most different results apart; equality decides.
 std::size_t hashOf(const LdsAccessResult& r)
 {
-    std::size_t h =
-        std::hash<std::string_view> {}(r.op) ^ (std::hash<std::string_view> {}(r.note) << 1) ^ (std::hash<std::string> {}(r.error) << 2);
+    std::size_t h = std::hash<std::string_view> {}(r.op) ^ (std::hash<std::string_view> {}(r.note) << 1)
+        ^ (std::hash<std::string> {}(r.error) << 2);
     auto mix = [&](std::int64_t v) { h = h * 1099511628211ull ^ std::size_t(v); };
     mix(r.widthBytes);
     mix(r.cycles);

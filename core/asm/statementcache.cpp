@@ -665,7 +665,7 @@ private:
     {
         if (shapes_.contains(shapeKey_) || remembered.countersAfter != countersAfterShape())
             return false;
-        Shape shape {remembered.inst, {}};
+        Shape shape {remembered.inst, {}, {}};
         std::vector<bool> used(shapeRegisters_.size(), false);
         for (unsigned i = 0; i < remembered.inst.getNumOperands(); ++i) {
             const llvm::MCOperand& op = remembered.inst.getOperand(i);

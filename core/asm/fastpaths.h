@@ -17,8 +17,8 @@ struct FastPaths {
     // asked as before.
     bool inferredExpansions = true;
     // Which buffer holds a location by a sorted index instead of LLVM's walk over every buffer,
-    // and a main-file line counted on from the last one asked for instead of searched (streamer_p.h,
-    // IndexedSourceMgr).
+    // and a line number counted on from the last one asked in its buffer instead of searched
+    // (streamer_p.h, IndexedSourceMgr).
     bool bufferIndex = true;
     // Shapes whose whole-operand integers that cannot be inline constants are classes (bit length,
     // low bits), the line's own values put into the MCInst (shapes.cpp, valueToken). Off: such

@@ -180,10 +180,8 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
         const bool spansLines = startsOpen || inString || inComment;
         // Control characters other than a tab (a vertical tab, a NUL from a UTF-16 file): LLVM's
         // lexer and this scan read them differently, so only a full run places such a line right.
-        const bool controls = findFirst(
-                                  lines[i], 0, [](auto block) { return matchControl(block); },
-                                  [](char c) { return static_cast<unsigned char>(c) < 0x20 && c != '\t'; })
-            != std::string_view::npos;
+        const bool controls =
+            findFirst(lines[i], 0, [](auto block) { return matchControl(block); }, isControl) != std::string_view::npos;
         const std::string_view code = codeOf(lines[i]);
         // The first word runs to a blank, comma or colon; names may carry a macro's "\" argument.
         std::string_view first, second;

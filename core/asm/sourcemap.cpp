@@ -232,10 +232,7 @@ void sanitiseStatement(std::string& line, std::size_t begin, std::size_t end)
             [](auto block) {
                 return detail::matchEqual(block, '"') | detail::matchEqual(block, '\\') | detail::matchControlOrHigh(block);
             },
-            [](char c) {
-                return c == '"' || c == '\\' || static_cast<unsigned char>(c) >= 0x80
-                    || (static_cast<unsigned char>(c) < 0x20 && c != '\t');
-            });
+            [](char c) { return c == '"' || c == '\\' || detail::isControlOrHigh(c); });
     };
     for (std::size_t i = nextToCheck(code, 0); i < code.size(); i = nextToCheck(code, i + 1)) {
         const char c = text[i];
@@ -243,7 +240,7 @@ void sanitiseStatement(std::string& line, std::size_t begin, std::size_t end)
             ++i;
         else if (c == '"')
             inString = !inString;
-        else if (!inString && (static_cast<unsigned char>(c) >= 0x80 || (static_cast<unsigned char>(c) < 0x20 && c != '\t')))
+        else if (!inString && detail::isControlOrHigh(c))
             line[begin + i] = '?'; // and control characters, which it loops on after a '?' ("s_endpgm ? \a")
     }
 }

@@ -255,15 +255,23 @@ bool CollectingStreamer::knownExpansions(unsigned bufferId, std::vector<const ch
     chain.clear();
     if (bufferId == 1)
         return true;
-    if (const auto it = expansions_.find(bufferId); it != expansions_.end()) {
-        chain = it->second;
-        return true;
-    }
+    auto it = expansions_.find(bufferId);
+    const std::vector<const char*>* known = it != expansions_.end() ? &it->second : inferAndRemember(bufferId);
+    if (known)
+        chain = *known;
+    return known != nullptr;
+}
+
+// A buffer's instantiations read by inferExpansions, kept for its later statements, with those of
+// the buffers that hold them; null when they cannot be read.
+const std::vector<const char*>* CollectingStreamer::inferAndRemember(unsigned bufferId)
+{
+    std::vector<const char*> chain;
     if (!inferExpansions(bufferId, chain))
-        return false;
+        return nullptr;
     ++expansionsInferred;
-    expansions_.emplace(bufferId, chain);
-    return true;
+    rememberEnclosing(chain);
+    return &expansions_.emplace(bufferId, std::move(chain)).first->second;
 }
 
 // The buffer that holds each instantiation in an expansion's list has the rest of the list as its
@@ -361,9 +369,9 @@ bool CollectingStreamer::inferExpansions(unsigned bufferId, std::vector<const ch
         if (!buffer)
             return false;
     }
+    const char* end = sources->getMemoryBuffer(buffer)->getBufferEnd();
     if (before.kind == StatementKind::Label) {
         // Past the label's name and its colon; the line may go on with the call.
-        const char* end = sources->getMemoryBuffer(buffer)->getBufferEnd();
         while (from < end && isIdentifierChar(*from))
             ++from;
         while (from < end && (*from == ' ' || *from == '\t'))
@@ -372,7 +380,6 @@ bool CollectingStreamer::inferExpansions(unsigned bufferId, std::vector<const ch
             return false;
         ++from;
     } else {
-        const char* end = sources->getMemoryBuffer(buffer)->getBufferEnd();
         const void* newline = std::memchr(from, '\n', std::size_t(end - from));
         if (!newline)
             return false;

@@ -381,14 +381,9 @@ private:
             if (const auto it = expansions_.find(bufferId); it != expansions_.end())
                 return it->second;
         const bool infer = perBuffer && fastPaths().inferredExpansions;
-        if (infer && !parser->hasPendingError()) {
-            std::vector<const char*> chain;
-            if (inferExpansions(bufferId, chain)) {
-                ++expansionsInferred;
-                rememberEnclosing(chain);
-                return expansions_.emplace(bufferId, std::move(chain)).first->second;
-            }
-        }
+        if (infer && !parser->hasPendingError())
+            if (const std::vector<const char*>* chain = inferAndRemember(bufferId))
+                return *chain;
         probeLocs->clear();
         if (!perBuffer || parser->hasPendingError()) { // (pending errors print first: through the parser's handler)
             parser->Note(perBuffer ? llvm::SMLoc() : loc, kProbeMessage);
@@ -514,6 +509,7 @@ private:
     std::vector<bool> buffersSeen_;
     bool inferExpansions(unsigned bufferId, std::vector<const char*>& chain);
     bool knownExpansions(unsigned bufferId, std::vector<const char*>& chain);
+    const std::vector<const char*>* inferAndRemember(unsigned bufferId);
     bool callsFirstThing(unsigned from, unsigned to, std::vector<const char*>& chain);
     void rememberEnclosing(const std::vector<const char*>& chain);
     const char* nextMacroCall(unsigned bufferId, const char* from) const;

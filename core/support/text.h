@@ -31,19 +31,31 @@ constexpr bool isAsciiSpace(char c)
     return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
-// The first position at or after `from` where `byteTest` holds (npos: none). `blockTest` gives the
-// same answer for sixteen bytes at once, as a mask of their matchEqual-style comparisons.
+// A control character other than a tab, with or without the bytes from 0x80 up: what LLVM's lexer
+// and the line scans read differently. Each has a sixteen-byte form below (matchControl…).
+constexpr bool isControl(char c)
+{
+    return static_cast<unsigned char>(c) < 0x20 && c != '\t';
+}
+constexpr bool isControlOrHigh(char c)
+{
+    return isControl(c) || static_cast<unsigned char>(c) >= 0x80;
+}
+
+// findFirst: the first position at or after `from` where `byteTest` holds (npos: none).
+// `blockTest` gives the same answer for sixteen bytes at once, as a mask of matchEqual-style
+// comparisons.
 #if defined(__SSE2__)
 inline __m128i matchEqual(__m128i block, char c)
 {
     return _mm_cmpeq_epi8(block, _mm_set1_epi8(c));
 }
-// A control character other than a tab, or a byte from 0x80 up (negative as a signed byte).
+// isControlOrHigh (a byte from 0x80 up is negative as a signed byte).
 inline __m128i matchControlOrHigh(__m128i block)
 {
     return _mm_andnot_si128(matchEqual(block, '\t'), _mm_cmplt_epi8(block, _mm_set1_epi8(0x20)));
 }
-// A control character other than a tab (and not a byte from 0x80 up).
+// isControl.
 inline __m128i matchControl(__m128i block)
 {
     const __m128i high = _mm_cmplt_epi8(block, _mm_setzero_si128());

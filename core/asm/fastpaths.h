@@ -34,6 +34,10 @@ struct FastPaths {
     // (offset:\base+256) is made from that one's instruction with its own registers and values
     // put in (statementcache.cpp, shapeKeyOf). Off: statements are keyed by their text alone.
     bool statementShapes = true;
+    // A shape-encoded line's text written from its shape's printed text with the line's own
+    // registers and values put in, once that has matched the printer's own text on another line
+    // (printedshape_p.h). Off: LLVM's printer writes every line.
+    bool printedShapes = true;
 };
 
 FastPaths& fastPaths();

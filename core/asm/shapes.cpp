@@ -2,6 +2,7 @@
 #include "core/asm/shapes_p.h"
 
 #include "core/asm/fastpaths.h"
+#include "core/asm/printedshape_p.h"
 #include "core/asm/sourcemap.h"
 
 #include <algorithm>
@@ -206,6 +207,7 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
         std::vector<Slot> slots;                                  // register operands that come from the line's own registers
         std::vector<std::pair<unsigned, std::size_t>> valueSlots; // (operand, value token): immediates from the line
         bool usable = false;
+        PrintedShape printed; // its lines' text, once known
     };
     const std::vector<std::string_view> lines = splitLines(text);
     if (lines.size() != scan.plain.size())
@@ -227,7 +229,7 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
             continue;
         auto [it, added] = shapeIndex.try_emplace(key, int(shapes.size()));
         if (added)
-            shapes.push_back(Shape {code, candidates.size(), nullptr, nullptr, {}, {}, false});
+            shapes.push_back(Shape {code, candidates.size(), nullptr, nullptr, {}, {}, false, {}});
         candidates.push_back(Candidate {l, it->second, std::uint32_t(candidateTokens.size()), std::uint32_t(tokens.size()),
                                         std::uint32_t(candidateValues.size()), std::uint32_t(values.size())});
         candidateTokens.insert(candidateTokens.end(), tokens.begin(), tokens.end());
@@ -328,8 +330,28 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
     std::vector<std::int64_t> plannedSize(lines.size(), -1);
     plan.instructions.reserve(candidates.size());
     plan.lineOffsets.reserve(candidates.size());
+    // A candidate's tokens for its ShapeText.
+    struct LineTokens {
+        const Candidate* candidate;
+        const std::vector<RegToken>* registers;
+        const std::vector<std::uint64_t>* values;
+        static void read(const void* context, ShapeTokens& tokens)
+        {
+            const auto& line = *static_cast<const LineTokens*>(context);
+            tokens.clear();
+            for (std::uint32_t t = 0; t < line.candidate->tokenCount; ++t) {
+                const RegToken& token = (*line.registers)[line.candidate->firstToken + t];
+                tokens.addRegister(token.kind, token.first, token.count);
+            }
+            tokens.finish();
+            const auto first = line.values->begin() + line.candidate->firstValue;
+            tokens.values.assign(first, first + line.candidate->valueCount);
+        }
+    };
+    ShapeTokens lineTokens;
+    std::string written;
     for (auto& candidate : candidates) {
-        const Shape& shape = shapes[std::size_t(candidate.shape)];
+        Shape& shape = shapes[std::size_t(candidate.shape)];
         if (!shape.usable)
             continue;
         llvm::MCInst inst = *shape.inst;
@@ -346,7 +368,13 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
         for (const auto& [operand, token] : shape.valueSlots)
             inst.getOperand(operand).setImm(std::int64_t(candidateValues[candidate.firstValue + token]));
         Emission& e = plan.instructions.emplace_back(); // (made in place: an Emission is not small)
-        session.streamer->describe(inst, *shape.subtarget, e);
+        if (!fastPaths().printedShapes || shape.printed.state() == PrintedShape::State::Refused) {
+            session.streamer->describe(inst, *shape.subtarget, e);
+        } else {
+            const LineTokens line {&candidate, &candidateTokens, &candidateValues};
+            ShapeText text(shape.printed, lineTokens, &LineTokens::read, &line, written);
+            session.streamer->describe(inst, *shape.subtarget, e, &text);
+        }
         plannedSize[candidate.line] = e.size;
         plan.lineOffsets.push_back(candidate.line);
     }

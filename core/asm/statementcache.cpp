@@ -14,6 +14,7 @@
 // (FastPaths::statementCache, statementShapes).
 #include "core/asm/fastpaths.h"
 #include "core/asm/linescan_p.h"
+#include "core/asm/printedshape_p.h"
 #include "core/asm/shapes_p.h"
 #include "core/asm/streamer_p.h"
 #include "core/support/text.h"
@@ -224,6 +225,7 @@ class StatementCache final : public llvm::MCTargetAsmParser {
         };
         std::vector<Slot> slots;  // registers: `token` indexes shapeRegisters_
         std::vector<Slot> values; // immediates: `token` indexes shapeValues_
+        PrintedShape printed;     // its statements' text, once known
     };
 
 public:
@@ -251,6 +253,7 @@ public:
     {
         streamer_.noteStatement(nameLoc, CollectingStreamer::StatementKind::Plain);
         pending_ = nullptr;
+        replayedShape_ = nullptr;
         learning_ = false;
         shapeKnown_ = false;
         exactKnown_ = false;
@@ -261,6 +264,7 @@ public:
             if (const auto it = shapes_.find(shapeKey_); it != shapes_.end() && replayShape(it->second)) {
                 skipStatement();
                 pending_ = &shapeReplay_;
+                replayedShape_ = &it->second;
                 ++streamer_.statementsFromShapes;
                 return false;
             }
@@ -290,7 +294,14 @@ public:
             pending_ = nullptr;
             inst.setLoc(idLoc);
             opcode = inst.getOpcode();
-            out.emitInstruction(inst, inner_->getSTI());
+            if (replayedShape_ && fastPaths().printedShapes && replayedShape_->printed.state() != PrintedShape::State::Refused) {
+                ShapeText text(replayedShape_->printed, tokens_, &StatementCache::readTokens, this, written_);
+                streamer_.textSource = &text;
+                out.emitInstruction(inst, inner_->getSTI());
+                streamer_.textSource = nullptr;
+            } else {
+                out.emitInstruction(inst, inner_->getSTI());
+            }
             return false;
         }
         if (!learning_)
@@ -658,6 +669,17 @@ private:
         return after;
     }
 
+    // This statement's registers and values, for its ShapeText.
+    static void readTokens(const void* context, ShapeTokens& tokens)
+    {
+        const auto& cache = *static_cast<const StatementCache*>(context);
+        tokens.clear();
+        for (const RegRange& reg : cache.shapeRegisters_)
+            tokens.addRegister(reg.kind, int(reg.first), int(reg.count));
+        tokens.finish();
+        tokens.values.assign(cache.shapeValues_.begin(), cache.shapeValues_.end()); // (each is 0..0xffffffff)
+    }
+
     // Learns the shape of the statement LLVM just made `remembered` of, when every register
     // operand of its MCInst is exactly one of the line's registers and every one of those is an
     // operand (the shape pass's test), and the counters moved as countersAfterShape says.
@@ -665,7 +687,7 @@ private:
     {
         if (shapes_.contains(shapeKey_) || remembered.countersAfter != countersAfterShape())
             return false;
-        Shape shape {remembered.inst, {}, {}};
+        Shape shape {remembered.inst, {}, {}, {}};
         std::vector<bool> used(shapeRegisters_.size(), false);
         for (unsigned i = 0; i < remembered.inst.getNumOperands(); ++i) {
             const llvm::MCOperand& op = remembered.inst.getOperand(i);
@@ -734,9 +756,12 @@ private:
     std::string shapeKey_;
     std::vector<RegRange> shapeRegisters_;
     std::vector<std::int64_t> shapeValues_;
-    bool shapeKnown_ = false; // shapeKey_ and shapeRegisters_ are this statement's
-    bool exactKnown_ = false; // key_ is
-    Remembered shapeReplay_;  // the statement made from its shape
+    bool shapeKnown_ = false;        // shapeKey_ and shapeRegisters_ are this statement's
+    bool exactKnown_ = false;        // key_ is
+    Remembered shapeReplay_;         // the statement made from its shape
+    Shape* replayedShape_ = nullptr; // the shape it was made from (nodes stay put)
+    ShapeTokens tokens_;             // a replayed statement's, for its ShapeText
+    std::string written_;
     std::array<std::int64_t, kCounters.size()> countersBefore_ {};
     std::array<llvm::MCSymbol*, kCounters.size()> counters_ {};
     llvm::StringRef statementBuffer_;     // the buffer of the statement keyOf read,

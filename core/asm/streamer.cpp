@@ -88,10 +88,16 @@ void RunWatch::reachedParser()
 
 namespace {
 
+// glc is printed as a modifier on GFX6–9 memory instructions.
+bool printedGlc(InternedString operands)
+{
+    return operands.find(" glc") != InternedString::npos || operands.starts_with("glc");
+}
+
 // `encodingRepeats`: e.bytes were interned before, so the print cache may know them, and is
-// worth adding them to.
+// worth adding them to. Else `source` may know the text.
 void printInstruction(TargetKit& kit, llvm::MCInstPrinter& printer, const llvm::MCInst& inst, const llvm::MCSubtargetInfo& sti,
-                      Emission& e, bool encodingRepeats)
+                      Emission& e, bool encodingRepeats, TextSource* source)
 {
     bool cacheable = encodingRepeats;
     for (unsigned i = 0; cacheable && i < inst.getNumOperands(); ++i)
@@ -104,23 +110,29 @@ void printInstruction(TargetKit& kit, llvm::MCInstPrinter& printer, const llvm::
             return;
         }
     }
-    std::string text;
-    llvm::raw_string_ostream out(text);
-    printer.printInst(&inst, 0, "", sti, out);
-    out.flush();
-    std::string_view view(text);
-    while (!view.empty() && (view.front() == '\t' || view.front() == ' '))
-        view.remove_prefix(1);
-    const auto space = view.find_first_of(" \t");
-    e.mnemonic = view.substr(0, space);
-    if (space != std::string_view::npos) {
-        std::string_view rest = view.substr(space);
-        while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t'))
-            rest.remove_prefix(1);
-        e.operands = rest;
+    std::string_view operands;
+    if (source && source->text(e.mnemonic, operands)) {
+        e.operands = operands;
+    } else {
+        std::string text;
+        llvm::raw_string_ostream out(text);
+        printer.printInst(&inst, 0, "", sti, out);
+        out.flush();
+        std::string_view view(text);
+        while (!view.empty() && (view.front() == '\t' || view.front() == ' '))
+            view.remove_prefix(1);
+        const auto space = view.find_first_of(" \t");
+        e.mnemonic = view.substr(0, space);
+        if (space != std::string_view::npos) {
+            std::string_view rest = view.substr(space);
+            while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t'))
+                rest.remove_prefix(1);
+            e.operands = rest;
+        }
+        if (source)
+            source->printed(e.mnemonic, e.operands.view());
     }
-    // glc is printed as a modifier on GFX6–9 memory instructions.
-    e.glc = e.operands.find(" glc") != InternedString::npos || e.operands.starts_with("glc");
+    e.glc = printedGlc(e.operands);
     if (cacheable)
         kit.printCache.insert(e.bytes, inst.getOpcode(), TargetKit::Printed {e.mnemonic, e.operands, e.glc});
 }
@@ -180,7 +192,7 @@ void resolveBranchSymbols(llvm::MCContext& context, std::vector<Emission>& emiss
 }
 
 void describeEncoded(TargetKit& kit, const GpuTarget& gpu, llvm::MCInstPrinter& printer, const llvm::MCInst& inst,
-                     const llvm::MCSubtargetInfo& sti, std::span<const std::uint8_t> bytes, Emission& e)
+                     const llvm::MCSubtargetInfo& sti, std::span<const std::uint8_t> bytes, Emission& e, TextSource* source)
 {
     bool newEncoding = false;
     e.bytes = InternedArray<std::uint8_t>(bytes, newEncoding);
@@ -188,7 +200,7 @@ void describeEncoded(TargetKit& kit, const GpuTarget& gpu, llvm::MCInstPrinter& 
     e.opcode = inst.getOpcode();
     const llvm::MCInstrDesc& desc = kit.instrInfo->get(inst.getOpcode());
     e.family = familyFromFlags(desc.TSFlags, gpu.generation);
-    printInstruction(kit, printer, inst, sti, e, encodingRepeats);
+    printInstruction(kit, printer, inst, sti, e, encodingRepeats, source);
     collectOperands(kit, inst, desc, e);
 }
 

@@ -8,6 +8,7 @@
 #include "core/asm/fastpaths.h"
 #include "core/asm/linescan_p.h"
 #include "core/asm/llvmkit_p.h"
+#include "core/asm/printedshape_p.h"
 #include "core/asm/sourcemap.h"
 #include "core/asm/watch_p.h"
 
@@ -131,9 +132,11 @@ struct RawDiagnostic {
 
 // Encoding (interned into e.bytes), family, printed text and registers of an instruction: shared
 // by the streamer (bytes from the encoder) and the disassembler (bytes from a code object or a
-// listing). Bytes interned before are a repeated encoding, which the print cache may hold.
+// listing). Bytes interned before are a repeated encoding, which the print cache may hold; else
+// `source`, when given, is asked for the text before the printer.
 void describeEncoded(TargetKit& kit, const GpuTarget& gpu, llvm::MCInstPrinter& printer, const llvm::MCInst& inst,
-                     const llvm::MCSubtargetInfo& sti, std::span<const std::uint8_t> bytes, Emission& e);
+                     const llvm::MCSubtargetInfo& sti, std::span<const std::uint8_t> bytes, Emission& e,
+                     TextSource* source = nullptr);
 
 // The parser reads a statement's end of line before it emits (alignment) or matches (some
 // warnings), so where it stands is the next statement: the statement before a location.
@@ -175,6 +178,8 @@ public:
     // and where to copy the next one.
     std::uint64_t instructionsSeen = 0;
     llvm::MCInst* capture = nullptr;
+    // Where the next instruction's text may come from (the statement cache's shapes).
+    TextSource* textSource = nullptr;
     // The statements the parser goes through, as the target parser sees them (statementcache.cpp):
     // instructions, labels, and every directive but the conditional ones. From them an expansion's
     // instantiations are read without asking LLVM (inferExpansions). Closing: the .endr or
@@ -206,7 +211,7 @@ public:
         if (stopped_)
             return;
         Emission e = located(Emission::Instr, inst.getLoc());
-        describe(inst, sti, e);
+        describe(inst, sti, e, textSource);
         if (!withinLimits(e, std::uint64_t(e.size)))
             return;
         if (keepInsts) {
@@ -217,8 +222,9 @@ public:
         emissions.push_back(std::move(e));
     }
 
-    // Encoding, family, printed text and registers of an instruction.
-    void describe(const llvm::MCInst& inst, const llvm::MCSubtargetInfo& sti, Emission& e)
+    // Encoding, family, printed text and registers of an instruction (its text perhaps from
+    // `source`, see describeEncoded).
+    void describe(const llvm::MCInst& inst, const llvm::MCSubtargetInfo& sti, Emission& e, TextSource* source = nullptr)
     {
         e.opcode = inst.getOpcode();
         llvm::SmallVector<char, 16> bytes;
@@ -232,7 +238,7 @@ public:
                 e.fixups->emplace_back(fixup.getOffset(), fixup.getValue());
             }
         describeEncoded(kit_, gpu_, printer_, inst, sti,
-                        std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), e);
+                        std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), e, source);
     }
 
     void emitLabel(llvm::MCSymbol* symbol, llvm::SMLoc loc) override

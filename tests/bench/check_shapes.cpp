@@ -39,6 +39,7 @@ const FastPath kFastPaths[] = {
     {"statement-cache", [](AssembleOptions&, bool on) { fastPaths().statementCache = on; }},
     {"statement-shapes", [](AssembleOptions&, bool on) { fastPaths().statementShapes = on; }},
     {"inferred-expansions", [](AssembleOptions&, bool on) { fastPaths().inferredExpansions = on; }},
+    {"printed-shapes", [](AssembleOptions&, bool on) { fastPaths().printedShapes = on; }},
 };
 
 } // namespace

@@ -8,6 +8,7 @@
 #include "../bench/generatedkernel.h"
 #include "core/asm/assembler.h"
 #include "core/asm/fastpaths.h"
+#include "core/asm/printedshape_p.h"
 #include "describeprogram.h"
 #include "testutils.h"
 
@@ -597,6 +598,84 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("no instruction reads \"%1\":\n%2").arg(expect, parsed.join(QLatin1Char('\n')))));
     }
 
+    // A shape's printed text with holes (printedshape_p.h): what it learns from one line, what it
+    // writes, and when it must leave a line to the printer.
+    void printedShapeLearnsHoles()
+    {
+        using detail::PrintedShape;
+        const auto names = [](std::initializer_list<std::string_view> list) { return std::vector<std::string_view>(list); };
+        PrintedShape shape;
+        const std::vector<std::uint64_t> learntValues {0x3fb36d20};
+        shape.learn(InternedString("v_mul_f32_e32"), "v62, 0x3fb36d20, v61", names({"v62", "v61"}), learntValues);
+        QCOMPARE(shape.state(), PrintedShape::State::Learnt);
+        std::string text;
+        // The learnt line itself, and nothing else, until a line proves the holes it changes.
+        QVERIFY(shape.covers(names({"v62", "v61"}), learntValues));
+        const std::vector<std::uint64_t> otherValues {0x1457c};
+        QVERIFY(!shape.covers(names({"v3", "v61"}), learntValues));
+        shape.write(text, names({"v3", "v[8:9]"}), otherValues);
+        QCOMPARE(text, std::string("v3, 0x1457c, v[8:9]"));
+        // A line that changed the first register and the value, printed as written: those holes
+        // are proven, the last is not.
+        shape.write(text, names({"v3", "v61"}), otherValues);
+        shape.check(text, InternedString("v_mul_f32_e32"), "v3, 0x1457c, v61", names({"v3", "v61"}), otherValues);
+        QCOMPARE(shape.state(), PrintedShape::State::Learnt);
+        QVERIFY(shape.covers(names({"v7", "v61"}), {std::vector<std::uint64_t> {0x999}}));
+        QVERIFY(!shape.covers(names({"v7", "v60"}), {std::vector<std::uint64_t> {0x999}}));
+        // One difference refuses the shape.
+        shape.write(text, names({"v7", "v60"}), otherValues);
+        shape.check(text, InternedString("v_mul_f32_e32"), "v7, 0x1457c, v60 clamp", names({"v7", "v60"}), otherValues);
+        QCOMPARE(shape.state(), PrintedShape::State::Refused);
+        QVERIFY(!shape.covers(names({"v62", "v61"}), learntValues));
+
+        // Decimal values and one register named twice (the shape key makes them equal in every line).
+        PrintedShape decimal;
+        decimal.learn(InternedString("ds_read_b32"), "v36, v36 offset:59870", names({"v36", "v36"}),
+                      std::vector<std::uint64_t> {59870});
+        QCOMPARE(decimal.state(), PrintedShape::State::Learnt);
+        decimal.write(text, names({"v5", "v5"}), std::vector<std::uint64_t> {1000});
+        QCOMPARE(text, std::string("v5, v5 offset:1000"));
+    }
+    void printedShapeRefusesWhatItCannotRead_data()
+    {
+        QTest::addColumn<QString>("printed");
+        QTest::addColumn<QStringList>("names");
+        QTest::addColumn<qulonglong>("value");
+        QTest::newRow("value twice") << QStringLiteral("v1, 0x64, 0x64") << QStringList {QStringLiteral("v1")} << 100ull;
+        QTest::newRow("value in two spellings")
+            << QStringLiteral("v1, 0x64 offset:100") << QStringList {QStringLiteral("v1")} << 100ull;
+        QTest::newRow("value printed otherwise") << QStringLiteral("v1, -100") << QStringList {QStringLiteral("v1")} << 100ull;
+        QTest::newRow("value inside a word") << QStringLiteral("v1, 0x640") << QStringList {QStringLiteral("v1")} << 100ull;
+        QTest::newRow("register inside a word") << QStringLiteral("v1.l, 0x64") << QStringList {QStringLiteral("v1")} << 100ull;
+        QTest::newRow("register also inside a word")
+            << QStringLiteral("v1, v1.l, 0x64") << QStringList {QStringLiteral("v1")} << 100ull;
+        QTest::newRow("register not printed") << QStringLiteral("v[0:1], 0x64") << QStringList {QStringLiteral("v1")} << 100ull;
+        QTest::newRow("register in a value") << QStringLiteral("v1, 0xa1") << QStringList {QStringLiteral("a1")} << 161ull;
+    }
+    void printedShapeRefusesWhatItCannotRead()
+    {
+        QFETCH(QString, printed);
+        QFETCH(QStringList, names);
+        QFETCH(qulonglong, value);
+        std::vector<std::string> nameText;
+        for (const QString& name : names)
+            nameText.push_back(name.toStdString());
+        const std::vector<std::string_view> nameViews(nameText.begin(), nameText.end());
+        detail::PrintedShape shape;
+        shape.learn(InternedString("x"), printed.toStdString(), nameViews, std::vector<std::uint64_t> {value});
+        QCOMPARE(shape.state(), detail::PrintedShape::State::Refused);
+    }
+    void registerNamesAsPrinted()
+    {
+        std::string name;
+        detail::appendRegisterName(name, RegKind::VGPR, 7, 1);
+        name += ' ';
+        detail::appendRegisterName(name, RegKind::SGPR, 8, 4);
+        name += ' ';
+        detail::appendRegisterName(name, RegKind::AGPR, 254, 2);
+        QCOMPARE(name, std::string("v7 s[8:11] a[254:255]"));
+    }
+
     void expansionFastPaths()
     {
         QFETCH(QString, text);
@@ -611,7 +690,7 @@ private Q_SLOTS:
         QVERIFY2(fromExpansion >= minimum, qPrintable(QStringLiteral("only %1 instructions from expansions").arg(fromExpansion)));
         const QStringList a = describe(fast);
         for (bool FastPaths::* path : {&FastPaths::expansionPerBuffer, &FastPaths::bufferIndex, &FastPaths::statementCache,
-                                       &FastPaths::statementShapes, &FastPaths::inferredExpansions}) {
+                                       &FastPaths::statementShapes, &FastPaths::inferredExpansions, &FastPaths::printedShapes}) {
             fastPaths().*path = false;
             const Program plain = assemble(source, options);
             fastPaths().*path = true;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/compact.h"
 
+#include "core/support/hash.h"
+
 #include <atomic>
 #include <charconv>
 #include <cstdio>
@@ -18,42 +20,6 @@ namespace {
 
 // Chunks of all pools are numbered together: a handle names its chunk without its pool.
 std::atomic<std::size_t> chunksTaken {0};
-
-// The pools' hash: std::hash's for strings (_Hash_bytes) was a fiftieth of a plain-text listing,
-// which interns four or five short entries per instruction (issue #18). wyhash's multiply-fold on
-// eight bytes at a time; lengths 1-7 read overlapping 4-byte or 3 single bytes.
-__extension__ using Wide = unsigned __int128; // g++ and clang++ on 64-bit targets
-std::uint64_t foldMultiply(std::uint64_t a, std::uint64_t b)
-{
-    const Wide product = Wide(a) * b;
-    return std::uint64_t(product) ^ std::uint64_t(product >> 64);
-}
-template <typename T> std::uint64_t load(const unsigned char* at)
-{
-    T value;
-    std::memcpy(&value, at, sizeof value);
-    return value;
-}
-std::size_t hashBytes(const void* bytes, std::size_t length)
-{
-    constexpr std::uint64_t k0 = 0xa0761d6478bd642full, k1 = 0xe7037ed1a0b428dbull, k2 = 0x8ebc6af09c88c6e3ull;
-    const auto* at = static_cast<const unsigned char*>(bytes);
-    std::uint64_t state = k0 ^ length;
-    std::size_t left = length;
-    for (; left > 16; left -= 16, at += 16)
-        state = foldMultiply(load<std::uint64_t>(at) ^ k1, load<std::uint64_t>(at + 8) ^ state);
-    std::uint64_t a = 0, b = 0;
-    if (left >= 8) {
-        a = load<std::uint64_t>(at);
-        b = load<std::uint64_t>(at + left - 8);
-    } else if (left >= 4) {
-        a = load<std::uint32_t>(at);
-        b = load<std::uint32_t>(at + left - 4);
-    } else if (left > 0) {
-        a = std::uint64_t(at[0]) << 16 | std::uint64_t(at[left / 2]) << 8 | at[left - 1];
-    }
-    return foldMultiply(k2 ^ length, foldMultiply(a ^ k1, b ^ state));
-}
 
 // One pool: entries packed into large chunks (a count, the items, a 0 for text), found again
 // through an open-addressing table of their handles. Never shrinks: handles must outlive every

@@ -4,6 +4,7 @@
 #include "core/asm/fastpaths.h"
 #include "core/asm/printedshape_p.h"
 #include "core/asm/sourcemap.h"
+#include "core/support/hash.h"
 
 #include <algorithm>
 #include <bit>
@@ -123,7 +124,7 @@ bool valueToken(std::string_view code, std::size_t at, std::size_t end, std::uin
 // register numbers, which the encoder puts into fixed fields; everything the assembler decides
 // from the text (encoding, VOP3 promotion, literal, size, errors) depends only on the shape.
 // False when the line mentions a name the source defines (its value may change between lines).
-bool lineShape(std::string_view code, const std::unordered_set<std::string_view>& definedNames, std::string& key,
+bool lineShape(std::string_view code, const std::unordered_set<std::string_view, TextHash>& definedNames, std::string& key,
                std::vector<RegToken>& tokens, std::vector<std::uint64_t>& values)
 {
     key.clear();
@@ -131,20 +132,23 @@ bool lineShape(std::string_view code, const std::unordered_set<std::string_view>
     values.clear();
     std::size_t i = 0;
     while (i < code.size()) {
-        const char c = code[i];
-        if (c == '"' || c == '\\')
-            return false;
+        if (!isWordChar(code[i])) { // a run of other characters, as it is (a string or an escape: no shape)
+            std::size_t end = i + 1;
+            while (end < code.size() && !isWordChar(code[end]))
+                ++end;
+            const std::string_view run = code.substr(i, end - i);
+            if (run.find_first_of("\"\\") != std::string_view::npos)
+                return false;
+            key.append(run);
+            i = end;
+            continue;
+        }
         RegToken token;
         std::size_t end = 0;
         if (parseRegisterToken(code, i, token, end)) {
             appendRegisterShape(key, token.kind, token.first, token.count, tokens);
             tokens.push_back(token);
             i = end;
-            continue;
-        }
-        if (!isWordChar(c)) {
-            key += c;
-            ++i;
             continue;
         }
         std::size_t wordEnd = i;
@@ -179,7 +183,7 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
     plan = ShapePlan {};
     if (scan.includes || scan.computedNames || scan.kernelScopeSymbols)
         return {};
-    std::unordered_set<std::string_view> definedNames;
+    std::unordered_set<std::string_view, TextHash> definedNames;
     for (const auto* list : {&scan.macroNames, &scan.assignedSymbols, &scan.labels})
         for (const auto& name : *list)
             definedNames.insert(name);
@@ -217,7 +221,7 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
     std::vector<std::uint64_t> candidateValues;
     candidates.reserve(lines.size());
     std::vector<Shape> shapes;
-    std::unordered_map<std::string, int> shapeIndex;
+    std::unordered_map<std::string, int, TextHash> shapeIndex;
     std::string key;
     std::vector<RegToken> tokens;
     std::vector<std::uint64_t> values;

@@ -7,6 +7,7 @@
 #include "core/asm/streamer_p.h"
 
 #include <bit>
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -26,16 +27,20 @@ bool mayBeInlineConstant(std::uint64_t v);
 template <typename Registers>
 void appendRegisterShape(std::string& key, RegKind kind, int first, int count, const Registers& earlier)
 {
+    const auto appendNumber = [&key](int n) {
+        char digits[16];
+        key.append(digits, std::to_chars(digits, digits + sizeof digits, n).ptr);
+    };
     key += '\x01';
     key += char('0' + int(kind));
-    key += std::to_string(count);
+    appendNumber(count);
     key += char('0' + first % (count > 1 ? 4 : 2));
     for (std::size_t j = 0; j < earlier.size(); ++j) {
         const int otherFirst = int(earlier[j].first), otherCount = int(earlier[j].count);
         if (earlier[j].kind != kind || otherFirst + otherCount <= first || first + count <= otherFirst)
             continue;
         key += otherFirst == first && otherCount == count ? '=' : '~';
-        key += std::to_string(j);
+        appendNumber(int(j));
     }
     key += '\x02';
 }

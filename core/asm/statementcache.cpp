@@ -17,6 +17,7 @@
 #include "core/asm/printedshape_p.h"
 #include "core/asm/shapes_p.h"
 #include "core/asm/streamer_p.h"
+#include "core/support/hash.h"
 #include "core/support/text.h"
 
 #include <llvm/MC/MCContext.h>
@@ -749,10 +750,10 @@ private:
     const bool hsa_; // the amdhsa triple: the only one whose register counting is in symbols
     TargetKit& kit_;
     static constexpr std::size_t kCapacity = std::size_t(1) << 16; // about 15 MB
-    std::unordered_map<std::string, Remembered> remembered_;
+    std::unordered_map<std::string, Remembered, TextHash> remembered_;
     std::string key_;
     std::string_view line_; // the statement's line, keyOf's
-    std::unordered_map<std::string, Shape> shapes_;
+    std::unordered_map<std::string, Shape, TextHash> shapes_;
     std::string shapeKey_;
     std::vector<RegRange> shapeRegisters_;
     std::vector<std::int64_t> shapeValues_;

@@ -5,8 +5,9 @@
 // same Program as a fresh assemble() of the edited text (compared line by line with the tests' describe()); a difference
 // aborts with the first differing line. (The exception by design: a placeholder that keeps its size
 // from before the edit, as in tst_incremental.) Without an edit, the text assembled with the
-// statement cache and the expansions read from the statements (FastPaths::statementCache,
-// inferredExpansions; issue #18) must give the Program it gives without either.
+// statement cache, the expansions read from the statements and the printed shapes
+// (FastPaths::statementCache, inferredExpansions, printedShapes; issue #18) must give the Program
+// it gives without them.
 //
 // Input: the source text, followed by the edit's parameters, which FuzzedDataProvider takes from
 // the END of the data; so any plain source file is a seed as it is (no edit), and the fuzzer grows
@@ -123,12 +124,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const QStringList replayed = test::describe(assemble(text, options));
         fastPaths().statementCache = false;
         fastPaths().inferredExpansions = false;
+        fastPaths().printedShapes = false;
         const QStringList parsed = test::describe(assemble(text, options));
         fastPaths().statementCache = true;
         fastPaths().inferredExpansions = true;
+        fastPaths().printedShapes = true;
         if (replayed != parsed) {
-            std::fprintf(stderr, "the statement cache or the expansions read change the Program (%s):\n%s\n", options.gpu.c_str(),
-                         qPrintable(test::firstDifference(replayed, parsed)));
+            std::fprintf(stderr, "the statement cache, the expansions read or the printed shapes change the Program (%s):\n%s\n",
+                         options.gpu.c_str(), qPrintable(test::firstDifference(replayed, parsed)));
             std::abort();
         }
         return 0;

@@ -165,10 +165,12 @@ bool PrintedShape::sameAsLearnt(std::size_t part, Names names, std::span<const s
 
 bool PrintedShape::covers(Names names, std::span<const std::uint64_t> values) const
 {
+    if (state_ != State::Learnt)
+        return false;
     for (std::size_t p = 0; p < parts_.size(); ++p)
         if (!parts_[p].proven && !sameAsLearnt(p, names, values))
             return false;
-    return state_ == State::Learnt;
+    return true;
 }
 
 void PrintedShape::check(std::string_view written, InternedString mnemonic, std::string_view printed, Names names,

@@ -13,9 +13,9 @@
 
 namespace gcnlens::detail {
 
-// Where an instruction's printed text may come from without running LLVM's printer (a shape's
-// printed text, printedshape_p.h). Asked only when the print cache does not hold the encoding, and
-// told what the printer wrote whenever it ran instead.
+// Where an instruction's printed text may come from without running LLVM's printer (ShapeText,
+// below). The streamer asks it only when the print cache does not hold the encoding, and tells it
+// what the printer wrote whenever the printer ran instead.
 class TextSource {
 public:
     // True with the text, or false: the printer writes it.

@@ -187,21 +187,7 @@ void PrintedShape::check(std::string_view written, InternedString mnemonic, std:
             parts_[p].proven = true;
 }
 
-void ShapeTokens::clear()
-{
-    nameText.clear();
-    nameEnds.clear();
-    names.clear();
-    values.clear();
-}
-
-void ShapeTokens::addRegister(RegKind kind, int first, int count)
-{
-    appendRegisterName(nameText, kind, first, count);
-    nameEnds.push_back(nameText.size());
-}
-
-void ShapeTokens::finish()
+void ShapeTokens::nameViews()
 {
     names.clear();
     for (std::size_t t = 0, from = 0; t < nameEnds.size(); from = nameEnds[t++])

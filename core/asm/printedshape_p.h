@@ -75,15 +75,33 @@ private:
     std::vector<std::string> learntHoles_; // each hole's text in the learnt line
 };
 
+// A plain register as the AMDGPU printer names it: v4, s[8:11], a[0:3] (VGPR, SGPR or AGPR). Written
+// here: LLVM names a register only inside an instruction it prints (its printRegName writes the
+// number). PrintedShape holds these names to the printer's own text before it writes a line.
+void appendRegisterName(std::string& out, RegKind kind, int first, int count);
+
 // A line's or statement's registers, named as the printer names them, and its values.
 struct ShapeTokens {
     std::string nameText;
     std::vector<std::size_t> nameEnds;
-    std::vector<std::string_view> names; // into nameText, made by finish()
+    std::vector<std::string_view> names; // into nameText
     std::vector<std::uint64_t> values;
-    void clear();
-    void addRegister(RegKind kind, int first, int count);
-    void finish();
+    // From the registers (anything with kind, first and count: the shape pass's tokens, the
+    // statement cache's RegRanges) and values of one line.
+    template <typename Registers, typename Values> void read(const Registers& registers, const Values& lineValues)
+    {
+        nameText.clear();
+        nameEnds.clear();
+        for (const auto& reg : registers) {
+            appendRegisterName(nameText, reg.kind, int(reg.first), int(reg.count));
+            nameEnds.push_back(nameText.size());
+        }
+        nameViews();
+        values.assign(lineValues.begin(), lineValues.end());
+    }
+
+private:
+    void nameViews();
 };
 
 // A line or statement of a shape as the streamer's TextSource (asked only when the print cache
@@ -91,7 +109,7 @@ struct ShapeTokens {
 // text, when the printer ran, learnt or checked. Its tokens are read only when first needed.
 class ShapeText final : public TextSource {
 public:
-    using Read = void (*)(const void* context, ShapeTokens& tokens); // fills and finishes `tokens`
+    using Read = void (*)(const void* context, ShapeTokens& tokens); // tokens.read(the line's)
     ShapeText(PrintedShape& shape, ShapeTokens& tokens, Read read, const void* context, std::string& written)
         : shape_(shape)
         , tokens_(tokens)
@@ -112,10 +130,5 @@ private:
     std::string& written_;
     bool ready_ = false;
 };
-
-// A plain register as the AMDGPU printer names it: v4, s[8:11], a[0:3] (VGPR, SGPR or AGPR). Written
-// here: LLVM names a register only inside an instruction it prints (its printRegName writes the
-// number). PrintedShape holds these names to the printer's own text before it writes a line.
-void appendRegisterName(std::string& out, RegKind kind, int first, int count);
 
 } // namespace gcnlens::detail

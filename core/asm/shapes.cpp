@@ -342,14 +342,8 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
         static void read(const void* context, ShapeTokens& tokens)
         {
             const auto& line = *static_cast<const LineTokens*>(context);
-            tokens.clear();
-            for (std::uint32_t t = 0; t < line.candidate->tokenCount; ++t) {
-                const RegToken& token = (*line.registers)[line.candidate->firstToken + t];
-                tokens.addRegister(token.kind, token.first, token.count);
-            }
-            tokens.finish();
-            const auto first = line.values->begin() + line.candidate->firstValue;
-            tokens.values.assign(first, first + line.candidate->valueCount);
+            tokens.read(std::span(line.registers->data() + line.candidate->firstToken, line.candidate->tokenCount),
+                        std::span(line.values->data() + line.candidate->firstValue, line.candidate->valueCount));
         }
     };
     ShapeTokens lineTokens;

@@ -674,11 +674,7 @@ private:
     static void readTokens(const void* context, ShapeTokens& tokens)
     {
         const auto& cache = *static_cast<const StatementCache*>(context);
-        tokens.clear();
-        for (const RegRange& reg : cache.shapeRegisters_)
-            tokens.addRegister(reg.kind, int(reg.first), int(reg.count));
-        tokens.finish();
-        tokens.values.assign(cache.shapeValues_.begin(), cache.shapeValues_.end()); // (each is 0..0xffffffff)
+        tokens.read(cache.shapeRegisters_, cache.shapeValues_); // (each value is 0..0xffffffff)
     }
 
     // Learns the shape of the statement LLVM just made `remembered` of, when every register

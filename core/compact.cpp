@@ -4,6 +4,7 @@
 #include "core/support/hash.h"
 
 #include <atomic>
+#include <bit>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -26,6 +27,13 @@ std::atomic<std::size_t> chunksTaken {0};
 // result. The table holds the same 32-bit handles the values hold: at its load of 1/4 to 1/2 a
 // table slot per entry costs 2-4 slots, and with distinct operands an instruction interns four
 // entries (operands, encoding, defs, uses; issue #18). 2^16 chunks of 256 KiB: 16 GiB in all.
+//
+// A slot's bits above the pool's largest handle carry the top bits of its entry's hash (a tag),
+// so a probe passes a slot of another entry without reading that entry: with distinct operands
+// the entry was a cache miss of its own, a quarter of the time spent interning (issue #18).
+// While the chunks are few the tag is wide (15 bits with 2 chunks, 8 bits with 256); a handle
+// past the current width narrows every tag, in place, by clearing its low bits, which keeps
+// each slot where its hash put it.
 class Pool {
 public:
     std::uint32_t store(const void* bytes, std::size_t count, std::size_t elementSize, bool* added)
@@ -35,9 +43,11 @@ public:
         std::lock_guard lock(mutex_);
         if ((used_ + 1) * 2 > table_.size())
             grow();
+        const std::uint32_t tag = tagOf(hash);
         std::size_t at = hash & (table_.size() - 1);
-        while (const std::uint32_t handle = table_[at]) {
-            if (countOf(handle) == count && std::memcmp(entry(handle), bytes, length) == 0) {
+        while (const std::uint32_t slot = table_[at]) {
+            const std::uint32_t handle = slot & handleMask();
+            if ((slot & ~handleMask()) == tag && countOf(handle) == count && std::memcmp(entry(handle), bytes, length) == 0) {
                 if (added)
                     *added = false;
                 return handle;
@@ -51,7 +61,9 @@ public:
         std::memcpy(place - 4, &count32, 4);
         std::memcpy(place, bytes, length);
         place[length] = 0;
-        table_[at] = handle;
+        if (std::bit_width(handle) > handleBits_)
+            widenHandles(std::bit_width(handle));
+        table_[at] = handle | tagOf(hash);
         ++used_;
         if (added)
             *added = true;
@@ -103,14 +115,31 @@ private:
     {
         std::vector<std::uint32_t> old = std::move(table_);
         table_.assign(std::max<std::size_t>(1024, old.size() * 2), 0);
-        for (const std::uint32_t handle : old) {
-            if (!handle)
+        for (const std::uint32_t slot : old) {
+            if (!slot)
                 continue;
-            std::size_t at = hashOf(handle, elementSize_) & (table_.size() - 1);
+            const std::size_t hash = hashOf(slot & handleMask(), elementSize_);
+            std::size_t at = hash & (table_.size() - 1);
             while (table_[at])
                 at = (at + 1) & (table_.size() - 1);
-            table_[at] = handle;
+            table_[at] = slot;
         }
+    }
+
+    // The tag: the hash's top bits, in the slot's bits above the handles (none at 32 bits).
+    std::uint32_t tagOf(std::size_t hash) const
+    {
+        return handleBits_ == 32 ? 0 : std::uint32_t(std::uint64_t(hash) >> (32 + handleBits_)) << handleBits_;
+    }
+    std::uint32_t handleMask() const { return handleBits_ == 32 ? ~0u : (1u << handleBits_) - 1; }
+    // Handles now take `bits`: each tag loses its low bits (those of the wider handles), which
+    // leaves the same top bits of the hash as tagOf gives from now on.
+    void widenHandles(int bits)
+    {
+        const std::uint32_t cleared = (bits == 32 ? ~0u : (1u << bits) - 1) & ~handleMask();
+        for (std::uint32_t& slot : table_)
+            slot &= ~cleared;
+        handleBits_ = bits;
     }
 
 public:
@@ -119,6 +148,7 @@ public:
 private:
     mutable std::mutex mutex_;
     std::vector<std::uint32_t> table_;
+    int handleBits_ = 17; // bits of the largest handle in the table (2 chunks), at most 32
     std::size_t used_ = 0;
     std::size_t chunkIndex_ = 0;
     char* chunk_ = nullptr;

@@ -118,14 +118,38 @@ bool valueToken(std::string_view code, std::size_t at, std::size_t end, std::uin
     return ec == std::errc() && last == word.data() + word.size() && !mayBeInlineConstant(value);
 }
 
+// The names the source defines (macros, symbols, labels, --defsym), with a filter on their first
+// characters and lengths in front: every word of every line is asked, and almost none is a name
+// (the set's lookup was a sixth of the shape of a plain-text line; issue #18).
+class DefinedNames {
+public:
+    void insert(std::string_view name)
+    {
+        names_.insert(name);
+        if (!name.empty()) {
+            firstChars_ |= std::uint64_t(1) << (static_cast<unsigned char>(name.front()) & 63);
+            lengths_ |= std::uint64_t(1) << std::min<std::size_t>(name.size(), 63);
+        }
+    }
+    bool contains(std::string_view word) const
+    {
+        return !word.empty() && (firstChars_ >> (static_cast<unsigned char>(word.front()) & 63) & 1)
+            && (lengths_ >> std::min<std::size_t>(word.size(), 63) & 1) && names_.contains(word);
+    }
+
+private:
+    std::unordered_set<std::string_view, TextHash> names_;
+    std::uint64_t firstChars_ = 0, lengths_ = 0; // bit (c & 63) of each first character; bit min(length, 63)
+};
+
 // The shape of an instruction line: its text with each plain register replaced by its kind, its
 // width, its alignment (SGPR tuples, GFX90A VGPRs) and how it overlaps the registers
 // before it (the constant-bus limit counts distinct SGPRs). Lines of one shape differ only in
 // register numbers, which the encoder puts into fixed fields; everything the assembler decides
 // from the text (encoding, VOP3 promotion, literal, size, errors) depends only on the shape.
 // False when the line mentions a name the source defines (its value may change between lines).
-bool lineShape(std::string_view code, const std::unordered_set<std::string_view, TextHash>& definedNames, std::string& key,
-               std::vector<RegToken>& tokens, std::vector<std::uint64_t>& values)
+bool lineShape(std::string_view code, const DefinedNames& definedNames, std::string& key, std::vector<RegToken>& tokens,
+               std::vector<std::uint64_t>& values)
 {
     key.clear();
     tokens.clear();
@@ -183,7 +207,7 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
     plan = ShapePlan {};
     if (scan.includes || scan.computedNames || scan.kernelScopeSymbols)
         return {};
-    std::unordered_set<std::string_view, TextHash> definedNames;
+    DefinedNames definedNames;
     for (const auto* list : {&scan.macroNames, &scan.assignedSymbols, &scan.labels})
         for (const auto& name : *list)
             definedNames.insert(name);

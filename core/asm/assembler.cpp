@@ -404,7 +404,11 @@ const Program& FrontEnd::analyze(std::string_view source, const AssembleOptions&
     State& state = *state_;
     state.spliced = false;
     state.clrxResult = false;
+    // assemble() keeps no copy of the text: no later edit reads it, and at 100k lines each copy
+    // is megabytes of page faults (issue #18).
     if (resolvedDialect(source, options) == AssembleOptions::Dialect::Clrx) {
+        if (state.oneShot)
+            return analyzeClrx(source, options);
         state.source.assign(source);
         state.haveSource = true;
         return analyzeClrx(state.source, options);
@@ -432,6 +436,10 @@ const Program& FrontEnd::analyze(std::string_view source, const AssembleOptions&
         }
     }
 
+    if (state.oneShot) {
+        state.runWhole(*gpu, source, options, currentKey);
+        return state.program;
+    }
     state.source.assign(source);
     state.haveSource = true;
     return state.full(*gpu, options, currentKey);

@@ -5,6 +5,7 @@
 #include "core/support/text.h"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cstdint>
 #include <cstring>
@@ -320,16 +321,31 @@ bool mentionsAny(std::string_view line, const std::vector<std::string>& names)
 std::vector<std::string_view> splitLines(std::string_view text)
 {
     std::vector<std::string_view> lines;
-    std::size_t start = 0;
-    while (true) {
-        const auto end = text.find('\n', start);
-        if (end == std::string_view::npos) {
-            lines.push_back(text.substr(start));
-            return lines;
+    // Counted first: a vector grown by doubling writes half again as many fresh pages, and the
+    // count is a fast pass (issue #18).
+    lines.reserve(countNewlines(text) + 1);
+    std::size_t start = 0, i = 0;
+#if defined(__SSE2__)
+    // Newlines found sixteen bytes at a time, not by a memchr call per line: three passes split a
+    // 100k-line text into lines, and the calls were a hundredth of its listing (issue #18).
+    const __m128i newline = _mm_set1_epi8('\n');
+    for (; text.size() - i >= 16; i += 16) {
+        auto found = unsigned(
+            _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i)), newline)));
+        for (; found; found &= found - 1) {
+            const std::size_t end = i + std::size_t(std::countr_zero(found));
+            lines.push_back(text.substr(start, end - start));
+            start = end + 1;
         }
-        lines.push_back(text.substr(start, end - start));
-        start = end + 1;
     }
+#endif
+    for (; i < text.size(); ++i)
+        if (text[i] == '\n') {
+            lines.push_back(text.substr(start, i - start));
+            start = i + 1;
+        }
+    lines.push_back(text.substr(start));
+    return lines;
 }
 
 // Newlines in a text. Asked once per statement for the lines since the last one (issue #18), so

@@ -195,9 +195,9 @@ std::string isaProcessor(std::string_view argument)
 // ("s_nop 0 é"), a control character after a bad token. None is ever valid code, so LLVM sees '?'
 // there instead and reports the error it is. One statement: [begin, end) of `line`, changed in
 // place.
-void sanitiseStatement(std::string& line, std::size_t begin, std::size_t end)
+void sanitiseStatement(SourceMap::AssemblerText& line, std::size_t begin, std::size_t end)
 {
-    const std::string_view text = std::string_view(line).substr(begin, end - begin);
+    std::string_view text = line.view().substr(begin, end - begin);
     // Where the first pass may act: quotes, an escape, a comment's start.
     constexpr auto nextQuoteOrComment = [](std::string_view text, std::size_t from) {
         return detail::findFirstOf<'"', '\\', '\'', ';', '/'>(text, from);
@@ -219,10 +219,12 @@ void sanitiseStatement(std::string& line, std::size_t begin, std::size_t end)
         }
     }
     // Every '"' from the one never closed on: an escaped one after it would open a string again.
-    if (openQuote != std::string_view::npos)
+    if (openQuote != std::string_view::npos) {
         for (std::size_t i = openQuote; i < text.size(); ++i)
             if (text[i] == '"')
-                line[begin + i] = '?';
+                line.set(begin + i, '?');
+        text = line.view().substr(begin, end - begin); // the copy, once made, is what the pass below reads
+    }
     bool inString = false;
     const std::string_view code = text.substr(0, codeEnd(text));
     // Where the second pass may act: quotes, an escape, a byte to replace.
@@ -241,17 +243,17 @@ void sanitiseStatement(std::string& line, std::size_t begin, std::size_t end)
         else if (c == '"')
             inString = !inString;
         else if (!inString && detail::isControlOrHigh(c))
-            line[begin + i] = '?'; // and control characters, which it loops on after a '?' ("s_endpgm ? \a")
+            line.set(begin + i, '?'); // and control characters, which it loops on after a '?' ("s_endpgm ? \a")
     }
 }
 
 // LLVM's lexer ends a statement, and a line comment, at a '\r' as at a line end: each part of
 // a line on its own (fuzz_frontend d1ffb3dc: "// \rp\xff\"", where the comment ended at the '\r').
 // The line is [lineBegin, lineEnd) of `text`.
-void sanitiseForLlvm(std::string& text, std::size_t lineBegin, std::size_t lineEnd)
+void sanitiseForLlvm(SourceMap::AssemblerText& text, std::size_t lineBegin, std::size_t lineEnd)
 {
     for (std::size_t begin = lineBegin; begin <= lineEnd;) {
-        const std::size_t end = std::min(std::string_view(text).substr(0, lineEnd).find('\r', begin), lineEnd);
+        const std::size_t end = std::min(text.view().substr(0, lineEnd).find('\r', begin), lineEnd);
         sanitiseStatement(text, begin, end);
         begin = end + 1;
     }
@@ -261,19 +263,11 @@ void sanitiseForLlvm(std::string& text, std::size_t lineBegin, std::size_t lineE
 
 SourceMap::SourceMap(std::string_view source)
 {
-    std::size_t start = 0;
-    while (start <= source.size()) {
-        const auto end = source.find('\n', start);
-        if (end == std::string_view::npos) {
-            if (start < source.size())
-                lines_.push_back(source.substr(start));
-            break;
-        }
-        lines_.push_back(source.substr(start, end - start));
-        start = end + 1;
-    }
+    lines_ = detail::splitLines(source);
+    if (lines_.back().empty())
+        lines_.pop_back(); // a newline at the end starts no line
 
-    assemblerText_.assign(source);
+    assemblerText_.source = source;
     std::size_t lineStart = 0;
     std::string currentAmdhsa; // inside .amdhsa_kernel NAME … .end_amdhsa_kernel
     int amdhsaStart = 0;
@@ -333,7 +327,7 @@ SourceMap::SourceMap(std::string_view source)
             const std::string_view whole = trimmed(raw.substr(0, codeEnd(raw)));
             const std::size_t column = std::size_t(whole.data() - raw.data());
             for (std::size_t i = column; i < column + whole.size(); ++i)
-                assemblerText_[lineStart + i] = ' ';
+                assemblerText_.set(lineStart + i, ' ');
             if (!inOldMetadata) {
                 const auto* old = std::find_if(std::begin(kOldDirectives), std::end(kOldDirectives),
                                                [&](const OldDirective& d) { return d.name == word; });
@@ -368,7 +362,7 @@ SourceMap::SourceMap(std::string_view source)
             // Blank the directive for LLVM (which would reject it) and say so once per kind.
             const std::size_t column = std::size_t(code.data() - raw.data());
             for (std::size_t i = column; i < column + code.size(); ++i)
-                assemblerText_[lineStart + i] = ' ';
+                assemblerText_.set(lineStart + i, ' ');
             notes_.push_back({Severity::Note,
                               lineNo,
                               int(column),
@@ -388,7 +382,7 @@ SourceMap::SourceMap(std::string_view source)
 // is blanked here (line ends kept) and the error is said on the line that opens it.
 void SourceMap::blankUnclosedComment()
 {
-    std::string& text = assemblerText_;
+    const std::string_view text = assemblerText_.view();
     bool inString = false, inComment = false;
     int openLine = 0;
     std::size_t openAt = 0, lineStart = 0;
@@ -406,7 +400,7 @@ void SourceMap::blankUnclosedComment()
         return;
     for (std::size_t i = openAt; i < text.size(); ++i)
         if (text[i] != '\n')
-            text[i] = ' ';
+            assemblerText_.set(i, ' ');
     notes_.push_back({Severity::Error,
                       openLine,
                       int(openAt - (text.rfind('\n', openAt) + 1)),

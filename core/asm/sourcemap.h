@@ -15,9 +15,31 @@ namespace gcnlens {
 
 class SourceMap {
 public:
+    // Reads `source` in place: it must outlive the map.
     explicit SourceMap(std::string_view source);
 
-    const std::string& assemblerText() const { return assemblerText_; }
+    // The source itself until something in it must be blanked or replaced for LLVM; a copy from
+    // then on (issue #18: a copy of a 100k-line source for nothing was a hundredth of a listing,
+    // in page faults).
+    std::string_view assemblerText() const { return assemblerText_.view(); }
+    class AssemblerText {
+    public:
+        std::string_view view() const { return copied_ ? std::string_view(copy_) : source; }
+        void set(std::size_t at, char c)
+        {
+            if (!copied_) {
+                copy_.assign(source);
+                copied_ = true;
+            }
+            copy_[at] = c;
+        }
+        std::string_view source;
+
+    private:
+        std::string copy_;
+        bool copied_ = false;
+    };
+
     const std::vector<Diagnostic>& notes() const { return notes_; }
     const std::vector<std::string>& kernelNames() const { return kernelNames_; }
     const std::vector<ResourceDirective>& resourceDirectives() const { return directives_; }
@@ -52,7 +74,7 @@ private:
     void blankUnclosedComment();
 
     std::vector<std::string_view> lines_;
-    std::string assemblerText_;
+    AssemblerText assemblerText_;
     std::vector<Diagnostic> notes_;
     std::vector<std::string> kernelNames_;
     std::vector<int> blockLines_;

@@ -8,6 +8,7 @@
 #include "../bench/generatedkernel.h"
 #include "core/asm/assembler.h"
 #include "core/asm/fastpaths.h"
+#include "core/asm/linescan_p.h"
 #include "core/asm/printedshape_p.h"
 #include "describeprogram.h"
 #include "testutils.h"
@@ -249,6 +250,26 @@ private Q_SLOTS:
     // Value classes (issue #18): lines of one form with fixed registers and random values, so
     // that many share a shape across values, at the edges of every inline pattern and field range;
     // and the benchmark's kernel of distinct literals and offsets.
+    // The line splitting every pass starts from (sixteen bytes at a time, the rest one by one)
+    // and the newline count, against the plain way, on texts of every length around the blocks.
+    void lineSplitting()
+    {
+        std::mt19937 random(18);
+        for (int round = 0; round < 3000; ++round) {
+            std::string text(std::size_t(random() % 80), 'x');
+            const unsigned density = 1 + random() % 4; // 1: all newlines … 4: one in four
+            for (char& c : text)
+                c = random() % density == 0 ? '\n' : char('a' + random() % 26);
+            std::vector<std::string_view> expected;
+            std::size_t start = 0;
+            for (std::size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
+                expected.push_back(std::string_view(text).substr(start, end - start));
+            expected.push_back(std::string_view(text).substr(start));
+            QCOMPARE(gcnlens::detail::splitLines(text), expected);
+            QCOMPARE(gcnlens::detail::countNewlines(text), std::size_t(std::count(text.begin(), text.end(), '\n')));
+        }
+    }
+
     void valueClasses_data() { generated_data(); }
     void valueClasses()
     {

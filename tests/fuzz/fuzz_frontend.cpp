@@ -69,7 +69,7 @@ std::string llvmText(const std::string& text, const AssembleOptions& options)
         clrx.processor = options.gpu;
         source = translateClrx(text, clrx).text;
     }
-    std::string seen = SourceMap(source).assemblerText();
+    std::string seen(SourceMap(source).assemblerText());
     seen.append(seen.ends_with('\n') ? 3 : 4, '\n');
     return seen;
 }

@@ -24,13 +24,15 @@ std::atomic<std::size_t> chunksTaken {0};
 
 // One pool: entries packed into large chunks (a count, the items, a 0 for text), found again
 // through an open-addressing table of their handles. Never shrinks: handles must outlive every
-// result. The table holds the same 32-bit handles the values hold: at its load of 1/4 to 1/2 a
-// table slot per entry costs 2-4 slots, and with distinct operands an instruction interns four
-// entries (operands, encoding, defs, uses; issue #18). 2^16 chunks of 256 KiB: 16 GiB in all.
+// result. The table holds the same 32-bit handles the values hold: at its load of 3/8 to 3/4 an
+// entry costs 1.3-2.7 slots, and with distinct operands an instruction interns four entries
+// (operands, encoding, defs, uses; issue #18). 2^16 chunks of 256 KiB: 16 GiB in all.
 //
 // A slot's bits above the pool's largest handle carry the top bits of its entry's hash (a tag),
 // so a probe passes a slot of another entry without reading that entry: with distinct operands
-// the entry was a cache miss of its own, a quarter of the time spent interning (issue #18).
+// the entry was a cache miss of its own, a quarter of the time spent interning (issue #18). So
+// the table may be fuller than a plain one: a longer probe stays in its cache line and reads no
+// entries, and a smaller table is fewer misses (and bytes) of its own.
 // While the chunks are few the tag is wide (15 bits with 2 chunks, 8 bits with 256); a handle
 // past the current width narrows every tag, in place, by clearing its low bits, which keeps
 // each slot where its hash put it.
@@ -41,7 +43,7 @@ public:
         const std::size_t length = count * elementSize;
         const std::size_t hash = hashBytes(bytes, length);
         std::lock_guard lock(mutex_);
-        if ((used_ + 1) * 2 > table_.size())
+        if ((used_ + 1) * 4 > table_.size() * 3)
             grow();
         const std::uint32_t tag = tagOf(hash);
         std::size_t at = hash & (table_.size() - 1);

@@ -36,18 +36,22 @@ bool standsAlone(std::string_view text, std::size_t at, std::size_t length, bool
 
 void appendRegisterName(std::string& out, RegKind kind, int first, int count)
 {
-    out += kind == RegKind::VGPR ? 'v' : kind == RegKind::SGPR ? 's' : 'a';
-    char buffer[24];
-    const auto number = [&](int n) { out.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, n).ptr); };
+    // Written into a buffer and appended at once (a memcpy call per number and a push_back per
+    // character were a sixtieth of a plain-text listing; issue #18).
+    char name[32];
+    std::size_t size = 0;
+    const auto number = [&](int n) { size = std::size_t(std::to_chars(name + size, name + sizeof name, n).ptr - name); };
+    name[size++] = kind == RegKind::VGPR ? 'v' : kind == RegKind::SGPR ? 's' : 'a';
     if (count == 1) {
         number(first);
-        return;
+    } else {
+        name[size++] = '[';
+        number(first);
+        name[size++] = ':';
+        number(first + count - 1);
+        name[size++] = ']';
     }
-    out += '[';
-    number(first);
-    out += ':';
-    number(first + count - 1);
-    out += ']';
+    out.append(name, size);
 }
 
 void PrintedShape::learn(InternedString mnemonic, std::string_view operands, Names names, std::span<const std::uint64_t> values)

@@ -27,32 +27,36 @@ bool mayBeInlineConstant(std::uint64_t v);
 template <typename Registers>
 void appendRegisterShape(std::string& key, RegKind kind, int first, int count, const Registers& earlier)
 {
-    const auto appendNumber = [&key](int n) {
-        char digits[16];
-        key.append(digits, std::to_chars(digits, digits + sizeof digits, n).ptr);
-    };
-    key += '\x01';
-    key += char('0' + int(kind));
+    // Written into a buffer and appended at once: a push_back per character was a sixtieth of
+    // a plain-text listing (issue #18). An overlap takes at most 12 characters.
+    char part[64];
+    std::size_t size = 0;
+    const auto appendNumber = [&](int n) { size = std::size_t(std::to_chars(part + size, part + sizeof part, n).ptr - part); };
+    part[size++] = '\x01';
+    part[size++] = char('0' + int(kind));
     appendNumber(count);
-    key += char('0' + first % (count > 1 ? 4 : 2));
+    part[size++] = char('0' + first % (count > 1 ? 4 : 2));
     for (std::size_t j = 0; j < earlier.size(); ++j) {
         const int otherFirst = int(earlier[j].first), otherCount = int(earlier[j].count);
         if (earlier[j].kind != kind || otherFirst + otherCount <= first || first + count <= otherFirst)
             continue;
-        key += otherFirst == first && otherCount == count ? '=' : '~';
+        if (size > sizeof part - 16) {
+            key.append(part, size);
+            size = 0;
+        }
+        part[size++] = otherFirst == first && otherCount == count ? '=' : '~';
         appendNumber(int(j));
     }
-    key += '\x02';
+    part[size++] = '\x02';
+    key.append(part, size);
 }
 
 // A whole-operand integer's part of a shape key when it cannot be an inline constant: its class,
 // bit length and low two bits, which decide every range and alignment check the assembler makes.
 inline void appendValueClass(std::string& key, std::uint64_t value)
 {
-    key += '\x03';
-    key += char('0' + std::bit_width(value));
-    key += char('0' + (value & 3));
-    key += '\x04';
+    const char part[] = {'\x03', char('0' + std::bit_width(value)), char('0' + (value & 3)), '\x04'};
+    key.append(part, sizeof part);
 }
 
 // Below this many instruction lines the shape pass costs more than it saves.

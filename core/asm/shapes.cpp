@@ -253,7 +253,7 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
         if (!scan.plain[l])
             continue;
         const std::string_view code = codeOf(lines[l]);
-        if (code.empty() || !SourceMap::statementIsInstruction(code) || !lineShape(code, definedNames, key, tokens, values))
+        if (code.empty() || !SourceMap::codeIsInstruction(code) || !lineShape(code, definedNames, key, tokens, values))
             continue;
         auto [it, added] = shapeIndex.try_emplace(key, int(shapes.size()));
         if (added)
@@ -427,10 +427,9 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
         plan.lineOffsets[next++] = parsed.size();
         parsed += ".skip " + std::to_string(bytes);
         run.lineEnd = parsed.size();
-        for (std::size_t k = l + 1; k < end; ++k) {
-            parsed += '\n';
-            plan.lineOffsets[next++] = parsed.size();
-        }
+        for (std::size_t k = l + 1; k < end; ++k) // (each an empty line: its offset, one newline on)
+            plan.lineOffsets[next++] = parsed.size() + (k - l);
+        parsed.append(end - l - 1, '\n');
         plan.runs.push_back(run);
         l = end - 1;
     }

@@ -453,7 +453,11 @@ std::string_view SourceMap::code(std::string_view line)
 
 bool SourceMap::statementIsInstruction(std::string_view text)
 {
-    std::string_view code = trimmed(text.substr(0, codeEnd(text)));
+    return codeIsInstruction(code(text));
+}
+
+bool SourceMap::codeIsInstruction(std::string_view code)
+{
     const std::string_view word = firstWord(code);
     if (!word.empty() && code.size() > word.size() && code[word.size()] == ':')
         code = trimmed(code.substr(word.size() + 1));

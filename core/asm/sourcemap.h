@@ -66,6 +66,8 @@ public:
     // True when a statement (one line of text) is an instruction rather than a directive,
     // label, assignment or comment.
     static bool statementIsInstruction(std::string_view text);
+    // The same for a line's code(), read once already (the shape pass asks of every line).
+    static bool codeIsInstruction(std::string_view code);
 
     // The code of one line: comments (';', '//', a leading '#') removed, blanks trimmed.
     static std::string_view code(std::string_view line);

@@ -215,8 +215,10 @@ LineScan scanLines(const std::vector<std::string_view>& lines)
         // list, "v0, v1, " while typing, does not reach further: it keeps the incremental path and
         // its kept size.)
         const std::string_view trimmedCode = code.substr(0, code.find_last_not_of(" \t\r") + 1);
-        const bool quote = code.find('\'') != std::string_view::npos;
-        const bool refused = quote || findFirstOf<'`', '\x7f'>(code) != std::string_view::npos;
+        // (One search for the three; the quote asked apart only on such a rare line.)
+        const std::size_t odd = findFirstOf<'\'', '`', '\x7f'>(code);
+        const bool refused = odd != std::string_view::npos;
+        const bool quote = refused && code.find('\'', odd) != std::string_view::npos;
         const std::size_t openBracket = code.rfind('['), closeBracket = code.rfind(']');
         const bool spills = refused || hasRefusedNumber(code)
             || (openBracket != std::string_view::npos && (closeBracket == std::string_view::npos || closeBracket < openBracket))

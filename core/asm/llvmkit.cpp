@@ -252,15 +252,22 @@ std::optional<RegRange> classifyRegister(std::string_view name)
 // are v3+ whatever else they mention.
 std::string tripleFor(std::string_view source, const std::vector<std::pair<std::string, std::int64_t>>& defsyms)
 {
-    const auto has = [&](std::string_view word) { return source.find(word) != std::string_view::npos; };
-    if (has("ROCM_METADATA_VERSION") || has("rocm_version.inc")) {
+    // The names, in one pass over the '.'s (plain code has few; a search per name went through
+    // the whole text six times, stopping at every 'r' for one; issue #18).
+    bool rocm = source.find("ROCM_METADATA_VERSION") != std::string_view::npos, v2 = false, hsa = false;
+    for (std::size_t at = source.find('.'); at != std::string_view::npos; at = source.find('.', at + 1)) {
+        const std::string_view from = source.substr(at);
+        rocm = rocm || (from.starts_with(".inc") && at >= 12 && source.substr(at - 12, 12) == "rocm_version");
+        v2 = v2 || from.starts_with(".amdgpu_hsa_kernel") || from.starts_with(".amd_kernel_code_t")
+            || from.starts_with(".hsa_code_object_");
+        hsa = hsa || from.starts_with(".amdhsa_") || from.starts_with(".amdgcn_target");
+    }
+    if (rocm) {
         for (const auto& [name, value] : defsyms)
             if (name == "ROCM_METADATA_VERSION")
                 return value == 4 ? "amdgcn--" : "amdgcn-amd-amdhsa";
         return "amdgcn-amd-amdhsa";
     }
-    const bool v2 = has(".amdgpu_hsa_kernel") || has(".amd_kernel_code_t") || has(".hsa_code_object_");
-    const bool hsa = has(".amdhsa_") || has(".amdgcn_target");
     return v2 && !hsa ? "amdgcn--" : "amdgcn-amd-amdhsa";
 }
 

@@ -91,7 +91,13 @@ namespace {
 // glc is printed as a modifier on GFX6–9 memory instructions.
 bool printedGlc(InternedString operands)
 {
-    return operands.find(" glc") != InternedString::npos || operands.starts_with("glc");
+    // " glc" anywhere or "glc" first, found from its 'g' (operand texts are full of blanks: a
+    // search from the ' ' stopped at each; issue #18).
+    const std::string_view text = operands.view();
+    for (std::size_t at = text.find('g'); at != std::string_view::npos; at = text.find('g', at + 1))
+        if (text.substr(at).starts_with("glc") && (at == 0 || text[at - 1] == ' '))
+            return true;
+    return false;
 }
 
 // `encodingRepeats`: e.bytes were interned before, so the print cache may know them, and is

@@ -148,12 +148,13 @@ private:
 // register numbers, which the encoder puts into fixed fields; everything the assembler decides
 // from the text (encoding, VOP3 promotion, literal, size, errors) depends only on the shape.
 // False when the line mentions a name the source defines (its value may change between lines).
+// The line's register and value tokens are appended to `tokens` and `values` (the shape pass
+// keeps every line's there; a false return leaves some behind, for the caller to drop).
 bool lineShape(std::string_view code, const DefinedNames& definedNames, std::string& key, std::vector<RegToken>& tokens,
                std::vector<std::uint64_t>& values)
 {
     key.clear();
-    tokens.clear();
-    values.clear();
+    const std::size_t firstToken = tokens.size();
     std::size_t i = 0;
     while (i < code.size()) {
         if (!isWordChar(code[i])) { // a run of other characters, as it is (a string or an escape: no shape)
@@ -170,7 +171,7 @@ bool lineShape(std::string_view code, const DefinedNames& definedNames, std::str
         RegToken token;
         std::size_t end = 0;
         if (parseRegisterToken(code, i, token, end)) {
-            appendRegisterShape(key, token.kind, token.first, token.count, tokens);
+            appendRegisterShape(key, token.kind, token.first, token.count, std::span(tokens).subspan(firstToken));
             tokens.push_back(token);
             i = end;
             continue;
@@ -192,6 +193,47 @@ bool lineShape(std::string_view code, const DefinedNames& definedNames, std::str
     }
     return true;
 }
+
+// Shape keys to shape numbers: open addressing over a power-of-two table (an unordered_map's
+// modulo and node per lookup were a quarter of the pass's own time, asked once per line).
+class ShapeIndex {
+public:
+    // The number of `key`'s shape, and whether it is new (numbered on from 0).
+    std::pair<int, bool> findOrAdd(const std::string& key)
+    {
+        if ((keys_.size() + 1) * 2 > slots_.size())
+            grow();
+        const std::size_t hash = hashBytes(key.data(), key.size());
+        for (std::size_t at = hash & (slots_.size() - 1);; at = (at + 1) & (slots_.size() - 1)) {
+            const int shape = slots_[at];
+            if (shape < 0) {
+                slots_[at] = int(keys_.size());
+                keys_.push_back(key);
+                return {slots_[at], true};
+            }
+            if (keys_[std::size_t(shape)] == key)
+                return {shape, false};
+        }
+    }
+
+private:
+    void grow()
+    {
+        std::vector<int> old = std::move(slots_);
+        slots_.assign(std::max<std::size_t>(64, old.size() * 2), -1);
+        for (const int shape : old) {
+            if (shape < 0)
+                continue;
+            const std::string& key = keys_[std::size_t(shape)];
+            std::size_t at = hashBytes(key.data(), key.size()) & (slots_.size() - 1);
+            while (slots_[at] >= 0)
+                at = (at + 1) & (slots_.size() - 1);
+            slots_[at] = shape;
+        }
+    }
+    std::vector<int> slots_;        // shape numbers, -1 empty
+    std::vector<std::string> keys_; // by shape number
+};
 
 } // namespace
 
@@ -245,23 +287,24 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
     std::vector<std::uint64_t> candidateValues;
     candidates.reserve(lines.size());
     std::vector<Shape> shapes;
-    std::unordered_map<std::string, int, TextHash> shapeIndex;
+    ShapeIndex shapeIndex;
     std::string key;
-    std::vector<RegToken> tokens;
-    std::vector<std::uint64_t> values;
     for (std::size_t l = 0; l < lines.size(); ++l) {
         if (!scan.plain[l])
             continue;
         const std::string_view code = codeOf(lines[l]);
-        if (code.empty() || !SourceMap::codeIsInstruction(code) || !lineShape(code, definedNames, key, tokens, values))
+        const auto firstToken = std::uint32_t(candidateTokens.size()), firstValue = std::uint32_t(candidateValues.size());
+        if (code.empty() || !SourceMap::codeIsInstruction(code)
+            || !lineShape(code, definedNames, key, candidateTokens, candidateValues)) {
+            candidateTokens.resize(firstToken);
+            candidateValues.resize(firstValue);
             continue;
-        auto [it, added] = shapeIndex.try_emplace(key, int(shapes.size()));
+        }
+        const auto [shape, added] = shapeIndex.findOrAdd(key);
         if (added)
             shapes.push_back(Shape {code, candidates.size(), nullptr, nullptr, {}, {}, false, {}});
-        candidates.push_back(Candidate {l, it->second, std::uint32_t(candidateTokens.size()), std::uint32_t(tokens.size()),
-                                        std::uint32_t(candidateValues.size()), std::uint32_t(values.size())});
-        candidateTokens.insert(candidateTokens.end(), tokens.begin(), tokens.end());
-        candidateValues.insert(candidateValues.end(), values.begin(), values.end());
+        candidates.push_back(Candidate {l, shape, firstToken, std::uint32_t(candidateTokens.size()) - firstToken, firstValue,
+                                        std::uint32_t(candidateValues.size()) - firstValue});
     }
     // (Even when every shape is new the pass costs little: each line is parsed once, in the
     // shape run, and the main run parses a .skip in its place.)
@@ -352,9 +395,6 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
     }
 
     // Encode every line of a usable shape, and write the text LLVM parses instead.
-    std::vector<std::size_t> lineStarts(lines.size());
-    for (std::size_t l = 0, offset = 0; l < lines.size(); offset += lines[l].size() + 1, ++l)
-        lineStarts[l] = offset;
     std::vector<std::int64_t> plannedSize(lines.size(), -1);
     plan.instructions.reserve(candidates.size());
     plan.lineOffsets.reserve(candidates.size());
@@ -376,7 +416,9 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
         Shape& shape = shapes[std::size_t(candidate.shape)];
         if (!shape.usable)
             continue;
-        llvm::MCInst inst = *shape.inst;
+        // The shape's own instruction takes each line's registers and values in turn (every slot
+        // is written for every line; a copy per line was an eighth of the pass's own time).
+        llvm::MCInst& inst = *shape.inst;
         bool ok = true;
         for (const auto& slot : shape.slots) {
             const RegToken& token = candidateTokens[candidate.firstToken + slot.token];

@@ -109,6 +109,19 @@ template <typename Out> void forEachValidRun(std::string_view text, Out&& out)
 
 void appendUtf8(std::string& out, std::string_view text)
 {
+    // Plain ASCII (every printed instruction) goes in at once, eight bytes checked at a time.
+    std::size_t at = 0;
+    for (std::uint64_t word; at + 8 <= text.size(); at += 8) {
+        std::memcpy(&word, text.data() + at, 8);
+        if (word & 0x8080808080808080ull)
+            break;
+    }
+    while (at < text.size() && static_cast<unsigned char>(text[at]) < 0x80)
+        ++at;
+    if (at == text.size()) {
+        out += text;
+        return;
+    }
     forEachValidRun(text, [&out](std::string_view run) { out += run; });
 }
 
@@ -283,25 +296,44 @@ int listingCommand(const Args& args)
             out += ":\n";
             ++nextLabel;
         }
+        // The fixed fields are written into a buffer and appended at once (an append per field
+        // was a fortieth of a 100k-line listing; issue #18).
         // "%6d  %06llx %2d  ": line, offset and size, right-aligned (wider values take more room).
-        appendNumber(out, inst.line, 6, ' ');
-        out += "  ";
-        appendNumber(out, std::int64_t(inst.offset), 6, '0', 16);
-        out += ' ';
-        appendNumber(out, inst.size, 2, ' ');
-        out += "  ";
+        char fields[160];
+        char* at = fields;
+        const auto number = [&at](std::int64_t value, std::size_t width, char fill, int base) {
+            char digits[24];
+            const auto length = std::size_t(std::to_chars(digits, digits + sizeof digits, value, base).ptr - digits);
+            for (std::size_t i = length; i < width; ++i)
+                *at++ = fill;
+            for (std::size_t i = 0; i < length; ++i)
+                *at++ = digits[i];
+        };
+        number(inst.line, 6, ' ', 10);
+        *at++ = ' ', *at++ = ' ';
+        number(std::int64_t(inst.offset), 6, '0', 16);
+        *at++ = ' ';
+        number(inst.size, 2, ' ', 10);
+        *at++ = ' ', *at++ = ' ';
         // The encoding as little-endian words, each followed by a space, left-aligned in 17 columns.
-        const std::size_t encodingStart = out.size();
+        std::size_t encodingWidth = 0;
         for (std::size_t i = 0; i < inst.encoding.size(); i += 4) {
+            if (at + 9 + 18 > fields + sizeof fields) { // (data can be long; room kept for what follows)
+                out.append(fields, std::size_t(at - fields));
+                at = fields;
+            }
             std::uint32_t word = 0;
             for (std::size_t b = 0; b < 4 && i + b < inst.encoding.size(); ++b)
                 word |= std::uint32_t(inst.encoding[i + b]) << (8 * b);
-            appendNumber(out, word, 8, '0', 16);
-            out += ' ';
+            for (int nibble = 7; nibble >= 0; --nibble)
+                *at++ = "0123456789abcdef"[(word >> (4 * nibble)) & 15];
+            *at++ = ' ';
+            encodingWidth += 9;
         }
-        if (out.size() - encodingStart < 17)
-            out.append(17 - (out.size() - encodingStart), ' ');
-        out += ' ';
+        for (; encodingWidth < 17; ++encodingWidth)
+            *at++ = ' ';
+        *at++ = ' ';
+        out.append(fields, std::size_t(at - fields));
         appendUtf8(out, inst.mnemonic);
         out += ' ';
         appendUtf8(out, inst.operands);

@@ -5,6 +5,7 @@
 
 #include "core/support/text.h"
 
+#include <array>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -12,10 +13,17 @@
 
 namespace gcnlens::detail {
 
-// Inline: the line scans and the statement cache call these for every byte of a kernel.
+// Inline, and a table: the line scans and the statement cache call these for every byte of a
+// kernel (the comparisons were an eighth of a line's shape; issue #18).
+inline constexpr auto kWordChars = [] {
+    std::array<bool, 256> table {};
+    for (int c = 0; c < 256; ++c)
+        table[std::size_t(c)] = isAsciiAlnum(char(c)) || c == '_' || c == '.' || c == '$';
+    return table;
+}();
 constexpr bool isWordChar(char c)
 {
-    return isAsciiAlnum(c) || c == '_' || c == '.' || c == '$';
+    return kWordChars[static_cast<unsigned char>(c)];
 }
 // LLVM 19's AsmLexer: letters, digits, _ $ . @ and ?; a byte from 0x80 up is one too, as the '?'
 // the source map makes of it (".endm\x8a" is no .endm: fuzz_frontend a2aaaf4b).

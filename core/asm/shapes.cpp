@@ -286,6 +286,8 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
     std::vector<RegToken> candidateTokens;
     std::vector<std::uint64_t> candidateValues;
     candidates.reserve(lines.size());
+    candidateTokens.reserve(lines.size() * 3); // (about three registers a line: no regrowth, and
+    candidateValues.reserve(lines.size());     // pages reserved are not touched until used)
     std::vector<Shape> shapes;
     ShapeIndex shapeIndex;
     std::string key;

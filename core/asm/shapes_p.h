@@ -35,7 +35,7 @@ void appendRegisterShape(std::string& key, RegKind kind, int first, int count, c
     part[size++] = '\x01';
     part[size++] = char('0' + int(kind));
     appendNumber(count);
-    part[size++] = char('0' + first % (count > 1 ? 4 : 2));
+    part[size++] = char('0' + (first & (count > 1 ? 3 : 1))); // first % 4 or % 2 (first >= 0), without a division
     for (std::size_t j = 0; j < earlier.size(); ++j) {
         const int otherFirst = int(earlier[j].first), otherCount = int(earlier[j].count);
         if (earlier[j].kind != kind || otherFirst + otherCount <= first || first + count <= otherFirst)

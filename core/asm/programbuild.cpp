@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <type_traits>
 
 namespace gcnlens::detail {
 
@@ -175,7 +176,7 @@ private:
 
 void buildProgram(Program& program, std::vector<Emission>& emissions, const std::vector<RawDiagnostic>& rawDiagnostics,
                   const std::vector<std::string>& functionSymbols, const SourceMap& map, const IndexedSourceMgr& sources,
-                  std::vector<Emission>& planned)
+                  std::vector<PlannedInstruction>& planned)
 {
     // Line of a statement: out of each enclosing expansion, innermost first, to where it came
     // from: a .rept/.irp body line for repetitions (nested ones too), the invoking line for macros.
@@ -246,24 +247,50 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
     program.instructions.reserve(entries); // exact but for labels: no growth slack (issue #18)
     int spanLine = -1;
     std::pair<int, int> span;
-    const auto add = [&](Emission& e) {
+    // An instruction's own fields, from an Emission of kind Instr or a planned instruction.
+    const auto takeInstr = [](Instruction& inst, auto& e) {
+        inst.encoding = std::move(e.bytes);
+        inst.mnemonic = std::move(e.mnemonic);
+        inst.operands = std::move(e.operands);
+        inst.family = e.family;
+        inst.opcode = e.opcode;
+        inst.hasLiteral = e.size > nativeSize(e.family);
+        inst.glc = e.glc;
+        inst.defs = std::move(e.defs);
+        inst.uses = std::move(e.uses);
+        inst.branch = branchKind(inst.mnemonic);
+        inst.setTargetLabel(e.branchSymbol);
+        if (inst.branch == BranchKind::Unconditional || inst.branch == BranchKind::Conditional) {
+            if (e.hasBranchImmediate && e.branchSymbol.empty()) // raw simm16: target = pc + 4 + 4·simm
+                inst.setTargetOffset(inst.offset + 4 + std::uint64_t(std::int64_t(std::int16_t(e.branchImmediate)) * 4));
+        }
+    };
+    const auto add = [&](auto& e) {
+        constexpr bool isPlanned = std::is_same_v<std::decay_t<decltype(e)>, PlannedInstruction>;
         bool fromExpansion = false;
-        const int line = e.kind == Emission::Placeholder
-            ? program.diagnostics[firstRaw + std::size_t(e.diagnostic)].line
-            : lineOf(e.bufferId, e.loc, e.expansionLocs ? *e.expansionLocs : kNoExpansions, fromExpansion);
-        if (e.kind == Emission::Label) {
-            const bool isKernel = std::find(kernelNames.begin(), kernelNames.end(), e.label.view()) != kernelNames.end();
-            if (isKernel || (currentKernel < 0 && program.instructions.empty() && kernelNames.empty()))
-                startKernel(e.label.str(), e.sectionOffset, line);
-            Label label;
-            label.name = e.label.str();
-            label.sectionOffset = e.sectionOffset;
-            label.offset = e.sectionOffset - kernelStart;
-            label.line = line;
-            label.instruction = int(program.instructions.size()); // fixed below if nothing follows
-            labelIndex[label.name] = program.labels.size();
-            program.labels.push_back(std::move(label));
-            return;
+        int line = 0;
+        if constexpr (isPlanned) {
+            line = lineOf(1, e.loc, kNoExpansions, fromExpansion);
+        } else {
+            line = e.kind == Emission::Placeholder
+                ? program.diagnostics[firstRaw + std::size_t(e.diagnostic)].line
+                : lineOf(e.bufferId, e.loc, e.expansionLocs ? *e.expansionLocs : kNoExpansions, fromExpansion);
+        }
+        if constexpr (!isPlanned) {
+            if (e.kind == Emission::Label) {
+                const bool isKernel = std::find(kernelNames.begin(), kernelNames.end(), e.label.view()) != kernelNames.end();
+                if (isKernel || (currentKernel < 0 && program.instructions.empty() && kernelNames.empty()))
+                    startKernel(e.label.str(), e.sectionOffset, line);
+                Label label;
+                label.name = e.label.str();
+                label.sectionOffset = e.sectionOffset;
+                label.offset = e.sectionOffset - kernelStart;
+                label.line = line;
+                label.instruction = int(program.instructions.size()); // fixed below if nothing follows
+                labelIndex[label.name] = program.labels.size();
+                program.labels.push_back(std::move(label));
+                return;
+            }
         }
         if (currentKernel < 0)
             startKernel(kernelNames.empty() ? std::string("(top)") : std::string("(before first kernel)"), 0, line);
@@ -279,44 +306,34 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
         inst.offset = e.sectionOffset - kernelStart;
         inst.size = e.size;
         inst.kernel = currentKernel;
-        switch (e.kind) {
-        case Emission::Instr:
-            inst.encoding = std::move(e.bytes);
-            inst.mnemonic = std::move(e.mnemonic);
-            inst.operands = std::move(e.operands);
-            inst.family = e.family;
-            inst.opcode = e.opcode;
-            inst.hasLiteral = e.size > nativeSize(e.family);
-            inst.glc = e.glc;
-            inst.defs = std::move(e.defs);
-            inst.uses = std::move(e.uses);
-            inst.branch = branchKind(inst.mnemonic);
-            inst.setTargetLabel(e.branchSymbol);
-            if (inst.branch == BranchKind::Unconditional || inst.branch == BranchKind::Conditional) {
-                if (e.hasBranchImmediate && e.branchSymbol.empty()) // raw simm16: target = pc + 4 + 4·simm
-                    inst.setTargetOffset(inst.offset + 4 + std::uint64_t(std::int64_t(std::int16_t(e.branchImmediate)) * 4));
+        if constexpr (isPlanned) {
+            takeInstr(inst, e);
+        } else {
+            switch (e.kind) {
+            case Emission::Instr:
+                takeInstr(inst, e);
+                break;
+            case Emission::Data:
+                inst.isData = true;
+                inst.family = Family::Data;
+                inst.mnemonic = ".data";
+                inst.operands = std::to_string(e.size) + " bytes";
+                break;
+            case Emission::Padding:
+                inst.isData = true;
+                inst.family = Family::Data;
+                inst.mnemonic = ".align";
+                inst.operands = std::to_string(e.size) + " bytes of padding";
+                break;
+            case Emission::Placeholder:
+                inst.placeholder = true;
+                inst.mnemonic = "(error)";
+                inst.operands = "assumed " + std::to_string(e.size) + " bytes";
+                break;
+            case Emission::Label:
+            case Emission::PlannedRun:
+                break;
             }
-            break;
-        case Emission::Data:
-            inst.isData = true;
-            inst.family = Family::Data;
-            inst.mnemonic = ".data";
-            inst.operands = std::to_string(e.size) + " bytes";
-            break;
-        case Emission::Padding:
-            inst.isData = true;
-            inst.family = Family::Data;
-            inst.mnemonic = ".align";
-            inst.operands = std::to_string(e.size) + " bytes of padding";
-            break;
-        case Emission::Placeholder:
-            inst.placeholder = true;
-            inst.mnemonic = "(error)";
-            inst.operands = "assumed " + std::to_string(e.size) + " bytes";
-            break;
-        case Emission::Label:
-        case Emission::PlannedRun:
-            break;
         }
         byLine.emplace_back(inst.line, int(program.instructions.size()));
         program.instructions.push_back(std::move(inst));

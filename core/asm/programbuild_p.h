@@ -129,6 +129,6 @@ private:
 // `planned`: the shape plan's instructions, which PlannedRun emissions name by range.
 void buildProgram(Program& program, std::vector<Emission>& emissions, const std::vector<RawDiagnostic>& rawDiagnostics,
                   const std::vector<std::string>& functionSymbols, const SourceMap& map, const IndexedSourceMgr& sources,
-                  std::vector<Emission>& planned);
+                  std::vector<PlannedInstruction>& planned);
 
 } // namespace gcnlens::detail

@@ -433,7 +433,7 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
             continue;
         for (const auto& [operand, token] : shape.valueSlots)
             inst.getOperand(operand).setImm(std::int64_t(candidateValues[candidate.firstValue + token]));
-        Emission& e = plan.instructions.emplace_back(); // (made in place: an Emission is not small)
+        Emission e; // described here, kept as a PlannedInstruction (what a program takes of it)
         if (!fastPaths().printedShapes || shape.printed.state() == PrintedShape::State::Refused) {
             session.streamer->describe(inst, *shape.subtarget, e);
         } else {
@@ -442,6 +442,7 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
             session.streamer->describe(inst, *shape.subtarget, e, &text);
         }
         plannedSize[candidate.line] = e.size;
+        plan.instructions.emplace_back(e);
         plan.lineOffsets.push_back(candidate.line);
     }
     if (plan.instructions.empty())

@@ -108,13 +108,48 @@ struct Emission {
 // Lines whose instructions were encoded from an earlier line of the same shape (see lineShape)
 // and replaced, in the text LLVM parses, by one ".skip N" per run of consecutive such lines; the
 // streamer puts the instructions back where the skip lands.
+// A shape-encoded instruction (ShapePlan): what buildProgram reads of an Emission of kind Instr,
+// and no more (issue #18: as Emissions, 112 bytes each, the plan's instructions were the largest
+// part of a plain-text listing's memory, written to fresh pages; 64 bytes here).
+struct PlannedInstruction {
+    std::uint64_t sectionOffset = 0; // set where its run is placed (placePlannedRun), as loc
+    const char* loc = nullptr;
+    std::int64_t branchImmediate = 0;
+    int size = 0;
+    unsigned opcode = 0;
+    InternedArray<std::uint8_t> bytes;
+    InternedString mnemonic, operands, branchSymbol;
+    RegList defs, uses;
+    Family family = Family::Unknown;
+    bool glc = false;
+    bool hasBranchImmediate = false;
+
+    // Takes what describe() wrote into `e` (a shape's line names no symbol, so it has no fixups).
+    explicit PlannedInstruction(Emission& e)
+        : branchImmediate(e.branchImmediate)
+        , size(e.size)
+        , opcode(e.opcode)
+        , bytes(e.bytes)
+        , mnemonic(e.mnemonic)
+        , operands(e.operands)
+        , branchSymbol(e.branchSymbol)
+        , defs(e.defs)
+        , uses(e.uses)
+        , family(e.family)
+        , glc(e.glc)
+        , hasBranchImmediate(e.hasBranchImmediate)
+    {
+    }
+};
+static_assert(sizeof(void*) != 8 || sizeof(PlannedInstruction) <= 64);
+
 struct ShapePlan {
     struct Run {
         std::size_t lineBegin = 0, lineEnd = 0; // offsets in the parsed text of the run's first line
         std::size_t first = 0, count = 0;       // into instructions
     };
-    std::vector<Emission> instructions;   // in text order, sectionOffset still to be set
-    std::vector<std::size_t> lineOffsets; // where each instruction's line starts in the parsed text
+    std::vector<PlannedInstruction> instructions; // in text order, sectionOffset still to be set
+    std::vector<std::size_t> lineOffsets;         // where each instruction's line starts in the parsed text
     std::vector<Run> runs;
     std::size_t nextRun = 0;
     const char* base = nullptr; // start of the parsed text in LLVM's buffer
@@ -339,10 +374,8 @@ private:
         if (!inText_ || stopped_)
             return true; // instructions outside code sections are not recorded either
         for (std::size_t i = run.first; i < run.first + run.count; ++i) {
-            Emission& e = plan->instructions[i];
-            e.kind = Emission::Instr;
+            PlannedInstruction& e = plan->instructions[i];
             e.sectionOffset = offset_;
-            e.bufferId = 1;
             e.loc = plan->base + plan->lineOffsets[i];
             offset_ += e.size;
         }

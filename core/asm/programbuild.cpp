@@ -313,18 +313,15 @@ void buildProgram(Program& program, std::vector<Emission>& emissions, const std:
             case Emission::Instr:
                 takeInstr(inst, e);
                 break;
-            case Emission::Data:
+            case Emission::Data: // raw words, or an alignment's padding
+            case Emission::Padding: {
+                const bool padding = e.kind == Emission::Padding;
                 inst.isData = true;
                 inst.family = Family::Data;
-                inst.mnemonic = ".data";
-                inst.operands = std::to_string(e.size) + " bytes";
+                inst.mnemonic = padding ? ".align" : ".data";
+                inst.operands = std::to_string(e.size) + (padding ? " bytes of padding" : " bytes");
                 break;
-            case Emission::Padding:
-                inst.isData = true;
-                inst.family = Family::Data;
-                inst.mnemonic = ".align";
-                inst.operands = std::to_string(e.size) + " bytes of padding";
-                break;
+            }
             case Emission::Placeholder:
                 inst.placeholder = true;
                 inst.mnemonic = "(error)";

@@ -19,6 +19,7 @@
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace gcnlens {
@@ -99,13 +100,14 @@ void confirmPlainLines(LineScan& scan, const Program& program, const std::vector
 
 // whole: the text is the user's whole source (not a region the incremental path re-assembles).
 // scan: the line scan of `source`, which learns the lines the source map reads by their context.
+// sourceLines: splitLines(source), when the caller has them (each pass split the text anew).
 Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view source, const AssembleOptions& options, bool whole,
-                     LineScan* scan = nullptr, int lineBase = 0)
+                     LineScan* scan = nullptr, int lineBase = 0, std::span<const std::string_view> sourceLines = {})
 {
     Program program;
     program.gpu = gpu;
 
-    SourceMap map(source);
+    SourceMap map(source, sourceLines);
     // Lines the source map reads by their context are no lines an edit may re-assemble alone.
     const auto markBlocks = [&map](LineScan& lines) {
         for (const int line : map.blockLines())
@@ -133,14 +135,17 @@ Program assembleWith(TargetKit& kit, const GpuTarget& gpu, std::string_view sour
         text = guarded;
     ShapePlan plan;
     std::string planned;
-    if (options.reuseShapes && countNewlines(text) >= kShapePassMinimumLines) {
+    // The source's lines are the text's while nothing replaced it (no copy was made).
+    const bool sameLines = !sourceLines.empty() && text.data() == source.data() && text.size() == source.size();
+    const std::size_t newlines = sameLines ? sourceLines.size() - 1 : countNewlines(text);
+    if (options.reuseShapes && newlines >= kShapePassMinimumLines) {
         LineScan ownScan;
         if (!scan) {
             ownScan = scanLines(splitLines(source));
             markBlocks(ownScan);
             scan = &ownScan;
         }
-        planned = planShapes(kit, gpu, text, *scan, options, plan);
+        planned = planShapes(kit, gpu, text, *scan, options, plan, sameLines ? sourceLines : std::span<const std::string_view>());
         if (!plan.runs.empty())
             text = planned;
     }
@@ -356,7 +361,7 @@ struct FrontEnd::State {
     {
         const std::vector<std::string_view> lines = splitLines(text);
         scan = scanLines(lines);
-        program = assembleWith(*kit, gpu, text, options, /*whole=*/true, &scan);
+        program = assembleWith(*kit, gpu, text, options, /*whole=*/true, &scan, 0, lines);
         if (!oneShot) { // what the next edit reads; assemble() makes no next edit
             confirmPlainLines(scan, program, lines);
             registers.rebuild(program);

@@ -244,7 +244,7 @@ private:
 // a shape that drew any diagnostic or came out with a symbolic operand) stay with the assembler.
 // Returns the text for the main run, with the planned lines replaced (see ShapePlan).
 std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view text, const LineScan& scan,
-                       const AssembleOptions& options, ShapePlan& plan)
+                       const AssembleOptions& options, ShapePlan& plan, std::span<const std::string_view> lines)
 {
     plan = ShapePlan {};
     if (scan.includes || scan.computedNames || scan.kernelScopeSymbols)
@@ -279,7 +279,11 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
         bool usable = false;
         PrintedShape printed; // its lines' text, once known
     };
-    const std::vector<std::string_view> lines = splitLines(text);
+    std::vector<std::string_view> ownLines;
+    if (lines.empty()) {
+        ownLines = splitLines(text);
+        lines = ownLines;
+    }
     if (lines.size() != scan.plain.size())
         return {};
     std::vector<Candidate> candidates;

@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -67,8 +68,9 @@ constexpr std::size_t kShapePassMinimumLines = 48;
 // per shape, and every line of that shape is encoded by the real encoder from that MCInst with
 // its own registers put in. Lines it cannot vouch for (outside plain code, naming a symbol,
 // a shape that drew any diagnostic or came out with a symbolic operand) stay with the assembler.
-// Returns the text for the main run, with the planned lines replaced (see ShapePlan).
+// Returns the text for the main run, with the planned lines replaced (see ShapePlan). `lines`:
+// splitLines(text), when the caller has them.
 std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view text, const LineScan& scan,
-                       const AssembleOptions& options, ShapePlan& plan);
+                       const AssembleOptions& options, ShapePlan& plan, std::span<const std::string_view> lines = {});
 
 } // namespace gcnlens::detail

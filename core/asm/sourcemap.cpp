@@ -261,11 +261,13 @@ void sanitiseForLlvm(SourceMap::AssemblerText& text, std::size_t lineBegin, std:
 
 } // namespace
 
-SourceMap::SourceMap(std::string_view source)
+SourceMap::SourceMap(std::string_view source, std::span<const std::string_view> lines)
 {
-    lines_ = detail::splitLines(source);
-    if (lines_.back().empty())
-        lines_.pop_back(); // a newline at the end starts no line
+    if (lines.empty()) {
+        ownLines_ = detail::splitLines(source);
+        lines = ownLines_;
+    }
+    lines_ = lines.back().empty() ? lines.first(lines.size() - 1) : lines; // a newline at the end starts no line
 
     assemblerText_.source = source;
     std::size_t lineStart = 0;

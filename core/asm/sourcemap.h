@@ -6,6 +6,7 @@
 
 #include "core/program.h"
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -15,8 +16,11 @@ namespace gcnlens {
 
 class SourceMap {
 public:
-    // Reads `source` in place: it must outlive the map.
-    explicit SourceMap(std::string_view source);
+    // Reads `source` in place: it must outlive the map. `lines`, when the caller has split the
+    // source already (detail::splitLines), must outlive it too: the map reads them, not a copy.
+    explicit SourceMap(std::string_view source, std::span<const std::string_view> lines = {});
+    SourceMap(const SourceMap&) = delete; // (lines_ may view ownLines_)
+    SourceMap& operator=(const SourceMap&) = delete;
 
     // The source itself until something in it must be blanked or replaced for LLVM; a copy from
     // then on (issue #18: a copy of a 100k-line source for nothing was a hundredth of a listing,
@@ -75,7 +79,8 @@ public:
 private:
     void blankUnclosedComment();
 
-    std::vector<std::string_view> lines_;
+    std::vector<std::string_view> ownLines_;  // when the caller gave none
+    std::span<const std::string_view> lines_; // the source's lines (no empty one after a last newline)
     AssemblerText assemblerText_;
     std::vector<Diagnostic> notes_;
     std::vector<std::string> kernelNames_;

@@ -321,6 +321,15 @@ const char* CollectingStreamer::nextMacroCall(unsigned bufferId, const char* fro
             ++p;
         if (p >= end)
             return nullptr;
+        // A block comment reads as blank space (the shape pass's runs hold their lines in one);
+        // one never closed is the rest of the text.
+        if (*p == '/' && p + 1 < end && p[1] == '*') {
+            const std::size_t close = llvm::StringRef(p + 2, std::size_t(end - p - 2)).find("*/");
+            if (close == llvm::StringRef::npos)
+                return nullptr;
+            p += 2 + close + 2;
+            continue;
+        }
         word = p;
         const bool comment = *p == ';' || (*p == '/' && p + 1 < end && p[1] == '/');
         while (!comment && p < end && isIdentifierChar(*p))
@@ -397,6 +406,8 @@ bool CollectingStreamer::inferExpansions(unsigned bufferId, std::vector<const ch
         if (from >= end || *from != ':')
             return false;
         ++from;
+    } else if (const char* runEnd = buffer == 1 ? plannedRunEnd(from) : nullptr) {
+        from = runEnd; // a shape pass's run: its .skip's statement ends where its comment closes
     } else {
         const void* newline = std::memchr(from, '\n', std::size_t(end - from));
         if (!newline)

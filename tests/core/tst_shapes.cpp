@@ -435,6 +435,12 @@ private Q_SLOTS:
         // Assignments make no buffer and pass no hook: the call after them is the next.
         QTest::newRow("assignments before calls") << "  n = 0\n  .rept 3\n  b 1\n  n = n + 1\n  .endr\n  s_nop 1\n  n=5\n  b 2\n"
                                                   << 4;
+        // A block comment is blank space to LLVM's lexer; the shape pass holds the lines of each
+        // run it encoded in one, so a call after planned lines comes after a comment too.
+        QTest::newRow("block comments before calls") << "  s_nop 0\n  /* a\n  comment */\n  b 2\n  /* one */ b 3\n" << 2;
+        const QString planned = QStringLiteral("  v_add_u32 v1, v2, v3\n").repeated(60) + QStringLiteral("  b 2\n")
+            + QStringLiteral("  v_mov_b32 v4, v5\n").repeated(60) + QStringLiteral("  b 3\n");
+        QTest::newRow("calls after planned lines") << planned << 2;
         // After an assignment, a conditional: the call may not run, so LLVM is asked.
         QTest::newRow("an assignment, then a conditional") << "  s_nop 0\n  n = 2\n.if 0\n  b 1\n.else\n  b 2\n.endif\n" << 0;
     }

@@ -381,22 +381,24 @@ std::vector<PressureCost> pressureCosts(const GpuTarget& gpu, const OccupancyInp
     for (const File& f : files) {
         if (f.peak->count == 0)
             continue;
+        // Waves alone (occupancyWaves): the hints of a whole computeOccupancy for each count
+        // probed were a tenth of `analyze` on a 14-kernel source (issue #18).
         OccupancyInput in = input;
         in.*(f.field) = f.peak->count;
-        const OccupancyResult now = computeOccupancy(gpu, in, options);
-        if (!now.error.empty())
+        const int now = occupancyWaves(gpu, in, options);
+        if (now < 0)
             continue;
         PressureCost cost;
         cost.file = f.name;
         cost.peak = f.peak->count;
         cost.line = f.peak->line;
-        cost.waves = now.wavesPerSimd;
+        cost.waves = now;
         for (int fewer = 1; fewer <= f.peak->count; ++fewer) {
             in.*(f.field) = f.peak->count - fewer;
-            const OccupancyResult r = computeOccupancy(gpu, in, options);
-            if (r.error.empty() && r.wavesPerSimd > now.wavesPerSimd) {
+            const int waves = occupancyWaves(gpu, in, options);
+            if (waves > now) {
                 cost.fewer = fewer;
-                cost.better = r.wavesPerSimd;
+                cost.better = waves;
                 break;
             }
         }

@@ -335,6 +335,11 @@ int issueWidth(int waves)
     return std::clamp(waves, 0, 5);
 }
 
+int occupancyWaves(const GpuTarget& gpu, const OccupancyInput& input, const TimingOptions& options)
+{
+    return wavesFor(gpu, input, options);
+}
+
 OccupancyResult computeOccupancy(const GpuTarget& gpu, const OccupancyInput& input, const TimingOptions& options)
 {
     OccupancyResult result;

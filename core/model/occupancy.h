@@ -67,6 +67,9 @@ int ldsDwordsPerLane(int waves);                       // floor(64 / W)
 int issueWidth(int waves);                             // min(W, 5)
 
 OccupancyResult computeOccupancy(const GpuTarget& gpu, const OccupancyInput& input, const TimingOptions& options = {});
+// computeOccupancy's waves per SIMD alone, -1 where it gives an error: without the hints, which
+// probe every smaller and larger value of each resource (a search over many inputs asks this).
+int occupancyWaves(const GpuTarget& gpu, const OccupancyInput& input, const TimingOptions& options = {});
 
 struct CurvePoint {
     int x = 0;

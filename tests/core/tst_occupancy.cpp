@@ -103,6 +103,32 @@ private Q_SLOTS:
         }
     }
 
+    // occupancyWaves is computeOccupancy's waves without its hints (pressureCosts asks it for
+    // each count it tries): the same number, or -1 where computeOccupancy gives an error, over
+    // every resource's range and past it, on each kind of register file.
+    void wavesAloneAgree()
+    {
+        for (const char* name : {"tahiti", "hawaii", "tonga", "gfx900", "gfx908", "gfx90a"}) {
+            const GpuTarget g = gpu(name);
+            int compared = 0;
+            for (int vgprs = 0; vgprs <= 520; vgprs += 7)
+                for (int sgprs = -1; sgprs <= 110; sgprs += 9)
+                    for (const int lds : {0, 1, 4000, 40000, 70000})
+                        for (const int workgroup : {0, 64, 130, 1024})
+                            for (const int agprs : {0, 40, 300}) {
+                                OccupancyInput in = minimal();
+                                in.vgprs = vgprs, in.sgprs = sgprs, in.ldsBytes = lds, in.workgroupSize = workgroup;
+                                in.agprs = agprs;
+                                in.usesVcc = vgprs % 2 == 0;
+                                in.scratch = sgprs % 3 == 0;
+                                const OccupancyResult full = computeOccupancy(g, in);
+                                QCOMPARE(occupancyWaves(g, in), full.error.empty() ? full.wavesPerSimd : -1);
+                                ++compared;
+                            }
+            QVERIFY(compared > 10000);
+        }
+    }
+
     void sgpr128Cap()
     {
         // 104 user + VCC 2 = 106 → 112, + 16 for the trap handler = 128 → 512/128 = 4 waves:

@@ -6,10 +6,20 @@
 
 #include "core/present/json.h"
 
+#include <algorithm>
 #include <format>
 #include <map>
 
 namespace gcnlens::cli {
+
+namespace {
+
+bool isAscii(std::string_view text)
+{
+    return std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+} // namespace
 
 int analyzeCommand(const Args& args)
 {
@@ -59,10 +69,14 @@ int analyzeCommand(const Args& args)
         while (nextLabel < program.labels.size() && program.labels[nextLabel].sectionOffset <= program.sectionOffset(in))
             out += program.labels[nextLabel++].name + ":\n";
         std::string penalties;
-        for (const Penalty& p : t.penalties())
-            penalties += std::format("{}{}+{}", penalties.empty() ? "" : " ", p.rule, p.cycles);
+        for (const Penalty& p : t.penalties()) {
+            if (!penalties.empty())
+                penalties += ' ';
+            penalties.append(p.rule).append(1, '+');
+            appendNumber(penalties, p.cycles, 0, ' ');
+        }
         if (!t.freedBy().empty())
-            penalties += std::format("{}({})", penalties.empty() ? "" : " ", t.freedBy());
+            penalties.append(penalties.empty() ? "(" : " (").append(t.freedBy()).append(1, ')');
         std::string text = in.mnemonic;
         if (!in.operands.empty())
             text.append(" ").append(in.operands.view());
@@ -70,8 +84,36 @@ int analyzeCommand(const Args& args)
             text += t.direction() == Direction::Taken ? "   ; taken" : "   ; not taken";
         if (t.directionOverridden())
             text += " (override)";
-        out += std::format("{:>6}  {:06x} {:>4} {:>4} {:>6}  {:<27} {}\n", in.line, in.offset, fetchPlace(in).slot, in.size,
-                           in.isData || in.placeholder ? std::string("-") : cyclesText(in, t), penalties, text);
+        const std::string cycles = in.isData || in.placeholder ? std::string("-") : cyclesText(in, t);
+        // "{:>6}  {:06x} {:>4} {:>4} {:>6}  {:<27} {}\n", written field by field: std::format per
+        // instruction was a fourteenth of `analyze` (issue #18). Its widths count what a terminal
+        // shows, so text that is not ASCII still goes through it.
+        if (isAscii(cycles) && isAscii(penalties)) {
+            const auto padded = [&out](std::string_view field, std::size_t width, bool left) {
+                if (!left && field.size() < width)
+                    out.append(width - field.size(), ' ');
+                out += field;
+                if (left && field.size() < width)
+                    out.append(width - field.size(), ' ');
+            };
+            appendNumber(out, in.line, 6, ' ');
+            out += "  ";
+            appendNumber(out, std::int64_t(in.offset), 6, '0', 16);
+            out += ' ';
+            appendNumber(out, fetchPlace(in).slot, 4, ' ');
+            out += ' ';
+            appendNumber(out, in.size, 4, ' ');
+            out += ' ';
+            padded(cycles, 6, false);
+            out += "  ";
+            padded(penalties, 27, true);
+            out += ' ';
+            out += text;
+            out += '\n';
+        } else {
+            out += std::format("{:>6}  {:06x} {:>4} {:>4} {:>6}  {:<27} {}\n", in.line, in.offset, fetchPlace(in).slot, in.size,
+                               cycles, penalties, text);
+        }
         if (out.size() > (1u << 20)) {
             print(stdout, out);
             out.clear();

@@ -125,7 +125,7 @@ struct PlannedInstruction {
     bool hasBranchImmediate = false;
 
     // Takes what describe() wrote into `e` (a shape's line names no symbol, so it has no fixups).
-    explicit PlannedInstruction(Emission& e)
+    explicit PlannedInstruction(const Emission& e)
         : branchImmediate(e.branchImmediate)
         , size(e.size)
         , opcode(e.opcode)

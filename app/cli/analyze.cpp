@@ -6,20 +6,10 @@
 
 #include "core/present/json.h"
 
-#include <algorithm>
 #include <format>
 #include <map>
 
 namespace gcnlens::cli {
-
-namespace {
-
-bool isAscii(std::string_view text)
-{
-    return std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-}
-
-} // namespace
 
 int analyzeCommand(const Args& args)
 {

@@ -107,31 +107,45 @@ template <typename Out> void forEachValidRun(std::string_view text, Out&& out)
 
 } // namespace
 
-void appendUtf8(std::string& out, std::string_view text)
+bool isAscii(std::string_view text)
 {
-    // Plain ASCII (every printed instruction) goes in at once, eight bytes checked at a time.
     std::size_t at = 0;
     for (std::uint64_t word; at + 8 <= text.size(); at += 8) {
         std::memcpy(&word, text.data() + at, 8);
         if (word & 0x8080808080808080ull)
-            break;
+            return false;
     }
-    while (at < text.size() && static_cast<unsigned char>(text[at]) < 0x80)
-        ++at;
-    if (at == text.size()) {
+    for (; at < text.size(); ++at)
+        if (static_cast<unsigned char>(text[at]) >= 0x80)
+            return false;
+    return true;
+}
+
+void appendUtf8(std::string& out, std::string_view text)
+{
+    if (isAscii(text)) // (every printed instruction: in at once)
         out += text;
-        return;
-    }
-    forEachValidRun(text, [&out](std::string_view run) { out += run; });
+    else
+        forEachValidRun(text, [&out](std::string_view run) { out += run; });
+}
+
+char* writeNumber(char* at, std::int64_t value, std::size_t width, char fill, int base)
+{
+    char digits[24];
+    const auto length = std::size_t(std::to_chars(digits, digits + sizeof digits, value, base).ptr - digits);
+    for (std::size_t i = length; i < width; ++i)
+        *at++ = fill;
+    return std::copy(digits, digits + length, at);
 }
 
 void appendNumber(std::string& out, std::int64_t value, std::size_t width, char fill, int base)
 {
-    char digits[24];
-    const std::size_t length = std::size_t(std::to_chars(digits, digits + sizeof digits, value, base).ptr - digits);
-    if (length < width)
-        out.append(width - length, fill);
-    out.append(digits, length);
+    if (width > 24) { // wider than any number: the rest of its fill first
+        out.append(width - 24, fill);
+        width = 24;
+    }
+    char field[24];
+    out.append(field, std::size_t(writeNumber(field, value, width, fill, base) - field));
 }
 
 std::string validUtf8(std::string_view text)
@@ -300,20 +314,11 @@ int listingCommand(const Args& args)
         // was a fortieth of a 100k-line listing; issue #18).
         // "%6d  %06llx %2d  ": line, offset and size, right-aligned (wider values take more room).
         char fields[160];
-        char* at = fields;
-        const auto number = [&at](std::int64_t value, std::size_t width, char fill, int base) {
-            char digits[24];
-            const auto length = std::size_t(std::to_chars(digits, digits + sizeof digits, value, base).ptr - digits);
-            for (std::size_t i = length; i < width; ++i)
-                *at++ = fill;
-            for (std::size_t i = 0; i < length; ++i)
-                *at++ = digits[i];
-        };
-        number(inst.line, 6, ' ', 10);
+        char* at = writeNumber(fields, inst.line, 6, ' ');
         *at++ = ' ', *at++ = ' ';
-        number(std::int64_t(inst.offset), 6, '0', 16);
+        at = writeNumber(at, std::int64_t(inst.offset), 6, '0', 16);
         *at++ = ' ';
-        number(inst.size, 2, ' ', 10);
+        at = writeNumber(at, inst.size, 2, ' ');
         *at++ = ' ', *at++ = ' ';
         // The encoding as little-endian words, each followed by a space, left-aligned in 17 columns.
         std::size_t encodingWidth = 0;
@@ -325,8 +330,7 @@ int listingCommand(const Args& args)
             std::uint32_t word = 0;
             for (std::size_t b = 0; b < 4 && i + b < inst.encoding.size(); ++b)
                 word |= std::uint32_t(inst.encoding[i + b]) << (8 * b);
-            for (int nibble = 7; nibble >= 0; --nibble)
-                *at++ = "0123456789abcdef"[(word >> (4 * nibble)) & 15];
+            at = writeNumber(at, word, 8, '0', 16);
             *at++ = ' ';
             encodingWidth += 9;
         }

@@ -59,9 +59,13 @@ void print(std::FILE* to, std::string_view text);
 // usual case, passes as is). Names read from a code object may hold any bytes.
 void appendUtf8(std::string& out, std::string_view text);
 std::string validUtf8(std::string_view text);
+// Every byte below 0x80 (checked eight at a time: it is asked of every printed instruction).
+bool isAscii(std::string_view text);
 // `value` in `base` (lowercase digits, no prefix) right-aligned to `width` with `fill`, as printf's
 // "%6d" or "%08x" would write it, without a string per field (std::to_chars).
 void appendNumber(std::string& out, std::int64_t value, std::size_t width, char fill, int base = 10);
+// The same written at `at`, which has room for max(width, 23) characters; returns the end.
+char* writeNumber(char* at, std::int64_t value, std::size_t width, char fill, int base = 10);
 // A fix of several lines ("s_nop 7\ns_nop 1") on one: "s_nop 7; s_nop 1".
 std::string oneLine(std::string_view text);
 

@@ -486,7 +486,6 @@ std::string planShapes(TargetKit& kit, const GpuTarget& gpu, std::string_view te
             parsed.append(end - l - 1, '\n');
             parsed += "*/";
         }
-        run.textEnd = parsed.size();
         plan.runs.push_back(run);
         l = end - 1;
     }

@@ -406,13 +406,17 @@ bool CollectingStreamer::inferExpansions(unsigned bufferId, std::vector<const ch
         if (from >= end || *from != ':')
             return false;
         ++from;
-    } else if (const char* runEnd = buffer == 1 ? plannedRunEnd(from) : nullptr) {
-        from = runEnd; // a shape pass's run: its .skip's statement ends where its comment closes
     } else {
-        const void* newline = std::memchr(from, '\n', std::size_t(end - from));
-        if (!newline)
-            return false;
-        from = static_cast<const char*>(newline);
+        // The statement ends at the first line end outside a string or block comment it opened
+        // (the shape pass's runs hold their lines in a comment after their .skip).
+        bool inString = false, inComment = false;
+        do {
+            const void* newline = std::memchr(from, '\n', std::size_t(end - from));
+            if (!newline)
+                return false;
+            carryOpenSpans(std::string_view(from, std::size_t(static_cast<const char*>(newline) - from)), inString, inComment);
+            from = static_cast<const char*>(newline);
+        } while ((inString || inComment) && ++from < end);
     }
     const char* call = nextMacroCall(buffer, from);
     if (!call || !knownExpansions(buffer, outer))

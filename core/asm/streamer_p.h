@@ -146,7 +146,6 @@ static_assert(sizeof(void*) != 8 || sizeof(PlannedInstruction) <= 64);
 struct ShapePlan {
     struct Run {
         std::size_t lineBegin = 0, lineEnd = 0; // offsets in the parsed text of the run's first line
-        std::size_t textEnd = 0;                // and of the end of its last (the comment's close)
         std::size_t first = 0, count = 0;       // into instructions
     };
     std::vector<PlannedInstruction> instructions; // in text order, sectionOffset still to be set
@@ -553,17 +552,6 @@ private:
     bool callsFirstThing(unsigned from, unsigned to, std::vector<const char*>& chain);
     void rememberEnclosing(const std::vector<const char*>& chain);
     const char* nextMacroCall(unsigned bufferId, const char* from) const;
-    // Where the text of the shape pass's run whose .skip starts at `at` ends; null for any other
-    // place.
-    const char* plannedRunEnd(const char* at) const
-    {
-        if (!plan || at < plan->base)
-            return nullptr;
-        const auto offset = std::size_t(at - plan->base);
-        const auto run = std::lower_bound(plan->runs.begin(), plan->runs.end(), offset,
-                                          [](const ShapePlan::Run& r, std::size_t o) { return r.lineBegin < o; });
-        return run != plan->runs.end() && run->lineBegin == offset ? plan->base + run->textEnd : nullptr;
-    }
     std::deque<std::vector<const char*>> perStatement_; // expansionsOf with expansionPerBuffer off
     bool inText_ = false;
     std::uint64_t entries_ = 0;    // instructions and data entries so far (limits)

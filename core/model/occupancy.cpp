@@ -173,12 +173,6 @@ Terms evaluate(const GpuTarget& gpu, const OccupancyInput& in, const TimingOptio
     return t;
 }
 
-int wavesFor(const GpuTarget& gpu, const OccupancyInput& in, const TimingOptions& options)
-{
-    const Terms t = evaluate(gpu, in, options);
-    return t.error.empty() ? t.waves : -1;
-}
-
 const char* resourceLabel(const std::string& r)
 {
     if (r == "vgpr")
@@ -211,7 +205,7 @@ OccupancyHint hintFor(const std::string& resource, int current, int step, const 
         for (int x = current + 1; x <= top; x += step) {
             OccupancyInput probe = input;
             set(probe, x);
-            if (wavesFor(gpu, probe, options) < t.waves)
+            if (occupancyWaves(gpu, probe, options) < t.waves)
                 break;
             keep = x;
         }
@@ -227,7 +221,7 @@ OccupancyHint hintFor(const std::string& resource, int current, int step, const 
     for (int x = start; x >= minimum; x -= step) {
         OccupancyInput probe = input;
         set(probe, x);
-        const int w = wavesFor(gpu, probe, options);
+        const int w = occupancyWaves(gpu, probe, options);
         if (w > t.waves) {
             hint.text = "reduce " + label + " from " + str(current) + " to " + str(x) + " for " + str(w) + " waves/SIMD";
             return hint;
@@ -337,7 +331,8 @@ int issueWidth(int waves)
 
 int occupancyWaves(const GpuTarget& gpu, const OccupancyInput& input, const TimingOptions& options)
 {
-    return wavesFor(gpu, input, options);
+    const Terms t = evaluate(gpu, input, options);
+    return t.error.empty() ? t.waves : -1;
 }
 
 OccupancyResult computeOccupancy(const GpuTarget& gpu, const OccupancyInput& input, const TimingOptions& options)
@@ -410,7 +405,7 @@ std::vector<CurvePoint> occupancyCurve(const GpuTarget& gpu, const OccupancyInpu
     const OccupancyLimits L = occupancyLimits(gpu, options);
     std::vector<CurvePoint> curve;
     auto add = [&](int x, OccupancyInput probe) {
-        const int w = wavesFor(gpu, probe, options);
+        const int w = occupancyWaves(gpu, probe, options);
         if (w >= 0)
             curve.push_back({x, w});
     };

@@ -31,15 +31,6 @@ LdsKernelOptions ldsOptions(const AnalysisRequest& request)
     return lds;
 }
 
-// The CFG, liveness and the checks: linear passes, recomputed on every run (fast enough for the
-// editor's path at 10k instructions; see bench_checks).
-void analyzeFlow(Analysis& analysis, const AnalysisRequest& request)
-{
-    analysis.cfg = buildCfg(analysis.program);
-    analysis.liveness = analyzeLiveness(analysis.program, analysis.cfg);
-    analysis.checks = analyzeChecks(analysis.program, analysis.cfg, request.timing);
-}
-
 std::atomic<std::uint64_t> serials {0};
 
 // What the CFG, liveness and the checks read of an instruction (not its offset, size or encoding:
@@ -54,15 +45,39 @@ bool sameForFlow(const Instruction& a, const Instruction& b)
 
 } // namespace
 
+void runAnalysisPass(Analysis& analysis, AnalysisPass pass, const AnalysisRequest& request)
+{
+    const Program& p = analysis.program;
+    switch (pass) {
+    case AnalysisPass::Timing:
+        analysis.timing = analyzeTiming(p, request.timing, request.branches);
+        return;
+    case AnalysisPass::Kernels:
+        analyzeKernels(analysis, request);
+        return;
+    case AnalysisPass::Lds:
+        analysis.lds = analyzeLdsInProgram(p, ldsOptions(request));
+        return;
+    // The CFG, liveness and the checks are recomputed on every full run (fast enough for the
+    // editor's path at 10k instructions; see bench_checks).
+    case AnalysisPass::Cfg:
+        analysis.cfg = buildCfg(p);
+        return;
+    case AnalysisPass::Liveness:
+        analysis.liveness = analyzeLiveness(p, analysis.cfg);
+        return;
+    case AnalysisPass::Checks:
+        analysis.checks = analyzeChecks(p, analysis.cfg, request.timing);
+        return;
+    }
+}
+
 Analysis analyzeProgram(Program program, const AnalysisRequest& request)
 {
     Analysis analysis;
     analysis.program = std::move(program);
-    const Program& p = analysis.program;
-    analysis.timing = analyzeTiming(p, request.timing, request.branches);
-    analyzeKernels(analysis, request);
-    analysis.lds = analyzeLdsInProgram(p, ldsOptions(request));
-    analyzeFlow(analysis, request);
+    for (const AnalysisPass pass : kAnalysisPasses)
+        runAnalysisPass(analysis, pass, request);
     return analysis;
 }
 

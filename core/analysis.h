@@ -46,6 +46,14 @@ Analysis runAnalysis(std::string_view source, const AnalysisRequest& request, Fr
 // change, which does not need the assembler again).
 Analysis analyzeProgram(Program program, const AnalysisRequest& request);
 
+// analyzeProgram's passes, in the order it runs them (a later pass may read an earlier one's
+// result: liveness and the checks read the CFG). Named so that a benchmark times each pass
+// through the same code (bench_passes).
+enum class AnalysisPass { Timing, Kernels, Lds, Cfg, Liveness, Checks };
+inline constexpr AnalysisPass kAnalysisPasses[] = {AnalysisPass::Timing, AnalysisPass::Kernels,  AnalysisPass::Lds,
+                                                   AnalysisPass::Cfg,    AnalysisPass::Liveness, AnalysisPass::Checks};
+void runAnalysisPass(Analysis& analysis, AnalysisPass pass, const AnalysisRequest& request);
+
 // The models for a sequence of edited programs (the editor's path). Each result equals
 // analyzeProgram(program, request); what the previous result already holds is reused where the
 // program did not change: the timing pass and the LDS evaluation restart near the edit and stop

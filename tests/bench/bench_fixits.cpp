@@ -18,8 +18,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 using namespace gcnlens;
 using Clock = std::chrono::steady_clock;
@@ -74,17 +72,11 @@ int main(int argc, char** argv)
     int differing = 0;
     double scopedTotal = 0, wholeTotal = 0;
     for (const bench::Job& job : jobs) {
-        std::ifstream in(job.path, std::ios::binary);
-        if (!in) {
-            std::fprintf(stderr, "%s: cannot open\n", job.path.c_str());
+        std::string source;
+        if (!bench::readJobFile(job, source))
             return 2;
-        }
-        std::ostringstream text;
-        text << in.rdbuf();
-        const std::string source = text.str();
         AnalysisRequest request;
         request.assemble = job.options;
-        request.assemble.fileName = job.path;
         const Analysis analysis = runAnalysis(source, request);
         const int tried = std::min<int>(maxFindings, int(fixableFindings(analysis).size()));
         const Run scoped = findAll(source, analysis, request, maxFindings, true, threads);

@@ -66,7 +66,6 @@ int main(int argc, char** argv)
         }
         const std::string source = file.readAll().toStdString();
         AssembleOptions options = job.options;
-        options.fileName = job.path;
         options.reuseShapes = !noShapePass && switched.reuseShapes;
         const Program with = assemble(source, options);
         ++files_;

@@ -6,9 +6,13 @@
 #include "core/asm/assembler.h"
 #include "manifest.h"
 
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
 namespace gcnlens::bench {
 
-// A file to run on, with the options to assemble it with.
+// A file to run on, with the options to assemble it with (fileName its path).
 struct Job {
     std::string path, label;
     AssembleOptions options;
@@ -30,6 +34,7 @@ inline std::vector<Job> manifestJobs(const std::string& manifest, const std::vec
         if (wanted.empty() && row.dialect != "llvm")
             continue;
         Job job {row.path, row.label, {}};
+        job.options.fileName = row.path;
         job.options.gpu = row.gpu;
         for (const auto& d : row.defsyms)
             addDefsym(job.options, d);
@@ -67,9 +72,25 @@ inline std::vector<Job> parseJobs(int argc, char** argv, std::vector<std::string
     if (!manifest.empty())
         return manifestJobs(manifest, files);
     std::vector<Job> jobs;
-    for (const auto& f : files)
+    for (const auto& f : files) {
         jobs.push_back(Job {f, f, common});
+        jobs.back().options.fileName = f;
+    }
     return jobs;
+}
+
+// A job's file, whole; false (and a message naming it) when it cannot be read.
+inline bool readJobFile(const Job& job, std::string& text)
+{
+    std::ifstream in(job.path, std::ios::binary);
+    if (!in) {
+        std::fprintf(stderr, "%s: cannot open\n", job.path.c_str());
+        return false;
+    }
+    std::ostringstream whole;
+    whole << in.rdbuf();
+    text = whole.str();
+    return true;
 }
 
 } // namespace gcnlens::bench

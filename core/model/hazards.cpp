@@ -9,6 +9,7 @@
 #include "core/support/cancel.h"
 
 #include <algorithm>
+#include <cassert>
 #include <format>
 
 namespace gcnlens {
@@ -104,6 +105,11 @@ public:
             names_.push_back(namesOf(in));
         }
         nopLimit_ = gen_ <= Generation::GFX7 ? 8 : o_.nopLimit;
+        // A walk can stop once the longest rule of this target is satisfied: no producer further
+        // back can need more. Outside CDNA (no MFMA rows) that is 5 (W-valu-sgpr-vmem, W-execz,
+        // W-dpp-exec) or W-setreg-setreg's option, so a walk visits ~5 producers, not 20.
+        maxWait_ =
+            cdna_ != Cdna::None ? kMaxWait : std::min(kMaxWait, std::max(5, gen_ <= Generation::GFX7 ? 1 : o_.setregSetreg));
         // W-clause: XNACK on is a target ID with xnack+ (core/gpu.h: "+xnack" in the features).
         xnack_ = gfx8plus() && p.gpu.features.find("+xnack") != std::string::npos;
     }
@@ -536,6 +542,7 @@ private:
                 needs.clear();
                 rules(i, c, needs, it.rewritten, it.dgemm);
                 for (const Need& n : needs) {
+                    assert(n.states <= maxWait_); // (else the walk below stops too early)
                     const int present = n.mfmaRow && valuOnly ? it.valu : it.all;
                     if (present >= n.states)
                         continue;
@@ -558,7 +565,7 @@ private:
                 it.all += ws;
                 if (cls_[i].valu || cls_[i].nop)
                     it.valu += ws;
-                if ((valuOnly ? it.valu : it.all) >= kMaxWait || ++it.steps > kMaxWalk) {
+                if ((valuOnly ? it.valu : it.all) >= maxWait_ || ++it.steps > kMaxWalk) {
                     stop = true;
                     break;
                 }
@@ -761,6 +768,7 @@ private:
     std::vector<InstClass> cls_;
     std::vector<Names> names_; // parallel to cls_
     int nopLimit_ = 16;
+    int maxWait_ = kMaxWait; // the most wait states a rule of this target needs
     bool xnack_ = false;
     std::vector<Best> best_;
     std::vector<Item> stack_, seen_;

@@ -182,7 +182,18 @@ InstClass classify(const Instruction& inst, Generation, bool gfx942)
     if (c.ds)
         c.gds = m.starts_with("ds_gws") || m.starts_with("ds_ordered_count") || inst.operands.find(" gds") != std::string::npos
             || inst.operands.starts_with("gds");
+    c.readsOwn = readsOwnDestination(inst);
     return c;
+}
+
+std::vector<InstClass> classifyAll(const Program& program)
+{
+    std::vector<InstClass> classes;
+    classes.reserve(program.instructions.size());
+    const bool gfx942 = cdnaOf(program.gpu) == Cdna::Gfx942;
+    for (const Instruction& in : program.instructions)
+        classes.push_back(classify(in, program.gpu.generation, gfx942));
+    return classes;
 }
 
 int waitStatesOf(const Instruction& inst, const InstClass& c)

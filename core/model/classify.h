@@ -7,6 +7,7 @@
 #include "core/program.h"
 
 #include <string_view>
+#include <vector>
 
 namespace gcnlens {
 
@@ -30,10 +31,13 @@ struct InstClass {
     bool nop = false;
     int nopStates = 0; // wait states an s_nop gives (N+1)
     bool gds = false;
-    bool sampler = false; // MIMG sample/gather (a different VmemType from plain loads)
+    bool sampler = false;  // MIMG sample/gather (a different VmemType from plain loads)
+    bool readsOwn = false; // readsOwnDestination(inst)
 };
 
 InstClass classify(const Instruction& inst, Generation generation, bool gfx942);
+// Every instruction of the program classified for its GPU (the checks share one such vector).
+std::vector<InstClass> classifyAll(const Program& program);
 
 // Wait states the instruction itself provides (hazards.md §1): s_nop N gives N+1, data words 0,
 // everything else 1.

@@ -28,7 +28,8 @@ std::string nopFix(int states, int limit)
 }
 
 namespace detail {
-void analyzeWaitcnts(const Program& program, const Cfg& cfg, const TimingOptions& options, CheckResult& result);
+void analyzeWaitcnts(const Program& program, const Cfg& cfg, const TimingOptions& options, const std::vector<InstClass>& classes,
+                     CheckResult& result);
 }
 
 namespace {
@@ -91,19 +92,17 @@ Names namesOf(const Instruction& in)
 
 class Checker {
 public:
-    Checker(const Program& p, const Cfg& cfg, const TimingOptions& options)
+    Checker(const Program& p, const Cfg& cfg, const TimingOptions& options, const std::vector<InstClass>& classes)
         : p_(p)
         , cfg_(cfg)
         , o_(options.checks)
         , gen_(p.gpu.generation)
         , cdna_(cdnaOf(p.gpu))
+        , cls_(classes)
     {
-        cls_.reserve(p.instructions.size());
         names_.reserve(p.instructions.size());
-        for (const Instruction& in : p.instructions) {
-            cls_.push_back(classify(in, gen_, cdna_ == Cdna::Gfx942));
+        for (const Instruction& in : p.instructions)
             names_.push_back(namesOf(in));
-        }
         nopLimit_ = gen_ <= Generation::GFX7 ? 8 : o_.nopLimit;
         // A walk can stop once the longest rule of this target is satisfied: no producer further
         // back can need more. Outside CDNA (no MFMA rows) that is 5 (W-valu-sgpr-vmem, W-execz,
@@ -765,7 +764,7 @@ private:
     const CheckOptions& o_;
     Generation gen_;
     Cdna cdna_;
-    std::vector<InstClass> cls_;
+    const std::vector<InstClass>& cls_;
     std::vector<Names> names_; // parallel to cls_
     int nopLimit_ = 16;
     int maxWait_ = kMaxWait; // the most wait states a rule of this target needs
@@ -821,12 +820,13 @@ CheckResult runChecks(const Program& program, const Cfg& cfg, const TimingOption
     CheckResult result;
     for (const CfgNote& n : cfg.notes)
         result.notes.push_back(std::format("line {}: {}", n.line, n.text));
-    const int count = Checker(program, cfg, options).run(result, affected, previous);
+    const std::vector<InstClass> classes = classifyAll(program);
+    const int count = Checker(program, cfg, options, classes).run(result, affected, previous);
     if (walked)
         *walked = count;
     std::stable_sort(result.hazards.begin(), result.hazards.end(),
                      [](const HazardFinding& a, const HazardFinding& b) { return a.instruction < b.instruction; });
-    detail::analyzeWaitcnts(program, cfg, options, result);
+    detail::analyzeWaitcnts(program, cfg, options, classes, result);
     result.notes.push_back("hazards: a producer counts even when a later write replaced its value, except that the "
                            "nearest MFMA writing a register hides older ones (as LLVM's GCNHazardRecognizer); "
                            "W-clause applies only with XNACK on (a target ID with xnack+)");

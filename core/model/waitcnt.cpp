@@ -195,21 +195,28 @@ struct Working {
     }
 };
 
+// What transfer() does with an instruction besides its checks, decided once per instruction (the
+// dataflow walks a block once per round, many rounds in loops).
+struct Action {
+    enum Kind : std::uint8_t { Skip, Wait, Call, Message, Other } kind = Other;
+    std::int8_t counts[Counters] = {-1, -1, -1}; // Wait: the count per counter, -1 where it does not wait
+};
+
 class Model {
 public:
-    Model(const Program& p, const Cfg& cfg, const TimingOptions& options)
+    Model(const Program& p, const Cfg& cfg, const TimingOptions& options, const std::vector<InstClass>& classes)
         : p_(p)
         , cfg_(cfg)
         , o_(options.checks)
         , gen_(p.gpu.generation)
+        , cls_(classes)
     {
-        cls_.reserve(p.instructions.size());
-        const bool gfx942 = cdnaOf(p.gpu) == Cdna::Gfx942;
-        for (const Instruction& in : p.instructions)
-            cls_.push_back(classify(in, gen_, gfx942));
         max_[Vm] = gen_ >= Generation::GFX9 ? 63 : 15;
         max_[Lgkm] = 15;
         max_[Exp] = 7;
+        actions_.reserve(p.instructions.size());
+        for (const Instruction& in : p.instructions)
+            actions_.push_back(actionOf(in));
     }
 
     void run(CheckResult& result)
@@ -318,10 +325,25 @@ private:
         return m;
     }
 
-    // Parses s_waitcnt's operand into counts; -1 where the field does not wait.
-    void parseWaitcnt(const Instruction& in, int counts[Counters]) const
+    Action actionOf(const Instruction& in) const
     {
-        counts[Vm] = counts[Lgkm] = counts[Exp] = -1;
+        Action a;
+        if (in.isData)
+            a.kind = Action::Skip;
+        else if (in.mnemonic == "s_waitcnt")
+            a.kind = Action::Wait;
+        else if (in.branch == BranchKind::Indirect && (in.mnemonic.starts_with("s_swappc") || in.mnemonic.starts_with("s_call")))
+            a.kind = Action::Call;
+        else if (in.mnemonic.starts_with("s_sendmsg"))
+            a.kind = Action::Message;
+        if (a.kind == Action::Wait)
+            parseWaitcnt(in, a.counts);
+        return a;
+    }
+
+    // Parses s_waitcnt's operand into counts; -1 where the field does not wait.
+    void parseWaitcnt(const Instruction& in, std::int8_t counts[Counters]) const
+    {
         const std::string& t = in.operands;
         bool named = false;
         for (int c = 0; c < Counters; ++c) {
@@ -329,7 +351,10 @@ private:
             if (at == std::string::npos)
                 continue;
             named = true;
-            counts[c] = std::atoi(t.c_str() + at + std::string_view(kCounterName[c]).size() + 1);
+            // (a count beyond every counter's maximum waits for nothing, as 127 does; a negative
+            // one is no wait)
+            const int count = std::atoi(t.c_str() + at + std::string_view(kCounterName[c]).size() + 1);
+            counts[c] = std::int8_t(count < 0 ? -1 : std::min(count, 127));
         }
         if (named || t.empty())
             return;
@@ -337,9 +362,9 @@ private:
         const int vm = int(v & 0xf) | (gen_ >= Generation::GFX9 ? int((v >> 14) & 3) << 4 : 0);
         const int exp = int((v >> 4) & 7);
         const int lgkm = int((v >> 8) & 0xf);
-        counts[Vm] = vm == max_[Vm] ? -1 : vm;
-        counts[Exp] = exp == 7 ? -1 : exp;
-        counts[Lgkm] = lgkm == 15 ? -1 : lgkm;
+        counts[Vm] = std::int8_t(vm == max_[Vm] ? -1 : vm);
+        counts[Exp] = std::int8_t(exp == 7 ? -1 : exp);
+        counts[Lgkm] = std::int8_t(lgkm == 15 ? -1 : lgkm);
     }
 
     std::uint8_t vmemType(int i) const { return cls_[i].flat ? 3 : cls_[i].sampler ? 2 : 1; }
@@ -390,7 +415,7 @@ private:
         };
         for (const RegRange& r : in.uses)
             read(r);
-        if (readsOwnDestination(in))
+        if (ic.readsOwn)
             for (const RegRange& r : in.defs)
                 read(r);
         for (const RegRange& r : in.defs) {
@@ -469,18 +494,17 @@ private:
     {
         const Instruction& in = p_.instructions[i];
         const InstClass& ic = cls_[i];
-        if (in.isData)
+        const Action& action = actions_[std::size_t(i)];
+        if (action.kind == Action::Skip)
             return;
         check(i, s, result);
-        if (in.mnemonic == "s_waitcnt") {
-            int counts[Counters];
-            parseWaitcnt(in, counts);
+        if (action.kind == Action::Wait) {
             for (int c = 0; c < Counters; ++c)
-                if (counts[c] >= 0)
-                    applyWait(s, c, counts[c]);
+                if (action.counts[c] >= 0)
+                    applyWait(s, c, action.counts[c]);
             return;
         }
-        if (in.branch == BranchKind::Indirect && (in.mnemonic.starts_with("s_swappc") || in.mnemonic.starts_with("s_call"))) {
+        if (action.kind == Action::Call) {
             for (Working::Counter& q : s.q) // LLVM's convention: the callee waits at entry and before it returns
                 q.reset();
             return;
@@ -505,7 +529,7 @@ private:
                 record(Exp, GdsEvent, in.uses, true);
         } else if (ic.smem) {
             record(Lgkm, SmemEvent, in.defs, false);
-        } else if (in.mnemonic.starts_with("s_sendmsg")) {
+        } else if (action.kind == Action::Message) {
             record(Lgkm, MsgEvent, none, false);
         } else if (ic.exp) {
             record(Exp, ExpEvent, in.uses, true);
@@ -531,17 +555,19 @@ private:
     const Cfg& cfg_;
     const CheckOptions& o_;
     Generation gen_;
-    std::vector<InstClass> cls_;
+    const std::vector<InstClass>& cls_;
     int max_[Counters] = {15, 15, 7};
+    std::vector<Action> actions_;                                           // parallel to cls_
     std::unique_ptr<Working> workingStorage_ = std::make_unique<Working>(); // 24 KiB: not on the stack
     Working& working_ = *workingStorage_;
 };
 
 } // namespace
 
-void analyzeWaitcnts(const Program& program, const Cfg& cfg, const TimingOptions& options, CheckResult& result)
+void analyzeWaitcnts(const Program& program, const Cfg& cfg, const TimingOptions& options, const std::vector<InstClass>& classes,
+                     CheckResult& result)
 {
-    Model(program, cfg, options).run(result);
+    Model(program, cfg, options, classes).run(result);
     result.notes.push_back("s_waitcnt: real latencies, infeasible paths, callees (assumed to wait at entry and "
                            "before return), other waves and memory aliasing are beyond a static check; a use "
                            "whose producer returns out of order is \"not guaranteed\", not wrong");

@@ -6,6 +6,7 @@
 #include "core/model/lds.h"
 
 #include "core/model/commonends.h"
+#include "core/support/text.h"
 
 #include <algorithm>
 #include <array>
@@ -229,12 +230,14 @@ std::optional<std::int64_t> parseInteger(std::string_view text)
         return std::nullopt;
     std::int64_t v = 0;
     for (; i < text.size(); ++i) {
-        const char d = static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
+        const char d = text[i];
         int digit = -1;
-        if (std::isdigit(static_cast<unsigned char>(d)))
+        if (detail::isAsciiDigit(d))
             digit = d - '0';
         else if (d >= 'a' && d <= 'f')
             digit = d - 'a' + 10;
+        else if (d >= 'A' && d <= 'F')
+            digit = d - 'A' + 10;
         if (digit < 0 || digit >= base)
             return std::nullopt;
         if (__builtin_mul_overflow(v, base, &v) || __builtin_add_overflow(v, digit, &v))
@@ -429,15 +432,20 @@ namespace {
 void addGroups(std::vector<LaneGroup>& groups, std::vector<InternedArray<int>>& bankRows, std::vector<int>& bankLoad,
                const std::vector<LaneAccess>& lanes, int dwords, const std::vector<std::vector<int>>& laneGroups)
 {
-    // The distinct rows per bank are counted by sorting the group's (bank, row) hits: the same
-    // count a set per bank gives, without a node allocation per hit.
-    std::vector<std::pair<int, std::int64_t>> hits;
+    // The distinct rows per bank: each bank's rows so far in a list (one per hit at most, and
+    // most banks see one or two rows), a hit counting when its row is not in its bank's list yet.
+    std::vector<std::int64_t> rows;
+    std::vector<int> next;
     for (const std::vector<int>& members : laneGroups) {
         LaneGroup group;
         group.firstLane = members.empty() ? 0 : members.front();
         group.lanes = static_cast<int>(members.size());
         group.members = members;
-        hits.clear();
+        rows.clear();
+        next.clear();
+        std::array<int, 32> head;
+        head.fill(-1);
+        std::vector<int> perBank(32);
         for (const int lane : members) {
             const LaneAccess& a = lanes[lane];
             if (!a.known)
@@ -445,15 +453,19 @@ void addGroups(std::vector<LaneGroup>& groups, std::vector<InternedArray<int>>& 
             for (int d = 0; d < dwords; ++d) {
                 const std::int64_t dword = (a.address >> 2) + d;
                 const int bank = static_cast<int>(dword & 31);
-                hits.emplace_back(bank, dword >> 5); // addr >> 7; the same dword twice is a broadcast
+                const std::int64_t row = dword >> 5; // addr >> 7; the same dword twice is a broadcast
                 ++bankLoad[bank];
+                int at = head[std::size_t(bank)];
+                while (at >= 0 && rows[std::size_t(at)] != row)
+                    at = next[std::size_t(at)];
+                if (at >= 0)
+                    continue;
+                rows.push_back(row);
+                next.push_back(head[std::size_t(bank)]);
+                head[std::size_t(bank)] = int(rows.size()) - 1;
+                ++perBank[std::size_t(bank)];
             }
         }
-        std::sort(hits.begin(), hits.end());
-        std::vector<int> perBank(32);
-        for (std::size_t h = 0; h < hits.size(); ++h)
-            if (h == 0 || hits[h] != hits[h - 1])
-                ++perBank[hits[h].first];
         for (int b = 0; b < 32; ++b)
             group.degree = std::max(group.degree, perBank[b]);
         bankRows.push_back(InternedArray<int>(perBank));
@@ -688,8 +700,7 @@ Operand parseOperand(std::string_view text)
         const auto v = parseInteger(digits);
         return v ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
     };
-    if ((text[0] == 'v' || text[0] == 's') && text.size() > 1
-        && (std::isdigit(static_cast<unsigned char>(text[1])) || text[1] == '[')) {
+    if ((text[0] == 'v' || text[0] == 's') && text.size() > 1 && (detail::isAsciiDigit(text[1]) || text[1] == '[')) {
         if (const auto i = regIndex(1)) {
             op.kind = text[0] == 'v' ? Operand::Vgpr : Operand::Sgpr;
             op.index = *i;
@@ -705,7 +716,7 @@ Operand parseOperand(std::string_view text)
         return op;
     }
     op.kind = Operand::Other;
-    op.exec = text == "exec" || text == "exec_lo" || text == "exec_hi";
+    op.exec = text[0] == 'e' && (text == "exec" || text == "exec_lo" || text == "exec_hi");
     return op;
 }
 
@@ -722,7 +733,7 @@ Operands splitOperands(std::string_view text)
                 ++d;
             if (c == ']' || c == ')')
                 --d;
-            if (std::isspace(static_cast<unsigned char>(c)) && d == 0) {
+            if (detail::isAsciiSpace(c) && d == 0) {
                 if (begin != std::string_view::npos) {
                     end = i;
                     break;
@@ -882,10 +893,13 @@ struct Checkpoint {
     std::shared_ptr<const RegFile> state;
 };
 
+// Parsed DS operations by their text: the mnemonic's interned id above the operands'.
+using LdsOpCache = std::unordered_map<std::uint64_t, LdsOp>;
+
 class KernelEvaluator {
 public:
     KernelEvaluator(const Program& program, const LdsKernelOptions& options,
-                    std::unordered_map<std::string, MnemonicInfo>& mnemonics, std::unordered_map<std::string, LdsOp>& ops)
+                    std::unordered_map<InternedString, MnemonicInfo>& mnemonics, LdsOpCache& ops)
         : program_(program)
         , options_(options)
         , mnemonics_(mnemonics)
@@ -940,8 +954,13 @@ public:
         if (in.isData || in.placeholder)
             return;
         const MnemonicInfo& info = mnemonic(in.mnemonic);
+        const bool ds = in.family == Family::DS || info.ds;
+        if (!ds && info.rule == Rule::None && !in.defs.empty()) {
+            setDefsUnknown(in); // (what step() does then, without reading the operands)
+            return;
+        }
         const Operands ops = splitOperands(in.operands);
-        if (in.family == Family::DS || info.ds) {
+        if (ds) {
             if (auto result = analyzeDs(in, ops)) {
                 if (loops[static_cast<std::size_t>(i - first)])
                     appendNote(*result, kLoopNote);
@@ -960,16 +979,23 @@ public:
     }
 
 private:
-    const MnemonicInfo& mnemonic(const std::string& m)
+    const MnemonicInfo& mnemonic(InternedString m)
     {
+        // A direct-mapped cache by id in front of the map: one compare for a recent mnemonic.
+        auto& [id, info] = recentMnemonics_[m.id() % recentMnemonics_.size()];
+        if (info && id == m.id())
+            return *info;
         auto it = mnemonics_.find(m);
         if (it == mnemonics_.end())
-            it = mnemonics_.emplace(m, classify(m)).first;
-        return it->second;
+            it = mnemonics_.emplace(m, classify(m.str())).first;
+        id = m.id();
+        info = &it->second; // (a map's elements stay where they are)
+        return *info;
     }
 
-    // The register's value; `scratch` holds it when it is not a register of the file.
-    const Reg& value(const Operand& op, Reg& scratch) const
+    // The register's value; `scratch` holds it when it is not a register of the file (made only
+    // then: a Reg is a kilobyte to clear).
+    const Reg& value(const Operand& op, std::optional<Reg>& scratch) const
     {
         switch (op.kind) {
         case Operand::Vgpr: {
@@ -981,12 +1007,10 @@ private:
             if (it != regs_.sgprs.end())
                 return *it->second;
             // Never written in the kernel: an entry value (kernel argument pointer, workgroup id …).
-            scratch = uniform(State::Offset, 0, "s" + std::to_string(op.index));
-            return scratch;
+            return scratch.emplace(uniform(State::Offset, 0, "s" + std::to_string(op.index)));
         }
         case Operand::Literal:
-            scratch = uniform(State::Known, op.value);
-            return scratch;
+            return scratch.emplace(uniform(State::Known, op.value));
         default:
             return op.exec ? fullExecReg() : unknownReg();
         }
@@ -1045,26 +1069,33 @@ private:
         return out;
     }
 
+    void setUnknown(const Instruction& in, const RegRange& d)
+    {
+        for (int r = d.first; r < d.first + d.count; ++r) {
+            if (d.kind == RegKind::VGPR)
+                RegFile::setUnknownVgpr(regs_.vgprs, r);
+            else if (d.kind == RegKind::SGPR) // SGPRs are uniform by nature
+                RegFile::set(regs_.sgprs, r, uniform(State::Offset, 0, "s" + std::to_string(r) + " (" + in.mnemonic + ")"));
+        }
+    }
+    // An instruction with def lists: every register it writes.
+    void setDefsUnknown(const Instruction& in)
+    {
+        for (const RegRange& d : in.defs)
+            setUnknown(in, d);
+    }
     void setDefsUnknown(const Instruction& in, const MnemonicInfo& info, const Operands& ops)
     {
-        auto setUnknown = [&](const RegRange& d) {
-            for (int r = d.first; r < d.first + d.count; ++r) {
-                if (d.kind == RegKind::VGPR)
-                    RegFile::setUnknownVgpr(regs_.vgprs, r);
-                else if (d.kind == RegKind::SGPR) // SGPRs are uniform by nature
-                    RegFile::set(regs_.sgprs, r, uniform(State::Offset, 0, "s" + std::to_string(r) + " (" + in.mnemonic + ")"));
-            }
-        };
         if (!in.defs.empty()) {
-            for (const RegRange& d : in.defs)
-                setUnknown(d);
+            setDefsUnknown(in);
             return;
         }
         // Hand-built or unresolved instructions without def lists: the first register operand is
         // the destination, except for stores and atomics without return (their first is the address).
         const bool store = info.dsStore;
         if (!store && ops.count > 0 && (ops.op[0].kind == Operand::Vgpr || ops.op[0].kind == Operand::Sgpr))
-            setUnknown({ops.op[0].kind == Operand::Vgpr ? RegKind::VGPR : RegKind::SGPR, std::uint32_t(ops.op[0].index),
+            setUnknown(in,
+                       {ops.op[0].kind == Operand::Vgpr ? RegKind::VGPR : RegKind::SGPR, std::uint32_t(ops.op[0].index),
                         std::uint32_t(ops.op[0].count)});
     }
 
@@ -1088,7 +1119,7 @@ private:
             setDefsUnknown(in, info, ops);
             return;
         }
-        std::array<Reg, 3> scratch;
+        std::array<std::optional<Reg>, 3> scratch;
         Inputs v {};
         for (int j = 0; j < n; ++j)
             v[static_cast<std::size_t>(j)] =
@@ -1268,12 +1299,10 @@ private:
 
     std::optional<LdsAccessResult> analyzeDs(const Instruction& in, const Operands& ops)
     {
-        std::string key = in.mnemonic + " " + in.operands;
+        const std::uint64_t key = std::uint64_t(in.mnemonic.id()) << 32 | in.operands.id();
         auto cached = ops_.find(key);
-        if (cached == ops_.end()) {
-            LdsOp parsed = parseLdsOp(key);
-            cached = ops_.emplace(std::move(key), std::move(parsed)).first;
-        }
+        if (cached == ops_.end())
+            cached = ops_.emplace(key, parseLdsOp(in.mnemonic + " " + in.operands)).first;
         const LdsOp& op = cached->second;
         if (!op.error.empty())
             return std::nullopt; // no per-lane LDS address (swizzle, permute, gds, …)
@@ -1282,7 +1311,7 @@ private:
         std::string origin;
         bool anyOffset = false;
         if (index < std::min(ops.count, Operands::kStored) && ops.op[static_cast<std::size_t>(index)].kind == Operand::Vgpr) {
-            Reg scratch;
+            std::optional<Reg> scratch;
             const Reg& addr = value(ops.op[static_cast<std::size_t>(index)], scratch);
             origin = addr.origin;
             for (int lane = 0; lane < 64; ++lane) {
@@ -1311,8 +1340,9 @@ public:
 private:
     const Program& program_;
     LdsKernelOptions options_;
-    std::unordered_map<std::string, MnemonicInfo>& mnemonics_;
-    std::unordered_map<std::string, LdsOp>& ops_;
+    std::unordered_map<InternedString, MnemonicInfo>& mnemonics_;
+    std::array<std::pair<std::uint32_t, const MnemonicInfo*>, 64> recentMnemonics_ {};
+    LdsOpCache& ops_;
     // A checkpoint keeps every register written after it alive (1 KB each): in a long kernel that
     // is most of the memory the incremental path holds. The registers take the same values again
     // and again (a loop body, an unrolled block), so equal ones in the checkpoints are one copy
@@ -1389,8 +1419,8 @@ void setLoopNote(LdsAccessResult& r, bool had, bool has)
 LdsResults analyzeLdsInProgram(const Program& program, const LdsKernelOptions& options)
 {
     LdsResults out;
-    std::unordered_map<std::string, MnemonicInfo> mnemonics;
-    std::unordered_map<std::string, LdsOp> ops;
+    std::unordered_map<InternedString, MnemonicInfo> mnemonics;
+    LdsOpCache ops;
     KernelEvaluator evaluator(program, options, mnemonics, ops);
     for (const auto& [first, end] : kernelRanges(program))
         evaluator.run(first, end, out);
@@ -1413,8 +1443,8 @@ struct LdsProgramAnalyzer::Cache {
     std::size_t results = 0;
     int evaluated = 0;
     std::vector<Checkpoint> checkpoints; // of the last program, by index
-    std::unordered_map<std::string, MnemonicInfo> mnemonics;
-    std::unordered_map<std::string, LdsOp> ops;
+    std::unordered_map<InternedString, MnemonicInfo> mnemonics;
+    LdsOpCache ops;
 };
 
 LdsProgramAnalyzer::LdsProgramAnalyzer()

@@ -674,13 +674,28 @@ private:
     std::vector<InstructionTiming>& out_;
     bool gfx67_ = false, straddleRule_ = false;
     int takenRow_ = -1;
-    // Lookups repeat per mnemonic: cache the row by (mnemonic, family).
+    // Lookups repeat per mnemonic: cache the row by what decides it (the mnemonic by its interned
+    // id, so a lookup reads no characters).
+    struct RowKey {
+        std::uint32_t mnemonic;
+        unsigned opcode;
+        Family family;
+        bool glc;
+        bool operator==(const RowKey&) const = default;
+    };
+    struct RowKeyHash {
+        std::size_t operator()(const RowKey& k) const noexcept
+        {
+            const std::uint64_t a = std::uint64_t(k.mnemonic) << 32 | k.opcode;
+            return std::hash<std::uint64_t> {}(a * 0x9e3779b97f4a7c15ull ^ (std::uint64_t(k.family) << 1 | k.glc));
+        }
+    };
     struct Cached {
         CycleRef count;
         std::string canonical;
+        bool nop = false; // canonical == "S_NOP"
     };
-    std::unordered_map<std::string, Cached> rowCache_;
-    std::string key_;
+    std::unordered_map<RowKey, Cached, RowKeyHash> rowCache_;
 };
 
 void Pass::step(std::size_t i, PassState& s)
@@ -714,20 +729,17 @@ void Pass::step(std::size_t i, PassState& s)
     }
 
     // Section 1: C(I).
-    key_.assign(in.mnemonic);
-    key_.push_back('\x1f');
-    key_.push_back(static_cast<char>('A' + static_cast<int>(in.family)));
-    key_.push_back(in.glc ? 'g' : '-');
-    key_.append(reinterpret_cast<const char*>(&in.opcode), sizeof in.opcode);
-    auto cached = rowCache_.find(key_);
+    const RowKey key {in.mnemonic.id(), in.opcode, in.family, in.glc};
+    auto cached = rowCache_.find(key);
     if (cached == rowCache_.end()) {
         Normalized n = normalize(in.mnemonic, program_.gpu.generation);
         CycleCount count = timeOf(n, in.family, program_.gpu, in.glc, in.opcode);
-        cached = rowCache_.emplace(key_, Cached {CycleRef(count), std::move(n.name)}).first;
+        const bool nop = n.name == "S_NOP";
+        cached = rowCache_.emplace(key, Cached {CycleRef(count), std::move(n.name), nop}).first;
     }
     const std::string& canonical = cached->second.canonical;
     t.setBase(cached->second.count);
-    if (canonical == "S_NOP")
+    if (cached->second.nop)
         t.setBase(nopCycles(in.operands, program_.gpu.generation, options_.checks.nopLimit));
     t.setVectorIssue(isVectorIssue(in.family));
 

@@ -5,6 +5,8 @@
 #include "core/support/cancel.h"
 
 #include <atomic>
+#include <exception>
+#include <thread>
 
 namespace gcnlens {
 
@@ -32,6 +34,10 @@ LdsKernelOptions ldsOptions(const AnalysisRequest& request)
 }
 
 std::atomic<std::uint64_t> serials {0};
+
+// analyzeProgram runs its passes on two threads from this many instructions; below, a thread's
+// start costs more than the half of the passes it takes (they run at ~1 µs per instruction).
+constexpr std::size_t kTwoThreadsFrom = 2000;
 
 // What the CFG, liveness and the checks read of an instruction (not its offset, size or encoding:
 // an edit that only moves later instructions changes none of them).
@@ -76,8 +82,36 @@ Analysis analyzeProgram(Program program, const AnalysisRequest& request)
 {
     Analysis analysis;
     analysis.program = std::move(program);
-    for (const AnalysisPass pass : kAnalysisPasses)
-        runAnalysisPass(analysis, pass, request);
+    if (analysis.program.instructions.size() < kTwoThreadsFrom) {
+        for (const AnalysisPass pass : kAnalysisPasses)
+            runAnalysisPass(analysis, pass, request);
+        return analysis;
+    }
+    // The passes are independent but for the CFG, which liveness and the checks read: with it
+    // built, two threads share the rest, each pass writing only its own member. The split halves
+    // the work on real and generated kernels alike (bench_passes: the LDS evaluation and liveness
+    // cost about what timing and the checks do).
+    runAnalysisPass(analysis, AnalysisPass::Cfg, request);
+    std::exception_ptr failed;
+    std::thread second([&] {
+        try {
+            runAnalysisPass(analysis, AnalysisPass::Lds, request);
+            runAnalysisPass(analysis, AnalysisPass::Liveness, request);
+        } catch (...) {
+            failed = std::current_exception();
+        }
+    });
+    try {
+        runAnalysisPass(analysis, AnalysisPass::Timing, request);
+        runAnalysisPass(analysis, AnalysisPass::Kernels, request);
+        runAnalysisPass(analysis, AnalysisPass::Checks, request);
+    } catch (...) {
+        second.join();
+        throw;
+    }
+    second.join();
+    if (failed)
+        std::rethrow_exception(failed);
     return analysis;
 }
 

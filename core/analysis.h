@@ -43,12 +43,12 @@ struct Analysis {
 Analysis runAnalysis(std::string_view source, const AnalysisRequest& request, FrontEnd* frontEnd = nullptr);
 
 // Recomputes the models on an already assembled program (e.g. after a branch-direction or option
-// change, which does not need the assembler again).
+// change, which does not need the assembler again). A large program's passes run on two threads.
 Analysis analyzeProgram(Program program, const AnalysisRequest& request);
 
-// analyzeProgram's passes, in the order it runs them (a later pass may read an earlier one's
-// result: liveness and the checks read the CFG). Named so that a benchmark times each pass
-// through the same code (bench_passes).
+// analyzeProgram's passes, in an order it may run them in (liveness and the checks read the CFG;
+// no other pass reads another's result). Named so that a benchmark times each pass through the
+// same code (bench_passes).
 enum class AnalysisPass { Timing, Kernels, Lds, Cfg, Liveness, Checks };
 inline constexpr AnalysisPass kAnalysisPasses[] = {AnalysisPass::Timing, AnalysisPass::Kernels,  AnalysisPass::Lds,
                                                    AnalysisPass::Cfg,    AnalysisPass::Liveness, AnalysisPass::Checks};

@@ -8,7 +8,9 @@
 // Not part of ctest.
 //
 // Usage: bench_frontend [--cli PATH] [--llvm-mc PATH] [--clrxasm PATH] [--runs N] [--gpu NAME]
-//                       [--manifest TSV] [--generate N[,N…]] [FILE…]
+//                       [--command listing|analyze] [--manifest TSV] [--generate N[,N…]] [FILE…]
+//   --command: what gcnlens-cli runs (default listing); analyze adds every model pass and its
+//               text report to the same front-end work.
 //   --manifest: a TSV with a header naming the columns path, gpu, defsyms (space-separated
 //               NAME=VALUE), include dirs (space-separated, relative to the manifest's folder) and
 //               optionally triple (like /work/corpus/MANIFEST.tsv); FILEs are then paths of its rows
@@ -32,6 +34,7 @@
 #include <spawn.h>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -185,7 +188,7 @@ int main(int argc, char** argv)
     std::string cli = siblingOf(argv[0], "gcnlens-cli");
     std::string llvmMc = "/usr/lib/llvm-19/bin/llvm-mc";
     std::string clrxasm;
-    std::string manifest, gpu = "tahiti";
+    std::string manifest, gpu = "tahiti", command = "listing";
     int runs = 3;
     std::vector<int> generate;
     std::vector<std::string> files;
@@ -202,6 +205,9 @@ int main(int argc, char** argv)
             runs = std::max(1, std::atoi(argv[++i]));
         else if (arg == "--gpu" && hasValue)
             gpu = argv[++i];
+        else if (arg == "--command" && hasValue
+                 && (std::string_view(argv[i + 1]) == "listing" || std::string_view(argv[i + 1]) == "analyze"))
+            command = argv[++i];
         else if (arg == "--manifest" && hasValue)
             manifest = argv[++i];
         else if (arg == "--generate" && hasValue)
@@ -247,9 +253,9 @@ int main(int argc, char** argv)
         temporary.insert(temporary.end(), {base + "-distinct.s", base + "-distinct.clrx.s", base + "-macro.s"});
     }
 
-    std::printf("gcnlens: %s listing (its worker included); llvm-mc: %s -show-encoding; clrxasm: %s; least wall and least CPU "
+    std::printf("gcnlens: %s %s (its worker included); llvm-mc: %s -show-encoding; clrxasm: %s; least wall and least CPU "
                 "time of %d runs, children run alternately\n",
-                cli.c_str(), llvmMc.c_str(), clrxasm.empty() ? "(not given)" : clrxasm.c_str(), runs);
+                cli.c_str(), command.c_str(), llvmMc.c_str(), clrxasm.empty() ? "(not given)" : clrxasm.c_str(), runs);
     rusage self {};
     getrusage(RUSAGE_SELF, &self);
     std::printf("peak memory: each child's maxrss (for gcnlens the larger of the CLI and its worker); it starts from "
@@ -266,7 +272,7 @@ int main(int argc, char** argv)
     std::map<std::string, Sum> sums;
     for (const Item& item : items) {
         // (no time limit: the benchmark wants the whole run)
-        std::vector<std::string> g {cli, "listing", item.path, "--gpu", item.gpu, "--limit", "time=86400"};
+        std::vector<std::string> g {cli, command, item.path, "--gpu", item.gpu, "--limit", "time=86400"};
         const auto [cpu, attrs] = llvmCpu(item.gpu);
         std::vector<std::string> mc {llvmMc, "-triple=" + item.triple, "-mcpu=" + cpu, "-show-encoding", "-o", "/dev/null"};
         if (!attrs.empty())

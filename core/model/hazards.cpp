@@ -104,11 +104,16 @@ public:
         for (const Instruction& in : p.instructions)
             names_.push_back(namesOf(in));
         nopLimit_ = gen_ <= Generation::GFX7 ? 8 : o_.nopLimit;
-        // A walk can stop once the longest rule of this target is satisfied: no producer further
-        // back can need more. Outside CDNA (no MFMA rows) that is 5 (W-valu-sgpr-vmem, W-execz,
-        // W-dpp-exec) or W-setreg-setreg's option, so a walk visits ~5 producers, not 20.
-        maxWait_ =
-            cdna_ != Cdna::None ? kMaxWait : std::min(kMaxWait, std::max(5, gen_ <= Generation::GFX7 ? 1 : o_.setregSetreg));
+        // A walk can stop once the longest rule that can apply to its consumer is satisfied: no
+        // producer further back can need more. That is 5 (W-valu-sgpr-vmem, W-execz, W-dpp-exec)
+        // or an option's count (W-setreg-setreg, gfx942's W-store-data), except that on CDNA the
+        // MFMA rows (up to 19) apply to vector consumers: VALU (MFMA and v_accvgpr_* included),
+        // memory, LDS and export instructions. A scalar consumer's walk visits ~5 producers, not 20.
+        int longest = std::max(5, gen_ <= Generation::GFX7 ? 1 : o_.setregSetreg);
+        if (is942())
+            longest = std::max({longest, o_.store942, o_.carry942});
+        scalarMaxWait_ = std::min(kMaxWait, longest);
+        vectorMaxWait_ = cdna_ != Cdna::None ? kMaxWait : scalarMaxWait_;
         // W-clause: XNACK on is a target ID with xnack+ (core/gpu.h: "+xnack" in the features).
         xnack_ = gfx8plus() && p.gpu.features.find("+xnack") != std::string::npos;
     }
@@ -532,6 +537,8 @@ private:
         seen.clear();
         stack.push_back({cfg_.blockOf(c), c - 1, 0, 0, 0, {}, false});
         const bool valuOnly = is942() && o_.valuOnly;
+        const InstClass& cc = cls_[std::size_t(c)];
+        const int maxWait = cc.valu || cc.vmem || cc.ds || cc.exp ? vectorMaxWait_ : scalarMaxWait_;
         while (!stack.empty()) {
             Item it = stack.back();
             stack.pop_back();
@@ -541,7 +548,7 @@ private:
                 needs.clear();
                 rules(i, c, needs, it.rewritten, it.dgemm);
                 for (const Need& n : needs) {
-                    assert(n.states <= maxWait_); // (else the walk below stops too early)
+                    assert(n.states <= maxWait); // (else the walk below stops too early)
                     const int present = n.mfmaRow && valuOnly ? it.valu : it.all;
                     if (present >= n.states)
                         continue;
@@ -564,7 +571,7 @@ private:
                 it.all += ws;
                 if (cls_[i].valu || cls_[i].nop)
                     it.valu += ws;
-                if ((valuOnly ? it.valu : it.all) >= maxWait_ || ++it.steps > kMaxWalk) {
+                if ((valuOnly ? it.valu : it.all) >= maxWait || ++it.steps > kMaxWalk) {
                     stop = true;
                     break;
                 }
@@ -767,7 +774,8 @@ private:
     const std::vector<InstClass>& cls_;
     std::vector<Names> names_; // parallel to cls_
     int nopLimit_ = 16;
-    int maxWait_ = kMaxWait; // the most wait states a rule of this target needs
+    // The most wait states a rule of this target needs for a scalar / a vector consumer.
+    int scalarMaxWait_ = kMaxWait, vectorMaxWait_ = kMaxWait;
     bool xnack_ = false;
     std::vector<Best> best_;
     std::vector<Item> stack_, seen_;

@@ -11,8 +11,8 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
-#include <optional>
 #include <set>
+#include <unordered_map>
 
 namespace gcnlens {
 
@@ -23,7 +23,10 @@ constexpr int kCyclesPerPass = 4; // a wave64 passes a 16-lane SIMD in 4 cycles 
 // One processor's LLVM objects and the answers already read from them.
 struct ProcessorModel {
     std::unique_ptr<detail::TargetKit> kit;
-    std::vector<std::optional<SchedInfo>> byOpcode;
+    unsigned opcodes = 0;
+    // Only the opcodes asked for (a kernel uses a few hundred of LLVM's ~20,000): a slot per
+    // opcode was megabytes to clear on every process's first question.
+    std::unordered_map<unsigned, SchedInfo> byOpcode;
 };
 
 std::mutex& modelsMutex()
@@ -41,7 +44,7 @@ ProcessorModel& modelFor(const GpuTarget& gpu)
         plain.features.clear(); // xnack/sramecc do not change the scheduling model
         model.kit = detail::makeTargetKit(plain, "amdgcn-amd-amdhsa");
         if (model.kit->error.empty())
-            model.byOpcode.resize(model.kit->instrInfo->getNumOpcodes());
+            model.opcodes = model.kit->instrInfo->getNumOpcodes();
     }
     return model;
 }
@@ -135,12 +138,12 @@ SchedInfo llvmSchedInfo(const GpuTarget& gpu, unsigned opcode)
 {
     std::lock_guard lock(modelsMutex());
     ProcessorModel& model = modelFor(gpu);
-    if (!model.kit->error.empty() || opcode == 0 || opcode >= model.byOpcode.size())
+    if (!model.kit->error.empty() || opcode == 0 || opcode >= model.opcodes)
         return {};
-    auto& slot = model.byOpcode[opcode];
-    if (!slot)
-        slot = readSchedInfo(*model.kit, opcode);
-    return *slot;
+    auto slot = model.byOpcode.find(opcode);
+    if (slot == model.byOpcode.end())
+        slot = model.byOpcode.emplace(opcode, readSchedInfo(*model.kit, opcode)).first;
+    return slot->second;
 }
 
 std::vector<OpcodeInfo> instructionCatalog(const GpuTarget& gpu)

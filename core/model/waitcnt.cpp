@@ -202,6 +202,17 @@ struct Action {
     std::int8_t counts[Counters] = {-1, -1, -1}; // Wait: the count per counter, -1 where it does not wait
 };
 
+// An instruction's register slots as check() and transfer() visit them, flattened once (the
+// dataflow visits a block once per round): the slots each use reads, then each def's when the
+// instruction reads its own destination, then each def's as written, with a marker after an EXEC
+// def (its export check). `range` indexes the uses or defs, so a finding names the register as
+// the instruction does.
+struct SlotStep {
+    enum Kind : std::uint8_t { ReadUse, ReadVectorUse, ReadDef, WriteDef, ExecWritten } kind;
+    std::uint16_t slot;
+    std::uint16_t range;
+};
+
 class Model {
 public:
     Model(const Program& p, const Cfg& cfg, const TimingOptions& options, const std::vector<InstClass>& classes)
@@ -215,8 +226,15 @@ public:
         max_[Lgkm] = 15;
         max_[Exp] = 7;
         actions_.reserve(p.instructions.size());
-        for (const Instruction& in : p.instructions)
+        stepsBegin_.reserve(p.instructions.size() + 1);
+        for (std::size_t i = 0; i < p.instructions.size(); ++i) {
+            const Instruction& in = p.instructions[i];
             actions_.push_back(actionOf(in));
+            stepsBegin_.push_back(std::uint32_t(steps_.size()));
+            if (actions_.back().kind != Action::Skip)
+                addSteps(in, cls_[i]);
+        }
+        stepsBegin_.push_back(std::uint32_t(steps_.size()));
     }
 
     void run(CheckResult& result)
@@ -325,6 +343,26 @@ private:
         return m;
     }
 
+    void addSteps(const Instruction& in, const InstClass& ic)
+    {
+        auto add = [&](std::span<const RegRange> ranges, auto kindOf) {
+            for (std::size_t k = 0; k < ranges.size(); ++k) {
+                forSlots(ranges[k],
+                         [&](int slot) { steps_.push_back({kindOf(ranges[k]), std::uint16_t(slot), std::uint16_t(k)}); });
+                if (kindOf(ranges[k]) == SlotStep::WriteDef && ranges[k].kind == RegKind::EXEC)
+                    steps_.push_back({SlotStep::ExecWritten, 0, std::uint16_t(k)});
+            }
+        };
+        add(in.uses, [](const RegRange& r) { return isVector(r.kind) ? SlotStep::ReadVectorUse : SlotStep::ReadUse; });
+        if (ic.readsOwn)
+            add(in.defs, [](const RegRange&) { return SlotStep::ReadDef; });
+        add(in.defs, [](const RegRange&) { return SlotStep::WriteDef; });
+    }
+    std::span<const SlotStep> stepsOf(int i) const
+    {
+        return {steps_.data() + stepsBegin_[std::size_t(i)], steps_.data() + stepsBegin_[std::size_t(i) + 1]};
+    }
+
     Action actionOf(const Instruction& in) const
     {
         Action a;
@@ -397,42 +435,43 @@ private:
         const InstClass& ic = cls_[i];
         Pending need[Counters];
         bool has[Counters] = {false, false, false};
-        auto consider = [&](int c, const Working::Slot& e, const RegRange& r, const char* access) {
+        auto consider = [&](int c, const Working::Slot& e, const SlotStep& step, const char* access) {
             const Working::Counter& q = s.q[c];
             const bool ooo = outOfOrder(s, c);
             const int count = ooo ? 0 : std::min(q.ub - e.score, max_[c] - 1);
             if (!has[c] || count < need[c].count) {
-                need[c] = {c, count, ooo, e.producer, r, access};
+                const bool use = step.kind == SlotStep::ReadUse || step.kind == SlotStep::ReadVectorUse;
+                need[c] = {c, count, ooo, e.producer, use ? in.uses[step.range] : in.defs[step.range], access};
                 has[c] = true;
             }
         };
-        const auto read = [&](const RegRange& r) {
-            forSlots(r, [&](int slot) {
+        for (const SlotStep& step : stepsOf(i)) {
+            const int slot = step.slot;
+            switch (step.kind) {
+            case SlotStep::ReadUse:
+            case SlotStep::ReadVectorUse:
+            case SlotStep::ReadDef:
                 for (int c : {Vm, Lgkm})
                     if (const Working::Slot* e = s.q[c].find(slot); e && stillPending(s, c, slot, *e))
-                        consider(c, *e, r, "RAW");
-            });
-        };
-        for (const RegRange& r : in.uses)
-            read(r);
-        if (ic.readsOwn)
-            for (const RegRange& r : in.defs)
-                read(r);
-        for (const RegRange& r : in.defs) {
-            forSlots(r, [&](int slot) {
+                        consider(c, *e, step, "RAW");
+                break;
+            case SlotStep::WriteDef:
                 for (int c : {Vm, Lgkm})
                     if (const Working::Slot* e = s.q[c].find(slot); e && stillPending(s, c, slot, *e)) {
                         // WAW between VMEM loads of one type: returns are in order (LLVM VmemType).
                         if (c == Vm && ic.vmem && ic.load && !ic.flat && e->vmemType == vmemType(i))
                             continue;
-                        consider(c, *e, r, "WAW");
+                        consider(c, *e, step, "WAW");
                     }
                 if (const Working::Slot* e = s.q[Exp].find(slot))
-                    consider(Exp, *e, r, "WAR");
-            });
-            if (r.kind == RegKind::EXEC && s.q[Exp].pending() > 0 && !has[Exp]) {
-                need[Exp] = {Exp, 0, false, -1, RegRange {RegKind::EXEC, 0, 1}, "WAR"};
-                has[Exp] = true;
+                    consider(Exp, *e, step, "WAR");
+                break;
+            case SlotStep::ExecWritten:
+                if (s.q[Exp].pending() > 0 && !has[Exp]) {
+                    need[Exp] = {Exp, 0, false, -1, RegRange {RegKind::EXEC, 0, 1}, "WAR"};
+                    has[Exp] = true;
+                }
+                break;
             }
         }
         // A FLAT op pending on both counters: vmcnt(0) alone proves it (see stillPending).
@@ -509,36 +548,39 @@ private:
                 q.reset();
             return;
         }
-        auto record = [&](int c, std::uint8_t kind, std::span<const RegRange> regs, bool vectorOnly) {
+        // An event on counter c, its registers pending from now: the defs' slots, or the vector
+        // uses' (the data an export or store reads), or none.
+        enum Registers { Defs, VectorUses, NoRegisters };
+        auto record = [&](int c, std::uint8_t kind, Registers registers) {
             event(s, c, kind);
-            for (const RegRange& r : regs)
-                if (!vectorOnly || isVector(r.kind))
-                    forSlots(r, [&](int slot) { s.q[c].set(slot, s.q[c].ub, i, vmemType(i)); });
+            const SlotStep::Kind wanted = registers == Defs ? SlotStep::WriteDef : SlotStep::ReadVectorUse;
+            if (registers != NoRegisters)
+                for (const SlotStep& step : stepsOf(i))
+                    if (step.kind == wanted)
+                        s.q[c].set(step.slot, s.q[c].ub, i, vmemType(i));
         };
-        const std::vector<RegRange> none;
         if (ic.vmem) {
             const bool bothCounters = ic.flat || (o_.flatLgkm && (in.family == Family::GLOBAL || in.family == Family::SCRATCH));
-            record(Vm, bothCounters ? FlatEvent : VmemEvent, in.defs, false);
+            record(Vm, bothCounters ? FlatEvent : VmemEvent, Defs);
             if (bothCounters)
-                record(Lgkm, FlatEvent, in.defs, false);
+                record(Lgkm, FlatEvent, Defs);
             if (ic.store && (gen_ == Generation::GFX6 || o_.expcntStore))
-                record(Exp, StoreEvent, in.uses, true);
+                record(Exp, StoreEvent, VectorUses);
         } else if (ic.ds) {
-            record(Lgkm, ic.gds ? GdsEvent : LdsEvent, in.defs, false);
+            record(Lgkm, ic.gds ? GdsEvent : LdsEvent, Defs);
             if (ic.gds)
-                record(Exp, GdsEvent, in.uses, true);
+                record(Exp, GdsEvent, VectorUses);
         } else if (ic.smem) {
-            record(Lgkm, SmemEvent, in.defs, false);
+            record(Lgkm, SmemEvent, Defs);
         } else if (action.kind == Action::Message) {
-            record(Lgkm, MsgEvent, none, false);
+            record(Lgkm, MsgEvent, NoRegisters);
         } else if (ic.exp) {
-            record(Exp, ExpEvent, in.uses, true);
+            record(Exp, ExpEvent, VectorUses);
         } else {
-            for (const RegRange& r : in.defs) // a plain write ends what was pending on the register
-                forSlots(r, [&](int slot) {
+            for (const SlotStep& step : stepsOf(i)) // a plain write ends what was pending on the register
+                if (step.kind == SlotStep::WriteDef)
                     for (int c = 0; c < Counters; ++c)
-                        s.q[c].erase(slot);
-                });
+                        s.q[c].erase(step.slot);
         }
     }
 
@@ -557,7 +599,9 @@ private:
     Generation gen_;
     const std::vector<InstClass>& cls_;
     int max_[Counters] = {15, 15, 7};
-    std::vector<Action> actions_;                                           // parallel to cls_
+    std::vector<Action> actions_;           // parallel to cls_
+    std::vector<SlotStep> steps_;           // every instruction's, in order
+    std::vector<std::uint32_t> stepsBegin_; // instruction i's are [stepsBegin_[i], stepsBegin_[i + 1])
     std::unique_ptr<Working> workingStorage_ = std::make_unique<Working>(); // 24 KiB: not on the stack
     Working& working_ = *workingStorage_;
 };

@@ -212,6 +212,9 @@ bool readsOwnDestination(const Instruction& inst)
         return true;
     if (inst.family == Family::SDWA && inst.operands.find("UNUSED_PRESERVE") != std::string::npos)
         return true;
+    // (No VALU mnemonic names a load: most instructions are VALU, and the passes ask per instruction.)
+    if (m.starts_with("v_"))
+        return false;
     return m.find("_d16_hi") != std::string_view::npos && m.find("load") != std::string_view::npos;
 }
 

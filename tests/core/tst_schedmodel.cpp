@@ -54,6 +54,31 @@ private Q_SLOTS:
             QVERIFY(bySource["T-mfma"] > 0);
     }
 
+    // readsOwnDestination (core/model/classify.cpp) answers no for every v_* mnemonic before it
+    // looks for a *_d16_hi load: that holds only while no VALU mnemonic names a load. LLVM's own
+    // list of each target's instructions says so.
+    void noVectorAluLoads_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        for (const char* gpu : {"tahiti", "hawaii", "gfx803", "gfx906", "gfx908", "gfx90a", "gfx942"})
+            QTest::addRow("%s", gpu) << QString::fromLatin1(gpu);
+    }
+    void noVectorAluLoads()
+    {
+        QFETCH(QString, gpu);
+        const auto target = resolveGpu(gpu.toStdString());
+        QVERIFY(target.has_value());
+        const auto catalog = instructionCatalog(*target);
+        QVERIFY2(catalog.size() > 500, "LLVM's tables hold hundreds of real opcodes per target");
+        int loads = 0;
+        for (const OpcodeInfo& op : catalog) {
+            const bool load = op.mnemonic.find("load") != std::string::npos;
+            loads += load ? 1 : 0;
+            QVERIFY2(!(op.mnemonic.starts_with("v_") && load), op.mnemonic.c_str());
+        }
+        QVERIFY(loads > 10); // (the catalog does hold the memory instructions)
+    }
+
     // Passes from the MFMA tables of AMD's "Instinct MI100" (CDNA1), "MI200" (CDNA2) and "MI300"
     // (CDNA3) ISA reference guides; each agrees with the part's peak matrix rate (e.g. MI250X FP64
     // matrix 95.7 TFLOPS = 220 CUs × 1.7 GHz × 256: v_mfma_f64_16x16x4f64's 2048 flops take 32

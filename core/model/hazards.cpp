@@ -44,12 +44,28 @@ struct Need {
     const char* what; // the relation, for the detail
 };
 
+// What the rules read of an instruction: its text and family, and its registers as spans (the
+// interned lists read once per producer-consumer pair, not at every loop over them; a consumer's
+// with MFMA-rewritten registers hidden are spans into the walk's own buffers).
+struct View {
+    const InternedString& mnemonic;
+    const InternedString& operands;
+    Family family;
+    bool isData;
+    std::span<const RegRange> defs, uses;
+};
+
+View viewOf(const Instruction& in)
+{
+    return {in.mnemonic, in.operands, in.family, in.isData, in.defs.span(), in.uses.span()};
+}
+
 // The hwreg name of s_setreg/s_getreg ("HW_REG_MODE"), and the bit range set.
 struct HwReg {
     std::string name;
     int offset = 0, size = 32;
 };
-HwReg hwregOf(const Instruction& in)
+HwReg hwregOf(const View& in)
 {
     HwReg h;
     const auto at = in.operands.find("hwreg(");
@@ -155,13 +171,10 @@ private:
     bool is90a() const { return cdna_ == Cdna::Gfx90a; }
     bool is908() const { return cdna_ == Cdna::Gfx908; }
 
-    template <typename F> static bool anyDef(const Instruction& in, F f)
-    {
-        return std::any_of(in.defs.begin(), in.defs.end(), f);
-    }
+    template <typename F> static bool anyDef(const View& in, F f) { return std::any_of(in.defs.begin(), in.defs.end(), f); }
 
     // P's defs (filtered) overlap one of `ranges`.
-    template <typename F> static bool writesInto(const Instruction& p, std::span<const RegRange> ranges, F filter)
+    template <typename F> static bool writesInto(const View& p, std::span<const RegRange> ranges, F filter)
     {
         for (const RegRange& d : p.defs)
             if (filter(d.kind))
@@ -170,7 +183,7 @@ private:
                         return true;
         return false;
     }
-    static bool writesIntoOne(const Instruction& p, const RegRange* r)
+    static bool writesIntoOne(const View& p, const RegRange* r)
     {
         if (!r)
             return false;
@@ -179,9 +192,9 @@ private:
                 return true;
         return false;
     }
-    static const RegRange* useAt(const Instruction& in, std::size_t i) { return i < in.uses.size() ? &in.uses[i] : nullptr; }
+    static const RegRange* useAt(const View& in, std::size_t i) { return i < in.uses.size() ? &in.uses[i] : nullptr; }
 
-    bool writesExec(const Instruction& p, const InstClass& pc) const
+    bool writesExec(const View& p, const InstClass& pc) const
     {
         return pc.valu && (o_.execAnyWriter || pc.cmpx) && anyDef(p, [](const RegRange& r) { return r.kind == RegKind::EXEC; });
     }
@@ -199,14 +212,11 @@ private:
     // C's registers with those a later MFMA on the path rewrote marked gone: like LLVM's
     // getWaitStatesSinceDef with an MFMA predicate, the nearest MFMA writing a register is its
     // producer, an older one is not.
-    static Instruction hideRewritten(const Instruction& C, const std::vector<RegRange>& rewritten)
+    // (The spans are into this object's buffers, good until the next call.)
+    View hideRewritten(const View& C, const std::vector<RegRange>& rewritten) const
     {
-        Instruction view;
-        view.mnemonic = C.mnemonic;
-        view.operands = C.operands;
-        view.family = C.family;
-        auto trim = [&](std::span<const RegRange> from, RegList& into) {
-            std::vector<RegRange> to;
+        auto trim = [&](std::span<const RegRange> from, std::vector<RegRange>& to) {
+            to.clear();
             for (const RegRange& r : from) {
                 int left = 0;
                 for (int i = r.first; i < r.first + r.count; ++i) {
@@ -215,25 +225,24 @@ private:
                 }
                 to.push_back(left ? r : RegRange {RegKind::Other, 0, 0});
             }
-            into = to;
+            return std::span<const RegRange>(to);
         };
-        trim(C.uses, view.uses);
-        trim(C.defs, view.defs);
-        return view;
+        return {C.mnemonic, C.operands, C.family, false, trim(C.defs, hiddenDefs_), trim(C.uses, hiddenUses_)};
     }
 
     // `dgemmAfter`: a DGEMM issues between P and the consumer on this path (W-90a-dgemm).
-    void rules(int pi, int ci, std::vector<Need>& out, const std::vector<RegRange>& rewritten, bool dgemmAfter) const
+    void rules(int pi, const View& C, int ci, std::vector<Need>& out, const std::vector<RegRange>& rewritten,
+               bool dgemmAfter) const
     {
-        const Instruction& P = p_.instructions[pi];
+        const View P = viewOf(p_.instructions[pi]);
         if (cls_[pi].mfma && !rewritten.empty()) {
-            rules(P, pi, hideRewritten(p_.instructions[ci], rewritten), ci, out, dgemmAfter);
+            rules(P, pi, hideRewritten(C, rewritten), ci, out, dgemmAfter);
             return;
         }
-        rules(P, pi, p_.instructions[ci], ci, out, dgemmAfter);
+        rules(P, pi, C, ci, out, dgemmAfter);
     }
 
-    void rules(const Instruction& P, int pi, const Instruction& C, int ci, std::vector<Need>& out, bool dgemmAfter) const
+    void rules(const View& P, int pi, const View& C, int ci, std::vector<Need>& out, bool dgemmAfter) const
     {
         const InstClass& pc = cls_[pi];
         const InstClass& cc = cls_[ci];
@@ -320,8 +329,7 @@ private:
             maiRules(P, pc, C, cc, out);
     }
 
-    void storeData(const Instruction& P, const InstClass& pc, const Instruction& C, const InstClass& cc,
-                   std::vector<Need>& out) const
+    void storeData(const View& P, const InstClass& pc, const View& C, const InstClass& cc, std::vector<Need>& out) const
     {
         if (!pc.vmem || !(gen_ >= Generation::GFX7 || o_.store6))
             return;
@@ -353,8 +361,7 @@ private:
             }
     }
 
-    void cdna3Rules(const Instruction& P, const InstClass& pc, const Instruction& C, const InstClass& cc,
-                    std::vector<Need>& out) const
+    void cdna3Rules(const View& P, const InstClass& pc, const View& C, const InstClass& cc, std::vector<Need>& out) const
     {
         if (!pc.valu || !cc.valu)
             return;
@@ -406,8 +413,7 @@ private:
     }
 
     // §2b, rule ids W-mai-* (docs/model.md names each row).
-    void maiRules(const Instruction& P, const InstClass& pc, const Instruction& C, const InstClass& cc,
-                  std::vector<Need>& out) const
+    void maiRules(const View& P, const InstClass& pc, const View& C, const InstClass& cc, std::vector<Need>& out) const
     {
         auto add = [&](const char* rule, int states, const char* what) {
             if (states > 0)
@@ -539,14 +545,15 @@ private:
         const bool valuOnly = is942() && o_.valuOnly;
         const InstClass& cc = cls_[std::size_t(c)];
         const int maxWait = cc.valu || cc.vmem || cc.ds || cc.exp ? vectorMaxWait_ : scalarMaxWait_;
+        const View consumer = viewOf(p_.instructions[std::size_t(c)]);
         while (!stack.empty()) {
-            Item it = stack.back();
+            Item it = std::move(stack.back());
             stack.pop_back();
             const CfgBlock& b = cfg_.blocks[it.block];
             bool stop = false;
             for (int i = it.pos; i >= b.first; --i) {
                 needs.clear();
-                rules(i, c, needs, it.rewritten, it.dgemm);
+                rules(i, consumer, c, needs, it.rewritten, it.dgemm);
                 for (const Need& n : needs) {
                     assert(n.states <= maxWait); // (else the walk below stops too early)
                     const int present = n.mfmaRow && valuOnly ? it.valu : it.all;
@@ -778,6 +785,7 @@ private:
     int scalarMaxWait_ = kMaxWait, vectorMaxWait_ = kMaxWait;
     bool xnack_ = false;
     std::vector<Best> best_;
+    mutable std::vector<RegRange> hiddenDefs_, hiddenUses_; // hideRewritten's
     std::vector<Item> stack_, seen_;
 };
 

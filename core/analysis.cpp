@@ -88,9 +88,9 @@ Analysis analyzeProgram(Program program, const AnalysisRequest& request)
         return analysis;
     }
     // The passes are independent but for the CFG, which liveness and the checks read: with it
-    // built, two threads share the rest, each pass writing only its own member. The split halves
-    // the work on real and generated kernels alike (bench_passes: the LDS evaluation and liveness
-    // cost about what timing and the checks do).
+    // built, two threads share the rest, each pass writing only its own member. The split gives
+    // each thread about half of the work on real and generated kernels alike (bench_passes: the
+    // LDS evaluation and liveness cost about what timing and the checks do).
     runAnalysisPass(analysis, AnalysisPass::Cfg, request);
     std::exception_ptr failed;
     std::thread second([&] {

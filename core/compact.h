@@ -165,8 +165,8 @@ public:
     std::size_t size() const { return handle_ ? intern::countOf(handle_) : 0; }
     std::size_t length() const { return size(); }
     bool empty() const { return handle_ == 0; }
-    // Equal texts have equal ids (one pool entry each): a hash map keys interned text by it.
-    std::uint32_t id() const { return handle_; }
+    // The handle: equal texts, equal handles (a hash key for caches, as InternedArray's).
+    std::uint32_t handle() const { return handle_; }
     const char* begin() const { return data(); }
     const char* end() const { return data() + size(); }
     char operator[](std::size_t i) const { return data()[i]; }
@@ -507,7 +507,7 @@ template <> struct std::formatter<gcnlens::PatternText> : std::formatter<std::st
     }
 };
 
-// Hashes the id: interned text as a hash map key costs no pass over its characters.
+// Hashes the handle: interned text as a hash map key costs no pass over its characters.
 template <> struct std::hash<gcnlens::InternedString> {
-    std::size_t operator()(const gcnlens::InternedString& s) const noexcept { return std::hash<std::uint32_t> {}(s.id()); }
+    std::size_t operator()(const gcnlens::InternedString& s) const noexcept { return std::hash<std::uint32_t> {}(s.handle()); }
 };

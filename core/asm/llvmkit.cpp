@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/asm/llvmkit_p.h"
 
+#include "core/support/hash.h"
+
 #include <llvm/Support/TargetSelect.h>
 
 #include <charconv>
@@ -10,9 +12,7 @@ namespace gcnlens::detail {
 
 std::size_t TargetKit::PrintCache::slotOf(std::uint32_t encoding, unsigned opcode) const
 {
-    std::uint64_t hash = (std::uint64_t(encoding) << 32 | opcode) * 0x9e3779b97f4a7c15ull;
-    hash ^= hash >> 29;
-    return std::size_t(hash) & (slots_.size() - 1);
+    return hashWord(std::uint64_t(encoding) << 32 | opcode) & (slots_.size() - 1);
 }
 
 const TargetKit::Printed* TargetKit::PrintCache::find(InternedArray<std::uint8_t> encoding, unsigned opcode) const

@@ -893,7 +893,7 @@ struct Checkpoint {
     std::shared_ptr<const RegFile> state;
 };
 
-// Parsed DS operations by their text: the mnemonic's interned id above the operands'.
+// Parsed DS operations by their text: the mnemonic's interned handle above the operands'.
 using LdsOpCache = std::unordered_map<std::uint64_t, LdsOp>;
 
 class KernelEvaluator {
@@ -955,8 +955,14 @@ public:
             return;
         const MnemonicInfo& info = mnemonic(in.mnemonic);
         const bool ds = in.family == Family::DS || info.ds;
-        if (!ds && info.rule == Rule::None && !in.defs.empty()) {
-            setDefsUnknown(in); // (what step() does then, without reading the operands)
+        if (!ds && info.rule == Rule::None) {
+            // (what step() does with no rule; the operands are read only for an instruction
+            // without def lists, whose first register operand stands for its destination)
+            static const Operands kUnread;
+            if (in.defs.empty())
+                setDefsUnknown(in, info, splitOperands(in.operands));
+            else
+                setDefsUnknown(in, info, kUnread);
             return;
         }
         const Operands ops = splitOperands(in.operands);
@@ -981,14 +987,14 @@ public:
 private:
     const MnemonicInfo& mnemonic(InternedString m)
     {
-        // A direct-mapped cache by id in front of the map: one compare for a recent mnemonic.
-        auto& [id, info] = recentMnemonics_[m.id() % recentMnemonics_.size()];
-        if (info && id == m.id())
+        // A direct-mapped cache by handle in front of the map: one compare for a recent mnemonic.
+        auto& [handle, info] = recentMnemonics_[m.handle() % recentMnemonics_.size()];
+        if (info && handle == m.handle())
             return *info;
         auto it = mnemonics_.find(m);
         if (it == mnemonics_.end())
             it = mnemonics_.emplace(m, classify(m.str())).first;
-        id = m.id();
+        handle = m.handle();
         info = &it->second; // (a map's elements stay where they are)
         return *info;
     }
@@ -1078,16 +1084,11 @@ private:
                 RegFile::set(regs_.sgprs, r, uniform(State::Offset, 0, "s" + std::to_string(r) + " (" + in.mnemonic + ")"));
         }
     }
-    // An instruction with def lists: every register it writes.
-    void setDefsUnknown(const Instruction& in)
-    {
-        for (const RegRange& d : in.defs)
-            setUnknown(in, d);
-    }
     void setDefsUnknown(const Instruction& in, const MnemonicInfo& info, const Operands& ops)
     {
         if (!in.defs.empty()) {
-            setDefsUnknown(in);
+            for (const RegRange& d : in.defs)
+                setUnknown(in, d);
             return;
         }
         // Hand-built or unresolved instructions without def lists: the first register operand is
@@ -1299,7 +1300,7 @@ private:
 
     std::optional<LdsAccessResult> analyzeDs(const Instruction& in, const Operands& ops)
     {
-        const std::uint64_t key = std::uint64_t(in.mnemonic.id()) << 32 | in.operands.id();
+        const std::uint64_t key = std::uint64_t(in.mnemonic.handle()) << 32 | in.operands.handle();
         auto cached = ops_.find(key);
         if (cached == ops_.end())
             cached = ops_.emplace(key, parseLdsOp(in.mnemonic + " " + in.operands)).first;

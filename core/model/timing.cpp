@@ -8,6 +8,7 @@
 #include "core/model/classify.h"
 #include "core/model/commonends.h"
 #include "core/model/schedmodel.h"
+#include "core/support/hash.h"
 #include "core/support/text.h"
 
 #include <algorithm>
@@ -675,7 +676,7 @@ private:
     bool gfx67_ = false, straddleRule_ = false;
     int takenRow_ = -1;
     // Lookups repeat per mnemonic: cache the row by what decides it (the mnemonic by its interned
-    // id, so a lookup reads no characters).
+    // handle, so a lookup reads no characters).
     struct RowKey {
         std::uint32_t mnemonic;
         unsigned opcode;
@@ -686,8 +687,7 @@ private:
     struct RowKeyHash {
         std::size_t operator()(const RowKey& k) const noexcept
         {
-            const std::uint64_t a = std::uint64_t(k.mnemonic) << 32 | k.opcode;
-            return std::hash<std::uint64_t> {}(a * 0x9e3779b97f4a7c15ull ^ (std::uint64_t(k.family) << 1 | k.glc));
+            return hashWord(std::uint64_t(k.mnemonic) << 32 | k.opcode) ^ (std::size_t(k.family) << 1 | k.glc);
         }
     };
     struct Cached {
@@ -729,7 +729,7 @@ void Pass::step(std::size_t i, PassState& s)
     }
 
     // Section 1: C(I).
-    const RowKey key {in.mnemonic.id(), in.opcode, in.family, in.glc};
+    const RowKey key {in.mnemonic.handle(), in.opcode, in.family, in.glc};
     auto cached = rowCache_.find(key);
     if (cached == rowCache_.end()) {
         Normalized n = normalize(in.mnemonic, program_.gpu.generation);

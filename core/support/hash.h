@@ -50,6 +50,12 @@ inline std::size_t hashBytes(const void* bytes, std::size_t length)
     return foldMultiply(k2 ^ length, foldMultiply(a ^ k1, b ^ state));
 }
 
+// A 64-bit key already spread over its bits (two handles, a handle and an opcode): one fold.
+inline std::size_t hashWord(std::uint64_t word)
+{
+    return detail::foldMultiply(word ^ 0xe7037ed1a0b428dbull, 0xa0761d6478bd642full);
+}
+
 // For unordered containers of strings, looked up by string_view too (with std::equal_to<>).
 struct TextHash {
     using is_transparent = void;
